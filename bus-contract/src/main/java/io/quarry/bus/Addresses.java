@@ -1,0 +1,46 @@
+package io.quarry.bus;
+
+/**
+ * Every event-bus address of Quarry, one per operation, named {@code owner.noun.verb}.
+ * Nothing outside this class spells an address.
+ */
+public final class Addresses {
+
+  private Addresses() {
+  }
+
+  // storage-verticle: the only owner of SQLite.
+  public static final String STORAGE_USER_LOCAL = "storage.user.local";
+  public static final String STORAGE_USER_CREATE = "storage.user.create";
+  public static final String STORAGE_USER_GET = "storage.user.get";
+  public static final String STORAGE_USER_CREDENTIALS = "storage.user.credentials";
+  public static final String STORAGE_SESSION_CREATE = "storage.session.create";
+  public static final String STORAGE_SESSION_FIND = "storage.session.find";
+  public static final String STORAGE_SESSION_DELETE = "storage.session.delete";
+  public static final String STORAGE_INVITE_CREATE = "storage.invite.create";
+  public static final String STORAGE_CONVERSATION_CREATE = "storage.conversation.create";
+  public static final String STORAGE_CONVERSATION_LIST = "storage.conversation.list";
+  public static final String STORAGE_CONVERSATION_GET = "storage.conversation.get";
+  public static final String STORAGE_CONVERSATION_RENAME = "storage.conversation.rename";
+  public static final String STORAGE_CONVERSATION_DELETE = "storage.conversation.delete";
+  public static final String STORAGE_MESSAGE_APPEND = "storage.message.append";
+  public static final String STORAGE_MESSAGE_LIST = "storage.message.list";
+  public static final String STORAGE_DATASET_CLAIM = "storage.dataset.claim";
+  public static final String STORAGE_DATASET_LIST = "storage.dataset.list";
+  public static final String STORAGE_DATASET_GET = "storage.dataset.get";
+  public static final String STORAGE_DATASET_UPDATE = "storage.dataset.update";
+  public static final String STORAGE_DATASET_RENAME = "storage.dataset.rename";
+  public static final String STORAGE_DATASET_DELETE = "storage.dataset.delete";
+  public static final String STORAGE_RESULT_SAVE = "storage.result.save";
+  public static final String STORAGE_RESULT_GET = "storage.result.get";
+  public static final String STORAGE_USAGE_RECORD = "storage.usage.record";
+  public static final String STORAGE_USAGE_WINDOW = "storage.usage.window";
+
+  /** Prefix of the per-user browser event stream; see {@link #chatEvents(String)}. */
+  public static final String CHAT_EVENTS_PREFIX = "chat.events.";
+
+  /** Events for one user's browsers, published by any verticle, forwarded by every chat-verticle holding that user's socket. */
+  public static String chatEvents(String userId) {
+    return CHAT_EVENTS_PREFIX + userId;
+  }
+}

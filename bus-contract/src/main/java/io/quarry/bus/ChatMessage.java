@@ -1,0 +1,71 @@
+package io.quarry.bus;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * One message of a conversation. An assistant message carries what is needed to redraw it: its
+ * tool-call rounds, the SQL it ran, the ids of the stored results, its chart specs and its tokens.
+ *
+ * @param status {@code complete}, {@code cancelled} (partial answer kept) or {@code error}
+ */
+public record ChatMessage(
+    String id,
+    String conversationId,
+    String role,
+    String content,
+    JsonArray toolRounds,
+    JsonArray sql,
+    JsonArray resultIds,
+    JsonArray charts,
+    long inputTokens,
+    long outputTokens,
+    String status,
+    String createdAt) {
+
+  public static final String USER = "user";
+  public static final String ASSISTANT = "assistant";
+  public static final String TOOL = "tool";
+
+  public static ChatMessage user(String conversationId, String content) {
+    return new ChatMessage(null, conversationId, USER, content, new JsonArray(), new JsonArray(),
+        new JsonArray(), new JsonArray(), 0, 0, "complete", null);
+  }
+
+  public JsonObject toJson() {
+    return new JsonObject()
+        .put("id", id)
+        .put("conversation_id", conversationId)
+        .put("role", role)
+        .put("content", content)
+        .put("tool_rounds", orEmpty(toolRounds))
+        .put("sql", orEmpty(sql))
+        .put("result_ids", orEmpty(resultIds))
+        .put("charts", orEmpty(charts))
+        .put("input_tokens", inputTokens)
+        .put("output_tokens", outputTokens)
+        .put("token_count", inputTokens + outputTokens)
+        .put("status", status)
+        .put("created_at", createdAt);
+  }
+
+  public static ChatMessage fromJson(JsonObject json) {
+    return new ChatMessage(
+        json.getString("id"),
+        json.getString("conversation_id"),
+        json.getString("role"),
+        json.getString("content", ""),
+        orEmpty(json.getJsonArray("tool_rounds")),
+        orEmpty(json.getJsonArray("sql")),
+        orEmpty(json.getJsonArray("result_ids")),
+        orEmpty(json.getJsonArray("charts")),
+        json.getLong("input_tokens", 0L),
+        json.getLong("output_tokens", 0L),
+        json.getString("status", "complete"),
+        json.getString("created_at"));
+  }
+
+  private static JsonArray orEmpty(JsonArray array) {
+    return array == null ? new JsonArray() : array;
+  }
+}

@@ -1,0 +1,79 @@
+package io.quarry.bus;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * A Parquet file attached to a conversation under a SQL table name.
+ *
+ * @param schema columns as {@code [{name, type, friendly_type}]}
+ * @param status {@code loading}, {@code ready} or {@code error}
+ */
+public record Dataset(
+    String id,
+    String conversationId,
+    String url,
+    String name,
+    Long rowCount,
+    Integer columnCount,
+    JsonArray schema,
+    String status,
+    String errorMessage,
+    Long fileSize,
+    String etag,
+    String createdAt,
+    String updatedAt) {
+
+  public static final String LOADING = "loading";
+  public static final String READY = "ready";
+  public static final String ERROR = "error";
+
+  public Dataset ready(long rows, JsonArray columns, long size, String newEtag) {
+    return new Dataset(id, conversationId, url, name, rows, columns.size(), columns, READY, null, size, newEtag,
+        createdAt, updatedAt);
+  }
+
+  public Dataset failed(String message) {
+    return new Dataset(id, conversationId, url, name, rowCount, columnCount, schema, ERROR, message, fileSize, etag,
+        createdAt, updatedAt);
+  }
+
+  public Dataset loading() {
+    return new Dataset(id, conversationId, url, name, rowCount, columnCount, schema, LOADING, null, fileSize, etag,
+        createdAt, updatedAt);
+  }
+
+  public JsonObject toJson() {
+    return new JsonObject()
+        .put("id", id)
+        .put("conversation_id", conversationId)
+        .put("url", url)
+        .put("name", name)
+        .put("row_count", rowCount)
+        .put("column_count", columnCount)
+        .put("schema", schema == null ? new JsonArray() : schema)
+        .put("status", status)
+        .put("error_message", errorMessage)
+        .put("file_size", fileSize)
+        .put("etag", etag)
+        .put("created_at", createdAt)
+        .put("updated_at", updatedAt);
+  }
+
+  public static Dataset fromJson(JsonObject json) {
+    return new Dataset(
+        json.getString("id"),
+        json.getString("conversation_id"),
+        json.getString("url"),
+        json.getString("name"),
+        json.getLong("row_count"),
+        json.getInteger("column_count"),
+        json.getJsonArray("schema", new JsonArray()),
+        json.getString("status"),
+        json.getString("error_message"),
+        json.getLong("file_size"),
+        json.getString("etag"),
+        json.getString("created_at"),
+        json.getString("updated_at"));
+  }
+}

@@ -1,0 +1,28 @@
+package io.quarry.bus;
+
+import io.vertx.core.eventbus.DeliveryOptions;
+
+/** Delivery-option presets: every request names its timeout explicitly. */
+public final class Deliveries {
+
+  private Deliveries() {
+  }
+
+  /** Storage reads and writes: local SQLite, so a slow answer means trouble. */
+  public static final long STORAGE_TIMEOUT_MS = 10_000;
+
+  /** Adding or refreshing a dataset: the seed's pipeline timeouts (10 + 10 + 30 s) plus headroom. */
+  public static final long DATASET_TIMEOUT_MS = 60_000;
+
+  public static DeliveryOptions storage() {
+    return new DeliveryOptions().setSendTimeout(STORAGE_TIMEOUT_MS);
+  }
+
+  public static DeliveryOptions dataset() {
+    return new DeliveryOptions().setSendTimeout(DATASET_TIMEOUT_MS);
+  }
+
+  public static DeliveryOptions within(long timeoutMs) {
+    return new DeliveryOptions().setSendTimeout(timeoutMs);
+  }
+}

@@ -1,0 +1,52 @@
+package io.quarry.bus;
+
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
+
+/**
+ * Failure codes carried by {@code msg.fail(code, text)}. The numbers follow HTTP statuses so that
+ * logs read naturally, but they are domain codes: only the edge turns them into HTTP responses.
+ */
+public enum Failure {
+  BAD_REQUEST(400),
+  UNAUTHORIZED(401),
+  NOT_FOUND(404),
+  CONFLICT(409),
+  TOO_LARGE(413),
+  RATE_LIMITED(429),
+  INTERNAL(500),
+  UNAVAILABLE(503);
+
+  private final int code;
+
+  Failure(int code) {
+    this.code = code;
+  }
+
+  public int code() {
+    return code;
+  }
+
+  public static Failure ofCode(int code) {
+    for (Failure f : values()) {
+      if (f.code == code) {
+        return f;
+      }
+    }
+    return INTERNAL;
+  }
+
+  /**
+   * Classifies any failure of a bus request: infrastructure failures (timeout, nobody listening)
+   * become {@link #UNAVAILABLE}; a recipient's failure keeps its code; anything else is internal.
+   */
+  public static Failure classify(Throwable t) {
+    if (t instanceof QuarryException qe) {
+      return qe.failure();
+    }
+    if (t instanceof ReplyException re) {
+      return re.failureType() == ReplyFailure.RECIPIENT_FAILURE ? ofCode(re.failureCode()) : UNAVAILABLE;
+    }
+    return INTERNAL;
+  }
+}

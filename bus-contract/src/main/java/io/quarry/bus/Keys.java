@@ -1,0 +1,28 @@
+package io.quarry.bus;
+
+/** JSON field names shared by requests on the bus; entity fields live in their records. */
+public final class Keys {
+
+  private Keys() {
+  }
+
+  public static final String USER_ID = "user_id";
+  public static final String CONVERSATION_ID = "conversation_id";
+  public static final String DATASET_ID = "dataset_id";
+  public static final String RESULT_ID = "result_id";
+  public static final String MESSAGE_ID = "message_id";
+  public static final String TITLE = "title";
+  public static final String NAME = "name";
+  public static final String URL = "url";
+  public static final String SQL = "sql";
+  public static final String EMAIL = "email";
+  public static final String PASSWORD_HASH = "password_hash";
+  public static final String INVITE = "invite";
+  public static final String TOKEN_HASH = "token_hash";
+  public static final String EXPIRES_AT = "expires_at";
+  public static final String SINCE = "since";
+  public static final String LIMIT = "limit";
+  public static final String MAX_DATASETS = "max_datasets";
+  public static final String USER = "user";
+  public static final String CODE = "code";
+}

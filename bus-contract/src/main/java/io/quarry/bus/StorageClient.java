@@ -1,0 +1,175 @@
+package io.quarry.bus;
+
+import static io.quarry.bus.Addresses.*;
+
+import io.vertx.core.Future;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.function.Function;
+
+/** The storage-verticle's operations. Every one but the session and user look-ups is scoped by user id. */
+public final class StorageClient {
+
+  private final EventBus bus;
+
+  public StorageClient(EventBus bus) {
+    this.bus = bus;
+  }
+
+  // Users, sessions, invites
+
+  /** The single user of {@code auth.mode=local}, created on first use. */
+  public Future<User> localUser() {
+    return call(STORAGE_USER_LOCAL, new JsonObject()).map(User::fromJson);
+  }
+
+  /** Creates a user, consuming an unused invite in the same transaction. */
+  public Future<User> createUser(String email, String passwordHash, String invite) {
+    return call(STORAGE_USER_CREATE, new JsonObject()
+        .put(Keys.EMAIL, email).put(Keys.PASSWORD_HASH, passwordHash).put(Keys.INVITE, invite))
+        .map(User::fromJson);
+  }
+
+  public Future<User> user(String userId) {
+    return call(STORAGE_USER_GET, scope(userId)).map(User::fromJson);
+  }
+
+  /** {@code {user, password_hash}} for an email; NOT_FOUND when there is no such user. */
+  public Future<JsonObject> credentials(String email) {
+    return call(STORAGE_USER_CREDENTIALS, new JsonObject().put(Keys.EMAIL, email));
+  }
+
+  public Future<Void> createSession(String userId, String tokenHash, String expiresAt) {
+    return call(STORAGE_SESSION_CREATE, scope(userId).put(Keys.TOKEN_HASH, tokenHash).put(Keys.EXPIRES_AT, expiresAt))
+        .mapEmpty();
+  }
+
+  /** The user of an unexpired session; NOT_FOUND otherwise. */
+  public Future<User> sessionUser(String tokenHash) {
+    return call(STORAGE_SESSION_FIND, new JsonObject().put(Keys.TOKEN_HASH, tokenHash)).map(User::fromJson);
+  }
+
+  public Future<Void> deleteSession(String tokenHash) {
+    return call(STORAGE_SESSION_DELETE, new JsonObject().put(Keys.TOKEN_HASH, tokenHash)).mapEmpty();
+  }
+
+  /** A new, unused invite code. */
+  public Future<String> createInvite() {
+    return call(STORAGE_INVITE_CREATE, new JsonObject()).map(json -> json.getString(Keys.CODE));
+  }
+
+  // Conversations
+
+  public Future<Conversation> createConversation(String userId, String title) {
+    return call(STORAGE_CONVERSATION_CREATE, scope(userId).put(Keys.TITLE, title)).map(Conversation::fromJson);
+  }
+
+  /** Newest first. */
+  public Future<List<Conversation>> conversations(String userId) {
+    return list(STORAGE_CONVERSATION_LIST, scope(userId), Conversation::fromJson);
+  }
+
+  public Future<Conversation> conversation(String userId, String conversationId) {
+    return call(STORAGE_CONVERSATION_GET, conversationScope(userId, conversationId)).map(Conversation::fromJson);
+  }
+
+  public Future<Conversation> renameConversation(String userId, String conversationId, String title) {
+    return call(STORAGE_CONVERSATION_RENAME, conversationScope(userId, conversationId).put(Keys.TITLE, title))
+        .map(Conversation::fromJson);
+  }
+
+  /** Deletes the conversation with its messages, datasets and results. */
+  public Future<Void> deleteConversation(String userId, String conversationId) {
+    return call(STORAGE_CONVERSATION_DELETE, conversationScope(userId, conversationId)).mapEmpty();
+  }
+
+  // Messages
+
+  public Future<ChatMessage> appendMessage(String userId, ChatMessage message) {
+    return call(STORAGE_MESSAGE_APPEND, scope(userId).put("message", message.toJson())).map(ChatMessage::fromJson);
+  }
+
+  /** Oldest first. */
+  public Future<List<ChatMessage>> messages(String userId, String conversationId) {
+    return list(STORAGE_MESSAGE_LIST, conversationScope(userId, conversationId), ChatMessage::fromJson);
+  }
+
+  // Datasets
+
+  /**
+   * Atomically reserves a slot and a name ({@code tableN}) for a URL in a conversation, as a dataset in
+   * {@code loading} state. CONFLICT "This dataset is already loaded" or "Maximum N datasets reached".
+   */
+  public Future<Dataset> claimDataset(String userId, String conversationId, String url, int maxDatasets) {
+    return call(STORAGE_DATASET_CLAIM, conversationScope(userId, conversationId)
+        .put(Keys.URL, url).put(Keys.MAX_DATASETS, maxDatasets)).map(Dataset::fromJson);
+  }
+
+  /** In the order they were added. */
+  public Future<List<Dataset>> datasets(String userId, String conversationId) {
+    return list(STORAGE_DATASET_LIST, conversationScope(userId, conversationId), Dataset::fromJson);
+  }
+
+  public Future<Dataset> dataset(String userId, String conversationId, String datasetId) {
+    return call(STORAGE_DATASET_GET, datasetScope(userId, conversationId, datasetId)).map(Dataset::fromJson);
+  }
+
+  /** Stores status, schema, counts, size, etag and error of a dataset. */
+  public Future<Dataset> updateDataset(String userId, Dataset dataset) {
+    return call(STORAGE_DATASET_UPDATE, scope(userId).put("dataset", dataset.toJson())).map(Dataset::fromJson);
+  }
+
+  /** CONFLICT when another dataset of the conversation has that name. */
+  public Future<Dataset> renameDataset(String userId, String conversationId, String datasetId, String name) {
+    return call(STORAGE_DATASET_RENAME, datasetScope(userId, conversationId, datasetId).put(Keys.NAME, name))
+        .map(Dataset::fromJson);
+  }
+
+  public Future<Dataset> deleteDataset(String userId, String conversationId, String datasetId) {
+    return call(STORAGE_DATASET_DELETE, datasetScope(userId, conversationId, datasetId)).map(Dataset::fromJson);
+  }
+
+  // Query results
+
+  /** Stores a result (at most {@link QueryResult#MAX_ROWS} rows) and returns it with its id. */
+  public Future<QueryResult> saveResult(String userId, QueryResult result) {
+    return call(STORAGE_RESULT_SAVE, scope(userId).put("result", result.toJson())).map(QueryResult::fromJson);
+  }
+
+  public Future<QueryResult> result(String userId, String resultId) {
+    return call(STORAGE_RESULT_GET, scope(userId).put(Keys.RESULT_ID, resultId)).map(QueryResult::fromJson);
+  }
+
+  // Token usage
+
+  public Future<Void> recordUsage(TokenUsage usage) {
+    return call(STORAGE_USAGE_RECORD, usage.toJson()).mapEmpty();
+  }
+
+  /** Tokens the user consumed since an ISO-8601 instant. */
+  public Future<UsageWindow> usageSince(String userId, String sinceIso) {
+    return call(STORAGE_USAGE_WINDOW, scope(userId).put(Keys.SINCE, sinceIso)).map(UsageWindow::fromJson);
+  }
+
+  private Future<JsonObject> call(String address, JsonObject body) {
+    return Bus.request(bus, address, body, Deliveries.storage());
+  }
+
+  private <T> Future<List<T>> list(String address, JsonObject body, Function<JsonObject, T> decode) {
+    return Bus.requestArray(bus, address, body, Deliveries.storage())
+        .map(items -> items.stream().map(item -> decode.apply((JsonObject) item)).toList());
+  }
+
+  private static JsonObject scope(String userId) {
+    return new JsonObject().put(Keys.USER_ID, userId);
+  }
+
+  private static JsonObject conversationScope(String userId, String conversationId) {
+    return scope(userId).put(Keys.CONVERSATION_ID, conversationId);
+  }
+
+  private static JsonObject datasetScope(String userId, String conversationId, String datasetId) {
+    return conversationScope(userId, conversationId).put(Keys.DATASET_ID, datasetId);
+  }
+}

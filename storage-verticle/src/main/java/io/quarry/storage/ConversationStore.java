@@ -1,0 +1,78 @@
+package io.quarry.storage;
+
+import static io.quarry.storage.Db.requireText;
+
+import io.quarry.bus.Bus;
+import io.quarry.bus.Conversation;
+import io.quarry.bus.Keys;
+import io.quarry.bus.Timestamps;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
+
+/** Conversations, always looked up by id and owner together: another user's id is simply not found. */
+final class ConversationStore {
+
+  static final String NOT_FOUND = "Conversation not found";
+  private static final String COLUMNS = "id, user_id, title, created_at, updated_at";
+
+  private final Db db;
+
+  ConversationStore(Db db) {
+    this.db = db;
+  }
+
+  Future<JsonObject> create(JsonObject body) {
+    String now = Timestamps.now();
+    Conversation created = new Conversation(Db.newId(), requireText(body, Keys.USER_ID), requireText(body, Keys.TITLE),
+        now, now);
+    return db.run("INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+            created.id(), created.userId(), created.title(), now, now)
+        .map(v -> created.toJson());
+  }
+
+  Future<JsonObject> list(JsonObject body) {
+    return db.run("SELECT " + COLUMNS + " FROM conversations WHERE user_id = ? ORDER BY updated_at DESC, rowid DESC",
+            requireText(body, Keys.USER_ID))
+        .map(rows -> {
+          JsonArray items = new JsonArray();
+          rows.forEach(row -> items.add(conversation(row).toJson()));
+          return Bus.items(items);
+        });
+  }
+
+  Future<JsonObject> get(JsonObject body) {
+    return db.one(NOT_FOUND, "SELECT " + COLUMNS + " FROM conversations WHERE id = ? AND user_id = ?",
+        requireText(body, Keys.CONVERSATION_ID), requireText(body, Keys.USER_ID)).map(row -> conversation(row).toJson());
+  }
+
+  Future<JsonObject> rename(JsonObject body) {
+    String title = requireText(body, Keys.TITLE);
+    return Db.changed(db.run("UPDATE conversations SET title = ?, updated_at = ? WHERE id = ? AND user_id = ?",
+            title, Timestamps.now(), requireText(body, Keys.CONVERSATION_ID), requireText(body, Keys.USER_ID)),
+        NOT_FOUND).compose(v -> get(body));
+  }
+
+  Future<JsonObject> delete(JsonObject body) {
+    return Db.changed(db.run("DELETE FROM conversations WHERE id = ? AND user_id = ?",
+            requireText(body, Keys.CONVERSATION_ID), requireText(body, Keys.USER_ID)), NOT_FOUND)
+        .map(v -> new JsonObject());
+  }
+
+  /** NOT_FOUND unless the conversation exists and belongs to the user. */
+  static Future<Void> requireOwned(SqlClient client, String userId, String conversationId) {
+    return Db.one(client, NOT_FOUND, "SELECT 1 FROM conversations WHERE id = ? AND user_id = ?", conversationId, userId)
+        .mapEmpty();
+  }
+
+  static Future<Void> touch(SqlClient client, String conversationId, String when) {
+    return Db.run(client, "UPDATE conversations SET updated_at = ? WHERE id = ?", when, conversationId).mapEmpty();
+  }
+
+  private static Conversation conversation(Row row) {
+    return new Conversation(row.getString("id"), row.getString("user_id"), row.getString("title"),
+        row.getString("created_at"), row.getString("updated_at"));
+  }
+}

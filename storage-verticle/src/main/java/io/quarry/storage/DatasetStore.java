@@ -1,0 +1,132 @@
+package io.quarry.storage;
+
+import static io.quarry.storage.Db.requireText;
+
+import io.quarry.bus.Bus;
+import io.quarry.bus.Dataset;
+import io.quarry.bus.Keys;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.Timestamps;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Datasets of a conversation. Claiming a slot is one transaction, so that two concurrent adds can
+ * neither exceed the limit, load one URL twice, nor take the same name.
+ */
+final class DatasetStore {
+
+  static final String NOT_FOUND = "Dataset not found";
+  private static final Pattern DEFAULT_NAME = Pattern.compile("table(\\d{1,9})", Pattern.CASE_INSENSITIVE);
+  private static final String COLUMNS = "d.id, d.conversation_id, d.url, d.name, d.row_count, d.column_count,"
+      + " d.schema_json, d.status, d.error_message, d.file_size, d.etag, d.created_at, d.updated_at";
+  private static final String OWNED = " FROM datasets d JOIN conversations c ON c.id = d.conversation_id"
+      + " WHERE c.user_id = ? AND d.conversation_id = ?";
+
+  private final Db db;
+
+  DatasetStore(Db db) {
+    this.db = db;
+  }
+
+  Future<JsonObject> claim(JsonObject body) {
+    String userId = requireText(body, Keys.USER_ID);
+    String conversationId = requireText(body, Keys.CONVERSATION_ID);
+    String url = requireText(body, Keys.URL);
+    int max = body.getInteger(Keys.MAX_DATASETS, 5);
+    return db.tx(conn -> ConversationStore.requireOwned(conn, userId, conversationId)
+        .compose(v -> Db.exists(conn, "SELECT 1 FROM datasets WHERE conversation_id = ? AND url = ?", conversationId, url))
+        .compose(duplicate -> duplicate
+            ? Future.failedFuture(QuarryException.conflict("This dataset is already loaded"))
+            : Db.run(conn, "SELECT name FROM datasets WHERE conversation_id = ?", conversationId))
+        .compose(names -> {
+          if (names.size() >= max) {
+            return Future.failedFuture(QuarryException.conflict("Maximum " + max + " datasets reached"));
+          }
+          int highest = 0;
+          for (Row row : names) {
+            Matcher m = DEFAULT_NAME.matcher(row.getString("name"));
+            highest = m.matches() ? Math.max(highest, Integer.parseInt(m.group(1))) : highest;
+          }
+          return insert(conn, conversationId, url, "table" + (highest + 1));
+        }));
+  }
+
+  private static Future<JsonObject> insert(SqlClient conn, String conversationId, String url, String name) {
+    String now = Timestamps.now();
+    Dataset d = new Dataset(Db.newId(), conversationId, url, name, null, null, new JsonArray(), Dataset.LOADING, null,
+        null, null, now, now);
+    return Db.run(conn, "INSERT INTO datasets (id, conversation_id, url, name, status, created_at, updated_at)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?)", d.id(), conversationId, url, name, d.status(), now, now)
+        .map(v -> d.toJson());
+  }
+
+  Future<JsonObject> list(JsonObject body) {
+    String userId = requireText(body, Keys.USER_ID);
+    String conversationId = requireText(body, Keys.CONVERSATION_ID);
+    return ConversationStore.requireOwned(db.pool(), userId, conversationId)
+        .compose(v -> db.run("SELECT " + COLUMNS + OWNED + " ORDER BY d.created_at, d.rowid", userId, conversationId))
+        .map(rows -> {
+          JsonArray items = new JsonArray();
+          rows.forEach(row -> items.add(dataset(row).toJson()));
+          return Bus.items(items);
+        });
+  }
+
+  Future<JsonObject> get(JsonObject body) {
+    return get(db.pool(), requireText(body, Keys.USER_ID), requireText(body, Keys.CONVERSATION_ID),
+        requireText(body, Keys.DATASET_ID)).map(Dataset::toJson);
+  }
+
+  private static Future<Dataset> get(SqlClient client, String userId, String conversationId, String datasetId) {
+    return Db.one(client, NOT_FOUND, "SELECT " + COLUMNS + OWNED + " AND d.id = ?", userId, conversationId, datasetId)
+        .map(DatasetStore::dataset);
+  }
+
+  Future<JsonObject> update(JsonObject body) {
+    String userId = requireText(body, Keys.USER_ID);
+    Dataset d = Dataset.fromJson(body.getJsonObject("dataset", new JsonObject()));
+    return Db.changed(db.run("UPDATE datasets SET row_count = ?, column_count = ?, schema_json = ?, status = ?,"
+                + " error_message = ?, file_size = ?, etag = ?, updated_at = ? WHERE id = ? AND conversation_id IN"
+                + " (SELECT id FROM conversations WHERE user_id = ? AND id = ?)",
+            d.rowCount(), d.columnCount(), Db.text(d.schema()), d.status(), d.errorMessage(), d.fileSize(), d.etag(),
+            Timestamps.now(), d.id(), userId, d.conversationId()), NOT_FOUND)
+        .compose(v -> get(db.pool(), userId, d.conversationId(), d.id()))
+        .map(Dataset::toJson);
+  }
+
+  Future<JsonObject> rename(JsonObject body) {
+    String userId = requireText(body, Keys.USER_ID);
+    String conversationId = requireText(body, Keys.CONVERSATION_ID);
+    String datasetId = requireText(body, Keys.DATASET_ID);
+    String name = requireText(body, Keys.NAME);
+    return db.tx(conn -> get(conn, userId, conversationId, datasetId)
+        .compose(d -> Db.exists(conn, "SELECT 1 FROM datasets WHERE conversation_id = ? AND name = ? AND id <> ?",
+            conversationId, name, datasetId))
+        .compose(taken -> taken
+            ? Future.failedFuture(QuarryException.conflict("A dataset named '" + name + "' already exists in this conversation"))
+            : Db.run(conn, "UPDATE datasets SET name = ?, updated_at = ? WHERE id = ?", name, Timestamps.now(), datasetId))
+        .compose(v -> get(conn, userId, conversationId, datasetId))
+        .map(Dataset::toJson));
+  }
+
+  Future<JsonObject> delete(JsonObject body) {
+    String userId = requireText(body, Keys.USER_ID);
+    String conversationId = requireText(body, Keys.CONVERSATION_ID);
+    String datasetId = requireText(body, Keys.DATASET_ID);
+    return db.tx(conn -> get(conn, userId, conversationId, datasetId)
+        .compose(d -> Db.run(conn, "DELETE FROM datasets WHERE id = ?", datasetId).map(v -> d.toJson())));
+  }
+
+  private static Dataset dataset(Row row) {
+    return new Dataset(row.getString("id"), row.getString("conversation_id"), row.getString("url"),
+        row.getString("name"), row.getLong("row_count"), row.getInteger("column_count"), Db.array(row, "schema_json"),
+        row.getString("status"), row.getString("error_message"), row.getLong("file_size"), row.getString("etag"),
+        row.getString("created_at"), row.getString("updated_at"));
+  }
+}

@@ -1,0 +1,107 @@
+package io.quarry.storage;
+
+import io.quarry.bus.QuarryException;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import java.util.Arrays;
+import java.util.UUID;
+import java.util.function.Function;
+
+/** Thin helpers over the JDBC pool: parameterised statements, single-row look-ups, transactions. */
+final class Db {
+
+  private final Pool pool;
+
+  Db(Pool pool) {
+    this.pool = pool;
+  }
+
+  Pool pool() {
+    return pool;
+  }
+
+  Future<RowSet<Row>> run(String sql, Object... params) {
+    return run(pool, sql, params);
+  }
+
+  static Future<RowSet<Row>> run(SqlClient client, String sql, Object... params) {
+    return client.preparedQuery(sql).execute(Tuple.from(Arrays.asList(params)));
+  }
+
+  /** The first row, or NOT_FOUND with {@code notFound} as message. */
+  Future<Row> one(String notFound, String sql, Object... params) {
+    return one(pool, notFound, sql, params);
+  }
+
+  static Future<Row> one(SqlClient client, String notFound, String sql, Object... params) {
+    return run(client, sql, params).map(rows -> {
+      var it = rows.iterator();
+      if (!it.hasNext()) {
+        throw QuarryException.notFound(notFound);
+      }
+      return it.next();
+    });
+  }
+
+  static Future<Boolean> exists(SqlClient client, String sql, Object... params) {
+    return run(client, sql, params).map(rows -> rows.iterator().hasNext());
+  }
+
+  /** Fails with NOT_FOUND unless the statement changed at least one row. */
+  static Future<Void> changed(Future<RowSet<Row>> update, String notFound) {
+    return update.map(rows -> {
+      if (rows.rowCount() == 0) {
+        throw QuarryException.notFound(notFound);
+      }
+      return null;
+    });
+  }
+
+  /**
+   * Runs {@code work} in one SQLite transaction, begun IMMEDIATE so that read-then-write transactions
+   * queue for the write lock instead of deadlocking on lock upgrade.
+   *
+   * <p>Not {@code Pool.withTransaction}: vertx-jdbc-client 5.0.10 leaves the JDBC connection with
+   * auto-commit off after commit or rollback, so later statements on that pooled connection were
+   * never committed. Plain BEGIN/COMMIT statements keep the driver in auto-commit throughout.
+   */
+  <T> Future<T> tx(Function<SqlConnection, Future<T>> work) {
+    return pool.withConnection(conn -> conn.query("BEGIN IMMEDIATE").execute()
+        .compose(begun -> work.apply(conn))
+        .compose(
+            result -> conn.query("COMMIT").execute().map(result),
+            failure -> conn.query("ROLLBACK").execute().transform(rolledBack -> Future.<T>failedFuture(failure))));
+  }
+
+  Future<Void> close() {
+    return pool.close();
+  }
+
+  static String newId() {
+    return UUID.randomUUID().toString();
+  }
+
+  static JsonArray array(Row row, String column) {
+    String text = row.getString(column);
+    return text == null ? new JsonArray() : new JsonArray(text);
+  }
+
+  static String text(JsonArray array) {
+    return (array == null ? new JsonArray() : array).encode();
+  }
+
+  static String requireText(JsonObject body, String key) {
+    String value = body.getString(key);
+    if (value == null || value.isBlank()) {
+      throw QuarryException.badRequest("Field '" + key + "' is required");
+    }
+    return value;
+  }
+}

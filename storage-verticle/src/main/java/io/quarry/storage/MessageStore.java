@@ -1,0 +1,64 @@
+package io.quarry.storage;
+
+import static io.quarry.storage.Db.requireText;
+
+import io.quarry.bus.Bus;
+import io.quarry.bus.ChatMessage;
+import io.quarry.bus.Keys;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.Timestamps;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import java.util.Set;
+
+/** Messages of a conversation, in the order they were written. */
+final class MessageStore {
+
+  private static final Set<String> ROLES = Set.of(ChatMessage.USER, ChatMessage.ASSISTANT, ChatMessage.TOOL);
+  private static final String COLUMNS = "id, conversation_id, role, content, tool_rounds, sql_queries, result_ids,"
+      + " charts, input_tokens, output_tokens, status, created_at";
+
+  private final Db db;
+
+  MessageStore(Db db) {
+    this.db = db;
+  }
+
+  Future<JsonObject> append(JsonObject body) {
+    String userId = requireText(body, Keys.USER_ID);
+    ChatMessage m = ChatMessage.fromJson(body.getJsonObject("message", new JsonObject()));
+    if (m.conversationId() == null || !ROLES.contains(m.role())) {
+      throw QuarryException.badRequest("Field 'message' needs a conversation_id and a role of user, assistant or tool");
+    }
+    ChatMessage stored = new ChatMessage(Db.newId(), m.conversationId(), m.role(), m.content(), m.toolRounds(),
+        m.sql(), m.resultIds(), m.charts(), m.inputTokens(), m.outputTokens(), m.status(), Timestamps.now());
+    return db.tx(conn -> ConversationStore.requireOwned(conn, userId, stored.conversationId())
+        .compose(v -> Db.run(conn, "INSERT INTO messages (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            stored.id(), stored.conversationId(), stored.role(), stored.content(), Db.text(stored.toolRounds()),
+            Db.text(stored.sql()), Db.text(stored.resultIds()), Db.text(stored.charts()), stored.inputTokens(),
+            stored.outputTokens(), stored.status(), stored.createdAt()))
+        .compose(v -> ConversationStore.touch(conn, stored.conversationId(), stored.createdAt()))
+        .map(v -> stored.toJson()));
+  }
+
+  Future<JsonObject> list(JsonObject body) {
+    String conversationId = requireText(body, Keys.CONVERSATION_ID);
+    return ConversationStore.requireOwned(db.pool(), requireText(body, Keys.USER_ID), conversationId)
+        .compose(v -> db.run("SELECT " + COLUMNS + " FROM messages WHERE conversation_id = ? ORDER BY created_at, rowid",
+            conversationId))
+        .map(rows -> {
+          JsonArray items = new JsonArray();
+          rows.forEach(row -> items.add(message(row).toJson()));
+          return Bus.items(items);
+        });
+  }
+
+  private static ChatMessage message(Row row) {
+    return new ChatMessage(row.getString("id"), row.getString("conversation_id"), row.getString("role"),
+        row.getString("content"), Db.array(row, "tool_rounds"), Db.array(row, "sql_queries"),
+        Db.array(row, "result_ids"), Db.array(row, "charts"), row.getLong("input_tokens"),
+        row.getLong("output_tokens"), row.getString("status"), row.getString("created_at"));
+  }
+}

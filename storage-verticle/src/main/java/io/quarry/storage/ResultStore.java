@@ -1,0 +1,52 @@
+package io.quarry.storage;
+
+import static io.quarry.storage.Db.requireText;
+
+import io.quarry.bus.Keys;
+import io.quarry.bus.QueryResult;
+import io.quarry.bus.Timestamps;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+
+/** Stored query results, at most {@link QueryResult#MAX_ROWS} rows each, so a reload redraws every table and chart. */
+final class ResultStore {
+
+  private final Db db;
+
+  ResultStore(Db db) {
+    this.db = db;
+  }
+
+  Future<JsonObject> save(JsonObject body) {
+    String userId = requireText(body, Keys.USER_ID);
+    QueryResult r = QueryResult.fromJson(body.getJsonObject("result", new JsonObject()));
+    JsonArray rows = r.rows();
+    boolean truncated = r.truncated() || rows.size() > QueryResult.MAX_ROWS;
+    if (rows.size() > QueryResult.MAX_ROWS) {
+      rows = new JsonArray(rows.getList().subList(0, QueryResult.MAX_ROWS));
+    }
+    QueryResult stored = new QueryResult(Db.newId(), r.conversationId(), r.sql(), r.columns(), rows,
+        Math.max(r.totalRows(), rows.size()), truncated, r.executionTimeMs(), Timestamps.now());
+    return ConversationStore.requireOwned(db.pool(), userId, stored.conversationId() == null ? "" : stored.conversationId())
+        .compose(v -> db.run("INSERT INTO query_results (id, conversation_id, sql, columns_json, rows_json, total_rows,"
+                + " truncated, execution_time_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            stored.id(), stored.conversationId(), stored.sql() == null ? "" : stored.sql(), Db.text(stored.columns()),
+            Db.text(stored.rows()), stored.totalRows(), stored.truncated() ? 1 : 0, stored.executionTimeMs(),
+            stored.createdAt()))
+        .map(v -> stored.toJson());
+  }
+
+  Future<JsonObject> get(JsonObject body) {
+    return db.one("Result not found", "SELECT r.* FROM query_results r JOIN conversations c ON c.id = r.conversation_id"
+            + " WHERE r.id = ? AND c.user_id = ?", requireText(body, Keys.RESULT_ID), requireText(body, Keys.USER_ID))
+        .map(row -> result(row).toJson());
+  }
+
+  private static QueryResult result(Row row) {
+    return new QueryResult(row.getString("id"), row.getString("conversation_id"), row.getString("sql"),
+        Db.array(row, "columns_json"), Db.array(row, "rows_json"), row.getLong("total_rows"),
+        row.getInteger("truncated") != 0, row.getLong("execution_time_ms"), row.getString("created_at"));
+  }
+}

@@ -1,0 +1,97 @@
+package io.quarry.storage;
+
+import static io.quarry.bus.Addresses.*;
+
+import io.quarry.bus.Bus;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.jdbcclient.JDBCPool;
+import io.vertx.sqlclient.PoolOptions;
+import java.nio.file.Path;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+/**
+ * The only owner of SQLite. Opens the database file, migrates it, then serves every storage address.
+ * Config: {@code dataDir} (the file is {@code quarry.db} inside), {@code poolSize}.
+ */
+public class StorageVerticle extends VerticleBase {
+
+  private static final Logger log = LoggerFactory.getLogger(StorageVerticle.class);
+  public static final String DATABASE_FILE = "quarry.db";
+
+  private Db db;
+
+  @Override
+  public Future<?> start() {
+    Path file = Path.of(config().getString("dataDir", "./data")).toAbsolutePath().resolve(DATABASE_FILE);
+    return vertx.fileSystem().mkdirs(file.getParent().toString())
+        .compose(v -> {
+          db = new Db(JDBCPool.pool(vertx, dataSource(file), new PoolOptions().setMaxSize(config().getInteger("poolSize", 4))));
+          return Migrations.apply(db);
+        })
+        .recover(e -> Future.failedFuture(new IllegalStateException(
+            "Cannot open the database at " + file + ": " + e.getMessage(), e)))
+        .compose(version -> bind(vertx.eventBus()))
+        .onSuccess(v -> log.info("Storage ready: {}", file));
+  }
+
+  private Future<?> bind(EventBus bus) {
+    UserStore users = new UserStore(db);
+    ConversationStore conversations = new ConversationStore(db);
+    MessageStore messages = new MessageStore(db);
+    DatasetStore datasets = new DatasetStore(db);
+    ResultStore results = new ResultStore(db);
+    UsageStore usage = new UsageStore(db);
+    List<MessageConsumer<JsonObject>> consumers = List.of(
+        Bus.serve(bus, STORAGE_USER_LOCAL, users::local),
+        Bus.serve(bus, STORAGE_USER_CREATE, users::create),
+        Bus.serve(bus, STORAGE_USER_GET, users::get),
+        Bus.serve(bus, STORAGE_USER_CREDENTIALS, users::credentials),
+        Bus.serve(bus, STORAGE_SESSION_CREATE, users::createSession),
+        Bus.serve(bus, STORAGE_SESSION_FIND, users::findSession),
+        Bus.serve(bus, STORAGE_SESSION_DELETE, users::deleteSession),
+        Bus.serve(bus, STORAGE_INVITE_CREATE, users::createInvite),
+        Bus.serve(bus, STORAGE_CONVERSATION_CREATE, conversations::create),
+        Bus.serve(bus, STORAGE_CONVERSATION_LIST, conversations::list),
+        Bus.serve(bus, STORAGE_CONVERSATION_GET, conversations::get),
+        Bus.serve(bus, STORAGE_CONVERSATION_RENAME, conversations::rename),
+        Bus.serve(bus, STORAGE_CONVERSATION_DELETE, conversations::delete),
+        Bus.serve(bus, STORAGE_MESSAGE_APPEND, messages::append),
+        Bus.serve(bus, STORAGE_MESSAGE_LIST, messages::list),
+        Bus.serve(bus, STORAGE_DATASET_CLAIM, datasets::claim),
+        Bus.serve(bus, STORAGE_DATASET_LIST, datasets::list),
+        Bus.serve(bus, STORAGE_DATASET_GET, datasets::get),
+        Bus.serve(bus, STORAGE_DATASET_UPDATE, datasets::update),
+        Bus.serve(bus, STORAGE_DATASET_RENAME, datasets::rename),
+        Bus.serve(bus, STORAGE_DATASET_DELETE, datasets::delete),
+        Bus.serve(bus, STORAGE_RESULT_SAVE, results::save),
+        Bus.serve(bus, STORAGE_RESULT_GET, results::get),
+        Bus.serve(bus, STORAGE_USAGE_RECORD, usage::record),
+        Bus.serve(bus, STORAGE_USAGE_WINDOW, usage::window));
+    return Future.all(consumers.stream().map(MessageConsumer::completion).toList());
+  }
+
+  /** WAL so readers never wait for the writer; a busy timeout so writers queue rather than fail. */
+  private static SQLiteDataSource dataSource(Path file) {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.enforceForeignKeys(true);
+    config.setBusyTimeout(10_000);
+    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+    SQLiteDataSource source = new SQLiteDataSource(config);
+    source.setUrl("jdbc:sqlite:" + file);
+    return source;
+  }
+
+  @Override
+  public Future<?> stop() {
+    return db == null ? Future.succeededFuture() : db.close();
+  }
+}

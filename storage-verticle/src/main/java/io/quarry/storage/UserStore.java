@@ -1,0 +1,101 @@
+package io.quarry.storage;
+
+import static io.quarry.storage.Db.requireText;
+
+import io.quarry.bus.Keys;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.Timestamps;
+import io.quarry.bus.User;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+
+/** Users, sessions and invites. */
+final class UserStore {
+
+  private static final String USER_COLUMNS = "id, email, created_at";
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final Db db;
+
+  UserStore(Db db) {
+    this.db = db;
+  }
+
+  Future<JsonObject> local(JsonObject body) {
+    return db.run("INSERT OR IGNORE INTO users (id, is_local, created_at) VALUES (?, 1, ?)", Db.newId(), Timestamps.now())
+        .compose(v -> db.one("No local user", "SELECT " + USER_COLUMNS + " FROM users WHERE is_local = 1"))
+        .map(row -> user(row).toJson());
+  }
+
+  Future<JsonObject> create(JsonObject body) {
+    String email = requireText(body, Keys.EMAIL);
+    String hash = requireText(body, Keys.PASSWORD_HASH);
+    String invite = requireText(body, Keys.INVITE);
+    User user = new User(Db.newId(), email, Timestamps.now());
+    return db.tx(conn -> consumeInvite(conn, invite)
+        .compose(v -> Db.exists(conn, "SELECT 1 FROM users WHERE email = ?", email))
+        .compose(taken -> taken
+            ? Future.<Void>failedFuture(QuarryException.conflict("An account with this email already exists"))
+            : Future.<Void>succeededFuture())
+        .compose(v -> Db.run(conn, "INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)",
+            user.id(), email, hash, user.createdAt()))
+        .compose(v -> Db.run(conn, "UPDATE invites SET used_by = ?, used_at = ? WHERE code = ?",
+            user.id(), user.createdAt(), invite))
+        .map(v -> user.toJson()));
+  }
+
+  private static Future<Void> consumeInvite(SqlConnection conn, String invite) {
+    return Db.exists(conn, "SELECT 1 FROM invites WHERE code = ? AND used_by IS NULL", invite)
+        .compose(unused -> unused
+            ? Future.succeededFuture()
+            : Future.failedFuture(QuarryException.badRequest("Invalid or already used referral key")));
+  }
+
+  Future<JsonObject> get(JsonObject body) {
+    return db.one("User not found", "SELECT " + USER_COLUMNS + " FROM users WHERE id = ?",
+        requireText(body, Keys.USER_ID)).map(row -> user(row).toJson());
+  }
+
+  Future<JsonObject> credentials(JsonObject body) {
+    return db.one("User not found", "SELECT " + USER_COLUMNS + ", password_hash FROM users WHERE email = ?",
+            requireText(body, Keys.EMAIL))
+        .map(row -> new JsonObject().put(Keys.USER, user(row).toJson())
+            .put(Keys.PASSWORD_HASH, row.getString("password_hash")));
+  }
+
+  Future<JsonObject> createSession(JsonObject body) {
+    return db.run("INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+            requireText(body, Keys.TOKEN_HASH), requireText(body, Keys.USER_ID), Timestamps.now(),
+            requireText(body, Keys.EXPIRES_AT))
+        .map(v -> new JsonObject());
+  }
+
+  Future<JsonObject> findSession(JsonObject body) {
+    return db.one("Session not found",
+            "SELECT u.id, u.email, u.created_at FROM sessions s JOIN users u ON u.id = s.user_id"
+                + " WHERE s.token_hash = ? AND s.expires_at > ?",
+            requireText(body, Keys.TOKEN_HASH), Timestamps.now())
+        .map(row -> user(row).toJson());
+  }
+
+  Future<JsonObject> deleteSession(JsonObject body) {
+    return db.run("DELETE FROM sessions WHERE token_hash = ?", requireText(body, Keys.TOKEN_HASH))
+        .map(v -> new JsonObject());
+  }
+
+  Future<JsonObject> createInvite(JsonObject body) {
+    byte[] bytes = new byte[16];
+    RANDOM.nextBytes(bytes);
+    String code = HexFormat.of().formatHex(bytes);
+    return db.run("INSERT INTO invites (code, created_at) VALUES (?, ?)", code, Timestamps.now())
+        .map(v -> new JsonObject().put(Keys.CODE, code));
+  }
+
+  private static User user(Row row) {
+    return new User(row.getString("id"), row.getString("email"), row.getString("created_at"));
+  }
+}
