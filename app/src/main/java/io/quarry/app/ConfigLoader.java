@@ -1,0 +1,169 @@
+package io.quarry.app;
+
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Configuration in three layers: built-in defaults (the shipped {@code conf/config.json}), then the
+ * operator's {@code conf/config.json}, then environment variables. One section per verticle.
+ *
+ * <p>Every setting {@code section.key} can be set by {@code QUARRY_SECTION_KEY} (camelCase becomes
+ * UPPER_SNAKE, e.g. {@code worker.queryTimeoutMs} by {@code QUARRY_WORKER_QUERY_TIMEOUT_MS}); the
+ * documented names of {@link #NAMED} take precedence. Secrets come from the environment only.
+ */
+final class ConfigLoader {
+
+  static final String DEFAULTS_RESOURCE = "quarry/config.json";
+
+  /** The fixed names operators and scripts rely on (SPEC §2), each setting one or more keys. */
+  static final Map<String, List<String>> NAMED = Map.ofEntries(
+      Map.entry("GEMINI_API_KEY", List.of("llm.apiKey")),
+      Map.entry("GEMINI_BASE_URL", List.of("llm.baseUrl")),
+      Map.entry("QUARRY_MODEL", List.of("llm.model")),
+      Map.entry("QUARRY_HTTP_HOST", List.of("chat.host")),
+      Map.entry("QUARRY_HTTP_PORT", List.of("chat.port")),
+      Map.entry("QUARRY_DATA_DIR", List.of("storage.dataDir", "worker.dataDir")),
+      Map.entry("QUARRY_AUTH_MODE", List.of("chat.authMode")),
+      Map.entry("QUARRY_ALLOW_PRIVATE_NETWORKS", List.of("dataset.allowPrivateNetworks", "worker.allowPrivateNetworks")),
+      Map.entry("QUARRY_QUERY_TIMEOUT_MS", List.of("worker.queryTimeoutMs")),
+      Map.entry("QUARRY_TOKEN_LIMIT", List.of("llm.tokenLimit")),
+      Map.entry("QUARRY_CLUSTER_NAME", List.of("cluster.name")),
+      Map.entry("QUARRY_CLUSTER_HOST", List.of("cluster.host")),
+      Map.entry("QUARRY_CLUSTER_MEMBERS", List.of("cluster.members")));
+
+  /** Settings that exist only through the environment: secrets never sit in a file. */
+  static final Map<String, String> SECRETS = Map.of("llm.apiKey", "GEMINI_API_KEY");
+
+  private ConfigLoader() {
+  }
+
+  static JsonObject load(Path file, Map<String, String> env) {
+    JsonObject config = defaults();
+    if (Files.exists(file)) {
+      overlay(config, read(file), file);
+    }
+    applyEnvironment(config, env);
+    return config;
+  }
+
+  static JsonObject defaults() {
+    try (InputStream in = ConfigLoader.class.getClassLoader().getResourceAsStream(DEFAULTS_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException("Built-in defaults " + DEFAULTS_RESOURCE + " are missing from the jar");
+      }
+      return new JsonObject(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static JsonObject read(Path file) {
+    try {
+      return new JsonObject(Files.readString(file));
+    } catch (DecodeException e) {
+      throw new ConfigException("Invalid JSON in " + file + ": " + firstLine(e.getMessage()));
+    } catch (ClassCastException e) {
+      throw new ConfigException("Invalid configuration in " + file + ": the top level must be a JSON object");
+    } catch (IOException e) {
+      throw new ConfigException("Cannot read " + file + ": " + e.getMessage());
+    }
+  }
+
+  private static void overlay(JsonObject config, JsonObject overrides, Path file) {
+    for (String section : overrides.fieldNames()) {
+      if (!(config.getValue(section) instanceof JsonObject target)) {
+        throw new ConfigException("Unknown section '" + section + "' in " + file + "; sections are "
+            + String.join(", ", config.fieldNames()));
+      }
+      if (!(overrides.getValue(section) instanceof JsonObject values)) {
+        throw new ConfigException("Section '" + section + "' in " + file + " must be a JSON object");
+      }
+      for (String key : values.fieldNames()) {
+        String path = section + "." + key;
+        if (SECRETS.containsKey(path)) {
+          throw new ConfigException("'" + path + "' must not be in " + file + ": set " + SECRETS.get(path)
+              + " in the environment instead");
+        }
+        if (!target.containsKey(key)) {
+          throw new ConfigException("Unknown setting '" + path + "' in " + file);
+        }
+        target.put(key, checked(path, target.getValue(key), values.getValue(key), file.toString()));
+      }
+    }
+  }
+
+  private static Object checked(String path, Object current, Object value, String source) {
+    boolean ok = current instanceof Number ? value instanceof Number
+        : current instanceof Boolean ? value instanceof Boolean
+        : value instanceof String;
+    if (!ok) {
+      throw new ConfigException("'" + path + "' in " + source + " must be " + kind(current) + ", got " + value);
+    }
+    return value;
+  }
+
+  private static void applyEnvironment(JsonObject config, Map<String, String> env) {
+    for (String section : config.fieldNames()) {
+      JsonObject values = config.getJsonObject(section);
+      for (String key : List.copyOf(values.fieldNames())) {
+        String name = "QUARRY_" + snake(section) + "_" + snake(key);
+        if (env.containsKey(name)) {
+          values.put(key, parse(name, values.getValue(key), env.get(name)));
+        }
+      }
+    }
+    NAMED.forEach((name, paths) -> {
+      if (env.containsKey(name)) {
+        for (String path : paths) {
+          String[] parts = path.split("\\.");
+          JsonObject values = config.getJsonObject(parts[0]);
+          values.put(parts[1], parse(name, values.getValue(parts[1], ""), env.get(name)));
+        }
+      }
+    });
+  }
+
+  private static Object parse(String name, Object current, String text) {
+    try {
+      if (current instanceof Number) {
+        return Long.parseLong(text.strip());
+      }
+    } catch (NumberFormatException e) {
+      throw new ConfigException(name + " must be a whole number, got '" + text + "'");
+    }
+    if (current instanceof Boolean) {
+      if (!text.strip().equalsIgnoreCase("true") && !text.strip().equalsIgnoreCase("false")) {
+        throw new ConfigException(name + " must be true or false, got '" + text + "'");
+      }
+      return Boolean.parseBoolean(text.strip());
+    }
+    return text;
+  }
+
+  private static String kind(Object current) {
+    return current instanceof Number ? "a number" : current instanceof Boolean ? "true or false" : "a string";
+  }
+
+  static String snake(String camel) {
+    return camel.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toUpperCase();
+  }
+
+  private static String firstLine(String text) {
+    return text == null ? "" : text.lines().findFirst().orElse("");
+  }
+
+  /** A configuration the node cannot start with; its message is the one line the operator reads. */
+  static final class ConfigException extends RuntimeException {
+    ConfigException(String message) {
+      super(message, null, false, false);
+    }
+  }
+}

@@ -1,0 +1,157 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LauncherTest {
+
+  @TempDir
+  Path dir;
+
+  private Throwable startFailure(Map<String, String> env, String... argv) {
+    try {
+      Launcher.start(env, argv).await().stop().await();
+    } catch (Throwable t) {
+      return t;
+    }
+    throw new AssertionError("expected start-up to fail");
+  }
+
+  private Path config(String json) throws IOException {
+    Path file = dir.resolve("config.json");
+    Files.writeString(file, json);
+    return file;
+  }
+
+  @Test
+  @DisplayName("a node with --roles web serves HTTP without opening SQLite; storage calls answer 503")
+  void webOnly() {
+    Node node = TestNodes.start(dir, "--roles", "web");
+    try {
+      WebClient client = WebClient.create(node.vertx());
+      JsonObject health = client.get(node.httpPort(), "127.0.0.1", "/api/health").send().await().bodyAsJsonObject();
+      assertThat(health.getJsonArray("roles")).containsExactly("web");
+      HttpResponse<Buffer> list = client.get(node.httpPort(), "127.0.0.1", "/api/conversations").send().await();
+      assertThat(list.statusCode()).isEqualTo(503);
+      assertThat(dir.resolve("quarry.db")).doesNotExist();
+    } finally {
+      node.stop().await();
+    }
+  }
+
+  @Test
+  @DisplayName("the default node deploys every role and creates its database under QUARRY_DATA_DIR")
+  void allRoles() {
+    Node node = TestNodes.start(dir);
+    try {
+      JsonObject health = WebClient.create(node.vertx()).get(node.httpPort(), "127.0.0.1", "/api/health").send().await()
+          .bodyAsJsonObject();
+      assertThat(health.getJsonArray("roles")).containsExactlyInAnyOrder("storage", "worker", "dataset", "llm", "web");
+      assertThat(dir.resolve("quarry.db")).exists();
+    } finally {
+      node.stop().await();
+    }
+  }
+
+  @Test
+  @DisplayName("invalid JSON in the config file fails start-up with a message naming the file")
+  void badJson() throws IOException {
+    Path file = config("{ \"chat\": { \"port\": 80 ");
+    assertThat(startFailure(TestNodes.env(dir), "--config", file.toString()).getMessage())
+        .startsWith("Invalid JSON in " + file);
+  }
+
+  @Test
+  @DisplayName("an unknown setting, a wrong type or a secret in the file fails start-up with a clear message")
+  void badSettings() throws IOException {
+    Map<String, String> env = TestNodes.env(dir);
+    assertThat(startFailure(env, "--config", config("{\"chat\": {\"prot\": 8080}}").toString()).getMessage())
+        .isEqualTo("Unknown setting 'chat.prot' in " + dir.resolve("config.json"));
+    assertThat(startFailure(env, "--config", config("{\"chat\": {\"port\": \"eighty\"}}").toString()).getMessage())
+        .isEqualTo("'chat.port' in " + dir.resolve("config.json") + " must be a number, got eighty");
+    assertThat(startFailure(env, "--config", config("{\"llm\": {\"apiKey\": \"k\"}}").toString()).getMessage())
+        .isEqualTo("'llm.apiKey' must not be in " + dir.resolve("config.json") + ": set GEMINI_API_KEY in the environment instead");
+    assertThat(startFailure(env, "--config", config("{\"nope\": {}}").toString()).getMessage())
+        .startsWith("Unknown section 'nope'");
+  }
+
+  @Test
+  @DisplayName("an environment variable that is not a number where one is needed fails start-up")
+  void badEnvironment() {
+    Map<String, String> env = TestNodes.env(dir);
+    env.put("QUARRY_HTTP_PORT", "80a");
+    assertThat(startFailure(env).getMessage()).isEqualTo("QUARRY_HTTP_PORT must be a whole number, got '80a'");
+  }
+
+  @Test
+  @DisplayName("an unknown role or option fails start-up naming it")
+  void badArguments() {
+    assertThat(startFailure(TestNodes.env(dir), "--roles", "web,chef").getMessage())
+        .isEqualTo("Unknown role 'chef'; roles are storage,worker,dataset,llm,web");
+    assertThat(startFailure(TestNodes.env(dir), "--verbose").getMessage()).startsWith("Unknown option '--verbose'");
+  }
+
+  @Test
+  @DisplayName("a taken port fails start-up with the address in the message")
+  void portTaken() {
+    Vertx other = Vertx.vertx();
+    try {
+      HttpServer blocker = other.createHttpServer().requestHandler(r -> r.response().end()).listen(0, "127.0.0.1").await();
+      Map<String, String> env = TestNodes.env(dir);
+      env.put("QUARRY_HTTP_PORT", String.valueOf(blocker.actualPort()));
+      assertThat(startFailure(env, "--config", dir.resolve("absent.json").toString()).getMessage())
+          .startsWith("web failed to start: Cannot listen on 127.0.0.1:" + blocker.actualPort());
+    } finally {
+      other.close().await();
+    }
+  }
+
+  @Test
+  @DisplayName("settings layer as defaults, then the file, then the environment, including the generic QUARRY_SECTION_KEY")
+  void layering() throws IOException {
+    Path file = config("{\"worker\": {\"queryTimeoutMs\": 5000}, \"llm\": {\"model\": \"from-file\"}}");
+    Map<String, String> env = Map.of("QUARRY_MODEL", "from-env", "QUARRY_DATASET_MAX_DATASETS", "7",
+        "QUARRY_ALLOW_PRIVATE_NETWORKS", "true", "GEMINI_API_KEY", "k-123");
+    JsonObject config = ConfigLoader.load(file, env);
+    assertThat(config.getJsonObject("worker").getLong("queryTimeoutMs")).isEqualTo(5000);
+    assertThat(config.getJsonObject("llm").getString("model")).isEqualTo("from-env");
+    assertThat(config.getJsonObject("llm").getString("apiKey")).isEqualTo("k-123");
+    assertThat(config.getJsonObject("dataset").getLong("maxDatasets")).isEqualTo(7);
+    assertThat(config.getJsonObject("dataset").getBoolean("allowPrivateNetworks")).isTrue();
+    assertThat(config.getJsonObject("worker").getBoolean("allowPrivateNetworks")).isTrue();
+    assertThat(config.getJsonObject("chat").getLong("port")).isEqualTo(8080);
+  }
+
+  @Test
+  @DisplayName("the process exits 1 with one line on standard error when start-up fails")
+  void processExit() throws Exception {
+    Path file = config("not json");
+    Process process = new ProcessBuilder(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), Main.class.getName(), "--config", file.toString()))
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start();
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String stderr = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.exitValue()).isEqualTo(1);
+    assertThat(stderr.lines().toList()).hasSize(1)
+        .first().asString().startsWith("Quarry failed to start: Invalid JSON in " + file + ": ");
+  }
+}

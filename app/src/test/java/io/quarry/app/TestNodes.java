@@ -1,0 +1,31 @@
+package io.quarry.app;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Starts real nodes for tests: port 0, a temporary data directory, built-in defaults unless told otherwise. */
+final class TestNodes {
+
+  private TestNodes() {
+  }
+
+  static Map<String, String> env(Path dataDir) {
+    Map<String, String> env = new HashMap<>();
+    env.put("QUARRY_HTTP_PORT", "0");
+    env.put("QUARRY_DATA_DIR", dataDir.toString());
+    return env;
+  }
+
+  static Node start(Path dataDir, String... argv) {
+    return start(env(dataDir), dataDir, argv);
+  }
+
+  static Node start(Map<String, String> env, Path dataDir, String... argv) {
+    String[] withConfig = new String[argv.length + 2];
+    withConfig[0] = "--config";
+    withConfig[1] = dataDir.resolve("absent-config.json").toString();
+    System.arraycopy(argv, 0, withConfig, 2, argv.length);
+    return Launcher.start(env, withConfig).await();
+  }
+}

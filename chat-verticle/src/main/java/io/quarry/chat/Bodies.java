@@ -1,0 +1,53 @@
+package io.quarry.chat;
+
+import io.quarry.bus.QuarryException;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+/** Request-body validation: every refusal names the field. */
+final class Bodies {
+
+  private Bodies() {
+  }
+
+  /** The body as a JSON object; an empty body counts as {@code {}}. */
+  static JsonObject object(RoutingContext ctx) {
+    String text = ctx.body() == null ? null : ctx.body().asString();
+    if (text == null || text.isBlank()) {
+      return new JsonObject();
+    }
+    try {
+      Object parsed = io.vertx.core.json.Json.decodeValue(text);
+      if (parsed instanceof JsonObject json) {
+        return json;
+      }
+    } catch (DecodeException e) {
+      throw QuarryException.badRequest("Request body is not valid JSON");
+    }
+    throw QuarryException.badRequest("Request body must be a JSON object");
+  }
+
+  static String requiredString(JsonObject body, String field, int maxLength) {
+    String value = optionalString(body, field, maxLength);
+    if (value == null || value.isBlank()) {
+      throw QuarryException.badRequest("Field '" + field + "' is required");
+    }
+    return value;
+  }
+
+  static String optionalString(JsonObject body, String field, int maxLength) {
+    Object value = body.getValue(field);
+    if (value == null) {
+      return null;
+    }
+    if (!(value instanceof String text)) {
+      throw QuarryException.badRequest("Field '" + field + "' must be a string");
+    }
+    if (text.length() > maxLength) {
+      throw QuarryException.badRequest(
+          "Field '" + field + "' must be at most " + String.format("%,d", maxLength) + " characters");
+    }
+    return text;
+  }
+}

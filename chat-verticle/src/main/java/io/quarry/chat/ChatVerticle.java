@@ -1,0 +1,61 @@
+package io.quarry.chat;
+
+import io.quarry.bus.StorageClient;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.handler.StaticHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP edge: REST API, static web UI, authentication. Config: {@code host}, {@code port},
+ * {@code authMode}, {@code maxBodyBytes}, and {@code node} ({@code {id, version, roles}}) for health.
+ */
+public class ChatVerticle extends VerticleBase {
+
+  private static final Logger log = LoggerFactory.getLogger(ChatVerticle.class);
+
+  private HttpServer server;
+
+  @Override
+  public Future<?> start() {
+    String host = config().getString("host", "127.0.0.1");
+    int port = config().getInteger("port", 8080);
+    StorageClient storage = new StorageClient(vertx.eventBus());
+    Router router = router(storage);
+    server = vertx.createHttpServer().requestHandler(router);
+    return server.listen(port, host)
+        .recover(e -> Future.failedFuture(new IllegalStateException(
+            "Cannot listen on " + host + ":" + port + ": " + e.getMessage(), e)))
+        .onSuccess(s -> log.info("Quarry listening on http://{}:{}/", host, s.actualPort()));
+  }
+
+  private Router router(StorageClient storage) {
+    Router router = Router.router(vertx);
+    HealthApi health = new HealthApi(config().getJsonObject("node", new JsonObject()),
+        config().getString("authMode", Auth.LOCAL));
+    router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(config().getInteger("maxBodyBytes", 1 << 20)));
+    router.get("/api/health").handler(health::health);
+    Routes.allowOnly(router, "/api/health", HttpMethod.GET);
+    router.route("/api/*").handler(new Auth(storage)::handle);
+    router.get("/api/me").handler(health::me);
+    Routes.allowOnly(router, "/api/me", HttpMethod.GET);
+    new ConversationApi(storage).mount(router);
+    router.route("/api/*").failureHandler(HttpErrors::routerError);
+    router.route().handler(StaticHandler.create("webroot"));
+    for (int status : new int[] {400, 404, 405, 413, 500}) {
+      router.errorHandler(status, HttpErrors::routerError);
+    }
+    return router;
+  }
+
+  /** The port actually bound (useful when configured as 0). */
+  public int port() {
+    return server.actualPort();
+  }
+}

@@ -1,0 +1,79 @@
+package io.quarry.chat;
+
+import io.quarry.bus.ChatMessage;
+import io.quarry.bus.Conversation;
+import io.quarry.bus.Dataset;
+import io.quarry.bus.StorageClient;
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.util.List;
+
+/** {@code /api/conversations}: create, list, read (with messages and datasets), rename, delete. */
+final class ConversationApi {
+
+  static final int MAX_TITLE = 200;
+  static final String DEFAULT_TITLE = "New conversation";
+
+  private final StorageClient storage;
+
+  ConversationApi(StorageClient storage) {
+    this.storage = storage;
+  }
+
+  void mount(Router router) {
+    router.post("/api/conversations").handler(this::create);
+    router.get("/api/conversations").handler(this::list);
+    router.get("/api/conversations/:id").handler(this::get);
+    router.patch("/api/conversations/:id").handler(this::rename);
+    router.delete("/api/conversations/:id").handler(this::delete);
+    Routes.allowOnly(router, "/api/conversations", HttpMethod.GET, HttpMethod.POST);
+    Routes.allowOnly(router, "/api/conversations/:id", HttpMethod.GET, HttpMethod.PATCH, HttpMethod.DELETE);
+  }
+
+  private void create(RoutingContext ctx) {
+    String title = Bodies.optionalString(Bodies.object(ctx), "title", MAX_TITLE);
+    String chosen = title == null || title.isBlank() ? DEFAULT_TITLE : title.strip();
+    Replies.send(ctx, 201, storage.createConversation(userId(ctx), chosen).map(Conversation::toJson));
+  }
+
+  private void list(RoutingContext ctx) {
+    Replies.send(ctx, 200, storage.conversations(userId(ctx))
+        .map(all -> new JsonObject().put("conversations", array(all.stream().map(Conversation::toJson).toList()))));
+  }
+
+  private void get(RoutingContext ctx) {
+    String userId = userId(ctx);
+    String id = ctx.pathParam("id");
+    Future<Conversation> conversation = storage.conversation(userId, id);
+    Future<List<ChatMessage>> messages = conversation.compose(c -> storage.messages(userId, id));
+    Future<List<Dataset>> datasets = conversation.compose(c -> storage.datasets(userId, id));
+    Replies.send(ctx, 200, Future.all(messages, datasets).map(all -> new JsonObject()
+        .put("conversation", conversation.result().toJson())
+        .put("messages", array(messages.result().stream().map(ChatMessage::toJson).toList()))
+        .put("datasets", array(datasets.result().stream().map(Dataset::toJson).toList()))));
+  }
+
+  private void rename(RoutingContext ctx) {
+    String title = Bodies.requiredString(Bodies.object(ctx), "title", MAX_TITLE).strip();
+    Replies.send(ctx, 200, storage.renameConversation(userId(ctx), ctx.pathParam("id"), title)
+        .map(Conversation::toJson));
+  }
+
+  private void delete(RoutingContext ctx) {
+    storage.deleteConversation(userId(ctx), ctx.pathParam("id"))
+        .onSuccess(v -> Replies.noContent(ctx))
+        .onFailure(e -> HttpErrors.respond(ctx, e));
+  }
+
+  private static String userId(RoutingContext ctx) {
+    return Auth.user(ctx).id();
+  }
+
+  private static JsonArray array(List<JsonObject> items) {
+    return new JsonArray(List.copyOf(items));
+  }
+}

@@ -1,0 +1,141 @@
+package io.quarry.chat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.Addresses;
+import io.quarry.bus.Bus;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.User;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import io.vertx.junit5.VertxExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The HTTP edge alone, against fake storage consumers bound to the contract's addresses. */
+@ExtendWith(VertxExtension.class)
+class ChatEdgeTest {
+
+  static final User LOCAL = new User("local-user", null, "2026-01-01T00:00:00.000Z");
+
+  WebClient client;
+
+  @BeforeEach
+  void deploy(Vertx vertx) {
+    Bus.serve(vertx.eventBus(), Addresses.STORAGE_USER_LOCAL, body -> Future.succeededFuture(LOCAL.toJson()))
+        .completion().await();
+    ChatVerticle chat = new ChatVerticle();
+    vertx.deployVerticle(chat, new DeploymentOptions().setConfig(new JsonObject()
+        .put("port", 0).put("maxBodyBytes", 4096)
+        .put("node", new JsonObject().put("id", "n1").put("version", "9.9").put("roles", new JsonArray().add("web")))))
+        .await();
+    client = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(chat.port()));
+  }
+
+  private HttpResponse<Buffer> send(HttpMethod method, String path, String body) {
+    var request = client.request(method, path);
+    return (body == null ? request.send() : request.sendBuffer(Buffer.buffer(body))).await();
+  }
+
+  private static void assertError(HttpResponse<Buffer> response, int status, String message) {
+    assertThat(response.statusCode()).isEqualTo(status);
+    assertThat(response.getHeader("content-type")).isEqualTo("application/json");
+    JsonObject body = response.bodyAsJsonObject();
+    assertThat(body.getString("error")).isEqualTo(message);
+    assertThat(body.fieldNames()).isSubsetOf("error", "details");
+    assertThat(response.bodyAsString()).doesNotContain("Exception").doesNotContain("\tat ");
+  }
+
+  @Test
+  @DisplayName("health reports status, version, roles and the members of the cluster")
+  void health() {
+    JsonObject health = send(HttpMethod.GET, "/api/health", null).bodyAsJsonObject();
+    assertThat(health.getString("status")).isEqualTo("ok");
+    assertThat(health.getString("version")).isEqualTo("9.9");
+    assertThat(health.getJsonArray("roles")).containsExactly("web");
+    assertThat(health.getJsonArray("cluster_members").getJsonObject(0).getString("id")).isEqualTo("n1");
+  }
+
+  @Test
+  @DisplayName("in local mode every request is the local user")
+  void me() {
+    JsonObject me = send(HttpMethod.GET, "/api/me", null).bodyAsJsonObject();
+    assertThat(me.getString("id")).isEqualTo(LOCAL.id());
+    assertThat(me.getString("auth_mode")).isEqualTo("local");
+  }
+
+  @Test
+  @DisplayName("storage's not-found and conflict become 404 and 409 with storage's message")
+  void domainFailures(Vertx vertx) {
+    Bus.serve(vertx.eventBus(), Addresses.STORAGE_CONVERSATION_GET,
+        body -> Future.failedFuture(QuarryException.notFound("Conversation not found"))).completion().await();
+    Bus.serve(vertx.eventBus(), Addresses.STORAGE_CONVERSATION_RENAME,
+        body -> Future.failedFuture(QuarryException.conflict("Busy elsewhere"))).completion().await();
+    assertError(send(HttpMethod.GET, "/api/conversations/nope", null), 404, "Conversation not found");
+    assertError(send(HttpMethod.PATCH, "/api/conversations/x", "{\"title\":\"t\"}"), 409, "Busy elsewhere");
+  }
+
+  @Test
+  @DisplayName("a storage bug reaches the client as 500 'Internal error' without a stack trace")
+  void internalFailure(Vertx vertx) {
+    Bus.serve(vertx.eventBus(), Addresses.STORAGE_CONVERSATION_LIST,
+        body -> Future.failedFuture(new IllegalStateException("secret detail at line 42"))).completion().await();
+    assertError(send(HttpMethod.GET, "/api/conversations", null), 500, "Internal error");
+  }
+
+  @Test
+  @DisplayName("with no storage on the bus the API answers 503")
+  void noStorage() {
+    assertError(send(HttpMethod.GET, "/api/conversations", null), 503, "Service unavailable, try again shortly");
+  }
+
+  @Test
+  @DisplayName("malformed bodies get 400 with a message that names the problem or the field")
+  void malformedBodies() {
+    assertError(send(HttpMethod.POST, "/api/conversations", "{\"title\":"), 400, "Request body is not valid JSON");
+    assertError(send(HttpMethod.POST, "/api/conversations", "[1,2]"), 400, "Request body must be a JSON object");
+    assertError(send(HttpMethod.POST, "/api/conversations", "{\"title\":5}"), 400, "Field 'title' must be a string");
+    assertError(send(HttpMethod.POST, "/api/conversations", "{\"title\":\"" + "x".repeat(201) + "\"}"), 400,
+        "Field 'title' must be at most 200 characters");
+    assertError(send(HttpMethod.PATCH, "/api/conversations/abc", "{}"), 400, "Field 'title' is required");
+    assertError(send(HttpMethod.PATCH, "/api/conversations/abc", "{\"title\":\"   \"}"), 400, "Field 'title' is required");
+  }
+
+  @Test
+  @DisplayName("a body over the size limit is refused with 413")
+  void oversizedBody() {
+    assertError(send(HttpMethod.POST, "/api/conversations", "{\"title\":\"" + "x".repeat(5000) + "\"}"), 413,
+        "Request body is too large");
+  }
+
+  @Test
+  @DisplayName("a wrong method gets 405 naming the allowed ones; an unknown API path gets 404")
+  void methodsAndPaths() {
+    HttpResponse<Buffer> put = send(HttpMethod.PUT, "/api/conversations", "{}");
+    assertError(put, 405, "Method PUT is not allowed on /api/conversations; use GET, POST");
+    assertThat(put.getHeader("Allow")).isEqualTo("GET, POST");
+    assertError(send(HttpMethod.POST, "/api/conversations/abc", "{}"), 405,
+        "Method POST is not allowed on /api/conversations/abc; use DELETE, GET, PATCH");
+    assertError(send(HttpMethod.DELETE, "/api/health", null), 405, "Method DELETE is not allowed on /api/health; use GET");
+    assertError(send(HttpMethod.GET, "/api/nothing-here", null), 404, "Not found");
+  }
+
+  @Test
+  @DisplayName("the web UI is served from the root")
+  void staticRoot() {
+    HttpResponse<Buffer> page = send(HttpMethod.GET, "/", null);
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.bodyAsString()).contains("<title>Quarry</title>");
+  }
+
+}
