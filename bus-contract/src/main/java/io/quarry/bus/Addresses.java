@@ -36,6 +36,16 @@ public final class Addresses {
   public static final String STORAGE_USAGE_RECORD = "storage.usage.record";
   public static final String STORAGE_USAGE_WINDOW = "storage.usage.window";
 
+  // dataset-verticle: a conversation's datasets, and SQL over them.
+  public static final String DATASET_ADD = "dataset.add";
+  public static final String DATASET_RENAME = "dataset.rename";
+  public static final String DATASET_REFRESH = "dataset.refresh";
+  public static final String DATASET_REMOVE = "dataset.remove";
+  public static final String DATASET_QUERY_RUN = "dataset.query.run";
+
+  // worker-verticle: SQL over a given set of tables, nothing else.
+  public static final String WORKER_QUERY_RUN = "worker.query.run";
+
   /** Prefix of the per-user browser event stream; see {@link #chatEvents(String)}. */
   public static final String CHAT_EVENTS_PREFIX = "chat.events.";
 

@@ -14,6 +14,12 @@ public final class Deliveries {
   /** Adding or refreshing a dataset: the seed's pipeline timeouts (10 + 10 + 30 s) plus headroom. */
   public static final long DATASET_TIMEOUT_MS = 60_000;
 
+  /**
+   * How much longer than its own timeout a query request waits: the worker cancels the query at its
+   * timeout (including any wait for a download) and still has to say so.
+   */
+  public static final long QUERY_GRACE_MS = 10_000;
+
   public static DeliveryOptions storage() {
     return new DeliveryOptions().setSendTimeout(STORAGE_TIMEOUT_MS);
   }

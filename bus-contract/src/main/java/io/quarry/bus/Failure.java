@@ -13,9 +13,15 @@ public enum Failure {
   NOT_FOUND(404),
   CONFLICT(409),
   TOO_LARGE(413),
+  /** The SQL itself is wrong: syntax, unknown column or table, type mismatch. */
+  SQL(422),
   RATE_LIMITED(429),
   INTERNAL(500),
-  UNAVAILABLE(503);
+  /** A dataset's URL could not be read while running a query. */
+  NETWORK(502),
+  UNAVAILABLE(503),
+  /** A query ran past its time limit and was cancelled. */
+  TIMEOUT(504);
 
   private final int code;
 
@@ -26,6 +32,40 @@ public enum Failure {
   public int code() {
     return code;
   }
+
+  /** The {@code error_type} of a query failure: sql, timeout, network, validation or internal. */
+  public String errorType() {
+    return switch (this) {
+      case SQL -> "sql";
+      case TIMEOUT -> "timeout";
+      case NETWORK -> "network";
+      case BAD_REQUEST, TOO_LARGE -> "validation";
+      default -> "internal";
+    };
+  }
+
+  /** The human message of a failure, without its details. */
+  public static String messageOf(Throwable t) {
+    String text = t.getMessage() == null ? "" : t.getMessage();
+    int split = text.indexOf(DETAILS_SEPARATOR);
+    return split < 0 ? text : text.substring(0, split);
+  }
+
+  /** The optional details of a failure, or null. */
+  public static String detailsOf(Throwable t) {
+    if (t instanceof QuarryException qe) {
+      return qe.details();
+    }
+    String text = t.getMessage() == null ? "" : t.getMessage();
+    int split = text.indexOf(DETAILS_SEPARATOR);
+    return split < 0 ? null : text.substring(split + DETAILS_SEPARATOR.length());
+  }
+
+  /**
+   * A failure's text on the bus is its message, optionally followed by this separator and details
+   * (for example the HTTP status a dataset server answered).
+   */
+  public static final String DETAILS_SEPARATOR = "\n\n";
 
   public static Failure ofCode(int code) {
     for (Failure f : values()) {

@@ -4,10 +4,25 @@ package io.quarry.bus;
 public class QuarryException extends RuntimeException {
 
   private final Failure failure;
+  private final String details;
 
   public QuarryException(Failure failure, String message) {
+    this(failure, message, null);
+  }
+
+  public QuarryException(Failure failure, String message, String details) {
     super(message, null, false, false);
     this.failure = failure;
+    this.details = details;
+  }
+
+  public String details() {
+    return details;
+  }
+
+  /** The text carried on the bus: message, then details after {@link Failure#DETAILS_SEPARATOR}. */
+  public String busText() {
+    return details == null ? getMessage() : getMessage() + Failure.DETAILS_SEPARATOR + details;
   }
 
   public Failure failure() {

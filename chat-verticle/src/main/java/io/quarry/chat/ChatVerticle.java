@@ -1,5 +1,6 @@
 package io.quarry.chat;
 
+import io.quarry.bus.DatasetClient;
 import io.quarry.bus.StorageClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -46,6 +47,8 @@ public class ChatVerticle extends VerticleBase {
     router.get("/api/me").handler(health::me);
     Routes.allowOnly(router, "/api/me", HttpMethod.GET);
     new ConversationApi(storage).mount(router);
+    new DatasetApi(new DatasetClient(vertx.eventBus(), config().getLong("queryTimeoutMs", 60_000L)), storage)
+        .mount(router);
     router.route("/api/*").failureHandler(HttpErrors::routerError);
     router.route().handler(StaticHandler.create("webroot"));
     for (int status : new int[] {400, 404, 405, 413, 500}) {

@@ -21,29 +21,58 @@ final class HttpErrors {
   }
 
   static void respond(RoutingContext ctx, Throwable failure) {
+    respond(ctx, failure, false);
+  }
+
+  /** As {@link #respond}, adding the structured {@code error_type} of a query failure. */
+  static void respondQuery(RoutingContext ctx, Throwable failure) {
+    respond(ctx, failure, true);
+  }
+
+  private static void respond(RoutingContext ctx, Throwable failure, boolean withType) {
     if (ctx.response().headWritten()) {
       ctx.response().reset();
       return;
     }
     Failure kind = Failure.classify(failure);
-    String message = failure.getMessage();
+    String message = Failure.messageOf(failure);
+    String details = Failure.detailsOf(failure);
     if (failure instanceof ReplyException re && re.failureType() != ReplyFailure.RECIPIENT_FAILURE) {
       log.warn("{} {}: {}", ctx.request().method(), ctx.request().path(), message);
       message = re.failureType() == ReplyFailure.NO_HANDLERS
           ? "Service unavailable, try again shortly" : "Service timed out, try again shortly";
+      details = null;
     } else if (kind == Failure.INTERNAL && !(failure instanceof QuarryException)
         && !(failure instanceof ReplyException)) {
       log.error("{} {} failed", ctx.request().method(), ctx.request().path(), failure);
       message = "Internal error";
+      details = null;
     }
-    send(ctx, kind.code(), message, null);
+    JsonObject body = body(message, details);
+    if (withType) {
+      body.put("error_type", kind.errorType());
+    }
+    reply(ctx, status(kind), body);
+  }
+
+  /** HTTP status of a domain failure: a wrong SQL statement is the client's error, like any validation. */
+  static int status(Failure kind) {
+    return kind == Failure.SQL ? 400 : kind.code();
   }
 
   static void send(RoutingContext ctx, int status, String error, String details) {
+    reply(ctx, status, body(error, details));
+  }
+
+  private static JsonObject body(String error, String details) {
     JsonObject body = new JsonObject().put("error", error);
     if (details != null) {
       body.put("details", details);
     }
+    return body;
+  }
+
+  private static void reply(RoutingContext ctx, int status, JsonObject body) {
     ctx.response().setStatusCode(status).putHeader("content-type", "application/json").end(body.encode());
   }
 

@@ -1,18 +1,56 @@
 package io.quarry.dataset;
 
+import static io.quarry.bus.Addresses.*;
+
+import io.quarry.bus.Bus;
+import io.quarry.bus.StorageClient;
+import io.quarry.bus.WorkerClient;
+import io.quarry.bus.net.AddressPolicy;
+import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.json.JsonObject;
 
-/** Deploys and says so; its behaviour arrives with its own issue. */
+/**
+ * Datasets by URL: the seed's validation pipeline, footer-only schemas, naming, limits, rename, refresh,
+ * removal, and SQL over a conversation's datasets (run by a worker, stored by storage).
+ */
 public class DatasetVerticle extends VerticleBase {
 
-  private static final Logger log = LoggerFactory.getLogger(DatasetVerticle.class);
+  private OutboundHttp http;
 
   @Override
   public Future<?> start() {
-    log.info("dataset-verticle deployed: no behaviour yet");
-    return Future.succeededFuture();
+    JsonObject c = config();
+    EventBus bus = vertx.eventBus();
+    StorageClient storage = new StorageClient(bus);
+    http = new OutboundHttp(vertx, AddressPolicy.of(c.getBoolean("allowPrivateNetworks", false),
+        c.getString("allowedAddresses", "")), c.getInteger("headTimeoutMs", 10_000));
+    DatasetCommands commands = new DatasetCommands(bus, storage, new Pipeline(vertx, http, settings(c)),
+        c.getInteger("maxDatasets", 5));
+    QueryRunner queries = new QueryRunner(bus, storage, new WorkerClient(bus), c.getLong("queryTimeoutMs", 60_000L),
+        c.getInteger("maxSqlChars", 100_000));
+    return Future.all(
+        Bus.serve(bus, DATASET_ADD, commands::add).completion(),
+        Bus.serve(bus, DATASET_REFRESH, commands::refresh).completion(),
+        Bus.serve(bus, DATASET_RENAME, commands::rename).completion(),
+        Bus.serve(bus, DATASET_REMOVE, commands::remove).completion(),
+        Bus.serve(bus, DATASET_QUERY_RUN, queries::run).completion());
+  }
+
+  private static Pipeline.Settings settings(JsonObject c) {
+    return new Pipeline.Settings(
+        c.getLong("headTimeoutMs", 10_000L),
+        c.getLong("magicTimeoutMs", 10_000L),
+        c.getLong("schemaTimeoutMs", 30_000L),
+        c.getLong("maxFileSizeBytes", 2L << 30),
+        c.getLong("rangelessMaxBytes", 64L << 20),
+        c.getInteger("maxFooterBytes", 64 << 20));
+  }
+
+  @Override
+  public Future<?> stop() {
+    return http == null ? Future.succeededFuture() : http.close();
   }
 }

@@ -1,18 +1,107 @@
 package io.quarry.worker;
 
+import io.quarry.bus.Addresses;
+import io.quarry.bus.Bus;
+import io.quarry.bus.Failure;
+import io.quarry.bus.QueryRequest;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.net.AddressPolicy;
+import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.WorkerExecutor;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Deploys and says so; its behaviour arrives with its own issue. */
+/**
+ * Runs read-only SQL over given tables in sandboxed DuckDB databases, reading Parquet files from a local
+ * disk cache. DuckDB runs on a sized worker pool, never on the event loop; a bounded queue answers
+ * "Server busy, try again shortly" beyond it.
+ */
 public class WorkerVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(WorkerVerticle.class);
+  static final String BUSY = "Server busy, try again shortly";
+
+  private OutboundHttp http;
+  private DuckInstances instances;
+  private WorkerExecutor executor;
+  private ParquetCache cache;
+  private QueryEngine engine;
+  private Admission admission;
+  private long defaultTimeoutMs;
 
   @Override
   public Future<?> start() {
-    log.info("worker-verticle deployed: no behaviour yet");
-    return Future.succeededFuture();
+    JsonObject c = config();
+    Path home = Path.of(c.getString("dataDir", "./data")).toAbsolutePath().resolve("worker-" + c.getString("name", "1"));
+    int threads = c.getInteger("threads", 2);
+    defaultTimeoutMs = c.getLong("queryTimeoutMs", 60_000L);
+    admission = new Admission(threads + c.getInteger("queueSize", 16));
+    executor = vertx.createSharedWorkerExecutor("quarry-duckdb-" + deploymentID(), threads, 1, TimeUnit.DAYS);
+    instances = new DuckInstances(new DuckInstances.Limits(c.getString("memoryLimit", "1GB"),
+        c.getInteger("duckdbThreads", 2), c.getInteger("instances", 8), home.resolve("spill")));
+    engine = new QueryEngine(instances);
+    http = new OutboundHttp(vertx, AddressPolicy.of(c.getBoolean("allowPrivateNetworks", false),
+        c.getString("allowedAddresses", "")), 10_000);
+    cache = new ParquetCache(vertx, http, new ParquetCache.Settings(home.resolve("cache"),
+        c.getLong("cacheMaxBytes", 10L << 30), c.getLong("maxFileSizeBytes", 2L << 30),
+        c.getLong("downloadTimeoutMs", 600_000L)), this::forget);
+    return cache.open()
+        .compose(v -> Bus.serve(vertx.eventBus(), Addresses.WORKER_QUERY_RUN, this::onQuery).completion())
+        .onSuccess(v -> log.info("Worker ready: {} threads, cache in {}", threads, home));
+  }
+
+  private Future<JsonObject> onQuery(JsonObject body) {
+    QueryRequest request = QueryRequest.fromJson(body);
+    if (request.sql() == null || request.sql().isBlank()) {
+      throw QuarryException.badRequest("Field 'sql' is required");
+    }
+    if (!admission.tryEnter()) {
+      return Future.failedFuture(new QuarryException(Failure.UNAVAILABLE, BUSY));
+    }
+    long timeoutMs = request.timeoutMs() > 0 ? Math.min(request.timeoutMs(), defaultTimeoutMs) : defaultTimeoutMs;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    ParquetCache.Pins pins = cache.pins();
+    return cache.fetchAll(request.tables(), pins)
+        .timeout(timeoutMs, TimeUnit.MILLISECONDS)
+        .recover(e -> Future.failedFuture(e instanceof TimeoutException
+            ? QueryFailure.timeout(timeoutMs, " while the data was still downloading") : e))
+        .compose(files -> execute(files, request.sql(), timeoutMs, deadline))
+        .map(result -> result.toJson())
+        .eventually(() -> {
+          pins.release();
+          admission.leave();
+          return Future.succeededFuture();
+        });
+  }
+
+  private Future<io.quarry.bus.QueryResult> execute(Map<String, Path> files, String sql, long timeoutMs, long deadline) {
+    long remainingMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+    return executor.executeBlocking(() -> engine.run(files, sql, timeoutMs, (delay, action) -> {
+      long timer = vertx.setTimer(Math.min(delay, remainingMs), id -> action.run());
+      return () -> vertx.cancelTimer(timer);
+    }), false);
+  }
+
+  /** A file left the cache: databases reading it are retired (closing DuckDB can block, so not here). */
+  private void forget(Path file) {
+    executor.executeBlocking(() -> {
+      instances.forget(file);
+      return null;
+    }, false);
+  }
+
+  @Override
+  public Future<?> stop() {
+    return executor.executeBlocking(() -> {
+      instances.close();
+      return null;
+    }).eventually(() -> http.close()).eventually(() -> executor.close());
   }
 }

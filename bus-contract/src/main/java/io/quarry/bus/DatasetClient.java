@@ -1,0 +1,62 @@
+package io.quarry.bus;
+
+import static io.quarry.bus.Addresses.*;
+
+import io.vertx.core.Future;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The dataset-verticle: adding a URL runs the validation pipeline (BAD_REQUEST with the seed's exact
+ * message when a step fails), and SQL runs over a conversation's ready datasets.
+ */
+public final class DatasetClient {
+
+  private final EventBus bus;
+  private final long queryTimeoutMs;
+
+  /** @param queryTimeoutMs how long a query may run; the bus request waits a little longer */
+  public DatasetClient(EventBus bus, long queryTimeoutMs) {
+    this.bus = bus;
+    this.queryTimeoutMs = queryTimeoutMs;
+  }
+
+  public Future<Dataset> add(String userId, String conversationId, String url) {
+    return Bus.request(bus, DATASET_ADD, scope(userId, conversationId).put(Keys.URL, url), Deliveries.dataset())
+        .map(Dataset::fromJson);
+  }
+
+  public Future<Dataset> rename(String userId, String conversationId, String datasetId, String name) {
+    return Bus.request(bus, DATASET_RENAME, scope(userId, conversationId).put(Keys.DATASET_ID, datasetId)
+        .put(Keys.NAME, name), Deliveries.storage()).map(Dataset::fromJson);
+  }
+
+  /** Re-runs pipeline steps 2–5 for a dataset already added. */
+  public Future<Dataset> refresh(String userId, String conversationId, String datasetId) {
+    return Bus.request(bus, DATASET_REFRESH, scope(userId, conversationId).put(Keys.DATASET_ID, datasetId),
+        Deliveries.dataset()).map(Dataset::fromJson);
+  }
+
+  public Future<Dataset> remove(String userId, String conversationId, String datasetId) {
+    return Bus.request(bus, DATASET_REMOVE, scope(userId, conversationId).put(Keys.DATASET_ID, datasetId),
+        Deliveries.storage()).map(Dataset::fromJson);
+  }
+
+  /**
+   * Runs SQL over the conversation's ready datasets and stores the result (at most 1,000 rows). Fails
+   * with SQL, TIMEOUT, NETWORK, BAD_REQUEST (not a read query) or UNAVAILABLE (busy, no worker).
+   */
+  public Future<QueryResult> query(String userId, String conversationId, String sql) {
+    return Bus.request(bus, DATASET_QUERY_RUN, scope(userId, conversationId).put(Keys.SQL, sql), queryDelivery())
+        .map(QueryResult::fromJson);
+  }
+
+  private DeliveryOptions queryDelivery() {
+    return Deliveries.within(queryTimeoutMs + Deliveries.QUERY_GRACE_MS);
+  }
+
+  private static JsonObject scope(String userId, String conversationId) {
+    return new JsonObject().put(Keys.USER_ID, userId).put(Keys.CONVERSATION_ID, conversationId);
+  }
+}

@@ -1,0 +1,61 @@
+package io.quarry.bus.net;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A time limit over several HTTP exchanges: when it expires, every request it tracks is reset, so a
+ * stalled server never holds a step past its limit. Used from one event-loop context only.
+ */
+public final class Deadline {
+
+  private final Vertx vertx;
+  private final long timerId;
+  private final long millis;
+  private final List<HttpClientRequest> requests = new ArrayList<>();
+  private boolean expired;
+
+  public Deadline(Vertx vertx, long millis) {
+    this.vertx = vertx;
+    this.millis = millis;
+    this.timerId = vertx.setTimer(millis, id -> expire());
+  }
+
+  private void expire() {
+    expired = true;
+    requests.forEach(r -> r.reset(0, new TimeoutException("Timed out after " + millis + " ms")));
+    requests.clear();
+  }
+
+  void track(HttpClientRequest request) {
+    if (expired) {
+      request.reset(0, new TimeoutException("Timed out after " + millis + " ms"));
+    } else {
+      requests.add(request);
+    }
+  }
+
+  public boolean expired() {
+    return expired;
+  }
+
+  public long millis() {
+    return millis;
+  }
+
+  /** Ends the deadline; its outcome is {@code result}, or a {@link TimeoutException} if it expired first. */
+  public <T> Future<T> close(Future<T> result) {
+    return result.transform(ar -> {
+      vertx.cancelTimer(timerId);
+      requests.clear();
+      if (expired) {
+        return Future.failedFuture(new TimeoutException("Timed out after " + millis + " ms"));
+      }
+      return ar.succeeded() ? Future.succeededFuture(ar.result()) : Future.failedFuture(ar.cause());
+    });
+  }
+}

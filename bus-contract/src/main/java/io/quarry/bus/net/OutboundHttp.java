@@ -1,0 +1,145 @@
+package io.quarry.bus.net;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.SocketAddress;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Outbound HTTP for dataset URLs. Each hop — the first request and every redirect — resolves the host,
+ * checks every address against the {@link AddressPolicy}, and connects to the checked address itself,
+ * so DNS answers that change between check and connect cannot reach a refused network.
+ */
+public final class OutboundHttp {
+
+  public static final int MAX_REDIRECTS = 5;
+  private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
+
+  private final Vertx vertx;
+  private final HttpClient client;
+  private final AddressPolicy policy;
+
+  public OutboundHttp(Vertx vertx, AddressPolicy policy, int connectTimeoutMs) {
+    this.vertx = vertx;
+    this.policy = policy;
+    this.client = vertx.createHttpClient(new HttpClientOptions()
+        .setConnectTimeout(connectTimeoutMs)
+        .setKeepAlive(true)
+        .setDecompressionSupported(false));
+  }
+
+  /** A response whose body has not been read yet, and the request to reset when it is not wanted. */
+  public record Exchange(HttpClientRequest request, HttpClientResponse response, URI url) {
+  }
+
+  /** Why a URL was not fetched: a refused address, a redirect loop or a redirect to no valid URL. */
+  public static final class Refused extends RuntimeException {
+    public Refused(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** A valid http or https URL with a host, or empty. */
+  public static Optional<URI> parse(String url) {
+    if (url == null || url.isBlank() || url.length() > 8192 || !url.strip().equals(url)) {
+      return Optional.empty();
+    }
+    try {
+      URI uri = new URI(url);
+      String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+      boolean ok = (scheme.equals("http") || scheme.equals("https")) && Hosts.host(uri).isPresent();
+      if (ok) {
+        Hosts.port(uri, scheme.equals("https"));
+      }
+      return ok ? Optional.of(uri) : Optional.empty();
+    } catch (URISyntaxException | NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  public Future<Exchange> send(HttpMethod method, URI url, Map<String, String> headers, Deadline deadline) {
+    return hop(method, url, headers, deadline, 0);
+  }
+
+  private Future<Exchange> hop(HttpMethod method, URI url, Map<String, String> headers, Deadline deadline, int hops) {
+    String host = Hosts.host(url).orElseThrow();
+    boolean https = url.getScheme().equalsIgnoreCase("https");
+    int port = Hosts.port(url, https);
+    return resolve(host, hops > 0)
+        .compose(address -> {
+          RequestOptions options = new RequestOptions().setMethod(method).setHost(host).setPort(port).setSsl(https)
+              .setURI(pathAndQuery(url)).setFollowRedirects(false)
+              .setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()));
+          headers.forEach(options::putHeader);
+          return client.request(options);
+        })
+        .compose(request -> {
+          deadline.track(request);
+          return request.send().map(response -> new Exchange(request, response, url));
+        })
+        .compose(exchange -> follow(exchange, method, headers, deadline, hops));
+  }
+
+  private Future<Exchange> follow(Exchange exchange, HttpMethod method, Map<String, String> headers, Deadline deadline,
+      int hops) {
+    String location = exchange.response().getHeader("Location");
+    if (!REDIRECTS.contains(exchange.response().statusCode()) || location == null) {
+      return Future.succeededFuture(exchange);
+    }
+    exchange.request().reset();
+    if (hops >= MAX_REDIRECTS) {
+      return Future.failedFuture(new Refused("Too many redirects (more than " + MAX_REDIRECTS + ")"));
+    }
+    Optional<URI> next;
+    try {
+      next = parse(exchange.url().resolve(location).toString());
+    } catch (IllegalArgumentException e) {
+      next = Optional.empty();
+    }
+    if (next.isEmpty()) {
+      return Future.failedFuture(new Refused("URL redirects to an invalid or non-HTTP location"));
+    }
+    HttpMethod nextMethod = exchange.response().statusCode() == 303 && method != HttpMethod.HEAD ? HttpMethod.GET : method;
+    return hop(nextMethod, next.get(), headers, deadline, hops + 1);
+  }
+
+  private Future<InetAddress> resolve(String host, boolean redirected) {
+    Optional<InetAddress> numeric = Hosts.numericV4(host);
+    Future<InetAddress[]> lookup = numeric.isPresent()
+        ? Future.succeededFuture(new InetAddress[] {numeric.get()})
+        : vertx.executeBlocking(() -> InetAddress.getAllByName(host), false);
+    return lookup
+        .recover(e -> Future.failedFuture(new java.net.UnknownHostException("Could not resolve host " + host)))
+        .compose(addresses -> {
+          for (InetAddress address : addresses) {
+            Optional<String> refusal = policy.refusal(address);
+            if (refusal.isPresent()) {
+              return Future.failedFuture(new Refused((redirected ? "URL redirects to" : "URL points to")
+                  + " a private or local network address, which is not allowed (" + refusal.get() + ")"));
+            }
+          }
+          return Future.succeededFuture(addresses[0]);
+        });
+  }
+
+  private static String pathAndQuery(URI url) {
+    String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+    return url.getRawQuery() == null ? path : path + "?" + url.getRawQuery();
+  }
+
+  public Future<Void> close() {
+    return client.close();
+  }
+}

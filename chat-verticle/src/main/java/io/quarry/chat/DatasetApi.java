@@ -1,0 +1,77 @@
+package io.quarry.chat;
+
+import io.quarry.bus.DatasetClient;
+import io.quarry.bus.Dataset;
+import io.quarry.bus.QueryResult;
+import io.quarry.bus.StorageClient;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/** A conversation's datasets and SQL over them; stored results by id. */
+final class DatasetApi {
+
+  static final int MAX_URL = 8_192;
+  static final int MAX_NAME = 200;
+  static final int MAX_SQL = 100_000;
+
+  private final DatasetClient datasets;
+  private final StorageClient storage;
+
+  DatasetApi(DatasetClient datasets, StorageClient storage) {
+    this.datasets = datasets;
+    this.storage = storage;
+  }
+
+  void mount(Router router) {
+    String base = "/api/conversations/:id/datasets";
+    router.post(base).handler(this::add);
+    router.patch(base + "/:did").handler(this::rename);
+    router.delete(base + "/:did").handler(this::remove);
+    router.post(base + "/:did/refresh").handler(this::refresh);
+    router.post("/api/conversations/:id/query").handler(this::query);
+    router.get("/api/results/:rid").handler(this::result);
+    Routes.allowOnly(router, base, HttpMethod.POST);
+    Routes.allowOnly(router, base + "/:did", HttpMethod.PATCH, HttpMethod.DELETE);
+    Routes.allowOnly(router, base + "/:did/refresh", HttpMethod.POST);
+    Routes.allowOnly(router, "/api/conversations/:id/query", HttpMethod.POST);
+    Routes.allowOnly(router, "/api/results/:rid", HttpMethod.GET);
+  }
+
+  private void add(RoutingContext ctx) {
+    String url = Bodies.requiredString(Bodies.object(ctx), "url", MAX_URL);
+    Replies.send(ctx, 201, datasets.add(userId(ctx), ctx.pathParam("id"), url).map(Dataset::toJson));
+  }
+
+  private void rename(RoutingContext ctx) {
+    String name = Bodies.requiredString(Bodies.object(ctx), "name", MAX_NAME);
+    Replies.send(ctx, 200, datasets.rename(userId(ctx), ctx.pathParam("id"), ctx.pathParam("did"), name)
+        .map(Dataset::toJson));
+  }
+
+  private void refresh(RoutingContext ctx) {
+    Replies.send(ctx, 200, datasets.refresh(userId(ctx), ctx.pathParam("id"), ctx.pathParam("did"))
+        .map(Dataset::toJson));
+  }
+
+  private void remove(RoutingContext ctx) {
+    datasets.remove(userId(ctx), ctx.pathParam("id"), ctx.pathParam("did"))
+        .onSuccess(v -> Replies.noContent(ctx))
+        .onFailure(e -> HttpErrors.respond(ctx, e));
+  }
+
+  private void query(RoutingContext ctx) {
+    String sql = Bodies.requiredString(Bodies.object(ctx), "sql", MAX_SQL);
+    datasets.query(userId(ctx), ctx.pathParam("id"), sql)
+        .onSuccess(result -> Replies.json(ctx, 200, result.toJson()))
+        .onFailure(e -> HttpErrors.respondQuery(ctx, e));
+  }
+
+  private void result(RoutingContext ctx) {
+    Replies.send(ctx, 200, storage.result(userId(ctx), ctx.pathParam("rid")).map(QueryResult::toJson));
+  }
+
+  private static String userId(RoutingContext ctx) {
+    return Auth.user(ctx).id();
+  }
+}

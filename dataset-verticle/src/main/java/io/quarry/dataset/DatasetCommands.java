@@ -1,0 +1,104 @@
+package io.quarry.dataset;
+
+import static io.quarry.bus.ChatEvents.DATASET_ERROR;
+import static io.quarry.bus.ChatEvents.DATASET_LOADED;
+import static io.quarry.bus.ChatEvents.DATASET_LOADING;
+import static io.quarry.bus.ChatEvents.DATASET_REMOVED;
+
+import io.quarry.bus.ChatEvents;
+import io.quarry.bus.Dataset;
+import io.quarry.bus.Failure;
+import io.quarry.bus.Keys;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.StorageClient;
+import io.quarry.bus.net.OutboundHttp;
+import io.vertx.core.Future;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+
+/**
+ * Adding, refreshing, renaming and removing datasets. Every change of state is stored, then published
+ * to the user's browsers as {@code dataset_loading}, {@code dataset_loaded}, {@code dataset_error} or
+ * {@code dataset_removed}.
+ */
+final class DatasetCommands {
+
+  static final String INVALID_URL = "Invalid URL format";
+
+  private final EventBus bus;
+  private final StorageClient storage;
+  private final Pipeline pipeline;
+  private final int maxDatasets;
+
+  DatasetCommands(EventBus bus, StorageClient storage, Pipeline pipeline, int maxDatasets) {
+    this.bus = bus;
+    this.storage = storage;
+    this.pipeline = pipeline;
+    this.maxDatasets = maxDatasets;
+  }
+
+  /** Step 1 (format) first, then the slot (duplicate, limit), then steps 2–5. */
+  Future<JsonObject> add(JsonObject body) {
+    String userId = required(body, Keys.USER_ID);
+    String conversationId = required(body, Keys.CONVERSATION_ID);
+    String url = body.getString(Keys.URL);
+    URI uri = OutboundHttp.parse(url).orElseThrow(() -> QuarryException.badRequest(INVALID_URL));
+    return storage.claimDataset(userId, conversationId, url, maxDatasets)
+        .recover(e -> Failure.classify(e) == Failure.CONFLICT
+            ? Future.failedFuture(QuarryException.badRequest(Failure.messageOf(e)))
+            : Future.failedFuture(e))
+        .compose(claimed -> load(userId, claimed, uri));
+  }
+
+  /** Re-runs steps 2–5; the dataset shows as loading meanwhile, then ready or in error. */
+  Future<JsonObject> refresh(JsonObject body) {
+    String userId = required(body, Keys.USER_ID);
+    return storage.dataset(userId, required(body, Keys.CONVERSATION_ID), required(body, Keys.DATASET_ID))
+        .compose(found -> storage.updateDataset(userId, found.loading()))
+        .compose(loading -> load(userId, loading, OutboundHttp.parse(loading.url()).orElseThrow()));
+  }
+
+  Future<JsonObject> rename(JsonObject body) {
+    String name = TableNames.check(body.getString(Keys.NAME));
+    return storage.renameDataset(required(body, Keys.USER_ID), required(body, Keys.CONVERSATION_ID),
+        required(body, Keys.DATASET_ID), name).map(Dataset::toJson);
+  }
+
+  Future<JsonObject> remove(JsonObject body) {
+    String userId = required(body, Keys.USER_ID);
+    return storage.deleteDataset(userId, required(body, Keys.CONVERSATION_ID), required(body, Keys.DATASET_ID))
+        .onSuccess(removed -> ChatEvents.publish(bus, userId, ChatEvents.dataset(DATASET_REMOVED, removed)))
+        .map(Dataset::toJson);
+  }
+
+  private Future<JsonObject> load(String userId, Dataset dataset, URI uri) {
+    ChatEvents.publish(bus, userId, ChatEvents.dataset(DATASET_LOADING, dataset));
+    return pipeline.run(uri).transform(outcome -> outcome.succeeded()
+            ? ready(userId, dataset, outcome.result())
+            : failed(userId, dataset, outcome.cause()))
+        .map(Dataset::toJson);
+  }
+
+  private Future<Dataset> ready(String userId, Dataset dataset, Pipeline.Loaded loaded) {
+    Dataset ready = dataset.ready(loaded.schema().rowCount(), loaded.schema().columns(), loaded.size(), loaded.etag());
+    return storage.updateDataset(userId, ready)
+        .onSuccess(stored -> ChatEvents.publish(bus, userId, ChatEvents.dataset(DATASET_LOADED, stored)));
+  }
+
+  private Future<Dataset> failed(String userId, Dataset dataset, Throwable cause) {
+    String message = Failure.messageOf(cause);
+    return storage.updateDataset(userId, dataset.failed(message))
+        .onSuccess(stored -> ChatEvents.publish(bus, userId, ChatEvents.dataset(DATASET_ERROR, stored)
+            .put("details", Failure.detailsOf(cause))))
+        .transform(stored -> Future.failedFuture(cause));
+  }
+
+  static String required(JsonObject body, String key) {
+    String value = body.getString(key);
+    if (value == null || value.isBlank()) {
+      throw QuarryException.badRequest("Field '" + key + "' is required");
+    }
+    return value;
+  }
+}

@@ -1,0 +1,70 @@
+package io.quarry.dataset;
+
+import io.quarry.bus.ChatEvents;
+import io.quarry.bus.Dataset;
+import io.quarry.bus.Failure;
+import io.quarry.bus.Keys;
+import io.quarry.bus.QueryRequest;
+import io.quarry.bus.QueryResult;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.StorageClient;
+import io.quarry.bus.WorkerClient;
+import io.vertx.core.Future;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * SQL over a conversation's datasets: binds each dataset's name to its URL, has a worker run the
+ * statement, and stores the result. A dataset whose URL fails during the query goes to error state.
+ */
+final class QueryRunner {
+
+  private final EventBus bus;
+  private final StorageClient storage;
+  private final WorkerClient worker;
+  private final long timeoutMs;
+  private final int maxSqlChars;
+
+  QueryRunner(EventBus bus, StorageClient storage, WorkerClient worker, long timeoutMs, int maxSqlChars) {
+    this.bus = bus;
+    this.storage = storage;
+    this.worker = worker;
+    this.timeoutMs = timeoutMs;
+    this.maxSqlChars = maxSqlChars;
+  }
+
+  Future<JsonObject> run(JsonObject body) {
+    String userId = DatasetCommands.required(body, Keys.USER_ID);
+    String conversationId = DatasetCommands.required(body, Keys.CONVERSATION_ID);
+    String sql = DatasetCommands.required(body, Keys.SQL);
+    if (sql.length() > maxSqlChars) {
+      throw QuarryException.badRequest("Field 'sql' must be at most " + String.format("%,d", maxSqlChars) + " characters");
+    }
+    return storage.datasets(userId, conversationId)
+        .compose(datasets -> worker.run(new QueryRequest(sql, tables(datasets), timeoutMs))
+            .recover(e -> markUnreachable(userId, datasets, e)))
+        .compose(result -> storage.saveResult(userId, result.withIdentity(null, conversationId, sql)))
+        .map(QueryResult::toJson);
+  }
+
+  /** Ready datasets, and those in error so that a query names their URL's problem rather than a missing table. */
+  private static Map<String, String> tables(List<Dataset> datasets) {
+    Map<String, String> tables = new LinkedHashMap<>();
+    datasets.stream().filter(d -> !Dataset.LOADING.equals(d.status())).forEach(d -> tables.put(d.name(), d.url()));
+    return tables;
+  }
+
+  private Future<QueryResult> markUnreachable(String userId, List<Dataset> datasets, Throwable failure) {
+    if (Failure.classify(failure) == Failure.NETWORK) {
+      String message = Failure.messageOf(failure);
+      datasets.stream()
+          .filter(d -> Dataset.READY.equals(d.status()) && message.contains(d.url()))
+          .forEach(d -> storage.updateDataset(userId, d.failed(Pipeline.COULD_NOT_ACCESS))
+              .onSuccess(stored -> ChatEvents.publish(bus, userId, ChatEvents.dataset(ChatEvents.DATASET_ERROR, stored))));
+    }
+    return Future.failedFuture(failure);
+  }
+}

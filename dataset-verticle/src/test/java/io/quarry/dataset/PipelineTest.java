@@ -1,0 +1,275 @@
+package io.quarry.dataset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.Failure;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.net.AddressPolicy;
+import io.quarry.bus.net.OutboundHttp;
+import io.quarry.testing.ParquetFixtures;
+import io.quarry.testing.ParquetServer;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The seed's validation pipeline, steps 2–4, against a real HTTP server on loopback. */
+@ExtendWith(VertxExtension.class)
+class PipelineTest {
+
+  static final Pipeline.Settings FAST = new Pipeline.Settings(300, 300, 300, 2L << 30, 4096, 1 << 20);
+
+  @TempDir
+  Path dir;
+
+  Vertx vertx;
+  ParquetServer server;
+  byte[] people;
+
+  @BeforeEach
+  void start(Vertx vertx) {
+    this.vertx = vertx;
+    server = ParquetServer.start(vertx);
+    people = ParquetFixtures.people(dir);
+  }
+
+  private Pipeline pipeline(Pipeline.Settings settings, AddressPolicy policy) {
+    return new Pipeline(vertx, new OutboundHttp(vertx, policy, 2_000), settings);
+  }
+
+  private Pipeline.Loaded load(String url) {
+    return load(pipeline(FAST, AddressPolicy.of(true, "")), url);
+  }
+
+  private Pipeline.Loaded load(Pipeline pipeline, String url) {
+    return onContext(() -> pipeline.run(URI.create(url))).await();
+  }
+
+  private QuarryException failure(Pipeline pipeline, String url) {
+    try {
+      load(pipeline, url);
+    } catch (QuarryException e) {
+      assertThat(e.failure()).isEqualTo(Failure.BAD_REQUEST);
+      return e;
+    }
+    throw new AssertionError("expected the pipeline to fail for " + url);
+  }
+
+  private QuarryException failure(String url) {
+    return failure(pipeline(FAST, AddressPolicy.of(true, "")), url);
+  }
+
+  /** The pipeline's state belongs to one event loop, as it does inside the verticle. */
+  private <T> Future<T> onContext(Supplier<Future<T>> work) {
+    Context context = vertx.getOrCreateContext();
+    Promise<T> promise = Promise.promise();
+    context.runOnContext(v -> work.get().onComplete(promise));
+    return promise.future();
+  }
+
+  @Test
+  @DisplayName("a valid file yields its columns with raw and friendly types, its row count and size")
+  void schema() {
+    server.route("/people.parquet").content(people);
+    Pipeline.Loaded loaded = load(server.url("/people.parquet"));
+    assertThat(loaded.schema().rowCount()).isEqualTo(100);
+    assertThat(loaded.size()).isEqualTo(people.length);
+    assertThat(loaded.etag()).startsWith("\"");
+    assertThat(loaded.schema().columns().stream().map(c -> ((JsonObject) c).getString("name") + ":"
+        + ((JsonObject) c).getString("type") + ":" + ((JsonObject) c).getString("friendly_type")))
+        .containsExactly("id:BIGINT:Integer", "name:VARCHAR:Text", "age:BIGINT:Integer",
+            "score:DECIMAL(10,2):Decimal", "joined:DATE:Date", "active:BOOLEAN:Boolean");
+  }
+
+  @Test
+  @DisplayName("schema extraction reads only the footer: a 6 MB file moves a few kilobytes")
+  void footerOnly() {
+    byte[] big = ParquetFixtures.write(dir.resolve("big.parquet"),
+        "SELECT i, md5(i::VARCHAR) AS h FROM range(200000) t(i)");
+    assertThat(big.length).isGreaterThan(5_000_000);
+    ParquetServer.Route route = server.route("/big.parquet").content(big);
+    assertThat(load(server.url("/big.parquet")).schema().rowCount()).isEqualTo(200_000);
+    assertThat(route.bodyBytes()).isLessThan(16 * 1024);
+    assertThat(route.fullDownloads()).isZero();
+  }
+
+  @Test
+  @DisplayName("a 404 fails with 'Could not access URL' and the status in the details")
+  void notFound() {
+    server.route("/gone.parquet").status(404);
+    QuarryException e = failure(server.url("/gone.parquet"));
+    assertThat(e.getMessage()).isEqualTo("Could not access URL");
+    assertThat(e.details()).isEqualTo("The server answered HTTP 404");
+  }
+
+  @Test
+  @DisplayName("a server that refuses HEAD is probed with a ranged GET instead and still loads")
+  void headRefused() {
+    server.route("/nohead.parquet").content(people).refuseHead();
+    assertThat(load(server.url("/nohead.parquet")).schema().rowCount()).isEqualTo(100);
+  }
+
+  @Test
+  @DisplayName("a server that ignores Range: a small file is read whole, a larger one refused without downloading it")
+  void noRangeSupport() {
+    byte[] tiny = ParquetFixtures.write(dir.resolve("tiny.parquet"), "SELECT 1 AS x");
+    assertThat(tiny.length).isLessThan(4096);
+    server.route("/tiny.parquet").content(tiny).ignoreRange();
+    assertThat(load(server.url("/tiny.parquet")).schema().rowCount()).isEqualTo(1);
+
+    // Large enough that loopback socket buffers cannot hide whether the transfer was cut short.
+    byte[] big = ParquetFixtures.write(dir.resolve("big.parquet"),
+        "SELECT i, md5(i::VARCHAR) || md5((i + 1)::VARCHAR) AS h FROM range(600000) t(i)");
+    assertThat(big.length).isGreaterThan(20_000_000);
+    ParquetServer.Route route = server.route("/big.parquet").content(big).ignoreRange();
+    QuarryException e = failure(server.url("/big.parquet"));
+    assertThat(e.getMessage()).isEqualTo("Could not read parquet schema");
+    assertThat(e.details()).contains("ignores HTTP Range requests");
+    assertThat(route.bodyBytes()).isLessThan(big.length / 4);
+  }
+
+  @Test
+  @DisplayName("a HEAD slower than its limit fails with 'Could not access URL'")
+  void slowHead() {
+    server.route("/slow.parquet").content(people).delayHead(2_000);
+    QuarryException e = failure(server.url("/slow.parquet"));
+    assertThat(e.getMessage()).isEqualTo("Could not access URL");
+    assertThat(e.details()).isEqualTo("No answer within 0.3 s");
+  }
+
+  @Test
+  @DisplayName("a magic-number read slower than its limit fails with 'Not a valid parquet file'")
+  void slowMagic() {
+    server.route("/slow.parquet").content(people).delayFirstBytes(2_000);
+    QuarryException e = failure(server.url("/slow.parquet"));
+    assertThat(e.getMessage()).isEqualTo("Not a valid parquet file");
+    assertThat(e.details()).isEqualTo("No answer within 0.3 s");
+  }
+
+  @Test
+  @DisplayName("a footer read slower than its limit fails with 'Could not read parquet schema'")
+  void slowFooter() {
+    server.route("/slow.parquet").content(people).delayOtherRanges(2_000);
+    QuarryException e = failure(server.url("/slow.parquet"));
+    assertThat(e.getMessage()).isEqualTo("Could not read parquet schema");
+    assertThat(e.details()).isEqualTo("No answer within 0.3 s");
+  }
+
+  @Test
+  @DisplayName("a file without the PAR1 magic number fails with 'Not a valid parquet file'")
+  void wrongMagic() {
+    server.route("/data.csv").content("id,name\n1,a\n2,b\n".getBytes());
+    assertThat(failure(server.url("/data.csv")).getMessage()).isEqualTo("Not a valid parquet file");
+  }
+
+  @Test
+  @DisplayName("a truncated file fails with 'Could not read parquet schema'")
+  void truncated() {
+    server.route("/cut.parquet").content(Arrays.copyOf(people, people.length - 100));
+    QuarryException e = failure(server.url("/cut.parquet"));
+    assertThat(e.getMessage()).isEqualTo("Could not read parquet schema");
+    assertThat(e.details()).contains("does not end with PAR1");
+  }
+
+  @Test
+  @DisplayName("a corrupt footer fails with 'Could not read parquet schema'")
+  void corruptFooter() {
+    byte[] corrupt = people.clone();
+    int footerLength = java.nio.ByteBuffer.wrap(corrupt, corrupt.length - 8, 4)
+        .order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+    Arrays.fill(corrupt, corrupt.length - 8 - footerLength, corrupt.length - 8, (byte) 0x7f);
+    server.route("/corrupt.parquet").content(corrupt);
+    QuarryException e = failure(server.url("/corrupt.parquet"));
+    assertThat(e.getMessage()).isEqualTo("Could not read parquet schema");
+    assertThat(e.details()).startsWith("The footer could not be decoded");
+  }
+
+  @Test
+  @DisplayName("a footer length that cannot fit the file fails with 'Could not read parquet schema'")
+  void impossibleFooterLength() {
+    byte[] lying = people.clone();
+    java.nio.ByteBuffer.wrap(lying, lying.length - 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+        .putInt(Integer.MAX_VALUE);
+    server.route("/lying.parquet").content(lying);
+    assertThat(failure(server.url("/lying.parquet")).details()).contains("does not fit");
+  }
+
+  @Test
+  @DisplayName("a file of exactly the maximum size loads; one byte more is refused as too large")
+  void maxFileSize() {
+    Pipeline.Settings limit = new Pipeline.Settings(300, 300, 300, people.length, 4096, 1 << 20);
+    server.route("/people.parquet").content(people);
+    assertThat(load(pipeline(limit, AddressPolicy.of(true, "")), server.url("/people.parquet")).size())
+        .isEqualTo(people.length);
+    Pipeline.Settings smaller = new Pipeline.Settings(300, 300, 300, people.length - 1, 4096, 1 << 20);
+    assertThat(failure(pipeline(smaller, AddressPolicy.of(true, "")), server.url("/people.parquet")).getMessage())
+        .startsWith("File is too large (");
+  }
+
+  @Test
+  @DisplayName("a Content-Length of 3 GB is refused before any body is read")
+  void hugeContentLength() {
+    ParquetServer.Route route = server.route("/huge.parquet").content(people).headContentLength(3L << 30);
+    Pipeline.Settings settings = new Pipeline.Settings(300, 300, 300, 2L << 30, 4096, 1 << 20);
+    QuarryException e = failure(pipeline(settings, AddressPolicy.of(true, "")), server.url("/huge.parquet"));
+    assertThat(e.getMessage()).isEqualTo("File is too large (3.0 GB); the maximum is 2.0 GB");
+    assertThat(route.bodyBytes()).isLessThanOrEqualTo(4);
+  }
+
+  @Test
+  @DisplayName("with private networks disallowed, every loopback alias is refused before any request is sent")
+  void loopbackAliasesRefused() {
+    server.route("/people.parquet").content(people);
+    Pipeline strict = pipeline(FAST, AddressPolicy.of(false, ""));
+    int port = server.port();
+    for (String host : new String[] {"127.0.0.1", "127.1", "2130706433", "0x7f.1", "0177.0.0.1", "[::ffff:127.0.0.1]",
+        "localhost", "[::1]", "0.0.0.0", "127.000.000.001", "[::ffff:7f00:1]"}) {
+      QuarryException e = failure(strict, "http://" + host + ":" + port + "/people.parquet");
+      assertThat(e.getMessage()).as(host)
+          .startsWith("URL points to a private or local network address, which is not allowed");
+    }
+    assertThat(server.route("/people.parquet").requests()).isZero();
+  }
+
+  @Test
+  @DisplayName("a redirect to a forbidden address (127.0.0.2 here) is refused; the target never sees a request")
+  void redirectToForbidden() {
+    ParquetServer forbidden = ParquetServer.start(vertx, "127.0.0.2");
+    forbidden.route("/secret.parquet").content(people);
+    server.route("/redirect.parquet").redirectTo(forbidden.url("/secret.parquet"));
+    Pipeline onlyFirst = pipeline(FAST, new AddressPolicy(false, Set.of("127.0.0.1")));
+    QuarryException e = failure(onlyFirst, server.url("/redirect.parquet"));
+    assertThat(e.getMessage()).startsWith("URL redirects to a private or local network address, which is not allowed");
+    assertThat(forbidden.route("/secret.parquet").requests()).isZero();
+    forbidden.close().await();
+  }
+
+  @Test
+  @DisplayName("a redirect to an allowed address is followed")
+  void redirectFollowed() {
+    server.route("/people.parquet").content(people);
+    server.route("/moved.parquet").redirectTo(server.url("/people.parquet"));
+    assertThat(load(server.url("/moved.parquet")).schema().rowCount()).isEqualTo(100);
+  }
+
+  @Test
+  @DisplayName("a redirect loop stops after five hops")
+  void redirectLoop() {
+    server.route("/loop.parquet").redirectTo(server.url("/loop.parquet"));
+    QuarryException e = failure(server.url("/loop.parquet"));
+    assertThat(e.getMessage()).isEqualTo("Too many redirects (more than 5)");
+    assertThat(server.route("/loop.parquet").requests()).isEqualTo(6);
+  }
+}

@@ -1,0 +1,36 @@
+package io.quarry.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/** Parquet files made by DuckDB in test setup, from a SELECT. */
+public final class ParquetFixtures {
+
+  private ParquetFixtures() {
+  }
+
+  /** Writes the rows of {@code select} as Parquet to {@code file} and returns its bytes. */
+  public static byte[] write(Path file, String select) {
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+      s.execute("COPY (" + select + ") TO '" + file.toString().replace("'", "''") + "' (FORMAT parquet)");
+      return Files.readAllBytes(file);
+    } catch (SQLException e) {
+      throw new IllegalStateException("Could not write fixture " + file + ": " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A small table of people: id, name, age, score (decimal), joined (date), active (boolean). */
+  public static byte[] people(Path dir) {
+    return write(dir.resolve("people.parquet"), "SELECT i AS id, 'person ' || i AS name, 20 + i % 50 AS age,"
+        + " (i * 1.25)::DECIMAL(10,2) AS score, DATE '2024-01-01' + i::INTEGER AS joined, i % 2 = 0 AS active"
+        + " FROM range(1, 101) t(i)");
+  }
+}

@@ -1,0 +1,275 @@
+package io.quarry.testing;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A file server on 127.0.0.1 with switches for every way a dataset server misbehaves: missing files,
+ * refused HEAD, ignored Range, slow answers, a lying Content-Length, redirects, conditional requests,
+ * content that changes. It counts requests and body bytes per path.
+ */
+public final class ParquetServer {
+
+  private static final Pattern RANGE = Pattern.compile("bytes=(\\d+)-(\\d+)");
+
+  /** How one path behaves; every switch is off by default (a well-behaved static file server). */
+  public static final class Route {
+    private volatile byte[] content = new byte[0];
+    private volatile String etag;
+    private volatile boolean sendEtag = true;
+    private volatile int status;
+    private volatile boolean refuseHead;
+    private volatile boolean ignoreRange;
+    private volatile boolean ignoreConditional;
+    private volatile long headContentLength = -1;
+    private volatile long delayHeadMs;
+    private volatile long delayFirstBytesMs;
+    private volatile long delayOtherRangesMs;
+    private volatile long delayFullMs;
+    private volatile String redirect;
+    final AtomicLong requests = new AtomicLong();
+    final AtomicLong bodyBytes = new AtomicLong();
+    final AtomicLong fullDownloads = new AtomicLong();
+
+    public Route content(byte[] bytes) {
+      content = bytes;
+      etag = "\"" + sha(bytes) + "\"";
+      return this;
+    }
+
+    public Route status(int code) {
+      status = code;
+      return this;
+    }
+
+    public Route refuseHead() {
+      refuseHead = true;
+      return this;
+    }
+
+    public Route ignoreRange() {
+      ignoreRange = true;
+      return this;
+    }
+
+    public Route noEtag() {
+      sendEtag = false;
+      return this;
+    }
+
+    public Route ignoreConditional() {
+      ignoreConditional = true;
+      return this;
+    }
+
+    /** HEAD claims this size whatever the content. */
+    public Route headContentLength(long length) {
+      headContentLength = length;
+      return this;
+    }
+
+    public Route delayHead(long ms) {
+      delayHeadMs = ms;
+      return this;
+    }
+
+    /** Delays ranged requests that start at byte 0 (the magic-number check). */
+    public Route delayFirstBytes(long ms) {
+      delayFirstBytesMs = ms;
+      return this;
+    }
+
+    /** Delays every other ranged request (the footer). */
+    public Route delayOtherRanges(long ms) {
+      delayOtherRangesMs = ms;
+      return this;
+    }
+
+    public Route delayFull(long ms) {
+      delayFullMs = ms;
+      return this;
+    }
+
+    public Route redirectTo(String url) {
+      redirect = url;
+      return this;
+    }
+
+    public long requests() {
+      return requests.get();
+    }
+
+    /** Body bytes this path has sent (headers not counted). */
+    public long bodyBytes() {
+      return bodyBytes.get();
+    }
+
+    /** Complete (non-ranged, 200) GET responses. */
+    public long fullDownloads() {
+      return fullDownloads.get();
+    }
+  }
+
+  private final Vertx vertx;
+  private final Map<String, Route> routes = new ConcurrentHashMap<>();
+  private HttpServer server;
+
+  private final String host;
+
+  private ParquetServer(Vertx vertx, String host) {
+    this.vertx = vertx;
+    this.host = host;
+  }
+
+  public static ParquetServer start(Vertx vertx) {
+    return start(vertx, "127.0.0.1");
+  }
+
+  /** On another loopback address (127.0.0.2, ...) when a test needs a second, forbidden host. */
+  public static ParquetServer start(Vertx vertx, String loopbackHost) {
+    if (!loopbackHost.startsWith("127.")) {
+      throw new IllegalArgumentException("Test servers listen on loopback only");
+    }
+    ParquetServer files = new ParquetServer(vertx, loopbackHost);
+    files.server = vertx.createHttpServer().requestHandler(files::handle).listen(0, loopbackHost).await();
+    return files;
+  }
+
+  public Route route(String path) {
+    return routes.computeIfAbsent(path, p -> new Route());
+  }
+
+  public String url(String path) {
+    return "http://" + host + ":" + server.actualPort() + path;
+  }
+
+  public int port() {
+    return server.actualPort();
+  }
+
+  public Future<Void> close() {
+    return server.close();
+  }
+
+  private void handle(HttpServerRequest request) {
+    Route route = routes.get(request.path());
+    if (route == null) {
+      request.response().setStatusCode(404).end();
+      return;
+    }
+    route.requests.incrementAndGet();
+    HttpServerResponse response = request.response();
+    if (route.redirect != null) {
+      response.setStatusCode(302).putHeader("Location", route.redirect).end();
+      return;
+    }
+    if (route.status != 0) {
+      response.setStatusCode(route.status).end();
+      return;
+    }
+    if (request.method() == HttpMethod.HEAD) {
+      later(route.delayHeadMs, () -> head(route, response));
+    } else {
+      get(route, request, response);
+    }
+  }
+
+  private void head(Route route, HttpServerResponse response) {
+    if (route.refuseHead) {
+      response.setStatusCode(405).end();
+      return;
+    }
+    long length = route.headContentLength >= 0 ? route.headContentLength : route.content.length;
+    headers(route, response).putHeader("Content-Length", String.valueOf(length)).end();
+  }
+
+  private void get(Route route, HttpServerRequest request, HttpServerResponse response) {
+    byte[] content = route.content;
+    String ifNoneMatch = request.getHeader("If-None-Match");
+    if (!route.ignoreConditional && route.sendEtag && ifNoneMatch != null && ifNoneMatch.equals(route.etag)) {
+      headers(route, response).setStatusCode(304).end();
+      return;
+    }
+    Matcher range = RANGE.matcher(request.getHeader("Range") == null ? "" : request.getHeader("Range"));
+    if (!route.ignoreRange && range.matches()) {
+      long from = Long.parseLong(range.group(1));
+      long to = Math.min(Long.parseLong(range.group(2)), content.length - 1L);
+      if (from >= content.length) {
+        response.setStatusCode(416).putHeader("Content-Range", "bytes */" + content.length).end();
+        return;
+      }
+      Buffer slice = Buffer.buffer(java.util.Arrays.copyOfRange(content, (int) from, (int) to + 1));
+      later(from == 0 ? route.delayFirstBytesMs : route.delayOtherRangesMs, () -> send(route,
+          headers(route, response).setStatusCode(206).putHeader("Content-Range",
+              "bytes " + from + "-" + to + "/" + content.length), slice));
+      return;
+    }
+    later(route.delayFullMs, () -> {
+      route.fullDownloads.incrementAndGet();
+      send(route, headers(route, response).setStatusCode(200), Buffer.buffer(content));
+    });
+  }
+
+  private static HttpServerResponse headers(Route route, HttpServerResponse response) {
+    if (route.sendEtag && route.etag != null) {
+      response.putHeader("ETag", route.etag);
+    }
+    if (!route.ignoreRange) {
+      response.putHeader("Accept-Ranges", "bytes");
+    }
+    return response.putHeader("Content-Type", "application/octet-stream");
+  }
+
+  private static void send(Route route, HttpServerResponse response, Buffer body) {
+    response.putHeader("Content-Length", String.valueOf(body.length()));
+    // Write in chunks so that a client that resets early really stops the transfer.
+    int chunk = 64 * 1024;
+    writeFrom(route, response, body, 0, chunk);
+  }
+
+  private static void writeFrom(Route route, HttpServerResponse response, Buffer body, int offset, int chunk) {
+    if (response.closed()) {
+      return;
+    }
+    if (offset >= body.length()) {
+      response.end();
+      return;
+    }
+    int end = Math.min(body.length(), offset + chunk);
+    route.bodyBytes.addAndGet(end - offset);
+    response.write(body.slice(offset, end)).onComplete(done -> {
+      if (done.succeeded()) {
+        writeFrom(route, response, body, end, chunk);
+      }
+    });
+  }
+
+  private void later(long delayMs, Runnable action) {
+    if (delayMs <= 0) {
+      action.run();
+    } else {
+      vertx.setTimer(delayMs, id -> action.run());
+    }
+  }
+
+  private static String sha(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)).substring(0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

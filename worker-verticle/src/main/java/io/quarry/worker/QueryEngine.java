@@ -1,0 +1,99 @@
+package io.quarry.worker;
+
+import io.quarry.bus.QueryResult;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Runs one guarded read query on a worker thread: at most {@link QueryResult#MAX_ROWS} rows are
+ * converted, the rest only counted, so {@code total_rows} is exact. Blocking: never call it on an event loop.
+ */
+final class QueryEngine {
+
+  private final DuckInstances instances;
+
+  QueryEngine(DuckInstances instances) {
+    this.instances = instances;
+  }
+
+  /** Arms an action to run when a query's time limit passes; the returned action disarms it. */
+  interface Alarm {
+    Runnable arm(long delayMs, Runnable action);
+  }
+
+  QueryResult run(Map<String, Path> bindings, String sql, long timeoutMs, Alarm alarm)
+      throws SQLException {
+    DuckInstances.Instance instance = instances.lease(bindings);
+    try (Connection connection = instance.connect()) {
+      SqlGuard.check(connection, sql, bindings.keySet());
+      return execute(connection, instance, bindings, sql, timeoutMs, alarm);
+    } finally {
+      instances.release(instance);
+    }
+  }
+
+  private static QueryResult execute(Connection connection, DuckInstances.Instance instance, Map<String, Path> bindings,
+      String sql, long timeoutMs, Alarm alarm) throws SQLException {
+    AtomicBoolean timedOut = new AtomicBoolean();
+    long started = System.nanoTime();
+    try (Statement statement = connection.createStatement()) {
+      Runnable disarm = alarm.arm(timeoutMs, () -> {
+        timedOut.set(true);
+        cancel(statement);
+      });
+      try (ResultSet rs = statement.executeQuery(sql)) {
+        JsonArray columns = columns(rs.getMetaData());
+        JsonArray rows = new JsonArray();
+        long total = 0;
+        while (rs.next()) {
+          if (total < QueryResult.MAX_ROWS) {
+            rows.add(row(rs, columns.size()));
+          }
+          total++;
+        }
+        long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+        return new QueryResult(null, null, sql, columns, rows, total, total > QueryResult.MAX_ROWS, elapsedMs, null);
+      } finally {
+        disarm.run();
+      }
+    } catch (SQLException e) {
+      if (timedOut.get()) {
+        throw QueryFailure.timeout(timeoutMs, "");
+      }
+      throw FriendlyErrors.sql(e.getMessage() == null ? e.toString() : e.getMessage(), bindings.keySet(),
+          instance.columns);
+    }
+  }
+
+  private static JsonArray columns(ResultSetMetaData meta) throws SQLException {
+    JsonArray columns = new JsonArray();
+    for (int i = 1; i <= meta.getColumnCount(); i++) {
+      columns.add(new JsonObject().put("name", meta.getColumnLabel(i)).put("type", meta.getColumnTypeName(i)));
+    }
+    return columns;
+  }
+
+  private static JsonArray row(ResultSet rs, int width) throws SQLException {
+    JsonArray row = new JsonArray();
+    for (int i = 1; i <= width; i++) {
+      row.add(JsonValues.of(rs.getObject(i)));
+    }
+    return row;
+  }
+
+  private static void cancel(Statement statement) {
+    try {
+      statement.cancel();
+    } catch (SQLException ignored) {
+      // The statement already finished: nothing left to cancel.
+    }
+  }
+}

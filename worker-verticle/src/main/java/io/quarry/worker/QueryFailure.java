@@ -1,0 +1,32 @@
+package io.quarry.worker;
+
+import io.quarry.bus.Failure;
+import io.quarry.bus.QuarryException;
+
+/** Builders for the worker's structured failures: {@code error_type} travels as the failure code. */
+final class QueryFailure {
+
+  private QueryFailure() {
+  }
+
+  static QuarryException sql(String message, String details) {
+    return new QuarryException(Failure.SQL, message, details);
+  }
+
+  static QuarryException validation(String message) {
+    return new QuarryException(Failure.BAD_REQUEST, message);
+  }
+
+  static QuarryException timeout(long timeoutMs, String what) {
+    return new QuarryException(Failure.TIMEOUT, "Query timed out after " + seconds(timeoutMs) + what
+        + " and was cancelled");
+  }
+
+  static QuarryException network(String url, String reason) {
+    return new QuarryException(Failure.NETWORK, "The dataset at " + url + " is no longer accessible", reason);
+  }
+
+  static String seconds(long millis) {
+    return millis % 1000 == 0 ? millis / 1000 + " s" : String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
+  }
+}
