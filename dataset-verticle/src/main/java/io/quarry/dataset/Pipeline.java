@@ -2,6 +2,7 @@ package io.quarry.dataset;
 
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.Sizes;
 import io.quarry.bus.net.Deadline;
 import io.quarry.bus.net.OutboundHttp;
 import io.quarry.bus.net.OutboundHttp.Exchange;
@@ -75,7 +76,7 @@ final class Pipeline {
   private Future<Probe> head(URI url, Deadline deadline) {
     return http.send(HttpMethod.HEAD, url, Map.of(), deadline).compose(exchange -> {
       int status = exchange.response().statusCode();
-      exchange.request().reset();
+      exchange.discard();
       if (status == 405 || status == 501) {
         return Future.succeededFuture(new Probe(-1, null, true));
       }
@@ -90,7 +91,7 @@ final class Pipeline {
     return http.send(HttpMethod.GET, url, Map.of("Range", "bytes=0-3"), deadline).compose(exchange -> {
       int status = exchange.response().statusCode();
       if (status != 200 && status != 206) {
-        exchange.request().reset();
+        exchange.discard();
         return fail(status == 416 ? NOT_PARQUET : COULD_NOT_ACCESS, "The server answered HTTP " + status);
       }
       Probe learned = probe.size() >= 0 ? probe
@@ -144,7 +145,7 @@ final class Pipeline {
     return http.send(HttpMethod.GET, url, Map.of("Range", "bytes=" + from + "-" + to), deadline)
         .compose(exchange -> {
           if (exchange.response().statusCode() != 206) {
-            exchange.request().reset();
+            exchange.discard();
             return fail(NO_SCHEMA, "The server answered HTTP " + exchange.response().statusCode()
                 + " to a range request");
           }

@@ -40,6 +40,7 @@ public final class ParquetServer {
     private volatile long delayOtherRangesMs;
     private volatile long delayFullMs;
     private volatile String redirect;
+    private volatile boolean chunked;
     final AtomicLong requests = new AtomicLong();
     final AtomicLong bodyBytes = new AtomicLong();
     final AtomicLong fullDownloads = new AtomicLong();
@@ -100,6 +101,12 @@ public final class ParquetServer {
 
     public Route delayFull(long ms) {
       delayFullMs = ms;
+      return this;
+    }
+
+    /** Full responses without Content-Length, so a client only learns the size by reading. */
+    public Route chunked() {
+      chunked = true;
       return this;
     }
 
@@ -234,7 +241,11 @@ public final class ParquetServer {
   }
 
   private static void send(Route route, HttpServerResponse response, Buffer body) {
-    response.putHeader("Content-Length", String.valueOf(body.length()));
+    if (route.chunked && response.getStatusCode() == 200) {
+      response.setChunked(true);
+    } else {
+      response.putHeader("Content-Length", String.valueOf(body.length()));
+    }
     // Write in chunks so that a client that resets early really stops the transfer.
     int chunk = 64 * 1024;
     writeFrom(route, response, body, 0, chunk);

@@ -2,6 +2,7 @@ package io.quarry.worker;
 
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.Sizes;
 import io.quarry.bus.net.Deadline;
 import io.quarry.bus.net.OutboundHttp;
 import io.quarry.bus.net.OutboundHttp.Exchange;
@@ -149,16 +150,16 @@ final class ParquetCache {
   private Future<Path> answer(String url, Entry cached, Exchange exchange, AsyncFile file, Path part) {
     int status = exchange.response().statusCode();
     if (cached != null && (status == 304 || (status == 200 && sameVersion(cached, exchange)))) {
-      exchange.request().reset();
+      exchange.discard();
       return vertx.fileSystem().delete(part.toString()).map(cached.file());
     }
     if (status != 200) {
-      exchange.request().reset();
+      exchange.discard();
       return Future.failedFuture(QueryFailure.network(url, "The server answered HTTP " + status));
     }
     String length = exchange.response().getHeader("Content-Length");
     if (length != null && parseLong(length) > settings.maxFileSize()) {
-      exchange.request().reset();
+      exchange.discard();
       return Future.failedFuture(tooLarge(url));
     }
     return download(url, exchange, file).compose(size -> install(url, exchange, part, size));
@@ -171,7 +172,7 @@ final class ParquetCache {
       received[0] += chunk.length();
       if (received[0] > settings.maxFileSize()) {
         done.tryFail(tooLarge(url));
-        exchange.request().reset();
+        exchange.discard();
         return;
       }
       file.write(chunk).onFailure(done::tryFail);
@@ -260,7 +261,7 @@ final class ParquetCache {
 
   private QuarryException tooLarge(String url) {
     return new QuarryException(Failure.TOO_LARGE, "The dataset at " + url + " is larger than the "
-        + (settings.maxFileSize() >> 20) + " MB limit");
+        + Sizes.human(settings.maxFileSize()) + " limit");
   }
 
   private QuarryException explain(String url, Throwable e) {
@@ -268,7 +269,7 @@ final class ParquetCache {
       return qe;
     }
     if (e instanceof TimeoutException) {
-      return QueryFailure.network(url, "The download did not finish within " + QueryFailure.seconds(settings.downloadTimeoutMs()));
+      return QueryFailure.network(url, "The download did not finish within " + Sizes.seconds(settings.downloadTimeoutMs()));
     }
     return QueryFailure.network(url, e.getMessage() == null ? e.toString() : e.getMessage());
   }

@@ -2,6 +2,7 @@ package io.quarry.worker;
 
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.Sizes;
 
 /** Builders for the worker's structured failures: {@code error_type} travels as the failure code. */
 final class QueryFailure {
@@ -18,15 +19,11 @@ final class QueryFailure {
   }
 
   static QuarryException timeout(long timeoutMs, String what) {
-    return new QuarryException(Failure.TIMEOUT, "Query timed out after " + seconds(timeoutMs) + what
+    return new QuarryException(Failure.TIMEOUT, "Query timed out after " + Sizes.seconds(timeoutMs) + what
         + " and was cancelled");
   }
 
   static QuarryException network(String url, String reason) {
     return new QuarryException(Failure.NETWORK, "The dataset at " + url + " is no longer accessible", reason);
-  }
-
-  static String seconds(long millis) {
-    return millis % 1000 == 0 ? millis / 1000 + " s" : String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
   }
 }

@@ -42,6 +42,12 @@ public final class OutboundHttp {
 
   /** A response whose body has not been read yet, and the request to reset when it is not wanted. */
   public record Exchange(HttpClientRequest request, HttpClientResponse response, URI url) {
+
+    /** Drops the rest of the response by resetting the stream; the reset is expected, so not logged. */
+    public void discard() {
+      response.exceptionHandler(ignored -> { });
+      request.reset();
+    }
   }
 
   /** Why a URL was not fetched: a refused address, a redirect loop or a redirect to no valid URL. */
@@ -98,7 +104,7 @@ public final class OutboundHttp {
     if (!REDIRECTS.contains(exchange.response().statusCode()) || location == null) {
       return Future.succeededFuture(exchange);
     }
-    exchange.request().reset();
+    exchange.discard();
     if (hops >= MAX_REDIRECTS) {
       return Future.failedFuture(new Refused("Too many redirects (more than " + MAX_REDIRECTS + ")"));
     }

@@ -1,14 +1,14 @@
-package io.quarry.dataset;
+package io.quarry.bus;
 
 import java.util.Locale;
 
 /** Sizes and durations as people read them in messages. */
-final class Sizes {
+public final class Sizes {
 
   private Sizes() {
   }
 
-  static String human(long bytes) {
+  public static String human(long bytes) {
     if (bytes >= 1L << 30) {
       return String.format(Locale.ROOT, "%.1f GB", bytes / (double) (1L << 30));
     }
@@ -21,7 +21,7 @@ final class Sizes {
     return bytes + " bytes";
   }
 
-  static String seconds(long millis) {
+  public static String seconds(long millis) {
     return millis % 1000 == 0 ? millis / 1000 + " s" : String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
   }
 }

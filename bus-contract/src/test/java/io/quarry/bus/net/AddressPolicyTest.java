@@ -1,0 +1,73 @@
+package io.quarry.bus.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.net.URI;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** Classification only: literal addresses are parsed, never contacted. */
+class AddressPolicyTest {
+
+  private static boolean refused(String literal) throws Exception {
+    return AddressPolicy.of(false, "").refusal(InetAddress.getByName(literal)).isPresent();
+  }
+
+  @Test
+  @DisplayName("private, loopback, link-local, metadata, CGNAT, unique-local and embedded private addresses are refused")
+  void privateRanges() throws Exception {
+    for (String literal : new String[] {"127.0.0.1", "127.255.0.9", "10.1.2.3", "172.16.0.1", "172.31.255.255",
+        "192.168.0.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1", "255.255.255.255", "192.0.0.8",
+        "198.18.0.1", "::1", "::", "fe80::1", "fc00::1", "fd12:3456::1", "::ffff:10.0.0.1", "::ffff:127.0.0.1",
+        "::127.0.0.1", "2002:7f00:1::", "2002:a00:1::", "64:ff9b::7f00:1", "ff02::1"}) {
+      assertThat(refused(literal)).as(literal).isTrue();
+    }
+  }
+
+  @Test
+  @DisplayName("public addresses pass")
+  void publicAddresses() throws Exception {
+    for (String literal : new String[] {"8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "2001:4860:4860::8888",
+        "2002:808:808::", "64:ff9b::808:808"}) {
+      assertThat(refused(literal)).as(literal).isFalse();
+    }
+  }
+
+  @Test
+  @DisplayName("allowing private networks, or one exact address, lets them through")
+  void allowances() throws Exception {
+    assertThat(AddressPolicy.of(true, "").refusal(InetAddress.getByName("127.0.0.1"))).isEmpty();
+    AddressPolicy one = AddressPolicy.of(false, "127.0.0.1");
+    assertThat(one.refusal(InetAddress.getByName("127.0.0.1"))).isEmpty();
+    assertThat(one.refusal(InetAddress.getByName("127.0.0.2"))).isPresent();
+  }
+
+  @Test
+  @DisplayName("numeric hosts read as inet_aton reads them")
+  void numericHosts() {
+    assertThat(Hosts.numericV4("127.1").orElseThrow().getHostAddress()).isEqualTo("127.0.0.1");
+    assertThat(Hosts.numericV4("2130706433").orElseThrow().getHostAddress()).isEqualTo("127.0.0.1");
+    assertThat(Hosts.numericV4("0x7f.1").orElseThrow().getHostAddress()).isEqualTo("127.0.0.1");
+    assertThat(Hosts.numericV4("0177.0.0.1").orElseThrow().getHostAddress()).isEqualTo("127.0.0.1");
+    assertThat(Hosts.numericV4("10.0x100").orElseThrow().getHostAddress()).isEqualTo("10.0.1.0");
+    assertThat(Hosts.numericV4("10.0x1000000")).isEmpty();
+    assertThat(Hosts.numericV4("256.1.1.1")).isEmpty();
+    assertThat(Hosts.numericV4("example.com")).isEmpty();
+    assertThat(Hosts.numericV4("1.2.3.4.5")).isEmpty();
+  }
+
+  @Test
+  @DisplayName("URLs: http and https with a host only; credentials and other schemes are not URLs we fetch")
+  void urls() {
+    assertThat(OutboundHttp.parse("https://example.com/a.parquet")).isPresent();
+    assertThat(OutboundHttp.parse("http://127.1:8080/a.parquet")).isPresent();
+    assertThat(Hosts.host(URI.create("http://127.1:8080/a"))).contains("127.1");
+    assertThat(Hosts.host(URI.create("http://[::1]:8080/a"))).contains("::1");
+    for (String bad : new String[] {"ftp://example.com/a", "file:///etc/passwd", "example.com/a.parquet", "https://",
+        "http://user:pw@example.com/a", " https://example.com/a", "https://exa mple.com/a", "", "javascript:alert(1)",
+        "http://example.com:99999999999/a"}) {
+      assertThat(OutboundHttp.parse(bad)).as(bad).isEmpty();
+    }
+  }
+}

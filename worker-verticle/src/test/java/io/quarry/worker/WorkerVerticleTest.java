@@ -1,0 +1,296 @@
+package io.quarry.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.Failure;
+import io.quarry.bus.QueryRequest;
+import io.quarry.bus.QueryResult;
+import io.quarry.bus.WorkerClient;
+import io.quarry.testing.ParquetFixtures;
+import io.quarry.testing.ParquetServer;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The worker alone: real DuckDB, real Parquet over real HTTP on loopback, requests over the bus. */
+@ExtendWith(VertxExtension.class)
+class WorkerVerticleTest {
+
+  @TempDir
+  Path dir;
+
+  Vertx vertx;
+  ParquetServer server;
+  WorkerClient worker;
+  ParquetServer.Route people;
+  Map<String, String> tables;
+
+  @BeforeEach
+  void start(Vertx vertx) {
+    this.vertx = vertx;
+    server = ParquetServer.start(vertx);
+    people = server.route("/people.parquet").content(ParquetFixtures.people(dir));
+    tables = Map.of("people", server.url("/people.parquet"));
+    deploy(new JsonObject());
+    worker = new WorkerClient(vertx.eventBus());
+  }
+
+  private void deploy(JsonObject overrides) {
+    for (String id : List.copyOf(vertx.deploymentIDs())) {
+      vertx.undeploy(id).await();
+    }
+    JsonObject config = new JsonObject().put("dataDir", dir.resolve("data").toString()).put("allowPrivateNetworks", true)
+        .put("queryTimeoutMs", 5_000).put("threads", 2).put("memoryLimit", "512MB").mergeIn(overrides);
+    vertx.deployVerticle(new WorkerVerticle(), new DeploymentOptions().setConfig(config)).await();
+  }
+
+  private QueryResult run(String sql) {
+    return run(sql, tables);
+  }
+
+  private QueryResult run(String sql, Map<String, String> bound) {
+    return worker.run(new QueryRequest(sql, bound, 5_000)).await();
+  }
+
+  private ReplyException failure(String sql) {
+    return failure(worker.run(new QueryRequest(sql, tables, 5_000)));
+  }
+
+  private static ReplyException failure(Future<?> future) {
+    try {
+      future.await();
+    } catch (ReplyException e) {
+      return e;
+    }
+    throw new AssertionError("expected the query to fail");
+  }
+
+  @Test
+  @DisplayName("a query over a bound table returns typed columns, rows and timing")
+  void query() {
+    QueryResult r = run("SELECT count(*) AS n, max(age) AS oldest, min(name) AS first FROM people");
+    assertThat(r.columns()).containsExactly(
+        new JsonObject().put("name", "n").put("type", "BIGINT"),
+        new JsonObject().put("name", "oldest").put("type", "BIGINT"),
+        new JsonObject().put("name", "first").put("type", "VARCHAR"));
+    assertThat(r.rows()).containsExactly(new JsonArray().add(100).add(69).add("person 1"));
+    assertThat(r.totalRows()).isEqualTo(1);
+    assertThat(r.truncated()).isFalse();
+    assertThat(r.executionTimeMs()).isGreaterThanOrEqualTo(0);
+  }
+
+  @Test
+  @DisplayName("values serialise faithfully: big integers, NaN and infinities, decimals, dates, lists, structs, maps, nulls")
+  void jsonFidelity() {
+    QueryResult r = run("SELECT 9007199254740993::BIGINT big, 9007199254740991::BIGINT safe,"
+        + " 170141183460469231731687303715884105727::HUGEINT huge, 'NaN'::DOUBLE nan, 'inf'::DOUBLE inf,"
+        + " '-inf'::DOUBLE ninf, 1.5::FLOAT f, 12345678901234567.891::DECIMAL(20,3) dec, 3.25::DECIMAL(5,2) small,"
+        + " DATE '2024-02-29' d, TIMESTAMP '2024-01-02 03:04:05.123456' ts, TIMESTAMPTZ '2024-01-02 03:04:05+00' tz,"
+        + " TIME '01:02:03' t, [1, 2, NULL] l, {'x': 1, 'y': ['a']} s, MAP {'k': 1} m, MAP {1: 'a'} mi,"
+        + " NULL::INTEGER n, true b, 'ab\\xFF'::BLOB bl, INTERVAL 3 DAY iv");
+    JsonArray row = r.rows().getJsonArray(0);
+    assertThat(row.getValue(0)).isEqualTo("9007199254740993");
+    assertThat(row.getValue(1)).isEqualTo(9007199254740991L);
+    assertThat(row.getValue(2)).isEqualTo("170141183460469231731687303715884105727");
+    assertThat(row.getValue(3)).isEqualTo("NaN");
+    assertThat(row.getValue(4)).isEqualTo("Infinity");
+    assertThat(row.getValue(5)).isEqualTo("-Infinity");
+    assertThat(row.getValue(6)).isEqualTo(1.5);
+    assertThat(row.getValue(7)).isEqualTo("12345678901234567.891");
+    assertThat(row.getValue(8)).isEqualTo(3.25);
+    assertThat(row.getValue(9)).isEqualTo("2024-02-29");
+    assertThat(row.getValue(10)).isEqualTo("2024-01-02T03:04:05.123456");
+    assertThat(row.getValue(11)).isEqualTo("2024-01-02T03:04:05Z");
+    assertThat(row.getValue(12)).isEqualTo("01:02:03");
+    assertThat(row.getJsonArray(13)).isEqualTo(new JsonArray().add(1).add(2).addNull());
+    assertThat(row.getJsonObject(14)).isEqualTo(new JsonObject().put("x", 1).put("y", new JsonArray().add("a")));
+    assertThat(row.getJsonObject(15)).isEqualTo(new JsonObject().put("k", 1));
+    assertThat(row.getJsonArray(16)).isEqualTo(new JsonArray().add(new JsonObject().put("key", 1).put("value", "a")));
+    assertThat(row.getValue(17)).isNull();
+    assertThat(row.getValue(18)).isEqualTo(true);
+    assertThat(row.getValue(19)).isEqualTo("ab\\xFF");
+    assertThat(row.getValue(20)).isEqualTo("3 days");
+    // The whole row survives a JSON round trip, as it must to cross the bus and reach a browser.
+    assertThat(new JsonArray(r.rows().encode())).isEqualTo(r.rows());
+  }
+
+  @Test
+  @DisplayName("results hold at most 1,000 rows: 1,000 are not truncated, 1,001 are, and total_rows stays exact")
+  void rowCap() {
+    QueryResult exact = run("SELECT * FROM range(1000)");
+    assertThat(exact.rows().size()).isEqualTo(1000);
+    assertThat(exact.truncated()).isFalse();
+    QueryResult over = run("SELECT * FROM range(1001)");
+    assertThat(over.rows().size()).isEqualTo(1000);
+    assertThat(over.truncated()).isTrue();
+    assertThat(over.totalRows()).isEqualTo(1001);
+    assertThat(run("SELECT * FROM range(2500000)").totalRows()).isEqualTo(2_500_000);
+  }
+
+  @Test
+  @DisplayName("the sandbox refuses every escape attempt with a clear message and writes nothing")
+  void sandbox() throws Exception {
+    Path outside = dir.resolve("outside.parquet");
+    Path cache = dir.resolve("data").resolve("worker-1").resolve("cache");
+    ParquetServer.Route other = server.route("/other.parquet").content(ParquetFixtures.write(dir.resolve("o.parquet"),
+        "SELECT 'secret' AS s"));
+    run("SELECT * FROM secrets", Map.of("secrets", server.url("/other.parquet")));
+    Path otherFile;
+    try (Stream<Path> files = Files.list(cache)) {
+      otherFile = files.filter(p -> p.toString().endsWith(".parquet")).findFirst().orElseThrow();
+    }
+    String readOnly = "Only read queries are allowed";
+    Map<String, String> attempts = new java.util.LinkedHashMap<>();
+    attempts.put("COPY people TO '" + outside + "' (FORMAT parquet)", readOnly);
+    attempts.put("COPY (SELECT 1) TO '" + cache.resolve("evil.parquet") + "'", readOnly);
+    attempts.put("ATTACH '" + dir.resolve("x.db") + "' AS x", readOnly);
+    attempts.put("INSTALL httpfs", readOnly);
+    attempts.put("LOAD httpfs", readOnly);
+    attempts.put("SET threads = 64", readOnly);
+    attempts.put("RESET memory_limit", readOnly);
+    attempts.put("PRAGMA database_list", readOnly);
+    attempts.put("CREATE TABLE t AS SELECT 1", readOnly);
+    attempts.put("CREATE TEMP VIEW v AS SELECT 1", readOnly);
+    attempts.put("DROP VIEW people", readOnly);
+    attempts.put("INSERT INTO people (id) VALUES (1)", readOnly);
+    attempts.put("EXPORT DATABASE '" + dir.resolve("export") + "'", readOnly);
+    attempts.put("SELECT 1; DROP VIEW people", readOnly);
+    attempts.put("SELECT * FROM read_parquet('" + otherFile + "')", "The table function read_parquet() is not allowed");
+    attempts.put("SELECT * FROM read_text('/etc/passwd')", "The table function read_text() is not allowed");
+    attempts.put("SELECT * FROM glob('/*')", "The table function glob() is not allowed");
+    attempts.put("SELECT * FROM duckdb_settings()", "The table function duckdb_settings() is not allowed");
+    attempts.put("SELECT * FROM '" + otherFile + "'", "Table '" + otherFile + "' does not exist. Available tables: people");
+    attempts.put("SELECT * FROM '/etc/passwd'", "Table '/etc/passwd' does not exist. Available tables: people");
+    attempts.put("SELECT * FROM main.secrets", "Table 'main.secrets' does not exist. Available tables: people");
+    attempts.put("SELECT * FROM secrets", "Table 'secrets' does not exist. Available tables: people");
+    attempts.put("SELECT (SELECT s FROM read_parquet('" + otherFile + "'))", "The table function read_parquet() is not allowed");
+    for (Map.Entry<String, String> attempt : attempts.entrySet()) {
+      ReplyException e = failure(attempt.getKey());
+      assertThat(e.getMessage()).as(attempt.getKey()).startsWith(attempt.getValue());
+      assertThat(Failure.classify(e)).as(attempt.getKey()).isIn(Failure.BAD_REQUEST, Failure.SQL);
+    }
+    assertThat(attempts).hasSizeGreaterThanOrEqualTo(15);
+    assertThat(outside).doesNotExist();
+    assertThat(cache.resolve("evil.parquet")).doesNotExist();
+    assertThat(dir.resolve("x.db")).doesNotExist();
+    assertThat(dir.resolve("export")).doesNotExist();
+    assertThat(run("SELECT count(*) FROM people").rows().getJsonArray(0).getLong(0)).isEqualTo(100);
+    assertThat(other.requests()).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("CTEs and value-generating table functions are allowed alongside the bound tables")
+  void allowedShapes() {
+    assertThat(run("WITH young AS (SELECT * FROM people WHERE age < 30) SELECT count(*) FROM young, range(2)")
+        .rows().getJsonArray(0).getLong(0)).isEqualTo(40);
+  }
+
+  @Test
+  @DisplayName("a runaway query is cancelled at the timeout and the worker answers the next query")
+  void timeout() {
+    deploy(new JsonObject().put("queryTimeoutMs", 500));
+    ReplyException e = failure(worker.run(new QueryRequest(
+        "SELECT count(*) FROM range(100000000000) a WHERE a.range % 7 = 3", tables, 500)));
+    assertThat(Failure.classify(e)).isEqualTo(Failure.TIMEOUT);
+    assertThat(e.getMessage()).isEqualTo("Query timed out after 0.5 s and was cancelled");
+    assertThat(run("SELECT 42 AS answer").rows().getJsonArray(0).getInteger(0)).isEqualTo(42);
+  }
+
+  @Test
+  @DisplayName("errors name the missing column or table and list what exists; syntax and type errors are explained")
+  void friendlyErrors() {
+    ReplyException column = failure("SELECT nope FROM people");
+    assertThat(Failure.classify(column)).isEqualTo(Failure.SQL);
+    assertThat(column.getMessage()).startsWith(
+        "Column 'nope' does not exist. Available columns: people(id, name, age, score, joined, active)");
+    assertThat(failure("SELECT * FROM peple").getMessage())
+        .isEqualTo("Table 'peple' does not exist. Available tables: people");
+    ReplyException syntax = failure("SELEC * FROM people");
+    assertThat(Failure.messageOf(syntax)).isEqualTo("SQL syntax error at or near 'SELEC'");
+    assertThat(Failure.detailsOf(syntax)).contains("syntax error");
+    assertThat(failure("SELECT name + 1 FROM people").getMessage()).startsWith("Type mismatch: ");
+    assertThat(Failure.classify(failure("SELECT name + 1 FROM people"))).isEqualTo(Failure.SQL);
+  }
+
+  @Test
+  @DisplayName("the cache revalidates on every use: unchanged files are not downloaded again, changed ones are")
+  void revalidation() {
+    run("SELECT count(*) FROM people");
+    run("SELECT count(*) FROM people");
+    assertThat(people.fullDownloads()).isEqualTo(1);
+    assertThat(people.requests()).isEqualTo(2);
+
+    people.content(ParquetFixtures.write(dir.resolve("more.parquet"), "SELECT * FROM range(7) t(id)"));
+    assertThat(run("SELECT count(*) FROM people").rows().getJsonArray(0).getLong(0)).isEqualTo(7);
+    assertThat(people.fullDownloads()).isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("concurrent queries on one URL share a single download")
+  void singleDownload() {
+    people.delayFull(300);
+    List<Future<QueryResult>> queries = IntStream.range(0, 5)
+        .mapToObj(i -> worker.run(new QueryRequest("SELECT count(*) FROM people", tables, 5_000))).toList();
+    Future.all(queries).await();
+    assertThat(people.fullDownloads()).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("a dataset URL that fails during a query gives a network error naming the URL")
+  void unreachable() {
+    people.status(404);
+    ReplyException e = failure("SELECT * FROM people");
+    assertThat(Failure.classify(e)).isEqualTo(Failure.NETWORK);
+    assertThat(Failure.messageOf(e)).isEqualTo("The dataset at " + tables.get("people") + " is no longer accessible");
+    assertThat(Failure.detailsOf(e)).isEqualTo("The server answered HTTP 404");
+  }
+
+  @Test
+  @DisplayName("a download past the maximum file size is stopped, also without a Content-Length")
+  void maxFileSize() {
+    deploy(new JsonObject().put("maxFileSizeBytes", 1000));
+    people.chunked();
+    ReplyException e = failure("SELECT * FROM people");
+    assertThat(Failure.classify(e)).isEqualTo(Failure.TOO_LARGE);
+    assertThat(e.getMessage()).isEqualTo("The dataset at " + tables.get("people") + " is larger than the 1000 bytes limit");
+  }
+
+  @Test
+  @DisplayName("beyond running plus queued capacity, a query is refused with 'Server busy, try again shortly'")
+  void busy() {
+    deploy(new JsonObject().put("threads", 1).put("queueSize", 1));
+    people.delayFull(1_000);
+    Future<QueryResult> first = worker.run(new QueryRequest("SELECT 1 FROM people LIMIT 1", tables, 5_000));
+    Future<QueryResult> second = worker.run(new QueryRequest("SELECT 2 FROM people LIMIT 1", tables, 5_000));
+    ReplyException third = failure(worker.run(new QueryRequest("SELECT 3", Map.of(), 5_000)));
+    assertThat(Failure.classify(third)).isEqualTo(Failure.UNAVAILABLE);
+    assertThat(third.getMessage()).isEqualTo("Server busy, try again shortly");
+    Future.all(first, second).await();
+    assertThat(run("SELECT 4", Map.of()).rows().getJsonArray(0).getInteger(0)).isEqualTo(4);
+  }
+
+  @Test
+  @DisplayName("a refused address is a network error with the reason")
+  void privateRefused() {
+    deploy(new JsonObject().put("allowPrivateNetworks", false));
+    ReplyException e = failure("SELECT * FROM people");
+    assertThat(Failure.classify(e)).isEqualTo(Failure.NETWORK);
+    assertThat(Failure.detailsOf(e)).startsWith("URL points to a private or local network address");
+    assertThat(people.requests()).isZero();
+  }
+}
