@@ -28,6 +28,20 @@ public record QueryResult(
         createdAt);
   }
 
+  /** At most {@link #MAX_ROWS} rows, {@code truncated} when rows were dropped; {@code totalRows} stays exact. */
+  public QueryResult capped() {
+    if (rows.size() <= MAX_ROWS) {
+      return this;
+    }
+    return new QueryResult(id, conversationId, sql, columns, new JsonArray(rows.getList().subList(0, MAX_ROWS)),
+        Math.max(totalRows, rows.size()), true, executionTimeMs, createdAt);
+  }
+
+  public QueryResult stored(String newId, String newCreatedAt) {
+    return new QueryResult(newId, conversationId, sql, columns, rows, totalRows, truncated, executionTimeMs,
+        newCreatedAt);
+  }
+
   public JsonObject toJson() {
     return new JsonObject()
         .put("id", id)

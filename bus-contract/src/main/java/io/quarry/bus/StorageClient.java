@@ -132,9 +132,14 @@ public final class StorageClient {
 
   // Query results
 
-  /** Stores a result (at most {@link QueryResult#MAX_ROWS} rows) and returns it with its id. */
+  /**
+   * Stores a result (at most {@link QueryResult#MAX_ROWS} rows) and returns it with its id. Storage answers
+   * with the id alone: echoing a thousand rows back would only cost a copy.
+   */
   public Future<QueryResult> saveResult(String userId, QueryResult result) {
-    return call(STORAGE_RESULT_SAVE, scope(userId).put("result", result.toJson())).map(QueryResult::fromJson);
+    QueryResult capped = result.capped();
+    return call(STORAGE_RESULT_SAVE, scope(userId).put("result", capped.toJson()))
+        .map(saved -> capped.stored(saved.getString("id"), saved.getString("created_at")));
   }
 
   public Future<QueryResult> result(String userId, String resultId) {

@@ -6,7 +6,6 @@ import io.quarry.bus.Keys;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 
@@ -21,21 +20,15 @@ final class ResultStore {
 
   Future<JsonObject> save(JsonObject body) {
     String userId = requireText(body, Keys.USER_ID);
-    QueryResult r = QueryResult.fromJson(body.getJsonObject("result", new JsonObject()));
-    JsonArray rows = r.rows();
-    boolean truncated = r.truncated() || rows.size() > QueryResult.MAX_ROWS;
-    if (rows.size() > QueryResult.MAX_ROWS) {
-      rows = new JsonArray(rows.getList().subList(0, QueryResult.MAX_ROWS));
-    }
-    QueryResult stored = new QueryResult(Db.newId(), r.conversationId(), r.sql(), r.columns(), rows,
-        Math.max(r.totalRows(), rows.size()), truncated, r.executionTimeMs(), Timestamps.now());
+    QueryResult stored = QueryResult.fromJson(body.getJsonObject("result", new JsonObject())).capped()
+        .stored(Db.newId(), Timestamps.now());
     return ConversationStore.requireOwned(db.pool(), userId, stored.conversationId() == null ? "" : stored.conversationId())
         .compose(v -> db.run("INSERT INTO query_results (id, conversation_id, sql, columns_json, rows_json, total_rows,"
                 + " truncated, execution_time_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             stored.id(), stored.conversationId(), stored.sql() == null ? "" : stored.sql(), Db.text(stored.columns()),
             Db.text(stored.rows()), stored.totalRows(), stored.truncated() ? 1 : 0, stored.executionTimeMs(),
             stored.createdAt()))
-        .map(v -> stored.toJson());
+        .map(v -> new JsonObject().put("id", stored.id()).put("created_at", stored.createdAt()));
   }
 
   Future<JsonObject> get(JsonObject body) {

@@ -17,13 +17,20 @@ public final class ParquetFixtures {
 
   /** Writes the rows of {@code select} as Parquet to {@code file} and returns its bytes. */
   public static byte[] write(Path file, String select) {
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
-      s.execute("COPY (" + select + ") TO '" + file.toString().replace("'", "''") + "' (FORMAT parquet)");
+    create(file, select);
+    try {
       return Files.readAllBytes(file);
-    } catch (SQLException e) {
-      throw new IllegalStateException("Could not write fixture " + file + ": " + e.getMessage(), e);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Writes the rows of {@code select} as Parquet to {@code file}, however large. */
+  public static void create(Path file, String select) {
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+      s.execute("COPY (" + select + ") TO '" + file.toString().replace("'", "''") + "' (FORMAT parquet)");
+    } catch (SQLException e) {
+      throw new IllegalStateException("Could not write fixture " + file + ": " + e.getMessage(), e);
     }
   }
 

@@ -28,6 +28,7 @@ public final class ParquetServer {
   /** How one path behaves; every switch is off by default (a well-behaved static file server). */
   public static final class Route {
     private volatile byte[] content = new byte[0];
+    private volatile java.nio.file.Path file;
     private volatile String etag;
     private volatile boolean sendEtag = true;
     private volatile int status;
@@ -49,6 +50,25 @@ public final class ParquetServer {
       content = bytes;
       etag = "\"" + sha(bytes) + "\"";
       return this;
+    }
+
+    /** Serves a file from disk (for files too large to hold in memory); its ETag is its size and mtime. */
+    public Route file(java.nio.file.Path path) {
+      try {
+        file = path;
+        etag = "\"" + java.nio.file.Files.size(path) + "-" + java.nio.file.Files.getLastModifiedTime(path).toMillis() + "\"";
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      return this;
+    }
+
+    long length() {
+      try {
+        return file != null ? java.nio.file.Files.size(file) : content.length;
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
     }
 
     public Route status(int code) {
@@ -199,11 +219,15 @@ public final class ParquetServer {
       response.setStatusCode(405).end();
       return;
     }
-    long length = route.headContentLength >= 0 ? route.headContentLength : route.content.length;
+    long length = route.headContentLength >= 0 ? route.headContentLength : route.length();
     headers(route, response).putHeader("Content-Length", String.valueOf(length)).end();
   }
 
   private void get(Route route, HttpServerRequest request, HttpServerResponse response) {
+    if (route.file != null) {
+      getFile(route, request, response);
+      return;
+    }
     byte[] content = route.content;
     String ifNoneMatch = request.getHeader("If-None-Match");
     if (!route.ignoreConditional && route.sendEtag && ifNoneMatch != null && ifNoneMatch.equals(route.etag)) {
@@ -228,6 +252,27 @@ public final class ParquetServer {
       route.fullDownloads.incrementAndGet();
       send(route, headers(route, response).setStatusCode(200), Buffer.buffer(content));
     });
+  }
+
+  private void getFile(Route route, HttpServerRequest request, HttpServerResponse response) {
+    long length = route.length();
+    String ifNoneMatch = request.getHeader("If-None-Match");
+    if (!route.ignoreConditional && ifNoneMatch != null && ifNoneMatch.equals(route.etag)) {
+      headers(route, response).setStatusCode(304).end();
+      return;
+    }
+    Matcher range = RANGE.matcher(request.getHeader("Range") == null ? "" : request.getHeader("Range"));
+    if (!route.ignoreRange && range.matches()) {
+      long from = Long.parseLong(range.group(1));
+      long to = Math.min(Long.parseLong(range.group(2)), length - 1);
+      route.bodyBytes.addAndGet(to - from + 1);
+      headers(route, response).setStatusCode(206).putHeader("Content-Range", "bytes " + from + "-" + to + "/" + length)
+          .sendFile(route.file.toString(), from, to - from + 1);
+      return;
+    }
+    route.fullDownloads.incrementAndGet();
+    route.bodyBytes.addAndGet(length);
+    headers(route, response).setStatusCode(200).sendFile(route.file.toString());
   }
 
   private static HttpServerResponse headers(Route route, HttpServerResponse response) {

@@ -43,10 +43,22 @@ public final class OutboundHttp {
   /** A response whose body has not been read yet, and the request to reset when it is not wanted. */
   public record Exchange(HttpClientRequest request, HttpClientResponse response, URI url) {
 
-    /** Drops the rest of the response by resetting the stream; the reset is expected, so not logged. */
+    /**
+     * Drops the rest of the response. A response that carries no body (HEAD, 204, 304, or an empty one)
+     * is simply consumed, keeping the connection for the next request; any other is reset, so an
+     * unwanted body is never downloaded.
+     */
     public void discard() {
       response.exceptionHandler(ignored -> { });
-      request.reset();
+      int status = response.statusCode();
+      boolean bodiless = request.getMethod() == HttpMethod.HEAD || status == 204 || status == 304
+          || "0".equals(response.getHeader("Content-Length"));
+      if (bodiless) {
+        response.handler(ignored -> { });
+        response.end();
+      } else {
+        request.reset();
+      }
     }
   }
 
