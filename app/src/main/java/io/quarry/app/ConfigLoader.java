@@ -34,7 +34,7 @@ final class ConfigLoader {
       Map.entry("QUARRY_AUTH_MODE", List.of("chat.authMode")),
       Map.entry("QUARRY_ALLOW_PRIVATE_NETWORKS", List.of("dataset.allowPrivateNetworks", "worker.allowPrivateNetworks")),
       Map.entry("QUARRY_QUERY_TIMEOUT_MS", List.of("worker.queryTimeoutMs", "dataset.queryTimeoutMs",
-          "chat.queryTimeoutMs")),
+          "chat.queryTimeoutMs", "llm.queryTimeoutMs")),
       Map.entry("QUARRY_TOKEN_LIMIT", List.of("llm.tokenLimit")),
       Map.entry("QUARRY_CLUSTER_NAME", List.of("cluster.name")),
       Map.entry("QUARRY_CLUSTER_HOST", List.of("cluster.host")),

@@ -43,6 +43,11 @@ public final class Addresses {
   public static final String DATASET_REMOVE = "dataset.remove";
   public static final String DATASET_QUERY_RUN = "dataset.query.run";
 
+  // llm-verticle: chat turns.
+  public static final String LLM_TURN_START = "llm.turn.start";
+  public static final String LLM_TURN_STOP = "llm.turn.stop";
+  public static final String LLM_STATUS = "llm.status";
+
   // worker-verticle: SQL over a given set of tables, nothing else.
   public static final String WORKER_QUERY_RUN = "worker.query.run";
 

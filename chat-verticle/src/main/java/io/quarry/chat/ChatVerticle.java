@@ -1,6 +1,7 @@
 package io.quarry.chat;
 
 import io.quarry.bus.DatasetClient;
+import io.quarry.bus.LlmClient;
 import io.quarry.bus.StorageClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -38,17 +39,26 @@ public class ChatVerticle extends VerticleBase {
 
   private Router router(StorageClient storage) {
     Router router = Router.router(vertx);
+    LlmClient llm = new LlmClient(vertx.eventBus());
     HealthApi health = new HealthApi(config().getJsonObject("node", new JsonObject()),
-        config().getString("authMode", Auth.LOCAL));
+        config().getString("authMode", Auth.LOCAL), llm);
     router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(config().getInteger("maxBodyBytes", 1 << 20)));
     router.get("/api/health").handler(health::health);
     Routes.allowOnly(router, "/api/health", HttpMethod.GET);
-    router.route("/api/*").handler(new Auth(storage)::handle);
+    Auth auth = new Auth(storage);
+    router.route("/api/*").handler(auth::handle);
+    EventSocket socket = new EventSocket(vertx, config().getLong("pingIntervalMs", 30_000L));
+    // Paused so the upgrade can still happen after authentication, which may wait for storage.
+    router.get("/ws").handler(ctx -> {
+      ctx.request().pause();
+      ctx.next();
+    }).handler(auth::handle).handler(socket::handle);
     router.get("/api/me").handler(health::me);
     Routes.allowOnly(router, "/api/me", HttpMethod.GET);
     new ConversationApi(storage).mount(router);
     new DatasetApi(new DatasetClient(vertx.eventBus(), config().getLong("queryTimeoutMs", 60_000L)), storage)
         .mount(router);
+    new MessageApi(llm).mount(router);
     router.route("/api/*").failureHandler(HttpErrors::routerError);
     router.route().handler(StaticHandler.create("webroot"));
     for (int status : new int[] {400, 404, 405, 413, 500}) {

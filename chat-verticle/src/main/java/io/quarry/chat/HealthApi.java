@@ -1,5 +1,6 @@
 package io.quarry.chat;
 
+import io.quarry.bus.LlmClient;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -9,11 +10,13 @@ final class HealthApi {
 
   private final JsonObject node;
   private final String authMode;
+  private final LlmClient llm;
 
   /** {@code node}: {@code {version, roles}} as the launcher describes this node. */
-  HealthApi(JsonObject node, String authMode) {
+  HealthApi(JsonObject node, String authMode, LlmClient llm) {
     this.node = node;
     this.authMode = authMode;
+    this.llm = llm;
   }
 
   void health(RoutingContext ctx) {
@@ -26,7 +29,13 @@ final class HealthApi {
             .put("id", node.getString("id", "local")).put("roles", roles))));
   }
 
+  /** The user, and whether chat can run here (the UI says plainly when it cannot). */
   void me(RoutingContext ctx) {
-    Replies.json(ctx, 200, Auth.user(ctx).toJson().put("auth_mode", authMode));
+    JsonObject me = Auth.user(ctx).toJson().put("auth_mode", authMode);
+    llm.status()
+        .otherwise(new JsonObject().put("available", false).put("reason", "No chat service is running"))
+        .onSuccess(status -> Replies.json(ctx, 200, me.put("chat_available", status.getBoolean("available", false))
+            .put("chat_unavailable_reason", status.getString("reason"))
+            .put("model", status.getString("model"))));
   }
 }

@@ -1,18 +1,54 @@
 package io.quarry.llm;
 
+import static io.quarry.bus.Addresses.*;
+
+import io.quarry.bus.Bus;
+import io.quarry.bus.DatasetClient;
+import io.quarry.bus.StorageClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Deploys and says so; its behaviour arrives with its own issue. */
+/**
+ * Chat turns with Gemini: prompt, tool loop, streaming, limits, pruning, token accounting, stopping.
+ * Without an API key it still deploys and says clearly that chat is unavailable.
+ */
 public class LlmVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(LlmVerticle.class);
+  static final String GOOGLE = "https://generativelanguage.googleapis.com";
+
+  private GeminiClient gemini;
 
   @Override
   public Future<?> start() {
-    log.info("llm-verticle deployed: no behaviour yet");
-    return Future.succeededFuture();
+    JsonObject c = config();
+    EventBus bus = vertx.eventBus();
+    String apiKey = c.getString("apiKey", "");
+    String model = c.getString("model", "gemini-2.5-flash");
+    gemini = apiKey == null || apiKey.isBlank() ? null : new GeminiClient(vertx, new GeminiClient.Settings(
+        c.getString("baseUrl", "").isBlank() ? GOOGLE : c.getString("baseUrl"), apiKey, model,
+        c.getLong("responseTimeoutMs", 60_000L), c.getInteger("retries", 2), c.getLong("retryBackoffMs", 1_000L)));
+    LlmSettings settings = new LlmSettings(model, c.getInteger("maxToolCalls", 5), c.getInteger("maxSqlRetries", 3),
+        c.getInteger("maxMessages", 50), c.getLong("contextBudgetTokens", 800_000L), c.getInteger("contextRetryDrop", 10));
+    Turns turns = new Turns(bus, gemini, new StorageClient(bus), new DatasetClient(bus, c.getLong("queryTimeoutMs", 60_000L)),
+        settings);
+    JsonObject status = new JsonObject().put("available", gemini != null).put("model", model)
+        .put("reason", gemini != null ? null : "Chat needs GEMINI_API_KEY in the server's environment");
+    if (gemini == null) {
+      log.warn("GEMINI_API_KEY is not set: chat is unavailable; datasets and SQL still work");
+    }
+    return Future.all(
+        Bus.serve(bus, LLM_TURN_START, turns::start).completion(),
+        Bus.serve(bus, LLM_TURN_STOP, turns::stop).completion(),
+        Bus.serve(bus, LLM_STATUS, body -> Future.succeededFuture(status)).completion());
+  }
+
+  @Override
+  public Future<?> stop() {
+    return gemini == null ? Future.succeededFuture() : gemini.close();
   }
 }

@@ -32,7 +32,9 @@ final class MessageStore {
     if (m.conversationId() == null || !ROLES.contains(m.role())) {
       throw QuarryException.badRequest("Field 'message' needs a conversation_id and a role of user, assistant or tool");
     }
-    ChatMessage stored = new ChatMessage(Db.newId(), m.conversationId(), m.role(), m.content(), m.toolRounds(),
+    // A caller may name the message beforehand: a streamed answer's id is known before it is stored.
+    String id = m.id() != null && m.id().matches("[0-9a-fA-F-]{36}") ? m.id() : Db.newId();
+    ChatMessage stored = new ChatMessage(id, m.conversationId(), m.role(), m.content(), m.toolRounds(),
         m.sql(), m.resultIds(), m.charts(), m.inputTokens(), m.outputTokens(), m.status(), Timestamps.now());
     return db.tx(conn -> ConversationStore.requireOwned(conn, userId, stored.conversationId())
         .compose(v -> Db.run(conn, "INSERT INTO messages (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -1,0 +1,161 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.testing.FakeGemini;
+import io.quarry.testing.ParquetFixtures;
+import io.quarry.testing.ParquetServer;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A whole Quarry node wired to a fake Gemini and a Parquet server on loopback (both on their own Vert.x,
+ * as outside services are), with a REST client and a real WebSocket.
+ */
+final class ChatHarness implements AutoCloseable {
+
+  final Vertx outside = Vertx.vertx();
+  final FakeGemini gemini = FakeGemini.start(outside);
+  final ParquetServer files = ParquetServer.start(outside);
+  final Path dir;
+  final Node node;
+  final WebClient client;
+
+  ChatHarness(Path dir) {
+    this(dir, Map.of());
+  }
+
+  ChatHarness(Path dir, Map<String, String> extraEnv) {
+    this.dir = dir;
+    files.route("/people.parquet").content(ParquetFixtures.people(dir));
+    Map<String, String> env = TestNodes.env(dir);
+    env.put("GEMINI_API_KEY", "test-key");
+    env.put("GEMINI_BASE_URL", gemini.baseUrl());
+    env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
+    env.put("QUARRY_LLM_RETRIES", "0");
+    env.putAll(extraEnv);
+    node = TestNodes.start(env, dir);
+    client = WebClient.create(node.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
+        .setDefaultPort(node.httpPort()));
+  }
+
+  HttpResponse<Buffer> send(HttpMethod method, String path, JsonObject body) {
+    var request = client.request(method, path);
+    return (body == null ? request.send() : request.sendJsonObject(body)).await();
+  }
+
+  String conversation() {
+    return send(HttpMethod.POST, "/api/conversations", new JsonObject()).bodyAsJsonObject().getString("id");
+  }
+
+  JsonObject addDataset(String conversation, String path) {
+    HttpResponse<Buffer> added = send(HttpMethod.POST, "/api/conversations/" + conversation + "/datasets",
+        new JsonObject().put("url", files.url(path)));
+    assertThat(added.statusCode()).as(added.bodyAsString()).isEqualTo(201);
+    return added.bodyAsJsonObject();
+  }
+
+  HttpResponse<Buffer> ask(String conversation, String content) {
+    return send(HttpMethod.POST, "/api/conversations/" + conversation + "/messages", new JsonObject().put("content", content));
+  }
+
+  /** Asks and expects the 202; returns the id the answer streams under. */
+  String asked(String conversation, String content) {
+    HttpResponse<Buffer> response = ask(conversation, content);
+    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(202);
+    return response.bodyAsJsonObject().getString("message_id");
+  }
+
+  JsonObject conversationJson(String conversation) {
+    return send(HttpMethod.GET, "/api/conversations/" + conversation, null).bodyAsJsonObject();
+  }
+
+  Socket socket() {
+    return new Socket(node, node.httpPort(), "http://127.0.0.1:" + node.httpPort());
+  }
+
+  long sqlite(String sql) throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("quarry.db"));
+         ResultSet rs = c.createStatement().executeQuery(sql)) {
+      return rs.next() ? rs.getLong(1) : -1;
+    }
+  }
+
+  @Override
+  public void close() {
+    node.stop().await();
+    outside.close().await();
+  }
+
+  /** A browser's WebSocket: every event it receives, in order, with when it arrived. */
+  static final class Socket implements AutoCloseable {
+    private final BlockingQueue<JsonObject> events = new LinkedBlockingQueue<>();
+    final List<JsonObject> seen = new ArrayList<>();
+    final WebSocket ws;
+
+    Socket(Node node, int port, String origin) {
+      ws = node.vertx().createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
+          .setURI("/ws").addHeader("Origin", origin)).await();
+      ws.textMessageHandler(text -> events.add(new JsonObject(text).put("_received_nanos", System.nanoTime())));
+    }
+
+    /** The next event matching, waiting at most ten seconds; every event passed on the way is kept in {@link #seen}. */
+    JsonObject next(Predicate<JsonObject> wanted) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (true) {
+        JsonObject event = events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        if (event == null) {
+          throw new AssertionError("no matching event within 10 s; seen: " + seen);
+        }
+        seen.add(event);
+        if (wanted.test(event)) {
+          return event;
+        }
+      }
+    }
+
+    JsonObject next(String type) throws InterruptedException {
+      return next(e -> type.equals(e.getString("type")));
+    }
+
+    /** Events up to and including the first that ends a turn (chat_complete or chat_error). */
+    List<JsonObject> untilTurnEnds() throws InterruptedException {
+      int from = seen.size();
+      next(e -> "chat_complete".equals(e.getString("type")) || "chat_error".equals(e.getString("type")));
+      return List.copyOf(seen.subList(from, seen.size()));
+    }
+
+    static List<String> types(List<JsonObject> events) {
+      return events.stream().map(e -> e.getString("type")).filter(t -> !"ping".equals(t)).toList();
+    }
+
+    static String tokens(List<JsonObject> events) {
+      StringBuilder text = new StringBuilder();
+      events.stream().filter(e -> "chat_token".equals(e.getString("type"))).forEach(e -> text.append(e.getString("token")));
+      return text.toString();
+    }
+
+    @Override
+    public void close() {
+      ws.close().await();
+    }
+  }
+}

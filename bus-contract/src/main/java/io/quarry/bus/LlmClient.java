@@ -1,0 +1,44 @@
+package io.quarry.bus;
+
+import static io.quarry.bus.Addresses.*;
+
+import io.vertx.core.Future;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Chat turns. Starting one stores the user's message and answers at once with the id of the assistant
+ * message that will stream; everything else arrives as events on {@link Addresses#chatEvents(String)}.
+ */
+public final class LlmClient {
+
+  /** Most characters a user message may have. */
+  public static final int MAX_MESSAGE_CHARS = 10_000;
+
+  private final EventBus bus;
+
+  public LlmClient(EventBus bus) {
+    this.bus = bus;
+  }
+
+  /**
+   * @return {@code {message_id, user_message_id}}; fails with BAD_REQUEST (empty or too long), NOT_FOUND,
+   * CONFLICT "Generation already in progress for this conversation", RATE_LIMITED, or UNAVAILABLE when
+   * chat is not configured
+   */
+  public Future<JsonObject> start(String userId, String conversationId, String content) {
+    return Bus.request(bus, LLM_TURN_START, new JsonObject().put(Keys.USER_ID, userId)
+        .put(Keys.CONVERSATION_ID, conversationId).put("content", content), Deliveries.storage());
+  }
+
+  /** Stops the conversation's running turn, keeping its partial answer; {@code {stopped}} says whether one ran. */
+  public Future<JsonObject> stop(String userId, String conversationId) {
+    return Bus.request(bus, LLM_TURN_STOP, new JsonObject().put(Keys.USER_ID, userId)
+        .put(Keys.CONVERSATION_ID, conversationId), Deliveries.storage());
+  }
+
+  /** {@code {available, model, reason}}: whether chat can run (a Gemini key is configured). */
+  public Future<JsonObject> status() {
+    return Bus.request(bus, LLM_STATUS, new JsonObject(), Deliveries.within(2_000));
+  }
+}

@@ -1,0 +1,47 @@
+package io.quarry.llm;
+
+import io.quarry.bus.QueryResult;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.stream.Collectors;
+
+/**
+ * What the model is told about a result: the chart design seed's summary line, the result id it can
+ * chart later without new SQL, the columns and the first rows, bounded in size.
+ */
+final class ResultSummary {
+
+  static final int SAMPLE_ROWS = 3;
+  static final int TOOL_ROWS = 20;
+  static final int MAX_ROWS_CHARS = 8_000;
+
+  private ResultSummary() {
+  }
+
+  static String line(QueryResult r) {
+    String columns = r.columns().stream().map(c -> ((JsonObject) c).getString("name")).collect(Collectors.joining(", "));
+    JsonArray sample = new JsonArray(r.rows().getList().subList(0, Math.min(SAMPLE_ROWS, r.rows().size())));
+    return "Query executed successfully. Returned " + r.totalRows() + " rows with columns: [" + columns
+        + "]. Sample data: " + sample.encode();
+  }
+
+  static JsonObject toolResponse(QueryResult r) {
+    JsonArray rows = new JsonArray();
+    int chars = 0;
+    for (Object row : r.rows()) {
+      if (rows.size() >= TOOL_ROWS || chars > MAX_ROWS_CHARS) {
+        break;
+      }
+      chars += ((JsonArray) row).encode().length();
+      rows.add(row);
+    }
+    return new JsonObject()
+        .put("result_id", r.id())
+        .put("summary", line(r))
+        .put("columns", r.columns())
+        .put("total_rows", r.totalRows())
+        .put("truncated", r.truncated())
+        .put("rows", rows)
+        .put("rows_shown", rows.size());
+  }
+}

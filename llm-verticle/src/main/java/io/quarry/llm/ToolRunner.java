@@ -1,0 +1,126 @@
+package io.quarry.llm;
+
+import static io.quarry.bus.ChatEvents.*;
+
+import io.quarry.bus.DatasetClient;
+import io.quarry.bus.Failure;
+import io.quarry.bus.QueryResult;
+import io.quarry.bus.StorageClient;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Runs one tool call over the bus and says what happened as the function response: execute_sql on a
+ * worker (through the dataset verticle, which stores the result), load_dataset through the validation
+ * pipeline, render_chart and render_table against a stored result. Failures become responses too, so
+ * the model can correct itself.
+ */
+final class ToolRunner {
+
+  private final DatasetClient datasets;
+  private final StorageClient storage;
+  private final Events events;
+  private final String userId;
+  private final String conversationId;
+  private final TurnRecord record;
+
+  ToolRunner(DatasetClient datasets, StorageClient storage, Events events, String userId, String conversationId,
+      TurnRecord record) {
+    this.datasets = datasets;
+    this.storage = storage;
+    this.events = events;
+    this.userId = userId;
+    this.conversationId = conversationId;
+    this.record = record;
+  }
+
+  Future<JsonObject> run(String tool, JsonObject args) {
+    events.emit(TOOL_CALL_START, new JsonObject().put("tool", tool).put("args", args));
+    return switch (tool) {
+      case Tools.EXECUTE_SQL -> executeSql(args.getString("query", ""));
+      case Tools.LOAD_DATASET -> loadDataset(args.getString("url", ""));
+      case Tools.RENDER_CHART -> renderChart(args);
+      case Tools.RENDER_TABLE -> renderTable(args);
+      default -> Future.succeededFuture(error("Unknown tool '" + tool + "'", null));
+    };
+  }
+
+  private Future<JsonObject> executeSql(String sql) {
+    events.phase("executing");
+    record.sql.add(sql);
+    return datasets.query(userId, conversationId, sql).transform(outcome -> {
+      events.phase("formatting");
+      if (outcome.succeeded()) {
+        QueryResult result = outcome.result();
+        record.resultIds.add(result.id());
+        events.emit(queryResult(result));
+        return Future.succeededFuture(ResultSummary.toolResponse(result));
+      }
+      record.sqlFailures++;
+      String message = Failure.messageOf(outcome.cause());
+      events.emit(QUERY_ERROR, new JsonObject().put("sql", sql).put("error", message));
+      return Future.succeededFuture(error(message, Failure.classify(outcome.cause()).errorType()));
+    });
+  }
+
+  private Future<JsonObject> loadDataset(String url) {
+    return datasets.add(userId, conversationId, url).transform(outcome -> outcome.succeeded()
+        ? Future.succeededFuture(new JsonObject().put("status", "loaded").put("table", outcome.result().name())
+            .put("row_count", outcome.result().rowCount()).put("columns", outcome.result().schema()))
+        : Future.succeededFuture(error(Failure.messageOf(outcome.cause()), null)
+            .put("details", Failure.detailsOf(outcome.cause()))
+            .put("hint", "Tell the user the dataset could not be loaded and suggest adding it in the datasets panel")));
+  }
+
+  private Future<JsonObject> renderChart(JsonObject args) {
+    return result(args).transform(outcome -> {
+      if (outcome.failed()) {
+        return Future.succeededFuture(error(outcome.cause().getMessage(), null));
+      }
+      try {
+        JsonObject spec = ChartSpecs.validate(args, outcome.result());
+        record.charts.add(new JsonObject().put("result_id", outcome.result().id()).put("spec", spec));
+        events.emit(CHART, new JsonObject().put("result_id", outcome.result().id()).put("spec", spec));
+        return Future.succeededFuture(new JsonObject().put("status", "rendered").put("spec", spec));
+      } catch (IllegalArgumentException e) {
+        return Future.succeededFuture(error(e.getMessage(), null));
+      }
+    });
+  }
+
+  private Future<JsonObject> renderTable(JsonObject args) {
+    return result(args).transform(outcome -> {
+      if (outcome.failed()) {
+        return Future.succeededFuture(error(outcome.cause().getMessage(), null));
+      }
+      try {
+        JsonArray columns = ChartSpecs.tableColumns(args, outcome.result());
+        JsonObject table = new JsonObject().put("result_id", outcome.result().id())
+            .put("title", args.getString("title", "")).put("columns", columns);
+        record.charts.add(table.copy().put("kind", "table"));
+        events.emit(TABLE, table);
+        return Future.succeededFuture(new JsonObject().put("status", "rendered"));
+      } catch (IllegalArgumentException e) {
+        return Future.succeededFuture(error(e.getMessage(), null));
+      }
+    });
+  }
+
+  /** The stored result a call names, if it belongs to this conversation. */
+  private Future<QueryResult> result(JsonObject args) {
+    String id = args.getString("result_id", "");
+    return storage.result(userId, id)
+        .compose(r -> conversationId.equals(r.conversationId()) ? Future.succeededFuture(r) : Future.failedFuture("x"))
+        .recover(e -> Future.failedFuture(new IllegalArgumentException("No result '" + id
+            + "' in this conversation; use a result_id returned by execute_sql")));
+  }
+
+  private static JsonObject error(String message, String type) {
+    JsonObject error = new JsonObject().put("error", message);
+    if (type != null) {
+      error.put("error_type", type);
+    }
+    return error;
+  }
+}

@@ -1,0 +1,62 @@
+package io.quarry.llm;
+
+import com.google.genai.types.FunctionDeclaration;
+import com.google.genai.types.Schema;
+import com.google.genai.types.Tool;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Map;
+
+/** The tools Gemini may call, declared with the SDK's types. */
+final class Tools {
+
+  static final String EXECUTE_SQL = "execute_sql";
+  static final String LOAD_DATASET = "load_dataset";
+  static final String RENDER_CHART = "render_chart";
+  static final String RENDER_TABLE = "render_table";
+
+  static final List<String> CHART_TYPES =
+      List.of("bar", "horizontal_bar", "line", "area", "scatter", "pie", "histogram", "heatmap");
+
+  private static final Tool TOOL = Tool.builder().functionDeclarations(List.of(
+      declare(EXECUTE_SQL, "Execute one read-only DuckDB SQL SELECT statement against the conversation's datasets."
+              + " Returns a result_id, the columns, the total row count and the first rows.",
+          Map.of("query", string("The SQL SELECT statement")), List.of("query")),
+      declare(LOAD_DATASET, "Load a public Parquet file from a URL into the conversation as a new table (for URLs the"
+              + " user writes in a message). Returns the table name and its columns.",
+          Map.of("url", string("The http(s) URL of the Parquet file")), List.of("url")),
+      declare(RENDER_CHART, "Format query results as a chart. IMPORTANT: If recent query results are available in"
+              + " conversation history, use that data directly by its result_id. Only generate new SQL if the user"
+              + " explicitly requests different data.",
+          Map.of("result_id", string("The result_id of an earlier execute_sql result"),
+              "chart_type", Schema.builder().type("STRING").enum_(CHART_TYPES).description("The kind of chart").build(),
+              "x", string("The column for the x axis (the category or slice for pie charts)"),
+              "y", Schema.builder().type("ARRAY").items(string("A column")).description("One or more value columns").build(),
+              "series", string("Optional column that splits the data into series"),
+              "title", string("Optional chart title"),
+              "stacked", Schema.builder().type("BOOLEAN").description("Stack the series").build()),
+          List.of("result_id", "chart_type", "x", "y")),
+      declare(RENDER_TABLE, "Show query results as a table. IMPORTANT: If recent query results are available in"
+              + " conversation history, use them directly by their result_id instead of running new SQL.",
+          Map.of("result_id", string("The result_id of an earlier execute_sql result"),
+              "title", string("Optional table title"),
+              "columns", Schema.builder().type("ARRAY").items(string("A column")).description("Optional columns to show").build()),
+          List.of("result_id")))).build();
+
+  /** The {@code tools} array of a request body. */
+  static final JsonArray JSON = new JsonArray().add(new JsonObject(TOOL.toJson()));
+
+  private Tools() {
+  }
+
+  private static FunctionDeclaration declare(String name, String description, Map<String, Schema> properties,
+      List<String> required) {
+    return FunctionDeclaration.builder().name(name).description(description)
+        .parameters(Schema.builder().type("OBJECT").properties(properties).required(required).build()).build();
+  }
+
+  private static Schema string(String description) {
+    return Schema.builder().type("STRING").description(description).build();
+  }
+}

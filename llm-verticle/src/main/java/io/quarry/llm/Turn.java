@@ -1,0 +1,242 @@
+package io.quarry.llm;
+
+import static io.quarry.bus.ChatEvents.*;
+
+import com.google.genai.types.FunctionCall;
+import io.quarry.bus.ChatMessage;
+import io.quarry.bus.Dataset;
+import io.quarry.bus.DatasetClient;
+import io.quarry.bus.StorageClient;
+import io.quarry.bus.TokenUsage;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One chat turn: stream a model response, run the tools it calls, feed their responses back, until it
+ * answers. Limits, forced answers, the context-too-large retry, token accounting, stopping and storing
+ * the assistant message all live here. Everything runs on the llm verticle's event loop.
+ */
+final class Turn {
+
+  private static final Logger log = LoggerFactory.getLogger(Turn.class);
+  static final String CONTEXT_TOO_LARGE = "Conversation context too large. Try starting a new conversation.";
+  static final String TOOL_LIMIT_INSTRUCTION = "You have reached the maximum of %d tool calls for this turn. Do not"
+      + " call any more tools: answer the user now with the information you already have.";
+  static final String SQL_LIMIT_INSTRUCTION = "The SQL has failed %d times in this turn. Do not call any more tools:"
+      + " explain the error to the user in plain language and suggest what they could try.";
+
+  /** The turn was stopped by the user. */
+  static final class Stopped extends RuntimeException {
+    Stopped() {
+      super("stopped", null, false, false);
+    }
+  }
+
+  private final GeminiClient gemini;
+  private final StorageClient storage;
+  private final LlmSettings settings;
+  private final Events events;
+  private final ToolRunner tools;
+  private final String userId;
+  private final String conversationId;
+  private final String assistantId;
+  private final TurnRecord record = new TurnRecord();
+  private final List<JsonObject> produced = new ArrayList<>();
+  private final StringBuilder answer = new StringBuilder();
+  private final Promise<Void> finished = Promise.promise();
+  private List<ChatMessage> history = List.of();
+  private GeminiClient.Call call;
+  private long inputTokens;
+  private long outputTokens;
+  private int toolCalls;
+  private boolean toolsOff;
+  private boolean contextRetried;
+  private boolean stopping;
+
+  Turn(GeminiClient gemini, StorageClient storage, DatasetClient datasets, Events events, LlmSettings settings,
+      String userId, String conversationId, String assistantId) {
+    this.gemini = gemini;
+    this.storage = storage;
+    this.settings = settings;
+    this.events = events;
+    this.userId = userId;
+    this.conversationId = conversationId;
+    this.assistantId = assistantId;
+    this.tools = new ToolRunner(datasets, storage, events, userId, conversationId, record);
+  }
+
+  /** Runs the turn to its end: complete, failed (chat_error sent) or stopped. */
+  Future<Void> run() {
+    storage.messages(userId, conversationId)
+        .compose(messages -> {
+          history = messages;
+          return nextRequest();
+        })
+        .transform(outcome -> outcome.succeeded() ? complete()
+            : outcome.cause() instanceof Stopped || stopping ? saveStopped() : failed(outcome.cause()))
+        .onComplete(done -> finished.tryComplete());
+    return finished.future();
+  }
+
+  /** Cancels at once, even mid-stream; the partial answer is kept and no chat_complete is sent. */
+  Future<Void> stop() {
+    stopping = true;
+    if (call != null) {
+      call.cancel();
+    }
+    return finished.future();
+  }
+
+  private Future<Void> nextRequest() {
+    if (stopping) {
+      return Future.failedFuture(new Stopped());
+    }
+    return storage.datasets(userId, conversationId).compose(datasets -> {
+      events.phase("generating");
+      ModelResponse response = new ModelResponse(this::onText);
+      call = gemini.stream(body(datasets), response::add);
+      return call.done().transform(outcome -> recordUsage(response).transform(recorded -> outcome.succeeded()
+          ? afterResponse(response) : retryOrFail(outcome.cause())));
+    });
+  }
+
+  private void onText(String token) {
+    if (!stopping) {
+      answer.append(token);
+      events.emit(CHAT_TOKEN, new JsonObject().put("message_id", assistantId).put("token", token));
+    }
+  }
+
+  private Future<Void> afterResponse(ModelResponse response) {
+    if (stopping) {
+      return Future.failedFuture(new Stopped());
+    }
+    if (!response.empty()) {
+      produced.add(response.content());
+    }
+    return response.calls().isEmpty() ? Future.succeededFuture() : runTools(response.calls()).compose(v -> nextRequest());
+  }
+
+  private Future<Void> retryOrFail(Throwable cause) {
+    if (stopping) {
+      return Future.failedFuture(new Stopped());
+    }
+    if (cause instanceof GeminiException ge && ge.contextTooLarge()) {
+      if (contextRetried) {
+        return Future.failedFuture(new GeminiException(400, CONTEXT_TOO_LARGE, false));
+      }
+      contextRetried = true;
+      return nextRequest();
+    }
+    return Future.failedFuture(cause);
+  }
+
+  /** Tool calls run one after another; each gets a function response, executed or refused. */
+  private Future<Void> runTools(List<FunctionCall> calls) {
+    JsonArray responses = new JsonArray();
+    Future<Void> chain = Future.succeededFuture();
+    for (FunctionCall fc : calls) {
+      chain = chain.compose(v -> stopping ? Future.failedFuture(new Stopped()) : runTool(fc)
+          .map(response -> {
+            JsonObject functionResponse = new JsonObject().put("name", fc.name().orElse("")).put("response", response);
+            fc.id().ifPresent(id -> functionResponse.put("id", id));
+            responses.add(new JsonObject().put("functionResponse", functionResponse));
+            return null;
+          }));
+    }
+    return chain.map(v -> {
+      String instruction = limitInstruction();
+      if (instruction != null) {
+        responses.add(new JsonObject().put("text", instruction));
+      }
+      produced.add(new JsonObject().put("role", "user").put("parts", responses));
+      return null;
+    });
+  }
+
+  private Future<JsonObject> runTool(FunctionCall fc) {
+    if (toolsOff || toolCalls >= settings.maxToolCalls()) {
+      return Future.succeededFuture(new JsonObject().put("error", "Not executed: the tool limit for this turn is"
+          + " reached. Answer with the information you already have."));
+    }
+    toolCalls++;
+    JsonObject args = new JsonObject(fc.args().orElse(java.util.Map.of()));
+    return tools.run(fc.name().orElse(""), args);
+  }
+
+  /** Once a limit is reached, the next request forbids tools and says why (the seed's forced answer). */
+  private String limitInstruction() {
+    if (toolsOff) {
+      return null;
+    }
+    if (record.sqlFailures >= settings.maxSqlRetries()) {
+      toolsOff = true;
+      return String.format(SQL_LIMIT_INSTRUCTION, record.sqlFailures);
+    }
+    if (toolCalls >= settings.maxToolCalls()) {
+      toolsOff = true;
+      return String.format(TOOL_LIMIT_INSTRUCTION, settings.maxToolCalls());
+    }
+    return null;
+  }
+
+  private JsonObject body(List<Dataset> datasets) {
+    List<ContextWindow.Entry> window = ContextWindow.build(history, settings.maxMessages(),
+        settings.contextBudgetTokens(), contextRetried ? settings.contextRetryDrop() : 0);
+    JsonArray contents = ContextWindow.contents(window);
+    produced.forEach(contents::add);
+    return new JsonObject()
+        .put("contents", contents)
+        .put("systemInstruction", new JsonObject().put("parts", new JsonArray()
+            .add(new JsonObject().put("text", SystemPrompt.build(datasets)))))
+        .put("tools", Tools.JSON)
+        .put("toolConfig", new JsonObject().put("functionCallingConfig",
+            new JsonObject().put("mode", toolsOff ? "NONE" : "AUTO")));
+  }
+
+  /** One token_usage row per request, failed and cancelled ones included. */
+  private Future<Void> recordUsage(ModelResponse response) {
+    inputTokens += response.inputTokens();
+    outputTokens += response.outputTokens();
+    return storage.recordUsage(new TokenUsage(userId, conversationId, gemini.model(), response.inputTokens(),
+            response.outputTokens(), null))
+        .onFailure(e -> log.warn("Token usage of conversation {} not recorded: {}", conversationId, e.getMessage()))
+        .otherwiseEmpty();
+  }
+
+  private Future<Void> complete() {
+    return save("complete").onSuccess(v -> events.emit(CHAT_COMPLETE, new JsonObject().put("message_id", assistantId)
+        .put("token_count", inputTokens + outputTokens).put("input_tokens", inputTokens)
+        .put("output_tokens", outputTokens)));
+  }
+
+  private Future<Void> saveStopped() {
+    return save("cancelled");
+  }
+
+  private Future<Void> failed(Throwable cause) {
+    String error = cause instanceof GeminiException ge ? ge.describe() : "The answer failed: " + cause.getMessage();
+    String details = cause instanceof GeminiException ge && !ge.timedOut() ? ge.getMessage() : null;
+    log.warn("Turn of conversation {} failed: {}", conversationId, cause.getMessage());
+    events.emit(CHAT_ERROR, new JsonObject().put("message_id", assistantId).put("error", error).put("details", details));
+    return answer.length() == 0 && produced.isEmpty() ? Future.succeededFuture() : save("error");
+  }
+
+  /** Stores the assistant message; its rounds end with complete exchanges only, so history stays valid. */
+  private Future<Void> save(String status) {
+    List<JsonObject> rounds = new ArrayList<>(produced);
+    while (!rounds.isEmpty() && !"complete".equals(status) && "model".equals(rounds.get(rounds.size() - 1).getString("role"))) {
+      rounds.remove(rounds.size() - 1);
+    }
+    ChatMessage message = new ChatMessage(assistantId, conversationId, ChatMessage.ASSISTANT, answer.toString(),
+        new JsonArray(new ArrayList<>(rounds)), record.sql, record.resultIds, record.charts, inputTokens, outputTokens,
+        status, null);
+    return storage.appendMessage(userId, message).mapEmpty();
+  }
+}

@@ -1,0 +1,119 @@
+package io.quarry.llm;
+
+import io.quarry.bus.ChatEvents;
+import io.quarry.bus.ChatMessage;
+import io.quarry.bus.Conversation;
+import io.quarry.bus.DatasetClient;
+import io.quarry.bus.Failure;
+import io.quarry.bus.Keys;
+import io.quarry.bus.LlmClient;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.StorageClient;
+import io.vertx.core.Future;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.json.JsonObject;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/** The running turns of this verticle, one per conversation at most. */
+final class Turns {
+
+  static final String IN_PROGRESS = "Generation already in progress for this conversation";
+  static final String DEFAULT_TITLE = "New conversation";
+  static final int TITLE_CHARS = 60;
+
+  private final EventBus bus;
+  private final GeminiClient gemini;
+  private final StorageClient storage;
+  private final DatasetClient datasets;
+  private final LlmSettings settings;
+  private final Map<String, Turn> running = new HashMap<>();
+  private final Map<String, String> owners = new HashMap<>();
+
+  Turns(EventBus bus, GeminiClient gemini, StorageClient storage, DatasetClient datasets, LlmSettings settings) {
+    this.bus = bus;
+    this.gemini = gemini;
+    this.storage = storage;
+    this.datasets = datasets;
+    this.settings = settings;
+  }
+
+  /** Stores the user's message, starts the turn, and answers with the id the answer will stream under. */
+  Future<JsonObject> start(JsonObject body) {
+    String userId = required(body, Keys.USER_ID);
+    String conversationId = required(body, Keys.CONVERSATION_ID);
+    String content = content(body);
+    if (gemini == null) {
+      throw new QuarryException(Failure.UNAVAILABLE, "Chat is unavailable: the server has no GEMINI_API_KEY. Set it in"
+          + " the server's environment and restart the server.");
+    }
+    if (owners.containsKey(conversationId)) {
+      throw QuarryException.conflict(IN_PROGRESS);
+    }
+    owners.put(conversationId, userId);
+    String assistantId = UUID.randomUUID().toString();
+    return storage.conversation(userId, conversationId)
+        .compose(conversation -> storage.appendMessage(userId, ChatMessage.user(conversationId, content))
+            .map(stored -> {
+              Events events = new Events(bus, userId, conversationId);
+              Turn turn = new Turn(gemini, storage, datasets, events, settings, userId, conversationId, assistantId);
+              running.put(conversationId, turn);
+              turn.run().onComplete(done -> {
+                running.remove(conversationId);
+                owners.remove(conversationId);
+              });
+              nameAfterFirstMessage(conversation, content, events);
+              return new JsonObject().put(Keys.MESSAGE_ID, assistantId).put("user_message_id", stored.id());
+            }))
+        .onFailure(e -> {
+          if (!running.containsKey(conversationId)) {
+            owners.remove(conversationId);
+          }
+        });
+  }
+
+  Future<JsonObject> stop(JsonObject body) {
+    String userId = required(body, Keys.USER_ID);
+    String conversationId = required(body, Keys.CONVERSATION_ID);
+    Turn turn = running.get(conversationId);
+    if (turn == null || !userId.equals(owners.get(conversationId))) {
+      return Future.succeededFuture(new JsonObject().put("stopped", false));
+    }
+    return turn.stop().map(v -> new JsonObject().put("stopped", true));
+  }
+
+  /** A conversation still called "New conversation" takes its name from its first question. */
+  private void nameAfterFirstMessage(Conversation conversation, String content, Events events) {
+    if (!DEFAULT_TITLE.equals(conversation.title())) {
+      return;
+    }
+    String firstLine = content.strip().lines().findFirst().orElse("").strip();
+    String title = firstLine.length() <= TITLE_CHARS ? firstLine : firstLine.substring(0, TITLE_CHARS - 1).strip() + "…";
+    if (title.isEmpty()) {
+      return;
+    }
+    storage.renameConversation(conversation.userId(), conversation.id(), title)
+        .onSuccess(renamed -> events.emit(ChatEvents.CONVERSATION_UPDATED, new JsonObject().put("title", title)));
+  }
+
+  private static String content(JsonObject body) {
+    Object value = body.getValue("content");
+    if (!(value instanceof String text) || text.isBlank()) {
+      throw QuarryException.badRequest("Field 'content' is required");
+    }
+    if (text.length() > LlmClient.MAX_MESSAGE_CHARS) {
+      throw QuarryException.badRequest("Field 'content' must be at most "
+          + String.format("%,d", LlmClient.MAX_MESSAGE_CHARS) + " characters");
+    }
+    return text;
+  }
+
+  private static String required(JsonObject body, String key) {
+    String value = body.getString(key);
+    if (value == null || value.isBlank()) {
+      throw QuarryException.badRequest("Field '" + key + "' is required");
+    }
+    return value;
+  }
+}
