@@ -1,0 +1,166 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.ChatMessage;
+import io.quarry.bus.StorageClient;
+import io.quarry.testing.FakeGemini;
+import io.quarry.testing.ParquetFixtures;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What Quarry sends to Gemini: the system prompt built fresh from the datasets, and the pruned history. */
+class ChatContextTest {
+
+  @TempDir
+  Path dir;
+
+  ChatHarness chat;
+  ChatHarness.Socket socket;
+  String conversation;
+
+  @BeforeEach
+  void start() {
+    chat = new ChatHarness(dir);
+    socket = chat.socket();
+    conversation = chat.conversation();
+    chat.files.route("/cities.parquet").content(ParquetFixtures.write(dir.resolve("cities.parquet"),
+        "SELECT 'Paris' AS city, 2100000 AS population, DATE '2024-01-01' AS counted"));
+  }
+
+  @AfterEach
+  void stop() {
+    socket.close();
+    chat.close();
+  }
+
+  private FakeGemini.Request askAndRecord(String question) throws Exception {
+    chat.gemini.next().answer("OK.");
+    chat.asked(conversation, question);
+    socket.untilTurnEnds();
+    List<FakeGemini.Request> requests = chat.gemini.requests();
+    return requests.get(requests.size() - 1);
+  }
+
+  @Test
+  @DisplayName("PROMPT-1: with two datasets, the system prompt has both tables, their columns with friendly types, and DuckDB SQL instructions")
+  void prompt1() throws Exception {
+    chat.addDataset(conversation, "/people.parquet");
+    chat.addDataset(conversation, "/cities.parquet");
+    String system = askAndRecord("Compare them").systemText();
+    assertThat(system).startsWith("You are a data analyst assistant. Help users understand and explore their data.");
+    assertThat(system).contains("### table1 (100 rows", "- name: Text (VARCHAR)", "- score: Decimal (DECIMAL(10,2))",
+        "- joined: Date (DATE)", "- active: Boolean (BOOLEAN)", "### table2 (1 rows", "- population: Integer",
+        "DuckDB SQL", "LIMIT 1000", "Use the table names above as they are");
+    assertThat(system).doesNotContain("Polars");
+  }
+
+  @Test
+  @DisplayName("PROMPT-2 and PROMPT-3: a dataset added or removed mid-conversation is in, then out of, the next request's prompt")
+  void prompt2and3() throws Exception {
+    chat.addDataset(conversation, "/people.parquet");
+    assertThat(askAndRecord("first").systemText()).doesNotContain("table2");
+    JsonObject cities = chat.addDataset(conversation, "/cities.parquet");
+    assertThat(askAndRecord("second").systemText()).contains("### table2", "- city: Text");
+    chat.send(HttpMethod.DELETE, "/api/conversations/" + conversation + "/datasets/" + cities.getString("id"), null);
+    assertThat(askAndRecord("third").systemText()).doesNotContain("table2").contains("### table1");
+  }
+
+  @Test
+  @DisplayName("PROMPT-4: with no dataset the prompt says to suggest adding one, or to use load_dataset for a URL")
+  void prompt4() throws Exception {
+    String system = askAndRecord("Hello").systemText();
+    assertThat(system).contains("No datasets are loaded", "call load_dataset", "tell the user to add a dataset");
+    assertThat(chat.gemini.requests().get(0).body().getJsonArray("tools").getJsonObject(0)
+        .getJsonArray("functionDeclarations").stream().map(f -> ((JsonObject) f).getString("name")))
+        .containsExactly("execute_sql", "load_dataset", "render_chart", "render_table");
+  }
+
+  private void seed(int messages) {
+    String userId = chat.send(HttpMethod.GET, "/api/me", null).bodyAsJsonObject().getString("id");
+    StorageClient storage = new StorageClient(chat.node.vertx().eventBus());
+    for (int i = 1; i <= messages; i++) {
+      ChatMessage m = i % 2 == 1 ? ChatMessage.user(conversation, "question " + i)
+          : new ChatMessage(null, conversation, ChatMessage.ASSISTANT, "answer " + i, null, null, null, null, 1, 1,
+              "complete", null);
+      storage.appendMessage(userId, m).await();
+    }
+  }
+
+  private static List<String> texts(FakeGemini.Request request) {
+    List<String> texts = new ArrayList<>();
+    request.contents().forEach(c -> texts.add(((JsonObject) c).getJsonArray("parts").getJsonObject(0).getString("text")));
+    return texts;
+  }
+
+  @Test
+  @DisplayName("CONTEXT-1: a conversation of ten messages goes to Gemini whole, in chronological order")
+  void context1() throws Exception {
+    seed(9);
+    FakeGemini.Request request = askAndRecord("question 10");
+    List<String> expected = new ArrayList<>();
+    for (int i = 1; i <= 9; i++) {
+      expected.add((i % 2 == 1 ? "question " : "answer ") + i);
+    }
+    expected.add("question 10");
+    assertThat(texts(request)).containsExactlyElementsOf(expected);
+    assertThat(request.contents().stream().map(c -> ((JsonObject) c).getString("role")).distinct())
+        .containsExactlyInAnyOrder("user", "model");
+  }
+
+  @Test
+  @DisplayName("CONTEXT-2 and CONTEXT-3: of 55 messages only the newest 50 are sent, and the prompt is still fresh")
+  void context2and3() throws Exception {
+    seed(54);
+    chat.addDataset(conversation, "/people.parquet");
+    FakeGemini.Request request = askAndRecord("question 55");
+    List<String> texts = texts(request);
+    assertThat(texts).hasSize(50);
+    assertThat(texts.get(0)).isEqualTo("answer 6");
+    assertThat(texts.get(49)).isEqualTo("question 55");
+    assertThat(request.systemText()).contains("### table1 (100 rows");
+  }
+
+  @Test
+  @DisplayName("a context-too-large error is retried once without the ten oldest messages")
+  void contextRetry() throws Exception {
+    seed(20);
+    chat.gemini.next().httpError(400, "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).");
+    chat.gemini.next().answer("Fits now.");
+    chat.asked(conversation, "question 21");
+    assertThat(ChatHarness.Socket.tokens(socket.untilTurnEnds())).isEqualTo("Fits now.");
+    assertThat(texts(chat.gemini.requests().get(0))).hasSize(21);
+    assertThat(texts(chat.gemini.requests().get(1))).hasSize(11).first().isEqualTo("question 11");
+  }
+
+  @Test
+  @DisplayName("a second context-too-large error ends the turn with the seed's message")
+  void contextTooLarge() throws Exception {
+    String tooMany = "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).";
+    chat.gemini.next().httpError(400, tooMany);
+    chat.gemini.next().httpError(400, tooMany);
+    chat.asked(conversation, "anything");
+    assertThat(socket.next("chat_error").getString("details"))
+        .isEqualTo("Conversation context too large. Try starting a new conversation.");
+  }
+
+  @Test
+  @DisplayName("a conversation without a title is named after its first question")
+  void title() throws Exception {
+    chat.gemini.next().answer("OK.");
+    chat.asked(conversation, "Which cities have more than a million people?");
+    assertThat(socket.next("conversation_updated").getString("title"))
+        .isEqualTo("Which cities have more than a million people?");
+    socket.untilTurnEnds();
+    assertThat(chat.conversationJson(conversation).getJsonObject("conversation").getString("title"))
+        .isEqualTo("Which cities have more than a million people?");
+  }
+}

@@ -1,0 +1,119 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.UpgradeRejectedException;
+import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The edges of asking: limits, a running turn, a missing key, the socket's origin. */
+class ChatEdgeCasesTest {
+
+  @TempDir
+  Path dir;
+
+  ChatHarness chat;
+  String conversation;
+
+  @BeforeEach
+  void start() {
+    chat = new ChatHarness(dir);
+    conversation = chat.conversation();
+  }
+
+  @AfterEach
+  void stop() {
+    chat.close();
+  }
+
+  private static void assertError(HttpResponse<Buffer> response, int status, String message) {
+    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(status);
+    assertThat(response.bodyAsJsonObject().getString("error")).isEqualTo(message);
+  }
+
+  @Test
+  @DisplayName("a message of exactly 10,000 characters is accepted; empty or 10,001 is a 400 naming the field")
+  void messageLength() throws Exception {
+    try (ChatHarness.Socket socket = chat.socket()) {
+      chat.gemini.next().answer("Long read.");
+      assertThat(chat.ask(conversation, "x".repeat(10_000)).statusCode()).isEqualTo(202);
+      socket.untilTurnEnds();
+    }
+    assertError(chat.ask(conversation, "x".repeat(10_001)), 400, "Field 'content' must be at most 10,000 characters");
+    assertError(chat.ask(conversation, "   "), 400, "Field 'content' is required");
+    assertError(chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/messages", new JsonObject()), 400,
+        "Field 'content' is required");
+  }
+
+  @Test
+  @DisplayName("a second message while an answer is running gets 409; after stop, asking works again")
+  void inProgress() throws Exception {
+    try (ChatHarness.Socket socket = chat.socket()) {
+      chat.gemini.next().text("Thinking").stall();
+      chat.asked(conversation, "First");
+      socket.next("chat_token");
+      assertError(chat.ask(conversation, "Second"), 409, "Generation already in progress for this conversation");
+      chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/stop", null);
+      chat.gemini.next().answer("Now.");
+      assertThat(chat.ask(conversation, "Third").statusCode()).isEqualTo(202);
+      socket.next("chat_complete");
+    }
+    assertThat(chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/stop", null).bodyAsJsonObject()
+        .getBoolean("stopped")).isFalse();
+  }
+
+  @Test
+  @DisplayName("asking in an unknown conversation is a 404, and nothing reaches Gemini")
+  void unknownConversation() {
+    assertError(chat.ask("00000000-0000-0000-0000-000000000000", "Hi"), 404, "Conversation not found");
+    assertThat(chat.gemini.requests()).isEmpty();
+  }
+
+  @Test
+  @DisplayName("the WebSocket refuses a foreign Origin and a missing one")
+  void origin() {
+    WebSocketConnectOptions foreign = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(chat.node.httpPort())
+        .setURI("/ws").addHeader("Origin", "http://evil.example");
+    assertThatThrownBy(() -> chat.node.vertx().createWebSocketClient().connect(foreign).await())
+        .isInstanceOf(UpgradeRejectedException.class).hasMessageContaining("403");
+    WebSocketConnectOptions none = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(chat.node.httpPort())
+        .setURI("/ws").setAllowOriginHeader(false);
+    assertThatThrownBy(() -> chat.node.vertx().createWebSocketClient().connect(none).await())
+        .isInstanceOf(UpgradeRejectedException.class).hasMessageContaining("403");
+  }
+
+  @Test
+  @DisplayName("without GEMINI_API_KEY the server runs, /api/me says chat is unavailable, and asking is a 503 naming the key")
+  void noKey(@TempDir Path other) {
+    Node keyless = TestNodes.start(other);
+    try {
+      WebClient client = WebClient.create(keyless.vertx());
+      JsonObject me = client.get(keyless.httpPort(), "127.0.0.1", "/api/me").send().await().bodyAsJsonObject();
+      assertThat(me.getBoolean("chat_available")).isFalse();
+      assertThat(me.getString("chat_unavailable_reason")).contains("GEMINI_API_KEY");
+      String id = client.post(keyless.httpPort(), "127.0.0.1", "/api/conversations").send().await().bodyAsJsonObject()
+          .getString("id");
+      HttpResponse<Buffer> ask = client.post(keyless.httpPort(), "127.0.0.1", "/api/conversations/" + id + "/messages")
+          .sendJsonObject(new JsonObject().put("content", "Hi")).await();
+      assertThat(ask.statusCode()).isEqualTo(503);
+      assertThat(ask.bodyAsJsonObject().getString("error")).contains("GEMINI_API_KEY");
+      HttpResponse<Buffer> query = client.post(keyless.httpPort(), "127.0.0.1", "/api/conversations/" + id + "/query")
+          .sendJsonObject(new JsonObject().put("sql", "SELECT 1")).await();
+      assertThat(query.statusCode()).isEqualTo(200);
+    } finally {
+      keyless.stop().await();
+    }
+    assertThat(chat.send(HttpMethod.GET, "/api/me", null).bodyAsJsonObject().getBoolean("chat_available")).isTrue();
+  }
+}
