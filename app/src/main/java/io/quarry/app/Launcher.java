@@ -34,7 +34,23 @@ public final class Launcher {
     if (args.cluster()) {
       return Future.failedFuture(new IllegalArgumentException("--cluster is not available yet in this version"));
     }
-    return deploy(Vertx.vertx(new VertxOptions()), args, config);
+    return deploy(Vertx.vertx(vertxOptions()), args, config);
+  }
+
+  /**
+   * Vert.x's own options (event loops, blocked-thread checker) from the JSON file named by the
+   * {@code quarry.vertx.options} system property; tests use it to hear about any blocked event loop.
+   */
+  static VertxOptions vertxOptions() {
+    String file = System.getProperty("quarry.vertx.options");
+    if (file == null || file.isBlank()) {
+      return new VertxOptions();
+    }
+    try {
+      return new VertxOptions(new JsonObject(java.nio.file.Files.readString(java.nio.file.Path.of(file))));
+    } catch (java.io.IOException | RuntimeException e) {
+      throw new IllegalArgumentException("Cannot read Vert.x options from " + file + ": " + e.getMessage(), e);
+    }
   }
 
   private static Future<Node> deploy(Vertx vertx, Args args, JsonObject config) {

@@ -31,12 +31,24 @@ final class GeminiClient {
   private final Vertx vertx;
   private final Settings settings;
   private final HttpClient http;
+  private final RequestOptions endpoint;
 
   GeminiClient(Vertx vertx, Settings settings) {
     this.vertx = vertx;
     this.settings = settings;
     this.http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setConnectTimeout(10_000),
         new PoolOptions().setHttp1MaxSize(512));
+    this.endpoint = endpoint(settings);
+  }
+
+  /** Parsed once: parsing a URL per request costs class loading on the event loop the first time. */
+  private static RequestOptions endpoint(Settings settings) {
+    String base = settings.baseUrl().endsWith("/") ? settings.baseUrl().substring(0, settings.baseUrl().length() - 1)
+        : settings.baseUrl();
+    return new RequestOptions()
+        .setAbsoluteURI(base + "/v1beta/models/" + settings.model() + ":streamGenerateContent?alt=sse")
+        .putHeader("x-goog-api-key", settings.apiKey())
+        .putHeader("Content-Type", "application/json");
   }
 
   String model() {
@@ -81,12 +93,7 @@ final class GeminiClient {
   }
 
   private RequestOptions options() {
-    String base = settings.baseUrl().endsWith("/") ? settings.baseUrl().substring(0, settings.baseUrl().length() - 1)
-        : settings.baseUrl();
-    return new RequestOptions()
-        .setAbsoluteURI(base + "/v1beta/models/" + settings.model() + ":streamGenerateContent?alt=sse")
-        .putHeader("x-goog-api-key", settings.apiKey())
-        .putHeader("Content-Type", "application/json");
+    return new RequestOptions(endpoint);
   }
 
   Future<Void> close() {
