@@ -9,6 +9,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -109,10 +110,12 @@ final class ChatHarness implements AutoCloseable {
   static final class Socket implements AutoCloseable {
     private final BlockingQueue<JsonObject> events = new LinkedBlockingQueue<>();
     final List<JsonObject> seen = new ArrayList<>();
+    private final WebSocketClient client;
     final WebSocket ws;
 
     Socket(Node node, int port, String origin) {
-      ws = node.vertx().createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
+      client = node.vertx().createWebSocketClient();
+      ws = client.connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
           .setURI("/ws").addHeader("Origin", origin)).await();
       ws.textMessageHandler(text -> events.add(new JsonObject(text).put("_received_nanos", System.nanoTime())));
     }

@@ -5,6 +5,8 @@ import static io.quarry.bus.Addresses.*;
 import io.quarry.bus.Bus;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.StorageClient;
+import com.google.genai.types.GenerateContentResponse;
+import com.google.genai.types.Part;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
@@ -41,10 +43,23 @@ public class LlmVerticle extends VerticleBase {
     if (gemini == null) {
       log.warn("GEMINI_API_KEY is not set: chat is unavailable; datasets and SQL still work");
     }
-    return Future.all(
+    return vertx.executeBlocking(LlmVerticle::warmUp).compose(v -> Future.all(
         Bus.serve(bus, LLM_TURN_START, turns::start).completion(),
         Bus.serve(bus, LLM_TURN_STOP, turns::stop).completion(),
-        Bus.serve(bus, LLM_STATUS, body -> Future.succeededFuture(status)).completion());
+        Bus.serve(bus, LLM_STATUS, body -> Future.succeededFuture(status)).completion()));
+  }
+
+  /**
+   * The SDK's Jackson (de)serialisers take ~200 ms to build on first use; built here, on a worker thread,
+   * that cost never stalls the event loop in the middle of somebody's first answer.
+   */
+  private static Void warmUp() {
+    GenerateContentResponse.fromJson("{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"\"},"
+        + "{\"functionCall\":{\"name\":\"f\",\"args\":{}},\"thoughtSignature\":\"AA==\"}]},\"finishReason\":\"STOP\"}],"
+        + "\"usageMetadata\":{\"promptTokenCount\":1,\"candidatesTokenCount\":1}}").candidates().orElseThrow()
+        .forEach(c -> c.content().orElseThrow().parts().orElseThrow().forEach(Part::toJson));
+    Tools.JSON.size(); // builds the tool declarations' JSON, also through the SDK's Jackson
+    return null;
   }
 
   @Override
