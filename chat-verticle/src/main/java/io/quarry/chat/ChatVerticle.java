@@ -59,12 +59,20 @@ public class ChatVerticle extends VerticleBase {
     new DatasetApi(new DatasetClient(vertx.eventBus(), config().getLong("queryTimeoutMs", 60_000L)), storage)
         .mount(router);
     new MessageApi(llm).mount(router);
+    router.get("/api/samples").handler(new SampleApi(this::samplesBaseUrl)::list);
     router.route("/api/*").failureHandler(HttpErrors::routerError);
-    router.route().handler(StaticHandler.create("webroot"));
+    router.route("/webjars/*").handler(StaticHandler.create("META-INF/resources/webjars").setMaxAgeSeconds(86_400));
+    router.route().handler(StaticHandler.create("webroot").setCachingEnabled(false));
     for (int status : new int[] {400, 404, 405, 413, 500}) {
       router.errorHandler(status, HttpErrors::routerError);
     }
     return router;
+  }
+
+  /** Where this server's sample files are, as the outbound policy trusts them. */
+  private String samplesBaseUrl() {
+    String configured = config().getString("samplesBaseUrl", "");
+    return configured.isBlank() ? "http://127.0.0.1:" + server.actualPort() + "/samples/" : configured;
   }
 
   /** The port actually bound (useful when configured as 0). */

@@ -26,7 +26,7 @@ public class DatasetVerticle extends VerticleBase {
     EventBus bus = vertx.eventBus();
     StorageClient storage = new StorageClient(bus);
     http = new OutboundHttp(vertx, AddressPolicy.of(c.getBoolean("allowPrivateNetworks", false),
-        c.getString("allowedAddresses", "")), c.getInteger("headTimeoutMs", 10_000));
+        c.getString("allowedAddresses", ""), c.getString("trustedUrlPrefixes", "")), c.getInteger("headTimeoutMs", 10_000));
     DatasetCommands commands = new DatasetCommands(bus, storage, new Pipeline(vertx, http, settings(c)),
         c.getInteger("maxDatasets", 5));
     QueryRunner queries = new QueryRunner(bus, storage, new WorkerClient(bus), c.getLong("queryTimeoutMs", 60_000L),

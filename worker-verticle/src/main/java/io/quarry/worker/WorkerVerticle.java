@@ -48,7 +48,7 @@ public class WorkerVerticle extends VerticleBase {
         c.getInteger("duckdbThreads", 2), c.getInteger("instances", 8), home.resolve("spill")));
     engine = new QueryEngine(instances);
     http = new OutboundHttp(vertx, AddressPolicy.of(c.getBoolean("allowPrivateNetworks", false),
-        c.getString("allowedAddresses", "")), 10_000);
+        c.getString("allowedAddresses", ""), c.getString("trustedUrlPrefixes", "")), 10_000);
     cache = new ParquetCache(vertx, http, new ParquetCache.Settings(home.resolve("cache"),
         c.getLong("cacheMaxBytes", 10L << 30), c.getLong("maxFileSizeBytes", 2L << 30),
         c.getLong("downloadTimeoutMs", 600_000L)), this::forget);

@@ -16,13 +16,32 @@ import java.util.stream.Collectors;
  * @param allowPrivate   let private, loopback and link-local addresses through (tests, local use)
  * @param allowedAddresses exact addresses allowed even when private ones are not (e.g. one internal
  *                       file server); anything else private stays refused
+ * @param trustedPrefixes URL prefixes fetched whatever their address: this server's own sample files
+ *                        (an IP-literal prefix, so no DNS answer can change where it leads)
  */
-public record AddressPolicy(boolean allowPrivate, Set<String> allowedAddresses) {
+public record AddressPolicy(boolean allowPrivate, Set<String> allowedAddresses, Set<String> trustedPrefixes) {
+
+  public AddressPolicy(boolean allowPrivate, Set<String> allowedAddresses) {
+    this(allowPrivate, allowedAddresses, Set.of());
+  }
 
   public static AddressPolicy of(boolean allowPrivate, String allowedAddressesCsv) {
-    Set<String> allowed = Arrays.stream(allowedAddressesCsv == null ? new String[0] : allowedAddressesCsv.split(","))
-        .map(String::strip).filter(s -> !s.isEmpty()).map(AddressPolicy::canonical).collect(Collectors.toSet());
-    return new AddressPolicy(allowPrivate, allowed);
+    return of(allowPrivate, allowedAddressesCsv, "");
+  }
+
+  public static AddressPolicy of(boolean allowPrivate, String allowedAddressesCsv, String trustedPrefixesCsv) {
+    Set<String> allowed = csv(allowedAddressesCsv).stream().map(AddressPolicy::canonical).collect(Collectors.toSet());
+    return new AddressPolicy(allowPrivate, allowed, Set.copyOf(csv(trustedPrefixesCsv)));
+  }
+
+  /** Whether a URL lies under a trusted prefix (compared as written: no normalisation). */
+  public boolean trusts(String url) {
+    return trustedPrefixes.stream().anyMatch(prefix -> url.startsWith(prefix) && !url.substring(prefix.length()).contains(".."));
+  }
+
+  private static java.util.List<String> csv(String text) {
+    return Arrays.stream(text == null ? new String[0] : text.split(",")).map(String::strip).filter(s -> !s.isEmpty())
+        .toList();
   }
 
   /** Why the address is refused, or empty when it may be fetched. */

@@ -95,7 +95,7 @@ public final class OutboundHttp {
     String host = Hosts.host(url).orElseThrow();
     boolean https = url.getScheme().equalsIgnoreCase("https");
     int port = Hosts.port(url, https);
-    return resolve(host, hops > 0)
+    return resolve(host, hops > 0, policy.trusts(url.toString()))
         .compose(address -> {
           RequestOptions options = new RequestOptions().setMethod(method).setHost(host).setPort(port).setSsl(https)
               .setURI(pathAndQuery(url)).setFollowRedirects(false)
@@ -133,7 +133,7 @@ public final class OutboundHttp {
     return hop(nextMethod, next.get(), headers, deadline, hops + 1);
   }
 
-  private Future<InetAddress> resolve(String host, boolean redirected) {
+  private Future<InetAddress> resolve(String host, boolean redirected, boolean trusted) {
     Optional<InetAddress> numeric = Hosts.numericV4(host);
     Future<InetAddress[]> lookup = numeric.isPresent()
         ? Future.succeededFuture(new InetAddress[] {numeric.get()})
@@ -142,7 +142,7 @@ public final class OutboundHttp {
         .recover(e -> Future.failedFuture(new java.net.UnknownHostException("Could not resolve host " + host)))
         .compose(addresses -> {
           for (InetAddress address : addresses) {
-            Optional<String> refusal = policy.refusal(address);
+            Optional<String> refusal = trusted ? Optional.empty() : policy.refusal(address);
             if (refusal.isPresent()) {
               return Future.failedFuture(new Refused((redirected ? "URL redirects to" : "URL points to")
                   + " a private or local network address, which is not allowed (" + refusal.get() + ")"));

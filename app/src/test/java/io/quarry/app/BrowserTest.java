@@ -1,0 +1,240 @@
+package io.quarry.app;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The web UI in real headless Chromium against the real app and the fake Gemini. */
+class BrowserTest {
+
+  static final Path SCREENSHOTS = Path.of("..", "docs", "screenshots");
+
+  static Playwright playwright;
+  static Browser browser;
+
+  @TempDir
+  Path dir;
+
+  ChatHarness chat;
+  BrowserContext context;
+  Page page;
+
+  @BeforeAll
+  static void launch() {
+    playwright = Browsers.playwright();
+    browser = Browsers.launch(playwright);
+  }
+
+  @AfterAll
+  static void close() {
+    if (browser != null) {
+      browser.close();
+    }
+    if (playwright != null) {
+      playwright.close();
+    }
+  }
+
+  @BeforeEach
+  void open() {
+    chat = new ChatHarness(dir);
+    context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1400, 900));
+    page = context.newPage();
+    page.onDialog(dialog -> dialog.accept(dialog.type().equals("prompt") ? "Renamed by test" : null));
+    page.navigate(url());
+    assertThat(page.locator("body")).hasAttribute("data-ready", "true");
+    assertThat(page.locator("#connection-text")).hasText("Connected");
+  }
+
+  @AfterEach
+  void shut() {
+    context.close();
+    chat.close();
+  }
+
+  private String url() {
+    return "http://127.0.0.1:" + chat.node.httpPort() + "/";
+  }
+
+  private void screenshot(String name) throws Exception {
+    Files.createDirectories(SCREENSHOTS);
+    page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve(name + ".png")));
+  }
+
+  private void addSample() {
+    page.getByText("Try sample data: Cars").click();
+    assertThat(page.locator(".dataset-card .open")).hasText("table1 [406 × 9]");
+  }
+
+  private void ask(String question) {
+    page.locator("#input").fill(question);
+    page.locator("#input").press("Enter");
+  }
+
+  @Test
+  @DisplayName("a sample dataset gets its card; a question streams tokens, then the SQL panel, a table and an SVG chart; a reload shows it all again")
+  void askWithChart() throws Exception {
+    screenshot("01-empty-conversation");
+    addSample();
+    chat.gemini.next().call("execute_sql", new JsonObject().put("query",
+        "SELECT origin, count(*) AS cars FROM table1 GROUP BY origin ORDER BY cars DESC")).usage(100, 10);
+    chat.gemini.next().text("Most cars ").gate("rest").text("come from **USA**.").usage(200, 10);
+    ask("Where do the cars come from?");
+    assertThat(page.locator(".message.assistant .content")).containsText("Most cars");
+    assertThat(page.locator(".message.assistant .content.cursor")).hasCount(1);
+    screenshot("02-streaming");
+    chat.gemini.release("rest");
+    assertThat(page.locator(".message.assistant .content strong")).hasText("USA");
+    assertThat(page.locator(".message.assistant .content.cursor")).hasCount(0);
+    assertThat(page.locator(".result-table tbody tr")).hasCount(3);
+    assertThat(page.locator(".row-count")).containsText("3 rows");
+
+    String resultId = chat.conversationJson(firstConversation()).getJsonArray("messages").getJsonObject(1)
+        .getJsonArray("result_ids").getString(0);
+    chat.gemini.next().call("render_chart", new JsonObject().put("result_id", resultId).put("chart_type", "bar")
+        .put("x", "origin").put("y", new io.vertx.core.json.JsonArray().add("cars")).put("title", "Cars by origin"))
+        .usage(100, 5);
+    chat.gemini.next().answer("Here is the chart.");
+    ask("show that as a bar chart");
+    assertThat(page.locator(".chart svg")).hasCount(1);
+    page.locator(".sql-panel summary").first().click();
+    assertThat(page.locator(".sql-panel textarea").first()).hasValue(
+        "SELECT origin, count(*) AS cars FROM table1 GROUP BY origin ORDER BY cars DESC");
+    screenshot("03-answer-with-table-and-chart");
+
+    page.reload();
+    assertThat(page.locator(".message.assistant")).hasCount(2);
+    assertThat(page.locator(".chart svg")).hasCount(1);
+    assertThat(page.locator(".result-table").first()).isVisible();
+    assertThat(page.locator(".message.assistant .content strong")).hasText("USA");
+  }
+
+  private String firstConversation() {
+    return chat.send(io.vertx.core.http.HttpMethod.GET, "/api/conversations", null).bodyAsJsonObject()
+        .getJsonArray("conversations").getJsonObject(0).getString("id");
+  }
+
+  @Test
+  @DisplayName("an answer's SQL can be edited and re-run")
+  void editAndRerun() {
+    addSample();
+    chat.gemini.next().call("execute_sql", new JsonObject().put("query", "SELECT count(*) AS n FROM table1")).usage(10, 1);
+    chat.gemini.next().answer("406 cars.");
+    ask("How many cars?");
+    assertThat(page.locator(".result-table td").first()).hasText("406");
+    page.locator(".sql-panel summary").first().click();
+    page.locator(".sql-panel textarea").first().fill("SELECT count(*) AS n FROM table1 WHERE cylinders = 4");
+    page.locator(".sql-panel button").first().click();
+    assertThat(page.locator(".result-table td").first()).hasText("207");
+  }
+
+  @Test
+  @DisplayName("stop ends a streaming answer and keeps its partial text")
+  void stopMidStream() {
+    chat.gemini.next().text("Counting the rows one by one").stall();
+    ask("Count slowly");
+    assertThat(page.locator(".message.assistant .content")).containsText("Counting the rows");
+    assertThat(page.locator("#stop")).isVisible();
+    page.locator("#stop").click();
+    assertThat(page.locator("#stop")).isHidden();
+    assertThat(page.locator(".status-note")).hasText("Stopped.");
+    page.reload();
+    assertThat(page.locator(".message.assistant .content")).containsText("Counting the rows one by one");
+  }
+
+  @Test
+  @DisplayName("a malformed URL and an unreachable one show the seed's messages on error cards")
+  void badUrls() throws Exception {
+    page.locator("#dataset-url").fill("not a url");
+    page.locator("#dataset-url").press("Enter");
+    assertThat(page.locator("#dataset-url-error")).hasText("Invalid URL format");
+    assertThat(page.locator(".dataset-card.error .message-text").first()).hasText("Invalid URL format");
+    chat.files.route("/missing.parquet").status(404);
+    page.locator("#dataset-url").fill(chat.files.url("/missing.parquet"));
+    page.locator("#dataset-url").press("Enter");
+    Locator card = page.locator(".dataset-card.error", new Page.LocatorOptions().setHasText("missing.parquet"));
+    assertThat(page.locator("#dataset-url-error")).hasText("Could not access URL");
+    assertThat(card.locator(".message-text")).hasText("Could not access URL");
+    assertThat(card.getByText("Retry")).isVisible();
+    screenshot("04-dataset-error");
+  }
+
+  @Test
+  @DisplayName("renaming in the schema modal changes the name the next answer is given")
+  void renameInSchemaModal() throws Exception {
+    addSample();
+    page.locator(".dataset-card .open").click();
+    assertThat(page.locator("#schema-columns tr")).hasCount(9);
+    assertThat(page.locator("#schema-columns")).containsText("Decimal");
+    screenshot("05-schema-modal");
+    page.locator("#schema-name").fill("cars");
+    page.locator("#schema-rename").click();
+    assertThat(page.locator("#schema-title")).hasText("cars");
+    page.getByText("Close").click();
+    assertThat(page.locator(".dataset-card .open")).hasText("cars [406 × 9]");
+    chat.gemini.next().answer("Renamed.");
+    ask("What tables are there?");
+    assertThat(page.locator(".message.assistant .content")).hasText("Renamed.");
+    assertThat(chat.gemini.requests().get(0).systemText()).contains("### cars (406 rows").doesNotContain("### table1");
+  }
+
+  @Test
+  @DisplayName("conversations can be created, renamed and deleted")
+  void conversations() {
+    assertThat(page.locator("#conversation-list li")).hasCount(1);
+    page.locator("#new-conversation").click();
+    assertThat(page.locator("#conversation-list li")).hasCount(2);
+    page.locator("#conversation-list li").first().getByLabel("Rename New conversation").click();
+    assertThat(page.locator("#conversation-list li").first()).containsText("Renamed by test");
+    assertThat(page.locator("#conversation-title")).hasText("Renamed by test");
+    page.locator("#conversation-list li").first().getByLabel("Delete Renamed by test").click();
+    assertThat(page.locator("#conversation-list li")).hasCount(1);
+  }
+
+  @Test
+  @DisplayName("dark mode is applied and remembered across reloads")
+  void darkMode() throws Exception {
+    page.locator("#theme").selectOption("dark");
+    assertThat(page.locator("html")).hasAttribute("data-theme", "dark");
+    page.reload();
+    assertThat(page.locator("html")).hasAttribute("data-theme", "dark");
+    assertThat(page.locator("#theme")).hasValue("dark");
+    screenshot("06-dark-mode");
+  }
+
+  @Test
+  @DisplayName("after the server restarts the page reconnects and shows the conversation again")
+  void reconnect() {
+    chat.gemini.next().answer("Before the restart.");
+    ask("Hello");
+    assertThat(page.locator(".message.assistant .content")).hasText("Before the restart.");
+    int port = chat.node.httpPort();
+    chat.node.stop().await();
+    assertThat(page.locator("#connection-text")).not().hasText("Connected");
+    java.util.Map<String, String> env = TestNodes.env(dir);
+    env.put("QUARRY_HTTP_PORT", String.valueOf(port));
+    Node restarted = TestNodes.start(env, dir);
+    try {
+      assertThat(page.locator("#connection-text")).hasText("Connected",
+          new com.microsoft.playwright.assertions.LocatorAssertions.HasTextOptions().setTimeout(20_000));
+      assertThat(page.locator(".message.assistant .content")).hasText("Before the restart.");
+    } finally {
+      restarted.stop().await();
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package io.quarry.app;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Playwright;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Debian's Chromium, driven by Playwright without any browser download. In CI the browser is
+ * mandatory (.ci/run installs it); elsewhere the browser tests skip, saying why, when it is missing.
+ */
+final class Browsers {
+
+  static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("QUARRY_CHROMIUM", "/usr/bin/chromium"));
+
+  private Browsers() {
+  }
+
+  static Playwright playwright() {
+    if (!Files.isExecutable(CHROMIUM)) {
+      if ("true".equals(System.getenv("CI"))) {
+        throw new IllegalStateException("Browser tests are mandatory in CI, but " + CHROMIUM + " is missing");
+      }
+      System.out.println("Skipping browser tests: no Chromium at " + CHROMIUM + " (apt-get install chromium)");
+      assumeTrue(false, "no Chromium at " + CHROMIUM);
+    }
+    return Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+  }
+
+  static Browser launch(Playwright playwright) {
+    return playwright.chromium().launch(new BrowserType.LaunchOptions()
+        .setExecutablePath(CHROMIUM)
+        .setHeadless(true)
+        .setArgs(List.of("--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic")));
+  }
+}

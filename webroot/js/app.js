@@ -1,0 +1,207 @@
+// Wires the three panels to the REST API and the event socket.
+import { api } from './api.js';
+import { connectSocket } from './socket.js';
+import { MessageView } from './messages.js';
+import { DatasetPanel } from './datasets.js';
+import { ConversationList } from './conversations.js';
+
+const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false };
+const $ = (id) => document.getElementById(id);
+const input = $('input');
+
+const messages = new MessageView($('messages'), () => state.conversationId);
+const datasets = new DatasetPanel(() => state.conversationId);
+const conversations = new ConversationList({
+  onSelect: (id) => select(id),
+  onDeleted: async (id) => {
+    if (id !== state.conversationId) return;
+    const rest = conversations.items;
+    await select(rest.length ? rest[0].id : (await conversations.create()).id);
+  },
+});
+
+function applyTheme(choice) {
+  const dark = choice === 'dark' || (choice === 'system' && matchMedia('(prefers-color-scheme: dark)').matches);
+  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+}
+
+function initTheme() {
+  const saved = localStorage.getItem('quarry-theme') || 'system';
+  $('theme').value = saved;
+  applyTheme(saved);
+  $('theme').addEventListener('change', (e) => {
+    localStorage.setItem('quarry-theme', e.target.value);
+    applyTheme(e.target.value);
+  });
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => applyTheme($('theme').value));
+}
+
+function banner(text) {
+  $('banner').textContent = text || '';
+  $('banner').hidden = !text;
+}
+
+function setStreaming(on) {
+  state.streaming = on;
+  $('stop').hidden = !on;
+  $('send').disabled = on || !state.chatAvailable || state.limitReached;
+}
+
+function updateInputState() {
+  input.disabled = !state.chatAvailable || state.limitReached || !state.conversationId;
+  $('send').disabled = state.streaming || input.disabled;
+}
+
+async function select(id) {
+  state.conversationId = id;
+  updateInputState();
+  conversations.setActive(id);
+  setStreaming(false);
+  const conversation = await api.get(`/api/conversations/${id}`);
+  $('conversation-title').textContent = conversation.conversation.title;
+  await messages.showConversation(conversation.messages);
+  datasets.show(conversation.datasets);
+  toggleOnboarding(conversation.messages.length === 0 && conversation.datasets.length === 0);
+  input.focus();
+}
+
+function toggleOnboarding(show) {
+  $('onboarding').hidden = !show;
+}
+
+async function loadSamples() {
+  const { samples } = await api.get('/api/samples');
+  $('samples').replaceChildren(...samples.map((s) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'sample';
+    b.innerHTML = '<strong></strong><span></span><small class="muted"></small>';
+    b.querySelector('strong').textContent = `Try sample data: ${s.title}`;
+    b.querySelector('span').textContent = s.description;
+    b.querySelector('small').textContent = ` Source: ${s.source}`;
+    b.addEventListener('click', async () => {
+      toggleOnboarding(false);
+      await datasets.add(s.url);
+      input.focus();
+    });
+    return b;
+  }));
+}
+
+async function send() {
+  const content = input.value.trim();
+  if (!content || state.streaming || !state.conversationId) return;
+  input.value = '';
+  toggleOnboarding(false);
+  messages.addUser(content);
+  messages.startAnswer();
+  setStreaming(true);
+  try {
+    const { message_id: id } = await api.post(`/api/conversations/${state.conversationId}/messages`, { content });
+    messages.claim(id);
+  } catch (e) {
+    messages.onEvent({ type: 'chat_error', error: e.message, details: e.details });
+    setStreaming(false);
+    if (e.status === 429) limitReached(e.body.resets_in_seconds);
+  }
+}
+
+async function stop() {
+  await api.post(`/api/conversations/${state.conversationId}/stop`);
+  messages.stopped();
+  setStreaming(false);
+}
+
+function limitReached(resetsInSeconds) {
+  state.limitReached = true;
+  updateInputState();
+  banner('Daily limit reached. You can ask again when older usage leaves the 24-hour window'
+    + (resetsInSeconds ? ` (in about ${Math.ceil(resetsInSeconds / 60)} minutes).` : '.'));
+  if (resetsInSeconds) {
+    setTimeout(() => { state.limitReached = false; updateInputState(); banner(''); }, resetsInSeconds * 1000);
+  }
+}
+
+function onEvent(event) {
+  if (event.type === 'rate_limit_warning') {
+    banner(`You have used ${Math.round(event.usage_percent)}% of today's tokens.`);
+    return;
+  }
+  if (event.type === 'rate_limit_exceeded') {
+    limitReached(event.resets_in_seconds);
+    return;
+  }
+  if (event.type === 'conversation_updated') {
+    conversations.retitle(event.conversation_id, event.title);
+    if (event.conversation_id === state.conversationId) $('conversation-title').textContent = event.title;
+    return;
+  }
+  if (event.conversation_id !== state.conversationId) return;
+  if (event.type.startsWith('dataset_')) {
+    if (event.type === 'dataset_removed') datasets.removed(event.dataset); else datasets.upsert(event.dataset);
+    return;
+  }
+  messages.onEvent(event);
+  if (event.type === 'chat_complete' || event.type === 'chat_error') setStreaming(false);
+}
+
+function onStatus(status) {
+  const dot = $('connection-dot');
+  dot.className = `dot ${status === 'connected' ? 'connected' : status === 'lost' ? 'lost' : ''}`;
+  $('connection-text').textContent = { connected: 'Connected', connecting: 'Connecting…', reconnecting: 'Reconnecting…', lost: 'Connection lost' }[status];
+  $('connection-lost').hidden = status !== 'lost';
+}
+
+/** After reconnecting, the conversation is fetched again (events may have been missed); a failure is retried. */
+async function refetch(attempts) {
+  try {
+    await conversations.load();
+    if (state.conversationId) await select(state.conversationId);
+  } catch (e) {
+    if (attempts > 1) setTimeout(() => refetch(attempts - 1), 1000);
+    else banner(`Could not reload the conversation: ${e.message}`);
+  }
+}
+
+async function runSql() {
+  const sql = $('sql-input').value.trim();
+  if (!sql) return;
+  toggleOnboarding(false);
+  try {
+    messages.showSqlResult(sql, await api.post(`/api/conversations/${state.conversationId}/query`, { sql }));
+  } catch (e) {
+    messages.showSqlError(sql, e.message);
+  }
+}
+
+async function start() {
+  initTheme();
+  const me = await api.get('/api/me');
+  state.chatAvailable = me.chat_available !== false;
+  if (!state.chatAvailable) {
+    banner('Chat needs GEMINI_API_KEY: set it in the server\'s environment and restart. Datasets and SQL work without it.');
+  }
+  updateInputState();
+  const socket = connectSocket({
+    onEvent,
+    onStatus,
+    onReconnect: () => refetch(3),
+  });
+  $('retry-connection').addEventListener('click', () => socket.retry());
+  $('new-conversation').addEventListener('click', async () => select((await conversations.create()).id));
+  $('composer').addEventListener('submit', (e) => { e.preventDefault(); send(); });
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      send();
+    }
+  });
+  $('stop').addEventListener('click', stop);
+  $('sql-run').addEventListener('click', runSql);
+  await loadSamples();
+  const list = await conversations.load();
+  await select(list.length ? list[0].id : (await conversations.create()).id);
+  document.body.dataset.ready = 'true';
+}
+
+start().catch((e) => banner(`Quarry could not start: ${e.message}`));
