@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The web UI in real headless Chromium against the real app and the fake Gemini. */
 class BrowserTest {
 
-  static final Path SCREENSHOTS = Path.of("..", "docs", "screenshots");
+  /** target/ by default; -Dquarry.screenshots=../docs/screenshots refreshes the README's pictures. */
+  static final Path SCREENSHOTS = Path.of(System.getProperty("quarry.screenshots", "target/screenshots"));
 
   static Playwright playwright;
   static Browser browser;
