@@ -47,6 +47,7 @@ public final class Addresses {
   public static final String LLM_TURN_START = "llm.turn.start";
   public static final String LLM_TURN_STOP = "llm.turn.stop";
   public static final String LLM_STATUS = "llm.status";
+  public static final String LLM_USAGE_GET = "llm.usage.get";
 
   // worker-verticle: SQL over a given set of tables, nothing else.
   public static final String WORKER_QUERY_RUN = "worker.query.run";

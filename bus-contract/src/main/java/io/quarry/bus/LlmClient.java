@@ -37,6 +37,14 @@ public final class LlmClient {
         .put(Keys.CONVERSATION_ID, conversationId), Deliveries.storage());
   }
 
+  /**
+   * The user's token budget over the rolling 24 hours:
+   * {@code {tokens_used, token_limit, remaining, usage_percent, resets_in_seconds}}.
+   */
+  public Future<JsonObject> usage(String userId) {
+    return Bus.request(bus, LLM_USAGE_GET, new JsonObject().put(Keys.USER_ID, userId), Deliveries.storage());
+  }
+
   /** {@code {available, model, reason}}: whether chat can run (a Gemini key is configured). */
   public Future<JsonObject> status() {
     return Bus.request(bus, LLM_STATUS, new JsonObject(), Deliveries.within(2_000));

@@ -1,5 +1,6 @@
 package io.quarry.bus;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -7,8 +8,13 @@ import io.vertx.core.json.JsonObject;
  *
  * @param oldestAt when the oldest usage inside the window was recorded (null when none): the window
  *                 frees that usage once it is older than the window
+ * @param entries  {@code [{created_at, tokens}]}, oldest first: when each usage leaves the window
  */
-public record UsageWindow(long inputTokens, long outputTokens, String oldestAt) {
+public record UsageWindow(long inputTokens, long outputTokens, String oldestAt, JsonArray entries) {
+
+  public UsageWindow(long inputTokens, long outputTokens, String oldestAt) {
+    this(inputTokens, outputTokens, oldestAt, new JsonArray());
+  }
 
   public long total() {
     return inputTokens + outputTokens;
@@ -18,11 +24,12 @@ public record UsageWindow(long inputTokens, long outputTokens, String oldestAt) 
     return new JsonObject()
         .put("input_tokens", inputTokens)
         .put("output_tokens", outputTokens)
-        .put("oldest_at", oldestAt);
+        .put("oldest_at", oldestAt)
+        .put("entries", entries);
   }
 
   public static UsageWindow fromJson(JsonObject json) {
     return new UsageWindow(json.getLong("input_tokens", 0L), json.getLong("output_tokens", 0L),
-        json.getString("oldest_at"));
+        json.getString("oldest_at"), json.getJsonArray("entries", new JsonArray()));
   }
 }

@@ -1,31 +1,50 @@
 package io.quarry.chat;
 
+import io.quarry.bus.Failure;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.User;
 import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Authentication at the edge. In {@code auth.mode=local} there is one person on one machine, so every
- * request is the local user, created by storage on first use.
+ * Authentication at the edge. {@code local}: one person on one machine, every request is the local user.
+ * {@code password}: a session cookie names the user; without a live session the answer is 401.
  */
 final class Auth {
 
   static final String LOCAL = "local";
+  static final String PASSWORD = "password";
   private static final String USER_KEY = "quarry.user";
 
   private final StorageClient storage;
+  private final String mode;
   private Future<User> localUser;
 
-  Auth(StorageClient storage) {
+  Auth(StorageClient storage, String mode) {
     this.storage = storage;
+    this.mode = mode;
   }
 
   void handle(RoutingContext ctx) {
-    resolveLocal().onSuccess(user -> {
+    userOf(ctx).onSuccess(user -> {
       ctx.put(USER_KEY, user);
       ctx.next();
-    }).onFailure(e -> HttpErrors.respond(ctx, e));
+    }).onFailure(e -> {
+      if (Failure.classify(e) == Failure.NOT_FOUND || Failure.classify(e) == Failure.UNAUTHORIZED) {
+        HttpErrors.send(ctx, 401, "Sign in first", null);
+      } else {
+        HttpErrors.respond(ctx, e);
+      }
+    });
+  }
+
+  private Future<User> userOf(RoutingContext ctx) {
+    if (LOCAL.equals(mode)) {
+      return resolveLocal();
+    }
+    String token = Sessions.token(ctx);
+    return token == null ? Future.failedFuture(new io.quarry.bus.QuarryException(Failure.UNAUTHORIZED, "Sign in first"))
+        : storage.sessionUser(Sessions.hash(token));
   }
 
   /** Remembered once known; a failure (storage not up yet) is retried by the next request. */

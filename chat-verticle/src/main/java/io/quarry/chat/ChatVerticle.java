@@ -28,6 +28,14 @@ public class ChatVerticle extends VerticleBase {
   public Future<?> start() {
     String host = config().getString("host", "127.0.0.1");
     int port = config().getInteger("port", 8080);
+    String mode = config().getString("authMode", Auth.LOCAL);
+    if (!Auth.LOCAL.equals(mode) && !Auth.PASSWORD.equals(mode)) {
+      return Future.failedFuture(new IllegalArgumentException("auth.mode must be 'local' or 'password', got '" + mode + "'"));
+    }
+    if (Auth.LOCAL.equals(mode) && !loopback(host)) {
+      return Future.failedFuture(new IllegalArgumentException("auth.mode=local serves one person on one machine and"
+          + " listens on loopback only: set QUARRY_HTTP_HOST=127.0.0.1, or QUARRY_AUTH_MODE=password to serve " + host));
+    }
     StorageClient storage = new StorageClient(vertx.eventBus());
     Router router = router(storage);
     server = vertx.createHttpServer().requestHandler(router);
@@ -40,12 +48,14 @@ public class ChatVerticle extends VerticleBase {
   private Router router(StorageClient storage) {
     Router router = Router.router(vertx);
     LlmClient llm = new LlmClient(vertx.eventBus());
-    HealthApi health = new HealthApi(config().getJsonObject("node", new JsonObject()),
-        config().getString("authMode", Auth.LOCAL), llm);
+    String mode = config().getString("authMode", Auth.LOCAL);
+    HealthApi health = new HealthApi(config().getJsonObject("node", new JsonObject()), mode, llm);
+    router.route("/api/*").handler(Origins::check);
     router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(config().getInteger("maxBodyBytes", 1 << 20)));
     router.get("/api/health").handler(health::health);
     Routes.allowOnly(router, "/api/health", HttpMethod.GET);
-    Auth auth = new Auth(storage);
+    new AuthApi(vertx, storage, mode).mount(router);
+    Auth auth = new Auth(storage, mode);
     router.route("/api/*").handler(auth::handle);
     EventSocket socket = new EventSocket(vertx, config().getLong("pingIntervalMs", 30_000L));
     // Paused so the upgrade can still happen after authentication, which may wait for storage.
@@ -60,6 +70,7 @@ public class ChatVerticle extends VerticleBase {
         .mount(router);
     new MessageApi(llm).mount(router);
     router.get("/api/samples").handler(new SampleApi(this::samplesBaseUrl)::list);
+    router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id())));
     router.route("/api/*").failureHandler(HttpErrors::routerError);
     router.route("/webjars/*").handler(StaticHandler.create("META-INF/resources/webjars").setMaxAgeSeconds(86_400));
     router.route().handler(StaticHandler.create("webroot").setCachingEnabled(false));
@@ -67,6 +78,10 @@ public class ChatVerticle extends VerticleBase {
       router.errorHandler(status, HttpErrors::routerError);
     }
     return router;
+  }
+
+  private static boolean loopback(String host) {
+    return host.startsWith("127.") || host.equals("localhost") || host.equals("::1") || host.equals("[::1]");
   }
 
   /** Where this server's sample files are, as the outbound policy trusts them. */

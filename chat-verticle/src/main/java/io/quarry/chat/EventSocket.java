@@ -4,12 +4,10 @@ import io.quarry.bus.Addresses;
 import io.quarry.bus.ChatEvents;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
-import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +29,7 @@ final class EventSocket {
   }
 
   void handle(RoutingContext ctx) {
-    if (!sameOrigin(ctx.request())) {
+    if (!Origins.same(ctx.request(), ctx.request().getHeader("Origin"))) {
       HttpErrors.send(ctx, 403, "WebSocket connections are accepted from this server's own pages only", null);
       return;
     }
@@ -71,14 +69,4 @@ final class EventSocket {
     }
   }
 
-  /** The Origin must be this server as the browser reached it: scheme and Host of the request. */
-  static boolean sameOrigin(HttpServerRequest request) {
-    String origin = request.getHeader("Origin");
-    String host = request.getHeader("Host");
-    if (origin == null || host == null) {
-      return false;
-    }
-    String scheme = request.isSSL() || "https".equalsIgnoreCase(request.getHeader("X-Forwarded-Proto")) ? "https" : "http";
-    return origin.toLowerCase(Locale.ROOT).equals((scheme + "://" + host).toLowerCase(Locale.ROOT));
-  }
 }

@@ -1,6 +1,8 @@
 package io.quarry.chat;
 
+import io.quarry.bus.Failure;
 import io.quarry.bus.LlmClient;
+import io.vertx.core.json.JsonObject;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -23,7 +25,20 @@ final class MessageApi {
 
   private void send(RoutingContext ctx) {
     String content = Bodies.requiredString(Bodies.object(ctx), "content", LlmClient.MAX_MESSAGE_CHARS);
-    Replies.send(ctx, 202, llm.start(Auth.user(ctx).id(), ctx.pathParam("id"), content));
+    String userId = Auth.user(ctx).id();
+    llm.start(userId, ctx.pathParam("id"), content)
+        .onSuccess(started -> Replies.json(ctx, 202, started))
+        .onFailure(e -> {
+          if (Failure.classify(e) != Failure.RATE_LIMITED) {
+            HttpErrors.respond(ctx, e);
+            return;
+          }
+          // The edge tells when asking works again, as the 429's contract says.
+          llm.usage(userId)
+              .onSuccess(usage -> Replies.json(ctx, 429, new JsonObject().put("error", Failure.messageOf(e))
+                  .put("resets_in_seconds", usage.getLong("resets_in_seconds"))))
+              .onFailure(x -> HttpErrors.respond(ctx, e));
+        });
   }
 
   private void stop(RoutingContext ctx) {

@@ -11,6 +11,7 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
+import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,8 +37,10 @@ public class LlmVerticle extends VerticleBase {
         c.getLong("responseTimeoutMs", 60_000L), c.getInteger("retries", 2), c.getLong("retryBackoffMs", 1_000L)));
     LlmSettings settings = new LlmSettings(model, c.getInteger("maxToolCalls", 5), c.getInteger("maxSqlRetries", 3),
         c.getInteger("maxMessages", 50), c.getLong("contextBudgetTokens", 800_000L), c.getInteger("contextRetryDrop", 10));
-    Turns turns = new Turns(bus, gemini, new StorageClient(bus), new DatasetClient(bus, c.getLong("queryTimeoutMs", 60_000L)),
-        settings);
+    StorageClient storage = new StorageClient(bus);
+    TokenBudget budget = new TokenBudget(storage, c.getLong("tokenLimit", 5_000_000L), Clock.systemUTC());
+    Turns turns = new Turns(bus, gemini, storage, new DatasetClient(bus, c.getLong("queryTimeoutMs", 60_000L)),
+        settings, budget);
     JsonObject status = new JsonObject().put("available", gemini != null).put("model", model)
         .put("reason", gemini != null ? null : "Chat needs GEMINI_API_KEY in the server's environment");
     if (gemini == null) {
@@ -46,6 +49,7 @@ public class LlmVerticle extends VerticleBase {
     return vertx.executeBlocking(LlmVerticle::warmUp).compose(v -> Future.all(
         Bus.serve(bus, LLM_TURN_START, turns::start).completion(),
         Bus.serve(bus, LLM_TURN_STOP, turns::stop).completion(),
+        Bus.serve(bus, LLM_USAGE_GET, turns::usage).completion(),
         Bus.serve(bus, LLM_STATUS, body -> Future.succeededFuture(status)).completion()));
   }
 

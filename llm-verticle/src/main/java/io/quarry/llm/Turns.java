@@ -28,11 +28,14 @@ final class Turns {
   private final StorageClient storage;
   private final DatasetClient datasets;
   private final LlmSettings settings;
+  private final TokenBudget budget;
   private final Map<String, Turn> running = new HashMap<>();
   private final Map<String, String> owners = new HashMap<>();
 
-  Turns(EventBus bus, GeminiClient gemini, StorageClient storage, DatasetClient datasets, LlmSettings settings) {
+  Turns(EventBus bus, GeminiClient gemini, StorageClient storage, DatasetClient datasets, LlmSettings settings,
+      TokenBudget budget) {
     this.bus = bus;
+    this.budget = budget;
     this.gemini = gemini;
     this.storage = storage;
     this.datasets = datasets;
@@ -53,15 +56,17 @@ final class Turns {
     }
     owners.put(conversationId, userId);
     String assistantId = UUID.randomUUID().toString();
+    Events events = new Events(bus, userId, conversationId);
     return storage.conversation(userId, conversationId)
+        .compose(conversation -> withinBudget(userId, events).map(conversation))
         .compose(conversation -> storage.appendMessage(userId, ChatMessage.user(conversationId, content))
             .map(stored -> {
-              Events events = new Events(bus, userId, conversationId);
               Turn turn = new Turn(gemini, storage, datasets, events, settings, userId, conversationId, assistantId);
               running.put(conversationId, turn);
               turn.run().onComplete(done -> {
                 running.remove(conversationId);
                 owners.remove(conversationId);
+                announceBudget(userId, events);
               });
               nameAfterFirstMessage(conversation, content, events);
               return new JsonObject().put(Keys.MESSAGE_ID, assistantId).put("user_message_id", stored.id());
@@ -71,6 +76,33 @@ final class Turns {
             owners.remove(conversationId);
           }
         });
+  }
+
+  Future<JsonObject> usage(JsonObject body) {
+    return budget.usage(required(body, Keys.USER_ID)).map(TokenBudget.Usage::toJson);
+  }
+
+  /** A turn starts only under the limit; once started it always finishes. */
+  private Future<Void> withinBudget(String userId, Events events) {
+    return budget.usage(userId).compose(usage -> {
+      if (!usage.exceeded()) {
+        return Future.succeededFuture();
+      }
+      events.emit(ChatEvents.RATE_LIMIT_EXCEEDED, new JsonObject().put("resets_in_seconds", usage.resetsInSeconds()));
+      return Future.failedFuture(new QuarryException(Failure.RATE_LIMITED, "Daily token limit exceeded"));
+    });
+  }
+
+  /** After a turn: a warning from 80 %, "exceeded" from 100 %. */
+  private void announceBudget(String userId, Events events) {
+    budget.usage(userId).onSuccess(usage -> {
+      if (usage.exceeded()) {
+        events.emit(ChatEvents.RATE_LIMIT_EXCEEDED, new JsonObject().put("resets_in_seconds", usage.resetsInSeconds()));
+      } else if (usage.warning()) {
+        events.emit(ChatEvents.RATE_LIMIT_WARNING, new JsonObject().put("usage_percent", usage.toJson().getDouble("usage_percent"))
+            .put("remaining_tokens", usage.limit() - usage.used()));
+      }
+    });
   }
 
   Future<JsonObject> stop(JsonObject body) {

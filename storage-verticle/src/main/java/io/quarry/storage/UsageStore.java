@@ -7,7 +7,9 @@ import io.quarry.bus.TokenUsage;
 import io.quarry.bus.Timestamps;
 import io.quarry.bus.UsageWindow;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
 
 /** Token usage: one row per Gemini request, summed over a rolling window. */
 final class UsageStore {
@@ -29,9 +31,23 @@ final class UsageStore {
   }
 
   Future<JsonObject> window(JsonObject body) {
-    return db.one("No usage", "SELECT COALESCE(SUM(input_tokens), 0) AS input, COALESCE(SUM(output_tokens), 0) AS output,"
-                + " MIN(created_at) AS oldest FROM token_usage WHERE user_id = ? AND created_at >= ?",
-            requireText(body, Keys.USER_ID), requireText(body, Keys.SINCE))
-        .map(row -> new UsageWindow(row.getLong("input"), row.getLong("output"), row.getString("oldest")).toJson());
+    String userId = requireText(body, Keys.USER_ID);
+    String since = requireText(body, Keys.SINCE);
+    return db.run("SELECT created_at, input_tokens, output_tokens FROM token_usage WHERE user_id = ? AND created_at >= ?"
+            + " ORDER BY created_at, id", userId, since)
+        .map(rows -> {
+          long input = 0;
+          long output = 0;
+          String oldest = null;
+          JsonArray entries = new JsonArray();
+          for (Row row : rows) {
+            input += row.getLong("input_tokens");
+            output += row.getLong("output_tokens");
+            oldest = oldest == null ? row.getString("created_at") : oldest;
+            entries.add(new JsonObject().put("created_at", row.getString("created_at"))
+                .put("tokens", row.getLong("input_tokens") + row.getLong("output_tokens")));
+          }
+          return new UsageWindow(input, output, oldest, entries).toJson();
+        });
   }
 }

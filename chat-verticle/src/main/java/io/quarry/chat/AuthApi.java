@@ -1,0 +1,114 @@
+package io.quarry.chat;
+
+import io.quarry.bus.Failure;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.StorageClient;
+import io.quarry.bus.Timestamps;
+import io.quarry.bus.User;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.time.Instant;
+
+/** Sign-up (with an invite), sign-in and sign-out for {@code auth.mode=password}. */
+final class AuthApi {
+
+  static final String INVITE_REQUIRED = "A referral key is required for new accounts";
+  static final String BAD_CREDENTIALS = "Invalid email or password";
+  static final int MIN_PASSWORD = 8;
+  static final int MAX_PASSWORD = 200;
+
+  private final Vertx vertx;
+  private final StorageClient storage;
+  private final String mode;
+
+  AuthApi(Vertx vertx, StorageClient storage, String mode) {
+    this.vertx = vertx;
+    this.storage = storage;
+    this.mode = mode;
+  }
+
+  void mount(Router router) {
+    router.post("/api/auth/signup").handler(this::signUp);
+    router.post("/api/auth/signin").handler(this::signIn);
+    router.post("/api/auth/signout").handler(this::signOut);
+    for (String path : new String[] {"/api/auth/signup", "/api/auth/signin", "/api/auth/signout"}) {
+      Routes.allowOnly(router, path, HttpMethod.POST);
+    }
+  }
+
+  private void signUp(RoutingContext ctx) {
+    requirePasswordMode();
+    JsonObject body = Bodies.object(ctx);
+    String email = email(body);
+    String password = password(body);
+    String invite = Bodies.optionalString(body, "invite", 200);
+    if (invite == null || invite.isBlank()) {
+      throw QuarryException.badRequest(INVITE_REQUIRED);
+    }
+    vertx.executeBlocking(() -> Passwords.hash(password))
+        .compose(hash -> storage.createUser(email, hash, invite.strip()))
+        .compose(user -> startSession(ctx, user))
+        .onSuccess(user -> Replies.json(ctx, 201, user.toJson()))
+        .onFailure(e -> HttpErrors.respond(ctx, e));
+  }
+
+  private void signIn(RoutingContext ctx) {
+    requirePasswordMode();
+    JsonObject body = Bodies.object(ctx);
+    String email = Bodies.requiredString(body, "email", 254).strip();
+    String password = Bodies.requiredString(body, "password", MAX_PASSWORD);
+    storage.credentials(email)
+        .recover(e -> Failure.classify(e) == Failure.NOT_FOUND ? Future.succeededFuture(null) : Future.failedFuture(e))
+        .compose(found -> vertx.executeBlocking(() -> found != null
+                && Passwords.matches(password, found.getString("password_hash")))
+            .compose(ok -> ok ? Future.succeededFuture(User.fromJson(found.getJsonObject("user")))
+                : Future.failedFuture(new QuarryException(Failure.UNAUTHORIZED, BAD_CREDENTIALS))))
+        .compose(user -> startSession(ctx, user))
+        .onSuccess(user -> Replies.json(ctx, 200, user.toJson()))
+        .onFailure(e -> HttpErrors.respond(ctx, e));
+  }
+
+  private void signOut(RoutingContext ctx) {
+    String token = Sessions.token(ctx);
+    Future<Void> ended = token == null ? Future.succeededFuture() : storage.deleteSession(Sessions.hash(token));
+    ended.onSuccess(v -> {
+      Sessions.clear(ctx);
+      Replies.json(ctx, 200, new JsonObject().put("signed_out", true));
+    }).onFailure(e -> HttpErrors.respond(ctx, e));
+  }
+
+  private Future<User> startSession(RoutingContext ctx, User user) {
+    String token = Sessions.newToken();
+    String expires = Timestamps.format(Instant.now().plus(Sessions.LIFETIME));
+    return storage.createSession(user.id(), Sessions.hash(token), expires).map(v -> {
+      Sessions.set(ctx, token);
+      return user;
+    });
+  }
+
+  private void requirePasswordMode() {
+    if (!Auth.PASSWORD.equals(mode)) {
+      throw QuarryException.badRequest("Accounts are off: this server runs in auth.mode=local for one person");
+    }
+  }
+
+  private static String email(JsonObject body) {
+    String email = Bodies.requiredString(body, "email", 254).strip();
+    if (!email.matches("[^@\\s]+@[^@\\s]+\\.[^@\\s]+")) {
+      throw QuarryException.badRequest("Field 'email' must be an email address");
+    }
+    return email;
+  }
+
+  private static String password(JsonObject body) {
+    String password = Bodies.requiredString(body, "password", MAX_PASSWORD);
+    if (password.length() < MIN_PASSWORD) {
+      throw QuarryException.badRequest("Field 'password' must be at least " + MIN_PASSWORD + " characters");
+    }
+    return password;
+  }
+}

@@ -1,0 +1,98 @@
+package io.quarry.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.Addresses;
+import io.quarry.bus.Bus;
+import io.quarry.bus.Keys;
+import io.quarry.bus.StorageClient;
+import io.quarry.bus.Timestamps;
+import io.quarry.bus.UsageWindow;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The rolling 24-hour budget, with an injected clock and a fake storage neighbour: no sleeps. */
+@ExtendWith(VertxExtension.class)
+class TokenBudgetTest {
+
+  static final Instant NOW = Instant.parse("2026-06-01T12:00:00Z");
+  static final long LIMIT = 1_000;
+
+  /** Usage rows the fake storage holds: when, and how many tokens. */
+  final List<JsonObject> rows = new ArrayList<>();
+
+  private void used(Duration ago, long tokens) {
+    rows.add(new JsonObject().put("created_at", Timestamps.format(NOW.minus(ago))).put("tokens", tokens));
+  }
+
+  private TokenBudget.Usage usageAt(Vertx vertx, Instant now) {
+    Bus.serve(vertx.eventBus(), Addresses.STORAGE_USAGE_WINDOW, body -> {
+      String since = body.getString(Keys.SINCE);
+      JsonArray entries = new JsonArray();
+      long total = 0;
+      for (JsonObject row : rows) {
+        if (row.getString("created_at").compareTo(since) >= 0) {
+          entries.add(row);
+          total += row.getLong("tokens");
+        }
+      }
+      return Future.succeededFuture(new UsageWindow(total, 0, null, entries).toJson());
+    }).completion().await();
+    TokenBudget budget = new TokenBudget(new StorageClient(vertx.eventBus()), LIMIT, Clock.fixed(now, ZoneOffset.UTC));
+    return budget.usage("u").await();
+  }
+
+  @Test
+  @DisplayName("79.9 % is no warning; 80 % warns; 99.9 % still may ask; 100 % is exceeded")
+  void thresholds() {
+    assertThat(usage(799)).matches(u -> !u.warning() && !u.exceeded());
+    assertThat(usage(800)).matches(u -> u.warning() && !u.exceeded());
+    assertThat(usage(999)).matches(u -> u.warning() && !u.exceeded() && u.resetsInSeconds() == 0);
+    assertThat(usage(1000)).matches(TokenBudget.Usage::exceeded);
+    JsonObject json = usage(800).toJson();
+    assertThat(json.getLong("tokens_used")).isEqualTo(800);
+    assertThat(json.getLong("remaining")).isEqualTo(200);
+    assertThat(json.getDouble("usage_percent")).isEqualTo(80.0);
+  }
+
+  private static TokenBudget.Usage usage(long used) {
+    return TokenBudget.Usage.of(new UsageWindow(used, 0, null, new JsonArray()
+        .add(new JsonObject().put("created_at", Timestamps.format(NOW.minusSeconds(60))).put("tokens", used))), LIMIT, NOW);
+  }
+
+  @Test
+  @DisplayName("resets_in_seconds is when enough old usage has left the window to be under the limit")
+  void resetTime(Vertx vertx) {
+    used(Duration.ofHours(23), 300);   // leaves in 1 h
+    used(Duration.ofHours(20), 400);   // leaves in 4 h
+    used(Duration.ofHours(1), 400);
+    TokenBudget.Usage usage = usageAt(vertx, NOW);
+    assertThat(usage.used()).isEqualTo(1_100);
+    assertThat(usage.exceeded()).isTrue();
+    // After the first row leaves, 800 remain: under the limit. That is one hour from now.
+    assertThat(usage.resetsInSeconds()).isEqualTo(3_600);
+  }
+
+  @Test
+  @DisplayName("once the oldest usage leaves the 24-hour window, asking works again")
+  void windowSlides(Vertx vertx) {
+    used(Duration.ofHours(23).plusMinutes(59), 600);
+    used(Duration.ofHours(2), 400);
+    assertThat(usageAt(vertx, NOW).exceeded()).isTrue();
+    TokenBudget.Usage later = usageAt(vertx, NOW.plus(Duration.ofMinutes(2)));
+    assertThat(later.used()).isEqualTo(400);
+    assertThat(later.exceeded()).isFalse();
+  }
+}
