@@ -1,0 +1,140 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.DatasetClient;
+import io.quarry.bus.Failure;
+import io.quarry.bus.LlmClient;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import io.vertx.ext.web.client.WebClientSession;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** User B, with user A's ids, over every endpoint and bus operation: 404, and nothing changes. */
+class IsolationTest {
+
+  @TempDir
+  Path dir;
+
+  ChatHarness chat;
+  WebClientSession alice;
+  WebClientSession bob;
+  String aliceId;
+  String bobId;
+  String conversation;
+  String dataset;
+  String result;
+
+  @BeforeEach
+  void start() throws Exception {
+    chat = new ChatHarness(dir, Map.of("QUARRY_AUTH_MODE", "password"));
+    alice = signUp("alice@example.com");
+    bob = signUp("bob@example.com");
+    aliceId = send(alice, HttpMethod.GET, "/api/me", null).bodyAsJsonObject().getString("id");
+    bobId = send(bob, HttpMethod.GET, "/api/me", null).bodyAsJsonObject().getString("id");
+    conversation = send(alice, HttpMethod.POST, "/api/conversations", new JsonObject().put("title", "Alice's")).bodyAsJsonObject()
+        .getString("id");
+    dataset = send(alice, HttpMethod.POST, "/api/conversations/" + conversation + "/datasets",
+        new JsonObject().put("url", chat.files.url("/people.parquet"))).bodyAsJsonObject().getString("id");
+    try (EventRecorder events = new EventRecorder(chat.node, aliceId)) {
+      chat.gemini.next().call("execute_sql", new JsonObject().put("query", "SELECT count(*) AS n FROM table1")).usage(10, 1);
+      chat.gemini.next().answer("100.");
+      send(alice, HttpMethod.POST, "/api/conversations/" + conversation + "/messages", new JsonObject().put("content", "How many?"));
+      while (!"chat_complete".equals(events.next(1).get(0).getString("type"))) {
+        // Drains the turn's events up to its end.
+      }
+    }
+    result = send(alice, HttpMethod.GET, "/api/conversations/" + conversation, null).bodyAsJsonObject()
+        .getJsonArray("messages").getJsonObject(1).getJsonArray("result_ids").getString(0);
+  }
+
+  @AfterEach
+  void stop() {
+    chat.close();
+  }
+
+  private WebClientSession signUp(String email) {
+    String invite = InviteCommand.run(TestNodes.env(dir), "invite", "create", "--config",
+        dir.resolve("absent-config.json").toString()).await();
+    WebClientSession session = WebClientSession.create(WebClient.create(chat.node.vertx(),
+        new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(chat.node.httpPort())));
+    assertThat(send(session, HttpMethod.POST, "/api/auth/signup", new JsonObject().put("email", email)
+        .put("password", "long enough").put("invite", invite)).statusCode()).isEqualTo(201);
+    return session;
+  }
+
+  private static HttpResponse<Buffer> send(WebClient client, HttpMethod method, String path, JsonObject body) {
+    var request = client.request(method, path);
+    return (body == null ? request.send() : request.sendJsonObject(body)).await();
+  }
+
+  private static Failure failure(Future<?> future) {
+    try {
+      future.await();
+    } catch (Exception e) {
+      return Failure.classify(e);
+    }
+    return null;
+  }
+
+  @Test
+  @DisplayName("every endpoint answers 404 to another user's ids and changes nothing")
+  void restMatrix() throws Exception {
+    String c = "/api/conversations/" + conversation;
+    String d = c + "/datasets/" + dataset;
+    Object[][] calls = {
+        {HttpMethod.GET, c, null},
+        {HttpMethod.PATCH, c, new JsonObject().put("title", "Bob's now")},
+        {HttpMethod.DELETE, c, null},
+        {HttpMethod.POST, c + "/messages", new JsonObject().put("content", "Leak it")},
+        {HttpMethod.POST, c + "/datasets", new JsonObject().put("url", chat.files.url("/people.parquet") + "?b")},
+        {HttpMethod.PATCH, d, new JsonObject().put("name", "stolen")},
+        {HttpMethod.DELETE, d, null},
+        {HttpMethod.POST, d + "/refresh", null},
+        {HttpMethod.POST, c + "/query", new JsonObject().put("sql", "SELECT * FROM table1")},
+        {HttpMethod.GET, "/api/results/" + result, null}};
+    for (Object[] call : calls) {
+      HttpResponse<Buffer> response = send(bob, (HttpMethod) call[0], (String) call[1], (JsonObject) call[2]);
+      assertThat(response.statusCode()).as(call[0] + " " + call[1]).isEqualTo(404);
+    }
+    assertThat(send(bob, HttpMethod.POST, c + "/stop", null).bodyAsJsonObject().getBoolean("stopped")).isFalse();
+    assertThat(send(bob, HttpMethod.GET, "/api/conversations", null).bodyAsJsonObject().getJsonArray("conversations")).isEmpty();
+    assertUnchanged();
+  }
+
+  @Test
+  @DisplayName("every bus operation with another user's id fails NOT_FOUND and changes nothing")
+  void busMatrix() throws Exception {
+    DatasetClient datasets = new DatasetClient(chat.node.vertx().eventBus(), 60_000);
+    LlmClient llm = new LlmClient(chat.node.vertx().eventBus());
+    assertThat(failure(datasets.add(bobId, conversation, chat.files.url("/people.parquet") + "?bus"))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(datasets.rename(bobId, conversation, dataset, "stolen"))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(datasets.refresh(bobId, conversation, dataset))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(datasets.remove(bobId, conversation, dataset))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(datasets.query(bobId, conversation, "SELECT * FROM table1"))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(llm.start(bobId, conversation, "Leak it"))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(llm.stop(bobId, conversation).await().getBoolean("stopped")).isFalse();
+    assertUnchanged();
+  }
+
+  private void assertUnchanged() throws Exception {
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM conversations WHERE title = 'Alice''s' AND user_id = '" + aliceId + "'"))
+        .isEqualTo(1);
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM messages")).isEqualTo(2);
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM datasets WHERE name = 'table1' AND status = 'ready'")).isEqualTo(1);
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM datasets")).isEqualTo(1);
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM query_results")).isEqualTo(1);
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM token_usage WHERE user_id = '" + bobId + "'")).isZero();
+  }
+}

@@ -1,0 +1,114 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.StorageClient;
+import io.quarry.bus.TokenUsage;
+import io.quarry.bus.Timestamps;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The daily token budget end to end, with usage placed in time rather than waited for. */
+class RateLimitTest {
+
+  @TempDir
+  Path dir;
+
+  ChatHarness chat;
+  ChatHarness.Socket socket;
+  String conversation;
+  String userId;
+
+  @BeforeEach
+  void start() {
+    chat = new ChatHarness(dir, Map.of("QUARRY_TOKEN_LIMIT", "1000"));
+    socket = chat.socket();
+    conversation = chat.conversation();
+    userId = chat.send(HttpMethod.GET, "/api/me", null).bodyAsJsonObject().getString("id");
+  }
+
+  @AfterEach
+  void stop() {
+    socket.close();
+    chat.close();
+  }
+
+  private void used(long tokens, Duration ago) {
+    new StorageClient(chat.node.vertx().eventBus()).recordUsage(new TokenUsage(userId, null, "gemini-2.5-flash", tokens, 0,
+        Timestamps.format(Instant.now().minus(ago)))).await();
+  }
+
+  private JsonObject usage() {
+    return chat.send(HttpMethod.GET, "/api/usage", null).bodyAsJsonObject();
+  }
+
+  @Test
+  @DisplayName("GET /api/usage reports tokens used, the limit, what remains, the percentage and no reset while under")
+  void usageReport() {
+    used(799, Duration.ofHours(3));
+    JsonObject usage = usage();
+    assertThat(usage.getLong("tokens_used")).isEqualTo(799);
+    assertThat(usage.getLong("token_limit")).isEqualTo(1000);
+    assertThat(usage.getLong("remaining")).isEqualTo(201);
+    assertThat(usage.getDouble("usage_percent")).isEqualTo(79.9);
+    assertThat(usage.getLong("resets_in_seconds")).isZero();
+  }
+
+  @Test
+  @DisplayName("at 80 % a finished turn is followed by rate_limit_warning")
+  void warning() throws Exception {
+    used(800, Duration.ofHours(3));
+    chat.gemini.next().text("Fine.").usage(0, 0);
+    chat.asked(conversation, "Hi");
+    socket.next("chat_complete");
+    JsonObject warning = socket.next("rate_limit_warning");
+    assertThat(warning.getDouble("usage_percent")).isEqualTo(80.0);
+    assertThat(warning.getLong("remaining_tokens")).isEqualTo(200);
+  }
+
+  @Test
+  @DisplayName("at 100 % asking is refused with 429, resets_in_seconds, and rate_limit_exceeded on the socket")
+  void exceeded() throws Exception {
+    used(1000, Duration.ofHours(23));
+    HttpResponse<Buffer> refused = chat.ask(conversation, "One more?");
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.bodyAsJsonObject().getString("error")).isEqualTo("Daily token limit exceeded");
+    long resets = refused.bodyAsJsonObject().getLong("resets_in_seconds");
+    assertThat(resets).isBetween(3_500L, 3_600L);
+    assertThat(socket.next("rate_limit_exceeded").getLong("resets_in_seconds")).isBetween(3_500L, 3_600L);
+    assertThat(chat.gemini.requests()).isEmpty();
+  }
+
+  @Test
+  @DisplayName("at 99.9 % a turn starts and finishes even as it crosses 100 %; the next one is refused")
+  void crossing() throws Exception {
+    used(999, Duration.ofHours(1));
+    chat.gemini.next().text("This answer costs tokens.").usage(80, 20);
+    chat.asked(conversation, "Go");
+    assertThat(socket.next("chat_complete").getLong("token_count")).isEqualTo(100);
+    socket.next("rate_limit_exceeded");
+    assertThat(chat.ask(conversation, "Again").statusCode()).isEqualTo(429);
+    assertThat(usage().getLong("tokens_used")).isEqualTo(1099);
+  }
+
+  @Test
+  @DisplayName("usage older than 24 hours no longer counts: asking works again")
+  void windowFrees() throws Exception {
+    used(5000, Duration.ofHours(24).plusMinutes(1));
+    assertThat(usage().getLong("tokens_used")).isZero();
+    chat.gemini.next().answer("Back in budget.");
+    chat.asked(conversation, "Hello again");
+    socket.next("chat_complete");
+  }
+}
