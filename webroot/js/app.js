@@ -4,6 +4,7 @@ import { connectSocket } from './socket.js';
 import { MessageView } from './messages.js';
 import { DatasetPanel } from './datasets.js';
 import { ConversationList } from './conversations.js';
+import { showSignIn, signOut } from './auth.js';
 
 const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false };
 const $ = (id) => document.getElementById(id);
@@ -142,7 +143,10 @@ function onEvent(event) {
     return;
   }
   messages.onEvent(event);
-  if (event.type === 'chat_complete' || event.type === 'chat_error') setStreaming(false);
+  if (event.type === 'chat_complete' || event.type === 'chat_error') {
+    setStreaming(false);
+    showUsage();
+  }
 }
 
 function onStatus(status) {
@@ -174,9 +178,36 @@ async function runSql() {
   }
 }
 
+async function showUsage() {
+  try {
+    const usage = await api.get('/api/usage');
+    $('usage').hidden = false;
+    $('usage-text').textContent = `${usage.usage_percent}% of ${usage.token_limit.toLocaleString()}`;
+    $('usage-fill').style.width = `${Math.min(100, usage.usage_percent)}%`;
+    document.querySelector('.usage-bar').setAttribute('aria-valuenow', String(usage.usage_percent));
+    if (usage.tokens_used >= usage.token_limit) limitReached(usage.resets_in_seconds);
+  } catch {
+    $('usage').hidden = true;
+  }
+}
+
 async function start() {
   initTheme();
-  const me = await api.get('/api/me');
+  let me;
+  try {
+    me = await api.get('/api/me');
+  } catch (e) {
+    if (e.status === 401) {
+      showSignIn();
+      return;
+    }
+    throw e;
+  }
+  if (me.auth_mode === 'password') {
+    $('account').hidden = false;
+    $('account-email').textContent = me.email;
+    $('signout').addEventListener('click', signOut);
+  }
   state.chatAvailable = me.chat_available !== false;
   if (!state.chatAvailable) {
     banner('Chat needs GEMINI_API_KEY: set it in the server\'s environment and restart. Datasets and SQL work without it.');
@@ -199,6 +230,7 @@ async function start() {
   $('stop').addEventListener('click', stop);
   $('sql-run').addEventListener('click', runSql);
   await loadSamples();
+  await showUsage();
   const list = await conversations.load();
   await select(list.length ? list[0].id : (await conversations.create()).id);
   document.body.dataset.ready = 'true';

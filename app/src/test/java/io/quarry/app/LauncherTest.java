@@ -109,6 +109,19 @@ class LauncherTest {
   }
 
   @Test
+  @DisplayName("auth.mode=local refuses to listen beyond loopback; an unknown auth mode is refused")
+  void localModeIsLoopbackOnly() {
+    Map<String, String> env = TestNodes.env(dir);
+    env.put("QUARRY_HTTP_HOST", "0.0.0.0");
+    assertThat(startFailure(env, "--config", dir.resolve("absent.json").toString()).getMessage())
+        .startsWith("web failed to start: auth.mode=local serves one person on one machine");
+    env.put("QUARRY_AUTH_MODE", "oauth");
+    env.put("QUARRY_HTTP_HOST", "127.0.0.1");
+    assertThat(startFailure(env, "--config", dir.resolve("absent.json").toString()).getMessage())
+        .isEqualTo("web failed to start: auth.mode must be 'local' or 'password', got 'oauth'");
+  }
+
+  @Test
   @DisplayName("a taken port fails start-up with the address in the message")
   void portTaken() {
     Vertx other = Vertx.vertx();

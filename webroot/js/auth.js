@@ -1,0 +1,31 @@
+// The sign-in and sign-up screen of auth.mode=password.
+import { api } from './api.js';
+
+const $ = (id) => document.getElementById(id);
+
+export function showSignIn() {
+  $('auth').hidden = false;
+  $('show-signup').onclick = () => { $('signin-form').hidden = true; $('signup-form').hidden = false; $('signup-email').focus(); };
+  $('show-signin').onclick = () => { $('signup-form').hidden = true; $('signin-form').hidden = false; $('signin-email').focus(); };
+  $('signin-form').onsubmit = (e) => submit(e, '/api/auth/signin', { email: $('signin-email').value, password: $('signin-password').value }, 'signin-error');
+  $('signup-form').onsubmit = (e) => submit(e, '/api/auth/signup', {
+    email: $('signup-email').value, password: $('signup-password').value, invite: $('signup-invite').value,
+  }, 'signup-error');
+  $('signin-email').focus();
+}
+
+async function submit(event, path, body, errorId) {
+  event.preventDefault();
+  $(errorId).textContent = '';
+  try {
+    await api.post(path, body);
+    location.reload();
+  } catch (e) {
+    $(errorId).textContent = e.message;
+  }
+}
+
+export async function signOut() {
+  await api.post('/api/auth/signout');
+  location.reload();
+}
