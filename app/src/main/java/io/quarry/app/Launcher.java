@@ -3,6 +3,7 @@ package io.quarry.app;
 import io.quarry.chat.ChatVerticle;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Deployable;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -31,10 +32,11 @@ public final class Launcher {
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
-    if (args.cluster()) {
-      return Future.failedFuture(new IllegalArgumentException("--cluster is not available yet in this version"));
-    }
-    return deploy(Vertx.vertx(vertxOptions()), args, selfServedSamples(config));
+    JsonObject effective = selfServedSamples(config);
+    Future<Vertx> vertx = args.cluster()
+        ? Clustering.start(config.getJsonObject("cluster"), args.config(), vertxOptions())
+        : Future.succeededFuture(Vertx.vertx(vertxOptions()));
+    return vertx.compose(v -> deploy(v, args, effective));
   }
 
   /**
@@ -81,7 +83,8 @@ public final class Launcher {
         .put("id", UUID.randomUUID().toString())
         .put("version", version())
         .put("roles", new JsonArray(args.roles().stream().map(r -> r.label).toList()));
-    Future<ChatVerticle> chain = Future.succeededFuture(null);
+    Future<ChatVerticle> chain = vertx.deployVerticle(new NodeVerticle(),
+        new DeploymentOptions().setConfig(new JsonObject().put("node", node))).map((ChatVerticle) null);
     for (Role role : args.roles()) {
       chain = chain.compose(web -> {
         Deployable verticle = role.verticle.get();
@@ -92,10 +95,32 @@ public final class Launcher {
             .map(id -> verticle instanceof ChatVerticle chat ? chat : web);
       });
     }
-    return chain
-        .map(web -> new Node(vertx, config, web))
-        .onSuccess(n -> log.info("Quarry {} started with roles {}", node.getString("version"), node.getJsonArray("roles")))
-        .recover(e -> vertx.close().transform(closed -> Future.failedFuture(e)));
+    Promise<Node> started = Promise.promise();
+    chain.map(web -> new Node(vertx, config, web)).onComplete(outcome -> {
+      if (outcome.succeeded()) {
+        log.info("Quarry {} started with roles {}", node.getString("version"), node.getJsonArray("roles"));
+        started.complete(outcome.result());
+      } else {
+        closeThenFail(vertx, outcome.cause(), started);
+      }
+    });
+    return started.future();
+  }
+
+  /**
+   * Closes Vert.x from a thread of its own: closed from one of its event loops, the close could not report
+   * back (that loop is gone by then) and the caller would wait forever.
+   */
+  private static void closeThenFail(Vertx vertx, Throwable cause, Promise<Node> started) {
+    Thread closer = new Thread(() -> {
+      try {
+        vertx.close().toCompletionStage().toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (Exception e) {
+        log.warn("Vert.x did not close cleanly after a failed start: {}", e.toString());
+      }
+      started.fail(cause);
+    }, "quarry-failed-start");
+    closer.start();
   }
 
   static String version() {

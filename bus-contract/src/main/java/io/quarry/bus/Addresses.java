@@ -52,6 +52,9 @@ public final class Addresses {
   // worker-verticle: SQL over a given set of tables, nothing else.
   public static final String WORKER_QUERY_RUN = "worker.query.run";
 
+  /** Cluster-wide map of live nodes: node id → {@code {id, version, roles}}, each entry kept alive by its node. */
+  public static final String NODES_MAP = "quarry.nodes";
+
   /** Prefix of the per-user browser event stream; see {@link #chatEvents(String)}. */
   public static final String CHAT_EVENTS_PREFIX = "chat.events.";
 

@@ -52,8 +52,9 @@ public final class DatasetClient {
         .map(QueryResult::fromJson);
   }
 
+  /** Long enough for the dataset verticle to try two workers in turn. */
   private DeliveryOptions queryDelivery() {
-    return Deliveries.within(queryTimeoutMs + Deliveries.QUERY_GRACE_MS);
+    return Deliveries.within(2 * (queryTimeoutMs + Deliveries.QUERY_GRACE_MS));
   }
 
   private static JsonObject scope(String userId, String conversationId) {

@@ -14,8 +14,15 @@ public final class WorkerClient {
 
   /** The result carries no id: it is not stored yet. */
   public Future<QueryResult> run(QueryRequest request) {
-    return Bus.request(bus, Addresses.WORKER_QUERY_RUN, request.toJson(),
-            Deliveries.within(request.timeoutMs() + Deliveries.QUERY_GRACE_MS))
+    return run(request, request.timeoutMs() + Deliveries.QUERY_GRACE_MS);
+  }
+
+  /**
+   * With an explicit wait: a request already sent to a node that dies is only noticed when it runs out,
+   * so callers that can retry elsewhere keep it short.
+   */
+  public Future<QueryResult> run(QueryRequest request, long waitMs) {
+    return Bus.request(bus, Addresses.WORKER_QUERY_RUN, request.toJson(), Deliveries.within(waitMs))
         .map(QueryResult::fromJson);
   }
 }

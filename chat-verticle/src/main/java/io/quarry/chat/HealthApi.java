@@ -1,6 +1,8 @@
 package io.quarry.chat;
 
+import io.quarry.bus.Addresses;
 import io.quarry.bus.LlmClient;
+import io.vertx.core.shareddata.AsyncMap;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -19,14 +21,30 @@ final class HealthApi {
     this.llm = llm;
   }
 
+  /** This node's roles, and every live node of the cluster with its roles (itself when not clustered). */
   void health(RoutingContext ctx) {
     JsonArray roles = node.getJsonArray("roles", new JsonArray());
-    Replies.json(ctx, 200, new JsonObject()
-        .put("status", "ok")
-        .put("version", node.getString("version", "dev"))
-        .put("roles", roles)
-        .put("cluster_members", new JsonArray().add(new JsonObject()
-            .put("id", node.getString("id", "local")).put("roles", roles))));
+    ctx.vertx().sharedData().<String, JsonObject>getAsyncMap(Addresses.NODES_MAP)
+        .compose(AsyncMap::values)
+        .otherwise(java.util.List.of())
+        .onSuccess(values -> {
+          JsonArray members = new JsonArray();
+          java.util.Set<String> present = new java.util.TreeSet<>();
+          values.stream().sorted(java.util.Comparator.comparing(n -> n.getString("id", ""))).forEach(n -> {
+            members.add(n);
+            n.getJsonArray("roles", new JsonArray()).forEach(r -> present.add((String) r));
+          });
+          if (members.isEmpty()) {
+            members.add(new JsonObject().put("id", node.getString("id", "local")).put("roles", roles));
+            roles.forEach(r -> present.add((String) r));
+          }
+          Replies.json(ctx, 200, new JsonObject()
+              .put("status", "ok")
+              .put("version", node.getString("version", "dev"))
+              .put("roles", roles)
+              .put("roles_present", new JsonArray(new java.util.ArrayList<>(present)))
+              .put("cluster_members", members));
+        });
   }
 
   /** The user, and whether chat can run here (the UI says plainly when it cannot). */

@@ -29,14 +29,21 @@ public class DatasetVerticle extends VerticleBase {
         c.getString("allowedAddresses", ""), c.getString("trustedUrlPrefixes", "")), c.getInteger("headTimeoutMs", 10_000));
     DatasetCommands commands = new DatasetCommands(bus, storage, new Pipeline(vertx, http, settings(c)),
         c.getInteger("maxDatasets", 5));
-    QueryRunner queries = new QueryRunner(bus, storage, new WorkerClient(bus), c.getLong("queryTimeoutMs", 60_000L),
-        c.getInteger("maxSqlChars", 100_000));
+    long queryTimeoutMs = c.getLong("queryTimeoutMs", 60_000L);
+    QueryRunner queries = new QueryRunner(bus, storage, new WorkerClient(bus), queryTimeoutMs,
+        workerWait(c, queryTimeoutMs), c.getInteger("maxSqlChars", 100_000));
     return Future.all(
         Bus.serve(bus, DATASET_ADD, commands::add).completion(),
         Bus.serve(bus, DATASET_REFRESH, commands::refresh).completion(),
         Bus.serve(bus, DATASET_RENAME, commands::rename).completion(),
         Bus.serve(bus, DATASET_REMOVE, commands::remove).completion(),
         Bus.serve(bus, DATASET_QUERY_RUN, queries::run).completion());
+  }
+
+  /** How long a worker may take before the query goes to another one: its timeout plus 10 s unless set. */
+  private static long workerWait(JsonObject c, long queryTimeoutMs) {
+    long configured = c.getLong("workerTimeoutMs", 0L);
+    return configured > 0 ? configured : queryTimeoutMs + 10_000L;
   }
 
   private static Pipeline.Settings settings(JsonObject c) {

@@ -11,6 +11,8 @@ import io.quarry.bus.StorageClient;
 import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,13 +28,16 @@ final class QueryRunner {
   private final StorageClient storage;
   private final WorkerClient worker;
   private final long timeoutMs;
+  private final long workerTimeoutMs;
   private final int maxSqlChars;
 
-  QueryRunner(EventBus bus, StorageClient storage, WorkerClient worker, long timeoutMs, int maxSqlChars) {
+  QueryRunner(EventBus bus, StorageClient storage, WorkerClient worker, long timeoutMs, long workerTimeoutMs,
+      int maxSqlChars) {
     this.bus = bus;
     this.storage = storage;
     this.worker = worker;
     this.timeoutMs = timeoutMs;
+    this.workerTimeoutMs = workerTimeoutMs;
     this.maxSqlChars = maxSqlChars;
   }
 
@@ -44,10 +49,25 @@ final class QueryRunner {
       throw QuarryException.badRequest("Field 'sql' must be at most " + String.format("%,d", maxSqlChars) + " characters");
     }
     return storage.datasets(userId, conversationId)
-        .compose(datasets -> worker.run(new QueryRequest(sql, tables(datasets), timeoutMs))
+        .compose(datasets -> runOnAWorker(new QueryRequest(sql, tables(datasets), timeoutMs))
             .recover(e -> markUnreachable(userId, datasets, e)))
         .compose(result -> storage.saveResult(userId, result.withIdentity(null, conversationId, sql)))
         .map(QueryResult::toJson);
+  }
+
+  /**
+   * A read query is idempotent: if its worker cannot be reached or never answers (its node died), it is
+   * sent once more, and round-robin delivery takes it to another worker.
+   */
+  private Future<QueryResult> runOnAWorker(QueryRequest request) {
+    return worker.run(request, workerTimeoutMs)
+        .recover(e -> unreachable(e) ? worker.run(request, workerTimeoutMs) : Future.failedFuture(e))
+        .recover(e -> Future.failedFuture(e instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS
+            ? new QuarryException(Failure.UNAVAILABLE, "No query worker available") : e));
+  }
+
+  private static boolean unreachable(Throwable e) {
+    return e instanceof ReplyException re && re.failureType() != ReplyFailure.RECIPIENT_FAILURE;
   }
 
   /** Ready datasets, and those in error so that a query names their URL's problem rather than a missing table. */

@@ -8,6 +8,7 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.shareddata.Lock;
 import io.vertx.jdbcclient.JDBCPool;
 import io.vertx.sqlclient.PoolOptions;
 import java.nio.file.Path;
@@ -26,7 +27,11 @@ public class StorageVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(StorageVerticle.class);
   public static final String DATABASE_FILE = "quarry.db";
 
+  /** Held for the verticle's life: on a cluster, a second storage node cannot get it. */
+  static final String SINGLETON_LOCK = "quarry.storage.singleton";
+
   private Db db;
+  private Lock singleton;
 
   @Override
   public Future<?> start() {
@@ -38,8 +43,19 @@ public class StorageVerticle extends VerticleBase {
         })
         .recover(e -> Future.failedFuture(new IllegalStateException(
             "Cannot open the database at " + file + ": " + e.getMessage(), e)))
-        .compose(version -> bind(vertx.eventBus()))
+        .compose(version -> claimSingleton())
+        .compose(v -> bind(vertx.eventBus()))
         .onSuccess(v -> log.info("Storage ready: {}", file));
+  }
+
+  private Future<Void> claimSingleton() {
+    return vertx.sharedData().getLockWithTimeout(SINGLETON_LOCK, config().getLong("singletonWaitMs", 2_000L))
+        .map(lock -> {
+          singleton = lock;
+          return (Void) null;
+        })
+        .recover(e -> Future.failedFuture(new IllegalStateException("Another node of this cluster already has the"
+            + " storage role: exactly one node may own the database")));
   }
 
   private Future<?> bind(EventBus bus) {
@@ -92,6 +108,9 @@ public class StorageVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    if (singleton != null) {
+      singleton.release();
+    }
     return db == null ? Future.succeededFuture() : db.close();
   }
 }

@@ -1,0 +1,72 @@
+package io.quarry.app;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.XmlConfigBuilder;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * A clustered Vert.x on Hazelcast: {@code cluster.xml} (beside the configuration file, else the one in
+ * the jar), with the cluster name, interface and TCP-IP members of Quarry's configuration set over it.
+ */
+final class Clustering {
+
+  static final String CLUSTER_XML = "quarry/cluster.xml";
+
+  private Clustering() {
+  }
+
+  static Future<Vertx> start(JsonObject cluster, Path configFile, VertxOptions options) {
+    Config hazelcast;
+    try {
+      hazelcast = hazelcastConfig(cluster, configFile);
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
+    String host = cluster.getString("host", "127.0.0.1");
+    options.setEventBusOptions(new EventBusOptions().setHost(host).setPort(0));
+    return Vertx.builder().with(options).withClusterManager(new HazelcastClusterManager(hazelcast)).buildClustered()
+        .recover(e -> Future.failedFuture(new IllegalStateException("Cannot join the cluster '"
+            + cluster.getString("name") + "' on " + host + ": " + e.getMessage(), e)));
+  }
+
+  static Config hazelcastConfig(JsonObject cluster, Path configFile) {
+    Config config = read(configFile == null ? null : configFile.toAbsolutePath().getParent().resolve("cluster.xml"));
+    config.setClusterName(cluster.getString("name", "quarry"));
+    config.getNetworkConfig().setPort(cluster.getInteger("port", 5701)).setPortAutoIncrement(true);
+    config.getNetworkConfig().getInterfaces().setEnabled(true).clear().addInterface(cluster.getString("host", "127.0.0.1"));
+    JoinConfig join = config.getNetworkConfig().getJoin();
+    join.getMulticastConfig().setEnabled(false);
+    join.getAutoDetectionConfig().setEnabled(false);
+    join.getTcpIpConfig().setEnabled(true).setMembers(Arrays.stream(cluster.getString("members", "127.0.0.1").split(","))
+        .map(String::strip).filter(m -> !m.isEmpty()).toList());
+    config.setProperty("hazelcast.logging.type", "slf4j");
+    config.setProperty("hazelcast.phone.home.enabled", "false");
+    config.setProperty("hazelcast.wait.seconds.before.join", "0");
+    config.setProperty("hazelcast.shutdownhook.enabled", "false");
+    return config;
+  }
+
+  private static Config read(Path beside) {
+    try (InputStream in = beside != null && Files.exists(beside) ? Files.newInputStream(beside)
+        : Clustering.class.getClassLoader().getResourceAsStream(CLUSTER_XML)) {
+      if (in == null) {
+        throw new IllegalStateException("No cluster.xml beside the configuration and none in the jar");
+      }
+      return new XmlConfigBuilder(in).build();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

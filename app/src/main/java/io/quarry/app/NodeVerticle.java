@@ -1,0 +1,45 @@
+package io.quarry.app;
+
+import io.quarry.bus.Addresses;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.shareddata.AsyncMap;
+
+/**
+ * Announces this node (id, version, roles) in the cluster-wide map of live nodes. The entry expires
+ * unless renewed, so a node that dies drops out of {@code /api/health} on its own.
+ */
+public class NodeVerticle extends VerticleBase {
+
+  static final long TTL_MS = 15_000;
+  static final long RENEW_MS = 5_000;
+
+  private AsyncMap<String, JsonObject> nodes;
+  private long timer = -1;
+
+  @Override
+  public Future<?> start() {
+    JsonObject node = config().getJsonObject("node");
+    return vertx.sharedData().<String, JsonObject>getAsyncMap(Addresses.NODES_MAP)
+        .compose(map -> {
+          nodes = map;
+          timer = vertx.setPeriodic(RENEW_MS, id -> announce(node));
+          return announce(node);
+        });
+  }
+
+  private Future<Void> announce(JsonObject node) {
+    return nodes.put(node.getString("id"), node, TTL_MS);
+  }
+
+  /** Asks for the entry's removal without waiting: while Vert.x closes it may never answer, and it expires anyway. */
+  @Override
+  public Future<?> stop() {
+    vertx.cancelTimer(timer);
+    if (nodes != null) {
+      nodes.remove(config().getJsonObject("node").getString("id"));
+    }
+    return Future.succeededFuture();
+  }
+}
