@@ -35,6 +35,8 @@ public class WorkerVerticle extends VerticleBase {
   private QueryEngine engine;
   private Admission admission;
   private long defaultTimeoutMs;
+  /** Which node answered, for operators and the tests of work spread across a cluster. */
+  private String servedBy;
 
   @Override
   public Future<?> start() {
@@ -42,6 +44,7 @@ public class WorkerVerticle extends VerticleBase {
     Path home = Path.of(c.getString("dataDir", "./data")).toAbsolutePath().resolve("worker-" + c.getString("name", "1"));
     int threads = c.getInteger("threads", 2);
     defaultTimeoutMs = c.getLong("queryTimeoutMs", 60_000L);
+    servedBy = c.getJsonObject("node", new JsonObject()).getString("id", "worker-" + c.getString("name", "1"));
     admission = new Admission(threads + c.getInteger("queueSize", 16));
     executor = vertx.createSharedWorkerExecutor("quarry-duckdb-" + deploymentID(), threads, 1, TimeUnit.DAYS);
     instances = new DuckInstances(new DuckInstances.Limits(c.getString("memoryLimit", "1GB"),
@@ -73,7 +76,7 @@ public class WorkerVerticle extends VerticleBase {
         .recover(e -> Future.failedFuture(e instanceof TimeoutException
             ? QueryFailure.timeout(timeoutMs, " while the data was still downloading") : e))
         .compose(files -> execute(files, request.sql(), timeoutMs, deadline))
-        .map(result -> result.toJson())
+        .map(result -> result.toJson().put("served_by", servedBy))
         .eventually(() -> {
           pins.release();
           admission.leave();

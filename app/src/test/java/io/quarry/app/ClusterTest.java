@@ -1,0 +1,185 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.Addresses;
+import io.quarry.bus.ChatEvents;
+import io.quarry.bus.LlmClient;
+import io.quarry.bus.QueryRequest;
+import io.quarry.testing.FakeGemini;
+import io.quarry.testing.ParquetFixtures;
+import io.quarry.testing.ParquetServer;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Three clustered nodes in one JVM on loopback, under a random cluster name: the web node (storage, llm,
+ * dataset, web) and two worker-only nodes.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterTest {
+
+  static Path dir;
+  static Map<String, String> base;
+  static Vertx outside;
+  static FakeGemini gemini;
+  static ParquetServer files;
+  static Node web;
+  static Node workerB;
+  static Node workerC;
+  static WebClient client;
+  static String conversation;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    dir = Files.createTempDirectory("quarry-cluster");
+    outside = Vertx.vertx();
+    gemini = FakeGemini.start(outside);
+    files = ParquetServer.start(outside);
+    files.route("/people.parquet").content(ParquetFixtures.people(dir));
+    base = new HashMap<>(TestNodes.env(dir));
+    base.put("QUARRY_CLUSTER_NAME", "quarry-test-" + UUID.randomUUID());
+    base.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
+    workerB = node("b", "worker");
+    workerC = node("c", "worker");
+    Map<String, String> webEnv = new HashMap<>(base);
+    webEnv.put("GEMINI_API_KEY", "test-key");
+    webEnv.put("GEMINI_BASE_URL", gemini.baseUrl());
+    webEnv.put("QUARRY_LLM_RETRIES", "0");
+    web = TestNodes.start(webEnv, dir, "--cluster", "--roles", "storage,llm,dataset,web");
+    client = WebClient.create(web.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(web.httpPort()));
+    conversation = client.post("/api/conversations").sendJsonObject(new JsonObject()).await().bodyAsJsonObject().getString("id");
+    assertThat(client.post("/api/conversations/" + conversation + "/datasets")
+        .sendJsonObject(new JsonObject().put("url", files.url("/people.parquet"))).await().statusCode()).isEqualTo(201);
+  }
+
+  private static Node node(String name, String roles) throws Exception {
+    Map<String, String> env = new HashMap<>(base);
+    Path data = Files.createDirectories(dir.resolve(name));
+    env.put("QUARRY_DATA_DIR", data.toString());
+    return Launcher.start(env, "--config", dir.resolve("absent.json").toString(), "--cluster", "--roles", roles).await();
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    for (Node n : new Node[] {web, workerB, workerC}) {
+      if (n != null) {
+        n.stop().await();
+      }
+    }
+    if (outside != null) {
+      outside.close().await();
+    }
+  }
+
+  @Test
+  @Order(1)
+  @DisplayName("health on the web node lists all three members and the roles present in the cluster")
+  void health() {
+    JsonObject health = client.get("/api/health").send().await().bodyAsJsonObject();
+    assertThat(health.getJsonArray("roles")).containsExactlyInAnyOrder("storage", "llm", "dataset", "web");
+    assertThat(health.getJsonArray("cluster_members")).hasSize(3);
+    assertThat(health.getJsonArray("roles_present")).contains("worker", "storage", "web");
+  }
+
+  @Test
+  @Order(2)
+  @DisplayName("queries from the web node, which has no worker, are answered by the workers of the other nodes, both of them")
+  void workSpreads() {
+    Set<String> servedBy = new HashSet<>();
+    for (int i = 0; i < 12; i++) {
+      JsonObject reply = web.vertx().eventBus().<JsonObject>request(Addresses.WORKER_QUERY_RUN,
+          new QueryRequest("SELECT count(*) AS n FROM people", Map.of("people", files.url("/people.parquet")), 10_000)
+              .toJson()).await().body();
+      assertThat(reply.getJsonArray("rows").getJsonArray(0).getLong(0)).isEqualTo(100);
+      servedBy.add(reply.getString("served_by"));
+    }
+    assertThat(servedBy).hasSize(2);
+    JsonObject rest = client.post("/api/conversations/" + conversation + "/query")
+        .sendJsonObject(new JsonObject().put("sql", "SELECT max(age) AS oldest FROM table1")).await().bodyAsJsonObject();
+    assertThat(rest.getJsonArray("rows").getJsonArray(0).getLong(0)).isEqualTo(69);
+  }
+
+  @Test
+  @Order(3)
+  @DisplayName("a second node with the storage role refuses to start, saying why")
+  void oneStorage() {
+    Throwable failure = null;
+    try {
+      node("d", "storage").stop().await();
+    } catch (Throwable t) {
+      failure = t;
+    }
+    assertThat(failure).isNotNull();
+    assertThat(failure.getMessage()).contains("Another node of this cluster already has the storage role");
+  }
+
+  @Test
+  @Order(4)
+  @DisplayName("a separate clustered application using only bus-contract asks a question and receives chat_token … chat_complete")
+  void busIntegration() throws Exception {
+    String userId = client.get("/api/me").send().await().bodyAsJsonObject().getString("id");
+    Vertx app = Vertx.builder().withClusterManager(new HazelcastClusterManager(Clustering.hazelcastConfig(
+        new JsonObject().put("name", base.get("QUARRY_CLUSTER_NAME")).put("host", "127.0.0.1").put("members", "127.0.0.1"),
+        null))).buildClustered().await();
+    try {
+      BlockingQueue<JsonObject> events = new LinkedBlockingQueue<>();
+      MessageConsumer<JsonObject> consumer = app.eventBus().consumer(Addresses.chatEvents(userId), m -> events.add(m.body()));
+      consumer.completion().await();
+      gemini.next().answer("Hello ", "from the cluster.");
+      JsonObject started = new LlmClient(app.eventBus()).start(userId, conversation, "Say hello").await();
+      List<String> types = new ArrayList<>();
+      StringBuilder text = new StringBuilder();
+      while (!types.contains(ChatEvents.CHAT_COMPLETE)) {
+        JsonObject event = events.poll(10, TimeUnit.SECONDS);
+        assertThat(event).as("events so far: " + types).isNotNull();
+        types.add(event.getString("type"));
+        if (ChatEvents.CHAT_TOKEN.equals(event.getString("type"))) {
+          assertThat(event.getString("message_id")).isEqualTo(started.getString("message_id"));
+          text.append(event.getString("token"));
+        }
+      }
+      assertThat(types).containsSubsequence("chat_token", "chat_token", "chat_complete");
+      assertThat(text.toString()).isEqualTo("Hello from the cluster.");
+    } finally {
+      app.close().await();
+    }
+  }
+
+  @Test
+  @Order(5)
+  @DisplayName("when a worker node leaves, queries keep being answered by the other")
+  void workerLeaves() {
+    workerB.stop().await();
+    workerB = null;
+    for (int i = 0; i < 5; i++) {
+      JsonObject rest = client.post("/api/conversations/" + conversation + "/query")
+          .sendJsonObject(new JsonObject().put("sql", "SELECT count(*) AS n FROM table1")).await().bodyAsJsonObject();
+      assertThat(rest.getJsonArray("rows")).isEqualTo(new JsonArray().add(new JsonArray().add(100)));
+    }
+  }
+}
