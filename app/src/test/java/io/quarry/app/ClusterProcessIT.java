@@ -1,0 +1,142 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.testing.ParquetFixtures;
+import io.quarry.testing.ParquetServer;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three JVMs started from the built jar on loopback (web+storage+llm+dataset; worker; worker): a stream
+ * of queries goes on while one worker JVM is killed with SIGKILL.
+ */
+class ClusterProcessIT {
+
+  static final int QUERIES = 30;
+  static final int KILL_AFTER = 8;
+  static final long WORKER_WAIT_MS = 4_000;
+
+  @TempDir
+  Path dir;
+
+  final List<Process> processes = new ArrayList<>();
+  final Vertx vertx = Vertx.vertx();
+
+  @AfterEach
+  void stop() {
+    processes.forEach(Process::destroyForcibly);
+    vertx.close().await();
+  }
+
+  private Process launch(String name, String roles, Map<String, String> extra) throws IOException {
+    Path data = Files.createDirectories(dir.resolve(name));
+    List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+        "-Djdk.net.hosts.file=" + System.getProperty("jdk.net.hosts.file"), "-Dvertx.disableDnsResolver=true",
+        "-jar", System.getProperty("quarry.jar"), "--cluster", "--roles", roles, "--config",
+        dir.resolve("absent.json").toString());
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(dir.resolve(name + ".log").toFile());
+    builder.environment().putAll(extra);
+    builder.environment().put("QUARRY_DATA_DIR", data.toString());
+    Process process = builder.start();
+    processes.add(process);
+    return process;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  /** Polls the web node's health (an outside process: there is no event to wait for), at most 90 s. */
+  private JsonObject awaitMembers(WebClient client, int members) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (System.nanoTime() < deadline) {
+      try {
+        JsonObject health = client.get("/api/health").send().await().bodyAsJsonObject();
+        if (health.getJsonArray("cluster_members").size() == members) {
+          return health;
+        }
+      } catch (Exception notUpYet) {
+        // The web node is still starting.
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError("the cluster did not reach " + members + " members within 90 s; logs in " + dir);
+  }
+
+  @Test
+  @DisplayName("queries keep being answered while a worker JVM is killed: each succeeds or fails clearly in time, nothing is lost")
+  void workerKilled() throws Exception {
+    ParquetServer files = ParquetServer.start(vertx);
+    files.route("/people.parquet").content(ParquetFixtures.people(dir));
+    int port = freePort();
+    Map<String, String> env = new HashMap<>();
+    env.put("QUARRY_CLUSTER_NAME", "quarry-it-" + UUID.randomUUID());
+    env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
+    env.put("QUARRY_QUERY_TIMEOUT_MS", "3000");
+    env.put("QUARRY_DATASET_WORKER_TIMEOUT_MS", String.valueOf(WORKER_WAIT_MS));
+    env.put("QUARRY_HTTP_PORT", String.valueOf(port));
+    Process doomed = launch("worker-1", "worker", env);
+    launch("worker-2", "worker", env);
+    launch("web", "web,storage,llm,dataset", env);
+    WebClient client = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port));
+    assertThat(awaitMembers(client, 3).getJsonArray("roles_present")).contains("worker");
+
+    String conversation = client.post("/api/conversations").sendJsonObject(new JsonObject()).await().bodyAsJsonObject()
+        .getString("id");
+    assertThat(client.post("/api/conversations/" + conversation + "/datasets")
+        .sendJsonObject(new JsonObject().put("url", files.url("/people.parquet"))).await().statusCode()).isEqualTo(201);
+
+    List<String> results = new ArrayList<>();
+    int failures = 0;
+    for (int i = 0; i < QUERIES; i++) {
+      if (i == KILL_AFTER) {
+        doomed.destroyForcibly();
+        assertThat(doomed.waitFor(10, TimeUnit.SECONDS)).isTrue();
+      }
+      long started = System.nanoTime();
+      HttpResponse<Buffer> response = client.post("/api/conversations/" + conversation + "/query")
+          .sendJsonObject(new JsonObject().put("sql", "SELECT count(*) AS n, " + i + " AS attempt FROM table1")).await();
+      long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+      assertThat(tookMs).as("query %d answered within two worker waits", i).isLessThan(2 * WORKER_WAIT_MS + 5_000);
+      if (response.statusCode() == 200) {
+        assertThat(response.bodyAsJsonObject().getJsonArray("rows").getJsonArray(0).getLong(0)).isEqualTo(100);
+        results.add(response.bodyAsJsonObject().getString("id"));
+      } else {
+        failures++;
+        assertThat(response.statusCode()).as(response.bodyAsString()).isIn(503, 504);
+        assertThat(response.bodyAsJsonObject().getString("error")).isNotBlank();
+      }
+    }
+    System.out.printf("%d of %d queries answered, %d failed with a clear error; worker-1 killed before query %d%n",
+        results.size(), QUERIES, failures, KILL_AFTER);
+    assertThat(results.size()).isGreaterThanOrEqualTo(QUERIES - 2);
+    assertThat(failures).isLessThanOrEqualTo(2);
+    JsonObject stored = client.get("/api/conversations/" + conversation).send().await().bodyAsJsonObject();
+    assertThat(stored.getJsonArray("datasets")).hasSize(1);
+    for (String id : results) {
+      assertThat(client.get("/api/results/" + id).send().await().statusCode()).isEqualTo(200);
+    }
+  }
+}
