@@ -8,7 +8,8 @@ mvn -B -q -pl bench dependency:build-classpath -Dmdep.outputFile=target/bench.cl
 case "${1:-dataset}" in
   dataset) main=io.quarry.bench.DatasetBench ;;
   chat) main=io.quarry.bench.ChatBench ;;
-  *) echo "unknown benchmark: $1 (dataset, chat)" >&2; exit 2 ;;
+  cluster) main=io.quarry.bench.ClusterBench ;;
+  *) echo "unknown benchmark: $1 (dataset, chat, cluster)" >&2; exit 2 ;;
 esac
 exec java ${BENCH_JAVA_OPTS:-} -Xmx6g -Djdk.net.hosts.file=bench/hosts -Dvertx.disableDnsResolver=true \
   -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$main" "${@:2}"
