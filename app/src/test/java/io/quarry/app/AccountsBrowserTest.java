@@ -5,26 +5,20 @@ import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertTha
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.TokenUsage;
 import io.quarry.bus.Timestamps;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** auth.mode=password in the browser: sign up with an invite, sign out, sign in; the daily limit banner. */
-class AccountsBrowserTest {
-
-  static Playwright playwright;
-  static Browser browser;
+class AccountsBrowserTest extends BrowserTestBase {
 
   @TempDir
   Path dir;
@@ -32,22 +26,6 @@ class AccountsBrowserTest {
   ChatHarness chat;
   BrowserContext context;
   Page page;
-
-  @BeforeAll
-  static void launch() {
-    playwright = Browsers.playwright();
-    browser = Browsers.launch(playwright);
-  }
-
-  @AfterAll
-  static void close() {
-    if (browser != null) {
-      browser.close();
-    }
-    if (playwright != null) {
-      playwright.close();
-    }
-  }
 
   @BeforeEach
   void open() {

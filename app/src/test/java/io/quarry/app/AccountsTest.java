@@ -1,5 +1,6 @@
 package io.quarry.app;
 
+import static io.quarry.app.HttpAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -59,10 +60,6 @@ class AccountsTest {
     return (body == null ? request.send() : request.sendJsonObject(body)).await();
   }
 
-  private static void assertError(HttpResponse<Buffer> response, int status, String message) {
-    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(status);
-    assertThat(response.bodyAsJsonObject().getString("error")).isEqualTo(message);
-  }
 
   private static JsonObject signUp(String email, String password, String invite) {
     return new JsonObject().put("email", email).put("password", password).put("invite", invite);

@@ -7,26 +7,20 @@ import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The web UI in real headless Chromium against the real app and the fake Gemini. */
-class BrowserTest {
+class BrowserTest extends BrowserTestBase {
 
   /** target/ by default; -Dquarry.screenshots=../docs/screenshots refreshes the README's pictures. */
   static final Path SCREENSHOTS = Path.of(System.getProperty("quarry.screenshots", "target/screenshots"));
-
-  static Playwright playwright;
-  static Browser browser;
 
   @TempDir
   Path dir;
@@ -34,22 +28,6 @@ class BrowserTest {
   ChatHarness chat;
   BrowserContext context;
   Page page;
-
-  @BeforeAll
-  static void launch() {
-    playwright = Browsers.playwright();
-    browser = Browsers.launch(playwright);
-  }
-
-  @AfterAll
-  static void close() {
-    if (browser != null) {
-      browser.close();
-    }
-    if (playwright != null) {
-      playwright.close();
-    }
-  }
 
   @BeforeEach
   void open() {

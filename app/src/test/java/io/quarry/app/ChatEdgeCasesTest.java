@@ -1,5 +1,6 @@
 package io.quarry.app;
 
+import static io.quarry.app.HttpAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -37,10 +38,6 @@ class ChatEdgeCasesTest {
     chat.close();
   }
 
-  private static void assertError(HttpResponse<Buffer> response, int status, String message) {
-    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(status);
-    assertThat(response.bodyAsJsonObject().getString("error")).isEqualTo(message);
-  }
 
   @Test
   @DisplayName("a message of exactly 10,000 characters is accepted; empty or 10,001 is a 400 naming the field")

@@ -1,5 +1,6 @@
 package io.quarry.app;
 
+import static io.quarry.app.HttpAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.buffer.Buffer;
@@ -52,11 +53,6 @@ class ConversationApiTest {
     return response.bodyAsJsonObject();
   }
 
-  private static void assertError(HttpResponse<Buffer> response, int status, String message) {
-    assertThat(response.statusCode()).isEqualTo(status);
-    assertThat(response.bodyAsJsonObject().getString("error")).isEqualTo(message);
-    assertThat(response.bodyAsString()).doesNotContain("\tat ").doesNotContain("Exception");
-  }
 
   private long rows(String sql) throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("quarry.db"));

@@ -1,5 +1,6 @@
 package io.quarry.app;
 
+import static io.quarry.app.HttpAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.testing.ParquetFixtures;
@@ -68,10 +69,6 @@ class DatasetApiTest {
     return send(HttpMethod.POST, base + "/query", new JsonObject().put("sql", sql));
   }
 
-  private static void assertError(HttpResponse<Buffer> response, int status, String message) {
-    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(status);
-    assertThat(response.bodyAsJsonObject().getString("error")).isEqualTo(message);
-  }
 
   private long rows(String sql) throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("quarry.db"));
