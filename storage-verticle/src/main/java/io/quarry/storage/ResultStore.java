@@ -22,12 +22,14 @@ final class ResultStore {
     String userId = requireText(body, Keys.USER_ID);
     QueryResult stored = QueryResult.fromJson(body.getJsonObject("result", new JsonObject())).capped()
         .stored(Db.newId(), Timestamps.now());
-    return ConversationStore.requireOwned(db.pool(), userId, stored.conversationId() == null ? "" : stored.conversationId())
-        .compose(v -> db.run("INSERT INTO query_results (id, conversation_id, sql, columns_json, rows_json, total_rows,"
-                + " truncated, execution_time_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    // One statement: the ownership check is part of the insert, so a save costs one round trip.
+    return Db.changed(db.run("INSERT INTO query_results (id, conversation_id, sql, columns_json, rows_json, total_rows,"
+                + " truncated, execution_time_ms, created_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS"
+                + " (SELECT 1 FROM conversations WHERE id = ? AND user_id = ?)",
             stored.id(), stored.conversationId(), stored.sql() == null ? "" : stored.sql(), Db.text(stored.columns()),
             Db.text(stored.rows()), stored.totalRows(), stored.truncated() ? 1 : 0, stored.executionTimeMs(),
-            stored.createdAt()))
+            stored.createdAt(), stored.conversationId() == null ? "" : stored.conversationId(), userId),
+            ConversationStore.NOT_FOUND)
         .map(v -> new JsonObject().put("id", stored.id()).put("created_at", stored.createdAt()));
   }
 
