@@ -94,6 +94,7 @@ class BrowserTest extends BrowserTestBase {
     page.locator(".sql-panel summary").first().click();
     assertThat(page.locator(".sql-panel textarea").first()).hasValue(
         "SELECT origin, count(*) AS cars FROM table1 GROUP BY origin ORDER BY cars DESC");
+    assertThat(page.locator(".message.assistant .content.cursor")).hasCount(0);
     screenshot("03-answer-with-table-and-chart");
 
     page.reload();
@@ -202,6 +203,8 @@ class BrowserTest extends BrowserTestBase {
     chat.gemini.next().answer("Before the restart.");
     ask("Hello");
     assertThat(page.locator(".message.assistant .content")).hasText("Before the restart.");
+    // The cursor goes with chat_complete, which is sent once the answer is stored: only then restart.
+    assertThat(page.locator(".message.assistant .content.cursor")).hasCount(0);
     int port = chat.node.httpPort();
     chat.node.stop().await();
     assertThat(page.locator("#connection-text")).not().hasText("Connected");
