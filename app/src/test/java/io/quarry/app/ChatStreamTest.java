@@ -3,7 +3,6 @@ package io.quarry.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.testing.FakeGemini;
-import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -183,7 +182,6 @@ class ChatStreamTest {
     for (int i = 0; i < 20; i++) {
       chat.gemini.next().text("Answer ").pause(50).text("number ").text("ready").usage(10, 3);
     }
-    List<Future<?>> asks = new ArrayList<>();
     Map<String, String> ids = new java.util.HashMap<>();
     for (String c : conversations) {
       String id = chat.asked(c, "Question for " + c);
@@ -206,6 +204,5 @@ class ChatStreamTest {
       assertThat(chat.conversationJson(c).getJsonArray("messages").getJsonObject(1).getString("content"))
           .isEqualTo("Answer number ready");
     }
-    assertThat(asks).isEmpty();
   }
 }

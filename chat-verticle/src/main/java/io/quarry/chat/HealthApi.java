@@ -6,6 +6,11 @@ import io.vertx.core.shareddata.AsyncMap;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** {@code GET /api/health} and {@code GET /api/me}. */
 final class HealthApi {
@@ -26,11 +31,11 @@ final class HealthApi {
     JsonArray roles = node.getJsonArray("roles", new JsonArray());
     ctx.vertx().sharedData().<String, JsonObject>getAsyncMap(Addresses.NODES_MAP)
         .compose(AsyncMap::values)
-        .otherwise(java.util.List.of())
+        .otherwise(List.of())
         .onSuccess(values -> {
           JsonArray members = new JsonArray();
-          java.util.Set<String> present = new java.util.TreeSet<>();
-          values.stream().sorted(java.util.Comparator.comparing(n -> n.getString("id", ""))).forEach(n -> {
+          Set<String> present = new TreeSet<>();
+          values.stream().sorted(Comparator.comparing(n -> n.getString("id", ""))).forEach(n -> {
             members.add(n);
             n.getJsonArray("roles", new JsonArray()).forEach(r -> present.add((String) r));
           });
@@ -42,7 +47,7 @@ final class HealthApi {
               .put("status", "ok")
               .put("version", node.getString("version", "dev"))
               .put("roles", roles)
-              .put("roles_present", new JsonArray(new java.util.ArrayList<>(present)))
+              .put("roles_present", new JsonArray(new ArrayList<>(present)))
               .put("cluster_members", members));
         });
   }

@@ -92,10 +92,6 @@ final class DuckInstances implements AutoCloseable {
     }
   }
 
-  synchronized int size() {
-    return instances.size();
-  }
-
   private void evictBeyondLimit() {
     for (Iterator<Instance> it = instances.values().iterator(); it.hasNext() && instances.size() > limits.maxInstances(); ) {
       Instance eldest = it.next();

@@ -124,10 +124,6 @@ final class ParquetCache {
     return fetched;
   }
 
-  long totalBytes() {
-    return totalBytes;
-  }
-
   private Future<Path> revalidate(String url) {
     URI uri = OutboundHttp.parse(url).orElse(null);
     if (uri == null) {

@@ -102,9 +102,17 @@ public record AddressPolicy(boolean allowPrivate, Set<String> allowedAddresses, 
         || (a0 == 198 && (a1 == 18 || a1 == 19)));
   }
 
+  /** An IP literal in its canonical form; a name is refused rather than looked up (this runs on an event loop). */
   private static String canonical(String address) {
+    if (Hosts.numericV4(address).isPresent()) {
+      return Hosts.numericV4(address).get().getHostAddress();
+    }
+    String literal = address.startsWith("[") && address.endsWith("]") ? address.substring(1, address.length() - 1) : address;
+    if (!literal.contains(":")) {
+      throw new IllegalArgumentException("Not an IP address: " + address);
+    }
     try {
-      return InetAddress.getByName(address).getHostAddress();
+      return InetAddress.getByName(literal).getHostAddress(); // an IPv6 literal: parsed, never resolved
     } catch (UnknownHostException e) {
       throw new IllegalArgumentException("Not an IP address: " + address, e);
     }

@@ -39,14 +39,6 @@ public final class Deadline {
     }
   }
 
-  public boolean expired() {
-    return expired;
-  }
-
-  public long millis() {
-    return millis;
-  }
-
   /** Ends the deadline; its outcome is {@code result}, or a {@link TimeoutException} if it expired first. */
   public <T> Future<T> close(Future<T> result) {
     return result.transform(ar -> {

@@ -41,6 +41,9 @@ class AddressPolicyTest {
     AddressPolicy one = AddressPolicy.of(false, "127.0.0.1");
     assertThat(one.refusal(InetAddress.getByName("127.0.0.1"))).isEmpty();
     assertThat(one.refusal(InetAddress.getByName("127.0.0.2"))).isPresent();
+    assertThat(AddressPolicy.of(false, "127.1, [::1]").allowedAddresses()).containsExactlyInAnyOrder("127.0.0.1", "0:0:0:0:0:0:0:1");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> AddressPolicy.of(false, "files.internal"))
+        .hasMessage("Not an IP address: files.internal");
   }
 
   @Test
