@@ -42,6 +42,53 @@ public final class ChatEvents {
     return event(type, dataset.conversationId()).put("dataset", dataset.toJson());
   }
 
+  public static JsonObject chatToken(String conversationId, String messageId, String token) {
+    return event(CHAT_TOKEN, conversationId).put("message_id", messageId).put("token", token);
+  }
+
+  /** {@code phase}: generating, executing or formatting. */
+  public static JsonObject queryStatus(String conversationId, String phase) {
+    return event(QUERY_STATUS, conversationId).put("phase", phase);
+  }
+
+  public static JsonObject toolCallStart(String conversationId, String tool, JsonObject args) {
+    return event(TOOL_CALL_START, conversationId).put("tool", tool).put("args", args);
+  }
+
+  public static JsonObject queryError(String conversationId, String sql, String error) {
+    return event(QUERY_ERROR, conversationId).put("sql", sql).put("error", error);
+  }
+
+  public static JsonObject chart(String conversationId, String resultId, JsonObject spec) {
+    return event(CHART, conversationId).put("result_id", resultId).put("spec", spec);
+  }
+
+  public static JsonObject table(String conversationId, String resultId, String title, JsonArray columns) {
+    return event(TABLE, conversationId).put("result_id", resultId).put("title", title).put("columns", columns);
+  }
+
+  public static JsonObject chatComplete(String conversationId, String messageId, long inputTokens, long outputTokens) {
+    return event(CHAT_COMPLETE, conversationId).put("message_id", messageId).put("token_count", inputTokens + outputTokens)
+        .put("input_tokens", inputTokens).put("output_tokens", outputTokens);
+  }
+
+  public static JsonObject chatError(String conversationId, String messageId, String error, String details) {
+    return event(CHAT_ERROR, conversationId).put("message_id", messageId).put("error", error).put("details", details);
+  }
+
+  public static JsonObject rateLimitWarning(String conversationId, double usagePercent, long remainingTokens) {
+    return event(RATE_LIMIT_WARNING, conversationId).put("usage_percent", usagePercent)
+        .put("remaining_tokens", remainingTokens);
+  }
+
+  public static JsonObject rateLimitExceeded(String conversationId, long resetsInSeconds) {
+    return event(RATE_LIMIT_EXCEEDED, conversationId).put("resets_in_seconds", resetsInSeconds);
+  }
+
+  public static JsonObject conversationUpdated(String conversationId, String title) {
+    return event(CONVERSATION_UPDATED, conversationId).put("title", title);
+  }
+
   /** {@code query_result}: the first rows of a stored result. */
   public static JsonObject queryResult(QueryResult r) {
     JsonArray preview = new JsonArray(r.rows().getList().subList(0, Math.min(RESULT_PREVIEW_ROWS, r.rows().size())));

@@ -1,9 +1,20 @@
 package io.quarry.bus;
 
+import io.vertx.core.json.JsonObject;
+
 /** JSON field names shared by requests on the bus; entity fields live in their records. */
 public final class Keys {
 
   private Keys() {
+  }
+
+  /** A request's required text field: BAD_REQUEST "Field 'x' is required" when missing or blank. */
+  public static String required(JsonObject body, String key) {
+    String value = body.getString(key);
+    if (value == null || value.isBlank()) {
+      throw QuarryException.badRequest("Field '" + key + "' is required");
+    }
+    return value;
   }
 
   public static final String USER_ID = "user_id";

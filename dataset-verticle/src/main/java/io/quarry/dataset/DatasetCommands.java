@@ -1,5 +1,7 @@
 package io.quarry.dataset;
 
+import static io.quarry.bus.Keys.required;
+
 import static io.quarry.bus.ChatEvents.DATASET_ERROR;
 import static io.quarry.bus.ChatEvents.DATASET_LOADED;
 import static io.quarry.bus.ChatEvents.DATASET_LOADING;
@@ -94,11 +96,4 @@ final class DatasetCommands {
         .transform(stored -> Future.failedFuture(cause));
   }
 
-  static String required(JsonObject body, String key) {
-    String value = body.getString(key);
-    if (value == null || value.isBlank()) {
-      throw QuarryException.badRequest("Field '" + key + "' is required");
-    }
-    return value;
-  }
 }

@@ -1,5 +1,7 @@
 package io.quarry.dataset;
 
+import static io.quarry.bus.Keys.required;
+
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.Failure;
@@ -42,9 +44,9 @@ final class QueryRunner {
   }
 
   Future<JsonObject> run(JsonObject body) {
-    String userId = DatasetCommands.required(body, Keys.USER_ID);
-    String conversationId = DatasetCommands.required(body, Keys.CONVERSATION_ID);
-    String sql = DatasetCommands.required(body, Keys.SQL);
+    String userId = required(body, Keys.USER_ID);
+    String conversationId = required(body, Keys.CONVERSATION_ID);
+    String sql = required(body, Keys.SQL);
     if (sql.length() > maxSqlChars) {
       throw QuarryException.badRequest("Field 'sql' must be at most " + String.format("%,d", maxSqlChars) + " characters");
     }

@@ -36,7 +36,7 @@ final class ToolRunner {
   }
 
   Future<JsonObject> run(String tool, JsonObject args) {
-    events.emit(TOOL_CALL_START, new JsonObject().put("tool", tool).put("args", args));
+    events.emit(toolCallStart(conversationId, tool, args));
     return switch (tool) {
       case Tools.EXECUTE_SQL -> executeSql(args.getString("query", ""));
       case Tools.LOAD_DATASET -> loadDataset(args.getString("url", ""));
@@ -59,7 +59,7 @@ final class ToolRunner {
       }
       record.sqlFailures++;
       String message = Failure.messageOf(outcome.cause());
-      events.emit(QUERY_ERROR, new JsonObject().put("sql", sql).put("error", message));
+      events.emit(queryError(conversationId, sql, message));
       return Future.succeededFuture(error(message, Failure.classify(outcome.cause()).errorType()));
     });
   }
@@ -81,7 +81,7 @@ final class ToolRunner {
       try {
         JsonObject spec = ChartSpecs.validate(args, outcome.result());
         record.charts.add(new JsonObject().put("result_id", outcome.result().id()).put("spec", spec));
-        events.emit(CHART, new JsonObject().put("result_id", outcome.result().id()).put("spec", spec));
+        events.emit(chart(conversationId, outcome.result().id(), spec));
         return Future.succeededFuture(new JsonObject().put("status", "rendered").put("spec", spec));
       } catch (IllegalArgumentException e) {
         return Future.succeededFuture(error(e.getMessage(), null));
@@ -96,10 +96,10 @@ final class ToolRunner {
       }
       try {
         JsonArray columns = ChartSpecs.tableColumns(args, outcome.result());
-        JsonObject table = new JsonObject().put("result_id", outcome.result().id())
-            .put("title", args.getString("title", "")).put("columns", columns);
-        record.charts.add(table.copy().put("kind", "table"));
-        events.emit(TABLE, table);
+        String title = args.getString("title", "");
+        record.charts.add(new JsonObject().put("kind", "table").put("result_id", outcome.result().id())
+            .put("title", title).put("columns", columns));
+        events.emit(table(conversationId, outcome.result().id(), title, columns));
         return Future.succeededFuture(new JsonObject().put("status", "rendered"));
       } catch (IllegalArgumentException e) {
         return Future.succeededFuture(error(e.getMessage(), null));

@@ -1,8 +1,7 @@
 package io.quarry.llm;
 
-import static io.quarry.bus.ChatEvents.*;
-
 import com.google.genai.types.FunctionCall;
+import io.quarry.bus.ChatEvents;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.DatasetClient;
@@ -109,7 +108,7 @@ final class Turn {
   private void onText(String token) {
     if (!stopping) {
       answer.append(token);
-      events.emit(CHAT_TOKEN, new JsonObject().put("message_id", assistantId).put("token", token));
+      events.emit(ChatEvents.chatToken(conversationId, assistantId, token));
     }
   }
 
@@ -211,9 +210,8 @@ final class Turn {
   }
 
   private Future<Void> complete() {
-    return save("complete").onSuccess(v -> events.emit(CHAT_COMPLETE, new JsonObject().put("message_id", assistantId)
-        .put("token_count", inputTokens + outputTokens).put("input_tokens", inputTokens)
-        .put("output_tokens", outputTokens)));
+    return save("complete")
+        .onSuccess(v -> events.emit(ChatEvents.chatComplete(conversationId, assistantId, inputTokens, outputTokens)));
   }
 
   private Future<Void> saveStopped() {
@@ -224,7 +222,7 @@ final class Turn {
     String error = cause instanceof GeminiException ge ? ge.describe() : "The answer failed: " + cause.getMessage();
     String details = cause instanceof GeminiException ge && !ge.timedOut() ? ge.getMessage() : null;
     log.warn("Turn of conversation {} failed: {}", conversationId, cause.getMessage());
-    events.emit(CHAT_ERROR, new JsonObject().put("message_id", assistantId).put("error", error).put("details", details));
+    events.emit(ChatEvents.chatError(conversationId, assistantId, error, details));
     return answer.length() == 0 && produced.isEmpty() ? Future.succeededFuture() : save("error");
   }
 

@@ -1,5 +1,7 @@
 package io.quarry.llm;
 
+import static io.quarry.bus.Keys.required;
+
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
@@ -88,7 +90,7 @@ final class Turns {
       if (!usage.exceeded()) {
         return Future.succeededFuture();
       }
-      events.emit(ChatEvents.RATE_LIMIT_EXCEEDED, new JsonObject().put("resets_in_seconds", usage.resetsInSeconds()));
+      events.emit(ChatEvents.rateLimitExceeded(events.conversationId, usage.resetsInSeconds()));
       return Future.failedFuture(new QuarryException(Failure.RATE_LIMITED, "Daily token limit exceeded"));
     });
   }
@@ -97,10 +99,10 @@ final class Turns {
   private void announceBudget(String userId, Events events) {
     budget.usage(userId).onSuccess(usage -> {
       if (usage.exceeded()) {
-        events.emit(ChatEvents.RATE_LIMIT_EXCEEDED, new JsonObject().put("resets_in_seconds", usage.resetsInSeconds()));
+        events.emit(ChatEvents.rateLimitExceeded(events.conversationId, usage.resetsInSeconds()));
       } else if (usage.warning()) {
-        events.emit(ChatEvents.RATE_LIMIT_WARNING, new JsonObject().put("usage_percent", usage.toJson().getDouble("usage_percent"))
-            .put("remaining_tokens", usage.limit() - usage.used()));
+        events.emit(ChatEvents.rateLimitWarning(events.conversationId, usage.toJson().getDouble("usage_percent"),
+            usage.limit() - usage.used()));
       }
     });
   }
@@ -126,7 +128,7 @@ final class Turns {
       return;
     }
     storage.renameConversation(conversation.userId(), conversation.id(), title)
-        .onSuccess(renamed -> events.emit(ChatEvents.CONVERSATION_UPDATED, new JsonObject().put("title", title)));
+        .onSuccess(renamed -> events.emit(ChatEvents.conversationUpdated(conversation.id(), title)));
   }
 
   private static String content(JsonObject body) {
@@ -141,11 +143,4 @@ final class Turns {
     return text;
   }
 
-  private static String required(JsonObject body, String key) {
-    String value = body.getString(key);
-    if (value == null || value.isBlank()) {
-      throw QuarryException.badRequest("Field '" + key + "' is required");
-    }
-    return value;
-  }
 }

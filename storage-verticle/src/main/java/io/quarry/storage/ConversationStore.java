@@ -1,6 +1,6 @@
 package io.quarry.storage;
 
-import static io.quarry.storage.Db.requireText;
+import static io.quarry.bus.Keys.required;
 
 import io.quarry.bus.Bus;
 import io.quarry.bus.Conversation;
@@ -26,7 +26,7 @@ final class ConversationStore {
 
   Future<JsonObject> create(JsonObject body) {
     String now = Timestamps.now();
-    Conversation created = new Conversation(Db.newId(), requireText(body, Keys.USER_ID), requireText(body, Keys.TITLE),
+    Conversation created = new Conversation(Db.newId(), required(body, Keys.USER_ID), required(body, Keys.TITLE),
         now, now);
     return db.run("INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
             created.id(), created.userId(), created.title(), now, now)
@@ -35,7 +35,7 @@ final class ConversationStore {
 
   Future<JsonObject> list(JsonObject body) {
     return db.run("SELECT " + COLUMNS + " FROM conversations WHERE user_id = ? ORDER BY updated_at DESC, rowid DESC",
-            requireText(body, Keys.USER_ID))
+            required(body, Keys.USER_ID))
         .map(rows -> {
           JsonArray items = new JsonArray();
           rows.forEach(row -> items.add(conversation(row).toJson()));
@@ -45,19 +45,19 @@ final class ConversationStore {
 
   Future<JsonObject> get(JsonObject body) {
     return db.one(NOT_FOUND, "SELECT " + COLUMNS + " FROM conversations WHERE id = ? AND user_id = ?",
-        requireText(body, Keys.CONVERSATION_ID), requireText(body, Keys.USER_ID)).map(row -> conversation(row).toJson());
+        required(body, Keys.CONVERSATION_ID), required(body, Keys.USER_ID)).map(row -> conversation(row).toJson());
   }
 
   Future<JsonObject> rename(JsonObject body) {
-    String title = requireText(body, Keys.TITLE);
+    String title = required(body, Keys.TITLE);
     return Db.changed(db.run("UPDATE conversations SET title = ?, updated_at = ? WHERE id = ? AND user_id = ?",
-            title, Timestamps.now(), requireText(body, Keys.CONVERSATION_ID), requireText(body, Keys.USER_ID)),
+            title, Timestamps.now(), required(body, Keys.CONVERSATION_ID), required(body, Keys.USER_ID)),
         NOT_FOUND).compose(v -> get(body));
   }
 
   Future<JsonObject> delete(JsonObject body) {
     return Db.changed(db.run("DELETE FROM conversations WHERE id = ? AND user_id = ?",
-            requireText(body, Keys.CONVERSATION_ID), requireText(body, Keys.USER_ID)), NOT_FOUND)
+            required(body, Keys.CONVERSATION_ID), required(body, Keys.USER_ID)), NOT_FOUND)
         .map(v -> new JsonObject());
   }
 

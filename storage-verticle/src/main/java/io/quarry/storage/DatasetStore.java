@@ -1,6 +1,6 @@
 package io.quarry.storage;
 
-import static io.quarry.storage.Db.requireText;
+import static io.quarry.bus.Keys.required;
 
 import io.quarry.bus.Bus;
 import io.quarry.bus.Dataset;
@@ -35,9 +35,9 @@ final class DatasetStore {
   }
 
   Future<JsonObject> claim(JsonObject body) {
-    String userId = requireText(body, Keys.USER_ID);
-    String conversationId = requireText(body, Keys.CONVERSATION_ID);
-    String url = requireText(body, Keys.URL);
+    String userId = required(body, Keys.USER_ID);
+    String conversationId = required(body, Keys.CONVERSATION_ID);
+    String url = required(body, Keys.URL);
     int max = body.getInteger(Keys.MAX_DATASETS, 5);
     return db.tx(conn -> ConversationStore.requireOwned(conn, userId, conversationId)
         .compose(v -> Db.exists(conn, "SELECT 1 FROM datasets WHERE conversation_id = ? AND url = ?", conversationId, url))
@@ -67,8 +67,8 @@ final class DatasetStore {
   }
 
   Future<JsonObject> list(JsonObject body) {
-    String userId = requireText(body, Keys.USER_ID);
-    String conversationId = requireText(body, Keys.CONVERSATION_ID);
+    String userId = required(body, Keys.USER_ID);
+    String conversationId = required(body, Keys.CONVERSATION_ID);
     return ConversationStore.requireOwned(db.pool(), userId, conversationId)
         .compose(v -> db.run("SELECT " + COLUMNS + OWNED + " ORDER BY d.created_at, d.rowid", userId, conversationId))
         .map(rows -> {
@@ -79,8 +79,8 @@ final class DatasetStore {
   }
 
   Future<JsonObject> get(JsonObject body) {
-    return get(db.pool(), requireText(body, Keys.USER_ID), requireText(body, Keys.CONVERSATION_ID),
-        requireText(body, Keys.DATASET_ID)).map(Dataset::toJson);
+    return get(db.pool(), required(body, Keys.USER_ID), required(body, Keys.CONVERSATION_ID),
+        required(body, Keys.DATASET_ID)).map(Dataset::toJson);
   }
 
   private static Future<Dataset> get(SqlClient client, String userId, String conversationId, String datasetId) {
@@ -89,7 +89,7 @@ final class DatasetStore {
   }
 
   Future<JsonObject> update(JsonObject body) {
-    String userId = requireText(body, Keys.USER_ID);
+    String userId = required(body, Keys.USER_ID);
     Dataset d = Dataset.fromJson(body.getJsonObject("dataset", new JsonObject()));
     return Db.changed(db.run("UPDATE datasets SET row_count = ?, column_count = ?, schema_json = ?, status = ?,"
                 + " error_message = ?, file_size = ?, etag = ?, updated_at = ? WHERE id = ? AND conversation_id IN"
@@ -101,10 +101,10 @@ final class DatasetStore {
   }
 
   Future<JsonObject> rename(JsonObject body) {
-    String userId = requireText(body, Keys.USER_ID);
-    String conversationId = requireText(body, Keys.CONVERSATION_ID);
-    String datasetId = requireText(body, Keys.DATASET_ID);
-    String name = requireText(body, Keys.NAME);
+    String userId = required(body, Keys.USER_ID);
+    String conversationId = required(body, Keys.CONVERSATION_ID);
+    String datasetId = required(body, Keys.DATASET_ID);
+    String name = required(body, Keys.NAME);
     return db.tx(conn -> get(conn, userId, conversationId, datasetId)
         .compose(d -> Db.exists(conn, "SELECT 1 FROM datasets WHERE conversation_id = ? AND name = ? AND id <> ?",
             conversationId, name, datasetId))
@@ -116,9 +116,9 @@ final class DatasetStore {
   }
 
   Future<JsonObject> delete(JsonObject body) {
-    String userId = requireText(body, Keys.USER_ID);
-    String conversationId = requireText(body, Keys.CONVERSATION_ID);
-    String datasetId = requireText(body, Keys.DATASET_ID);
+    String userId = required(body, Keys.USER_ID);
+    String conversationId = required(body, Keys.CONVERSATION_ID);
+    String datasetId = required(body, Keys.DATASET_ID);
     return db.tx(conn -> get(conn, userId, conversationId, datasetId)
         .compose(d -> Db.run(conn, "DELETE FROM datasets WHERE id = ?", datasetId).map(v -> d.toJson())));
   }

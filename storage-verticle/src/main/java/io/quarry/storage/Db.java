@@ -97,11 +97,4 @@ final class Db {
     return (array == null ? new JsonArray() : array).encode();
   }
 
-  static String requireText(JsonObject body, String key) {
-    String value = body.getString(key);
-    if (value == null || value.isBlank()) {
-      throw QuarryException.badRequest("Field '" + key + "' is required");
-    }
-    return value;
-  }
 }

@@ -1,6 +1,6 @@
 package io.quarry.storage;
 
-import static io.quarry.storage.Db.requireText;
+import static io.quarry.bus.Keys.required;
 
 import io.quarry.bus.Bus;
 import io.quarry.bus.ChatMessage;
@@ -27,7 +27,7 @@ final class MessageStore {
   }
 
   Future<JsonObject> append(JsonObject body) {
-    String userId = requireText(body, Keys.USER_ID);
+    String userId = required(body, Keys.USER_ID);
     ChatMessage m = ChatMessage.fromJson(body.getJsonObject("message", new JsonObject()));
     if (m.conversationId() == null || !ROLES.contains(m.role())) {
       throw QuarryException.badRequest("Field 'message' needs a conversation_id and a role of user, assistant or tool");
@@ -46,8 +46,8 @@ final class MessageStore {
   }
 
   Future<JsonObject> list(JsonObject body) {
-    String conversationId = requireText(body, Keys.CONVERSATION_ID);
-    return ConversationStore.requireOwned(db.pool(), requireText(body, Keys.USER_ID), conversationId)
+    String conversationId = required(body, Keys.CONVERSATION_ID);
+    return ConversationStore.requireOwned(db.pool(), required(body, Keys.USER_ID), conversationId)
         .compose(v -> db.run("SELECT " + COLUMNS + " FROM messages WHERE conversation_id = ? ORDER BY created_at, rowid",
             conversationId))
         .map(rows -> {

@@ -1,6 +1,6 @@
 package io.quarry.storage;
 
-import static io.quarry.storage.Db.requireText;
+import static io.quarry.bus.Keys.required;
 
 import io.quarry.bus.Keys;
 import io.quarry.bus.QueryResult;
@@ -19,7 +19,7 @@ final class ResultStore {
   }
 
   Future<JsonObject> save(JsonObject body) {
-    String userId = requireText(body, Keys.USER_ID);
+    String userId = required(body, Keys.USER_ID);
     QueryResult stored = QueryResult.fromJson(body.getJsonObject("result", new JsonObject())).capped()
         .stored(Db.newId(), Timestamps.now());
     // One statement: the ownership check is part of the insert, so a save costs one round trip.
@@ -35,7 +35,7 @@ final class ResultStore {
 
   Future<JsonObject> get(JsonObject body) {
     return db.one("Result not found", "SELECT r.* FROM query_results r JOIN conversations c ON c.id = r.conversation_id"
-            + " WHERE r.id = ? AND c.user_id = ?", requireText(body, Keys.RESULT_ID), requireText(body, Keys.USER_ID))
+            + " WHERE r.id = ? AND c.user_id = ?", required(body, Keys.RESULT_ID), required(body, Keys.USER_ID))
         .map(row -> result(row).toJson());
   }
 

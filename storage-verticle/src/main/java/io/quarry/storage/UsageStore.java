@@ -1,6 +1,6 @@
 package io.quarry.storage;
 
-import static io.quarry.storage.Db.requireText;
+import static io.quarry.bus.Keys.required;
 
 import io.quarry.bus.Keys;
 import io.quarry.bus.TokenUsage;
@@ -22,7 +22,7 @@ final class UsageStore {
 
   Future<JsonObject> record(JsonObject body) {
     TokenUsage u = TokenUsage.fromJson(body);
-    requireText(body, Keys.USER_ID);
+    required(body, Keys.USER_ID);
     return db.run("INSERT INTO token_usage (user_id, conversation_id, model_name, input_tokens, output_tokens,"
                 + " created_at) VALUES (?, ?, ?, ?, ?, ?)", u.userId(), u.conversationId(),
             u.modelName() == null ? "unknown" : u.modelName(), u.inputTokens(), u.outputTokens(),
@@ -31,8 +31,8 @@ final class UsageStore {
   }
 
   Future<JsonObject> window(JsonObject body) {
-    String userId = requireText(body, Keys.USER_ID);
-    String since = requireText(body, Keys.SINCE);
+    String userId = required(body, Keys.USER_ID);
+    String since = required(body, Keys.SINCE);
     return db.run("SELECT created_at, input_tokens, output_tokens FROM token_usage WHERE user_id = ? AND created_at >= ?"
             + " ORDER BY created_at, id", userId, since)
         .map(rows -> {

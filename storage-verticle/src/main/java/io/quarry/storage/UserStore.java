@@ -1,6 +1,6 @@
 package io.quarry.storage;
 
-import static io.quarry.storage.Db.requireText;
+import static io.quarry.bus.Keys.required;
 
 import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
@@ -32,9 +32,9 @@ final class UserStore {
   }
 
   Future<JsonObject> create(JsonObject body) {
-    String email = requireText(body, Keys.EMAIL);
-    String hash = requireText(body, Keys.PASSWORD_HASH);
-    String invite = requireText(body, Keys.INVITE);
+    String email = required(body, Keys.EMAIL);
+    String hash = required(body, Keys.PASSWORD_HASH);
+    String invite = required(body, Keys.INVITE);
     User user = new User(Db.newId(), email, Timestamps.now());
     return db.tx(conn -> consumeInvite(conn, invite)
         .compose(v -> Db.exists(conn, "SELECT 1 FROM users WHERE email = ?", email))
@@ -57,20 +57,20 @@ final class UserStore {
 
   Future<JsonObject> get(JsonObject body) {
     return db.one("User not found", "SELECT " + USER_COLUMNS + " FROM users WHERE id = ?",
-        requireText(body, Keys.USER_ID)).map(row -> user(row).toJson());
+        required(body, Keys.USER_ID)).map(row -> user(row).toJson());
   }
 
   Future<JsonObject> credentials(JsonObject body) {
     return db.one("User not found", "SELECT " + USER_COLUMNS + ", password_hash FROM users WHERE email = ?",
-            requireText(body, Keys.EMAIL))
+            required(body, Keys.EMAIL))
         .map(row -> new JsonObject().put(Keys.USER, user(row).toJson())
             .put(Keys.PASSWORD_HASH, row.getString("password_hash")));
   }
 
   Future<JsonObject> createSession(JsonObject body) {
     return db.run("INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-            requireText(body, Keys.TOKEN_HASH), requireText(body, Keys.USER_ID), Timestamps.now(),
-            requireText(body, Keys.EXPIRES_AT))
+            required(body, Keys.TOKEN_HASH), required(body, Keys.USER_ID), Timestamps.now(),
+            required(body, Keys.EXPIRES_AT))
         .map(v -> new JsonObject());
   }
 
@@ -78,12 +78,12 @@ final class UserStore {
     return db.one("Session not found",
             "SELECT u.id, u.email, u.created_at FROM sessions s JOIN users u ON u.id = s.user_id"
                 + " WHERE s.token_hash = ? AND s.expires_at > ?",
-            requireText(body, Keys.TOKEN_HASH), Timestamps.now())
+            required(body, Keys.TOKEN_HASH), Timestamps.now())
         .map(row -> user(row).toJson());
   }
 
   Future<JsonObject> deleteSession(JsonObject body) {
-    return db.run("DELETE FROM sessions WHERE token_hash = ?", requireText(body, Keys.TOKEN_HASH))
+    return db.run("DELETE FROM sessions WHERE token_hash = ?", required(body, Keys.TOKEN_HASH))
         .map(v -> new JsonObject());
   }
 
