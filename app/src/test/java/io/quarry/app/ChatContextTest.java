@@ -8,38 +8,19 @@ import io.quarry.testing.FakeGemini;
 import io.quarry.testing.ParquetFixtures;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** What Quarry sends to Gemini: the system prompt built fresh from the datasets, and the pruned history. */
-class ChatContextTest {
-
-  @TempDir
-  Path dir;
-
-  ChatHarness chat;
-  ChatHarness.Socket socket;
-  String conversation;
+class ChatContextTest extends ChatTestBase {
 
   @BeforeEach
-  void start() {
-    chat = new ChatHarness(dir);
-    socket = chat.socket();
-    conversation = chat.conversation();
+  void prepare() {
     chat.files.route("/cities.parquet").content(ParquetFixtures.write(dir.resolve("cities.parquet"),
         "SELECT 'Paris' AS city, 2100000 AS population, DATE '2024-01-01' AS counted"));
-  }
-
-  @AfterEach
-  void stop() {
-    socket.close();
-    chat.close();
   }
 
   private FakeGemini.Request askAndRecord(String question) throws Exception {

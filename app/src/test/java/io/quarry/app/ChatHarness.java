@@ -16,9 +16,6 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -94,10 +91,7 @@ final class ChatHarness implements AutoCloseable {
   }
 
   long sqlite(String sql) throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("quarry.db"));
-         ResultSet rs = c.createStatement().executeQuery(sql)) {
-      return rs.next() ? rs.getLong(1) : -1;
-    }
+    return TestNodes.sqlite(dir, sql);
   }
 
   @Override

@@ -8,38 +8,19 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Streaming, stopping, errors and token accounting of chat turns, end to end against the fake Gemini. */
-class ChatStreamTest {
+class ChatStreamTest extends ChatTestBase {
 
-  @TempDir
-  Path dir;
-
-  ChatHarness chat;
-  ChatHarness.Socket socket;
-  String conversation;
-
-  @BeforeEach
-  void start() {
-    chat = new ChatHarness(dir, Map.of("QUARRY_LLM_RESPONSE_TIMEOUT_MS", "1500"));
-    socket = chat.socket();
-    conversation = chat.conversation();
-  }
-
-  @AfterEach
-  void stop() {
-    socket.close();
-    chat.close();
+  @Override
+  Map<String, String> env() {
+    return Map.of("QUARRY_LLM_RESPONSE_TIMEOUT_MS", "1500");
   }
 
   @Test

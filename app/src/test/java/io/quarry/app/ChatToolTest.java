@@ -5,36 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.testing.FakeGemini;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The tool loop end to end: SQL on the real worker, datasets through the real pipeline, charts by tool. */
-class ChatToolTest {
-
-  @TempDir
-  Path dir;
-
-  ChatHarness chat;
-  ChatHarness.Socket socket;
-  String conversation;
+class ChatToolTest extends ChatTestBase {
 
   @BeforeEach
-  void start() {
-    chat = new ChatHarness(dir);
-    socket = chat.socket();
-    conversation = chat.conversation();
+  void prepare() {
     chat.addDataset(conversation, "/people.parquet");
-  }
-
-  @AfterEach
-  void stop() {
-    socket.close();
-    chat.close();
   }
 
   private static JsonObject sql(String query) {

@@ -11,9 +11,6 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -53,13 +50,6 @@ class ConversationApiTest {
     return response.bodyAsJsonObject();
   }
 
-
-  private long rows(String sql) throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("quarry.db"));
-         ResultSet rs = c.createStatement().executeQuery(sql)) {
-      return rs.next() ? rs.getLong(1) : -1;
-    }
-  }
 
   @Test
   @DisplayName("a conversation is created (201, default title when none is given) and listed newest first")
@@ -116,7 +106,7 @@ class ConversationApiTest {
     assertThat(send(HttpMethod.DELETE, path, null).statusCode()).isEqualTo(204);
     assertError(send(HttpMethod.GET, path, null), 404, "Conversation not found");
     assertError(send(HttpMethod.DELETE, path, null), 404, "Conversation not found");
-    assertThat(rows("SELECT COUNT(*) FROM conversations")).isZero();
+    assertThat(TestNodes.sqlite(dir, "SELECT COUNT(*) FROM conversations")).isZero();
   }
 
   @Test

@@ -13,9 +13,6 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -70,13 +67,6 @@ class DatasetApiTest {
   }
 
 
-  private long rows(String sql) throws Exception {
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("quarry.db"));
-         ResultSet rs = c.createStatement().executeQuery(sql)) {
-      return rs.next() ? rs.getLong(1) : -1;
-    }
-  }
-
   @Test
   @DisplayName("adding a URL answers 201 with a ready dataset named table1, its schema cached; loading then loaded is published")
   void addDataset() throws Exception {
@@ -96,7 +86,7 @@ class DatasetApiTest {
 
     JsonArray listed = send(HttpMethod.GET, base, null).bodyAsJsonObject().getJsonArray("datasets");
     assertThat(listed.getJsonObject(0).getJsonArray("schema")).isEqualTo(dataset.getJsonArray("schema"));
-    assertThat(rows("SELECT COUNT(*) FROM datasets WHERE status = 'ready' AND row_count = 100")).isEqualTo(1);
+    assertThat(TestNodes.sqlite(dir, "SELECT COUNT(*) FROM datasets WHERE status = 'ready' AND row_count = 100")).isEqualTo(1);
   }
 
   @Test
@@ -106,7 +96,7 @@ class DatasetApiTest {
       assertError(add(url), 400, "Invalid URL format");
     }
     assertError(send(HttpMethod.POST, base + "/datasets", new JsonObject()), 400, "Field 'url' is required");
-    assertThat(rows("SELECT COUNT(*) FROM datasets")).isZero();
+    assertThat(TestNodes.sqlite(dir, "SELECT COUNT(*) FROM datasets")).isZero();
   }
 
   @Test
@@ -236,7 +226,7 @@ class DatasetApiTest {
     assertThat(response.bodyAsJsonObject().getString("error"))
         .isEqualTo("The dataset at " + files.url("/people.parquet") + " is no longer accessible");
     assertThat(events.next(1).get(0).getString("type")).isEqualTo("dataset_error");
-    assertThat(rows("SELECT COUNT(*) FROM datasets WHERE status = 'error'")).isEqualTo(1);
+    assertThat(TestNodes.sqlite(dir, "SELECT COUNT(*) FROM datasets WHERE status = 'error'")).isEqualTo(1);
   }
 
   @Test

@@ -9,39 +9,26 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The daily token budget end to end, with usage placed in time rather than waited for. */
-class RateLimitTest {
+class RateLimitTest extends ChatTestBase {
 
-  @TempDir
-  Path dir;
-
-  ChatHarness chat;
-  ChatHarness.Socket socket;
-  String conversation;
   String userId;
 
-  @BeforeEach
-  void start() {
-    chat = new ChatHarness(dir, Map.of("QUARRY_TOKEN_LIMIT", "1000"));
-    socket = chat.socket();
-    conversation = chat.conversation();
-    userId = chat.send(HttpMethod.GET, "/api/me", null).bodyAsJsonObject().getString("id");
+  @Override
+  Map<String, String> env() {
+    return Map.of("QUARRY_TOKEN_LIMIT", "1000");
   }
 
-  @AfterEach
-  void stop() {
-    socket.close();
-    chat.close();
+  @BeforeEach
+  void prepare() {
+    userId = chat.send(HttpMethod.GET, "/api/me", null).bodyAsJsonObject().getString("id");
   }
 
   private void used(long tokens, Duration ago) {

@@ -17,6 +17,14 @@ final class TestNodes {
     return env;
   }
 
+  /** The single number a query over the node's SQLite file answers (a count), read with plain JDBC. */
+  static long sqlite(Path dataDir, String sql) throws java.sql.SQLException {
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve("quarry.db"));
+         java.sql.ResultSet rs = c.createStatement().executeQuery(sql)) {
+      return rs.next() ? rs.getLong(1) : -1;
+    }
+  }
+
   static Node start(Path dataDir, String... argv) {
     return start(env(dataDir), dataDir, argv);
   }

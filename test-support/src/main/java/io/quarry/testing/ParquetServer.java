@@ -224,11 +224,7 @@ public final class ParquetServer {
   }
 
   private void get(Route route, HttpServerRequest request, HttpServerResponse response) {
-    if (route.file != null) {
-      getFile(route, request, response);
-      return;
-    }
-    byte[] content = route.content;
+    long length = route.length();
     String ifNoneMatch = request.getHeader("If-None-Match");
     if (!route.ignoreConditional && route.sendEtag && ifNoneMatch != null && ifNoneMatch.equals(route.etag)) {
       headers(route, response).setStatusCode(304).end();
@@ -237,42 +233,30 @@ public final class ParquetServer {
     Matcher range = RANGE.matcher(request.getHeader("Range") == null ? "" : request.getHeader("Range"));
     if (!route.ignoreRange && range.matches()) {
       long from = Long.parseLong(range.group(1));
-      long to = Math.min(Long.parseLong(range.group(2)), content.length - 1L);
-      if (from >= content.length) {
-        response.setStatusCode(416).putHeader("Content-Range", "bytes */" + content.length).end();
+      long to = Math.min(Long.parseLong(range.group(2)), length - 1);
+      if (from >= length) {
+        response.setStatusCode(416).putHeader("Content-Range", "bytes */" + length).end();
         return;
       }
-      Buffer slice = Buffer.buffer(java.util.Arrays.copyOfRange(content, (int) from, (int) to + 1));
-      later(from == 0 ? route.delayFirstBytesMs : route.delayOtherRangesMs, () -> send(route,
-          headers(route, response).setStatusCode(206).putHeader("Content-Range",
-              "bytes " + from + "-" + to + "/" + content.length), slice));
+      later(from == 0 ? route.delayFirstBytesMs : route.delayOtherRangesMs, () -> body(route,
+          headers(route, response).setStatusCode(206).putHeader("Content-Range", "bytes " + from + "-" + to + "/" + length),
+          from, to));
       return;
     }
     later(route.delayFullMs, () -> {
       route.fullDownloads.incrementAndGet();
-      send(route, headers(route, response).setStatusCode(200), Buffer.buffer(content));
+      body(route, headers(route, response).setStatusCode(200), 0, length - 1);
     });
   }
 
-  private void getFile(Route route, HttpServerRequest request, HttpServerResponse response) {
-    long length = route.length();
-    String ifNoneMatch = request.getHeader("If-None-Match");
-    if (!route.ignoreConditional && ifNoneMatch != null && ifNoneMatch.equals(route.etag)) {
-      headers(route, response).setStatusCode(304).end();
-      return;
-    }
-    Matcher range = RANGE.matcher(request.getHeader("Range") == null ? "" : request.getHeader("Range"));
-    if (!route.ignoreRange && range.matches()) {
-      long from = Long.parseLong(range.group(1));
-      long to = Math.min(Long.parseLong(range.group(2)), length - 1);
+  /** Bytes {@code from}..{@code to} of the route's content, from memory or from its file. */
+  private static void body(Route route, HttpServerResponse response, long from, long to) {
+    if (route.file != null) {
       route.bodyBytes.addAndGet(to - from + 1);
-      headers(route, response).setStatusCode(206).putHeader("Content-Range", "bytes " + from + "-" + to + "/" + length)
-          .sendFile(route.file.toString(), from, to - from + 1);
-      return;
+      response.sendFile(route.file.toString(), from, to - from + 1);
+    } else {
+      send(route, response, Buffer.buffer(java.util.Arrays.copyOfRange(route.content, (int) from, (int) to + 1)));
     }
-    route.fullDownloads.incrementAndGet();
-    route.bodyBytes.addAndGet(length);
-    headers(route, response).setStatusCode(200).sendFile(route.file.toString());
   }
 
   private static HttpServerResponse headers(Route route, HttpServerResponse response) {

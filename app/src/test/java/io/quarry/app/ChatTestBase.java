@@ -1,0 +1,36 @@
+package io.quarry.app;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A node wired to the fake Gemini, a browser-like WebSocket, and one fresh conversation per test. */
+abstract class ChatTestBase {
+
+  @TempDir
+  Path dir;
+
+  ChatHarness chat;
+  ChatHarness.Socket socket;
+  String conversation;
+
+  /** Extra environment for the node, for classes that need other limits. */
+  Map<String, String> env() {
+    return Map.of();
+  }
+
+  @BeforeEach
+  void startChat() {
+    chat = new ChatHarness(dir, env());
+    socket = chat.socket();
+    conversation = chat.conversation();
+  }
+
+  @AfterEach
+  void stopChat() {
+    socket.close();
+    chat.close();
+  }
+}
