@@ -172,14 +172,30 @@ class ClusterTest {
 
   @Test
   @Order(5)
-  @DisplayName("when a worker node leaves, queries keep being answered by the other")
-  void workerLeaves() {
+  @DisplayName("when a worker node leaves, queries and a chat turn's SQL keep being answered by the other")
+  void workerLeaves() throws Exception {
     workerB.stop().await();
     workerB = null;
     for (int i = 0; i < 5; i++) {
       JsonObject rest = client.post("/api/conversations/" + conversation + "/query")
           .sendJsonObject(new JsonObject().put("sql", "SELECT count(*) AS n FROM table1")).await().bodyAsJsonObject();
       assertThat(rest.getJsonArray("rows")).isEqualTo(new JsonArray().add(new JsonArray().add(100)));
+    }
+    String userId = client.get("/api/me").send().await().bodyAsJsonObject().getString("id");
+    try (EventRecorder events = new EventRecorder(web, userId)) {
+      gemini.next().call("execute_sql", new JsonObject().put("query", "SELECT count(*) AS n FROM table1")).usage(10, 1);
+      gemini.next().answer("Still 100.");
+      assertThat(client.post("/api/conversations/" + conversation + "/messages")
+          .sendJsonObject(new JsonObject().put("content", "How many now?")).await().statusCode()).isEqualTo(202);
+      List<String> types = new ArrayList<>();
+      while (!types.contains(ChatEvents.CHAT_COMPLETE) && !types.contains(ChatEvents.CHAT_ERROR)) {
+        JsonObject event = events.next(1).get(0);
+        types.add(event.getString("type"));
+        if (ChatEvents.QUERY_RESULT.equals(event.getString("type"))) {
+          assertThat(event.getJsonArray("rows")).isEqualTo(new JsonArray().add(new JsonArray().add(100)));
+        }
+      }
+      assertThat(types).containsSubsequence(ChatEvents.QUERY_RESULT, ChatEvents.CHAT_COMPLETE);
     }
   }
 }

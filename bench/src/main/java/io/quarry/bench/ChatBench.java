@@ -53,6 +53,7 @@ public final class ChatBench {
       relay(outside, gemini, client, node, 1, "cold JIT");
       relay(outside, gemini, client, node, 1, "warm");
       relay(outside, gemini, client, node, 200, "warm");
+      stopLatency(outside, gemini, client, node, 30);
       heapPerSocket(outside, node, 1000);
     } finally {
       node.stop().await();
@@ -99,6 +100,34 @@ public final class ChatBench {
     double[] sorted = latencies.stream().mapToDouble(Double::doubleValue).sorted().toArray();
     System.out.printf(Locale.ROOT, "   %3d concurrent stream(s), %-8s %6d tokens   p50 %7.3f ms   p99 %7.3f ms   max %7.3f ms%n",
         streams, label + ":", sorted.length, percentile(sorted, 50), percentile(sorted, 99), sorted[sorted.length - 1]);
+  }
+
+  /** From POST /stop to the fake Gemini seeing its stalled stream closed. */
+  private static void stopLatency(Vertx outside, FakeGemini gemini, WebClient client, Node node, int runs) throws Exception {
+    WebSocket ws = socket(outside, node);
+    java.util.concurrent.BlockingQueue<String> tokens = new java.util.concurrent.LinkedBlockingQueue<>();
+    ws.textMessageHandler(text -> {
+      if ("chat_token".equals(new JsonObject(text).getString("type"))) {
+        tokens.add(text);
+      }
+    });
+    double[] ms = new double[runs];
+    for (int i = 0; i < runs; i++) {
+      FakeGemini.Script script = gemini.next().text("partial").stall();
+      String id = client.post("/api/conversations").send().await().bodyAsJsonObject().getString("id");
+      client.post("/api/conversations/" + id + "/messages").sendJsonObject(new JsonObject().put("content", "go")).await();
+      if (tokens.poll(10, TimeUnit.SECONDS) == null) {
+        throw new IllegalStateException("no token");
+      }
+      long t0 = System.nanoTime();
+      client.post("/api/conversations/" + id + "/stop").send().await();
+      script.closed().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      ms[i] = (System.nanoTime() - t0) / 1e6;
+    }
+    ws.close().await();
+    java.util.Arrays.sort(ms);
+    System.out.printf(Locale.ROOT, "%nStop on a stalled stream (POST /stop → Gemini's connection closed), %d runs: p50 %.3f ms   p99 %.3f ms   max %.3f ms%n",
+        runs, percentile(ms, 50), percentile(ms, 99), ms[runs - 1]);
   }
 
   private static void heapPerSocket(Vertx outside, Node node, int count) throws Exception {
