@@ -230,6 +230,20 @@ class DatasetApiTest {
   }
 
   @Test
+  @DisplayName("only the dataset whose URL failed goes to error, even when a healthy URL is a prefix of it")
+  void onlyTheFailedDataset() throws Exception {
+    files.route("/people.parquet2").content(ParquetFixtures.people(dir));
+    add(files.url("/people.parquet"));
+    add(files.url("/people.parquet2"));
+    events.next(4);
+    files.route("/people.parquet2").status(500);
+    assertThat(query("SELECT count(*) FROM table1, table2").statusCode()).isEqualTo(502);
+    assertThat(events.next(1).get(0).getJsonObject("dataset").getString("name")).isEqualTo("table2");
+    assertThat(TestNodes.sqlite(dir, "SELECT COUNT(*) FROM datasets WHERE status = 'error' AND name = 'table2'")).isEqualTo(1);
+    assertThat(TestNodes.sqlite(dir, "SELECT COUNT(*) FROM datasets WHERE status = 'ready' AND name = 'table1'")).isEqualTo(1);
+  }
+
+  @Test
   @DisplayName("a conversation's SQL cannot see another conversation's datasets; unknown conversations are 404")
   void isolationBetweenConversations() {
     add(files.url("/people.parquet"));

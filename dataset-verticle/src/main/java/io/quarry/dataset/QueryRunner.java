@@ -10,6 +10,7 @@ import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageClient;
+import io.quarry.bus.Unreachable;
 import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
@@ -19,6 +20,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * SQL over a conversation's datasets: binds each dataset's name to its URL, has a worker run the
@@ -80,10 +82,11 @@ final class QueryRunner {
   }
 
   private Future<QueryResult> markUnreachable(String userId, List<Dataset> datasets, Throwable failure) {
-    if (Failure.classify(failure) == Failure.NETWORK) {
-      String message = Failure.messageOf(failure);
+    Optional<String> failedUrl = Failure.classify(failure) == Failure.NETWORK
+        ? Unreachable.url(Failure.messageOf(failure)) : Optional.empty();
+    if (failedUrl.isPresent()) {
       datasets.stream()
-          .filter(d -> Dataset.READY.equals(d.status()) && message.contains(d.url()))
+          .filter(d -> Dataset.READY.equals(d.status()) && failedUrl.get().equals(d.url()))
           .forEach(d -> storage.updateDataset(userId, d.failed(Pipeline.COULD_NOT_ACCESS))
               .onSuccess(stored -> ChatEvents.publish(bus, userId, ChatEvents.dataset(ChatEvents.DATASET_ERROR, stored))));
     }

@@ -3,6 +3,7 @@ package io.quarry.worker;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.Sizes;
+import io.quarry.bus.Unreachable;
 
 /** Builders for the worker's structured failures: {@code error_type} travels as the failure code. */
 final class QueryFailure {
@@ -24,6 +25,6 @@ final class QueryFailure {
   }
 
   static QuarryException network(String url, String reason) {
-    return new QuarryException(Failure.NETWORK, "The dataset at " + url + " is no longer accessible", reason);
+    return new QuarryException(Failure.NETWORK, Unreachable.message(url), reason);
   }
 }
