@@ -1,7 +1,6 @@
 package io.quarry.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
