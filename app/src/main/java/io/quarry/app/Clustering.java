@@ -18,7 +18,8 @@ import java.util.Arrays;
 
 /**
  * A clustered Vert.x on Hazelcast: {@code cluster.xml} (beside the configuration file, else the one in
- * the jar), with the cluster name, interface and TCP-IP members of Quarry's configuration set over it.
+ * the jar), with the cluster name, interface, TCP-IP members and failure detection of Quarry's
+ * configuration set over it.
  */
 final class Clustering {
 
@@ -27,7 +28,11 @@ final class Clustering {
   private Clustering() {
   }
 
-  static Future<Vertx> start(JsonObject cluster, Path configFile, VertxOptions options) {
+  /** A joined cluster, and where this member listens so that the node's worker processes can join it. */
+  record Joined(Vertx vertx, String member) {
+  }
+
+  static Future<Joined> start(JsonObject cluster, Path configFile, VertxOptions options) {
     Config hazelcast;
     try {
       hazelcast = hazelcastConfig(cluster, configFile);
@@ -36,14 +41,22 @@ final class Clustering {
     }
     String host = cluster.getString("host", "127.0.0.1");
     options.setEventBusOptions(new EventBusOptions().setHost(host).setPort(0));
-    return Vertx.builder().with(options).withClusterManager(new HazelcastClusterManager(hazelcast)).buildClustered()
+    HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
+    return Vertx.builder().with(options).withClusterManager(manager).buildClustered()
+        .map(vertx -> new Joined(vertx, member(manager)))
         .recover(e -> Future.failedFuture(new IllegalStateException("Cannot join the cluster '"
             + cluster.getString("name") + "' on " + host + ": " + e.getMessage(), e)));
+  }
+
+  private static String member(HazelcastClusterManager manager) {
+    var address = manager.getHazelcastInstance().getCluster().getLocalMember().getAddress();
+    return address.getHost() + ":" + address.getPort();
   }
 
   static Config hazelcastConfig(JsonObject cluster, Path configFile) {
     Config config = read(configFile == null ? null : configFile.toAbsolutePath().getParent().resolve("cluster.xml"));
     config.setClusterName(cluster.getString("name", "quarry"));
+    config.setLiteMember(cluster.getBoolean("liteMember", false));
     config.getNetworkConfig().setPort(cluster.getInteger("port", 5701)).setPortAutoIncrement(true);
     config.getNetworkConfig().getInterfaces().setEnabled(true).clear().addInterface(cluster.getString("host", "127.0.0.1"));
     JoinConfig join = config.getNetworkConfig().getJoin();
@@ -55,6 +68,15 @@ final class Clustering {
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.wait.seconds.before.join", "0");
     config.setProperty("hazelcast.shutdownhook.enabled", "false");
+    // 0 keeps what cluster.xml (or Hazelcast) says; a node's private cluster with its workers sets them short.
+    int heartbeat = cluster.getInteger("heartbeatSeconds", 0);
+    int silence = cluster.getInteger("maxNoHeartbeatSeconds", 0);
+    if (heartbeat > 0) {
+      config.setProperty("hazelcast.heartbeat.interval.seconds", String.valueOf(heartbeat));
+    }
+    if (silence > 0) {
+      config.setProperty("hazelcast.max.no.heartbeat.seconds", String.valueOf(silence));
+    }
     return config;
   }
 

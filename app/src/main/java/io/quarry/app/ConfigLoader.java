@@ -38,7 +38,8 @@ final class ConfigLoader {
       Map.entry("QUARRY_TOKEN_LIMIT", List.of("llm.tokenLimit")),
       Map.entry("QUARRY_CLUSTER_NAME", List.of("cluster.name")),
       Map.entry("QUARRY_CLUSTER_HOST", List.of("cluster.host")),
-      Map.entry("QUARRY_CLUSTER_MEMBERS", List.of("cluster.members")));
+      Map.entry("QUARRY_CLUSTER_MEMBERS", List.of("cluster.members")),
+      Map.entry("QUARRY_LOCAL_WORKERS", List.of("localWorkers.count")));
 
   /** Settings that exist only through the environment: secrets never sit in a file. */
   static final Map<String, String> SECRETS = Map.of("llm.apiKey", "GEMINI_API_KEY");

@@ -1,5 +1,7 @@
 package io.quarry.app;
 
+import io.quarry.app.workers.LocalWorkers;
+import io.quarry.app.workers.LocalWorkersConfig;
 import io.quarry.chat.ChatVerticle;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -9,6 +11,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -26,17 +29,20 @@ public final class Launcher {
   public static Future<Node> start(Map<String, String> env, String... argv) {
     Args args;
     JsonObject config;
+    Plan plan;
     try {
       args = Args.parse(argv);
       config = ConfigLoader.load(args.config(), env);
+      plan = Plan.of(args, config);
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
     JsonObject effective = selfServedSamples(config);
-    Future<Vertx> vertx = args.cluster()
-        ? Clustering.start(config.getJsonObject("cluster"), args.config(), vertxOptions())
-        : Future.succeededFuture(Vertx.vertx(vertxOptions()));
-    return vertx.compose(v -> deploy(v, args, effective));
+    String nodeId = UUID.randomUUID().toString();
+    Future<Clustering.Joined> joined = plan.clustered()
+        ? Clustering.start(plan.cluster(config.getJsonObject("cluster"), nodeId), args.config(), vertxOptions())
+        : Future.succeededFuture(new Clustering.Joined(Vertx.vertx(vertxOptions()), null));
+    return joined.compose(cluster -> deploy(cluster, plan, effective, nodeId));
   }
 
   /**
@@ -78,33 +84,72 @@ public final class Launcher {
     }
   }
 
-  private static Future<Node> deploy(Vertx vertx, Args args, JsonObject config) {
+  private static Future<Node> deploy(Clustering.Joined cluster, Plan plan, JsonObject config, String nodeId) {
+    Vertx vertx = cluster.vertx();
     JsonObject node = new JsonObject()
-        .put("id", UUID.randomUUID().toString())
+        .put("id", nodeId)
         .put("version", version())
-        .put("roles", new JsonArray(args.roles().stream().map(r -> r.label).toList()));
+        .put("roles", new JsonArray(plan.labels()));
+    LocalWorkers workers = plan.localWorkers() > 0 ? new LocalWorkers() : null;
     Future<ChatVerticle> chain = vertx.deployVerticle(new NodeVerticle(),
         new DeploymentOptions().setConfig(new JsonObject().put("node", node))).map((ChatVerticle) null);
-    for (Role role : args.roles()) {
+    if (workers != null) {
+      // First, so that the worker processes start while the other roles deploy.
+      JsonObject setup = localWorkers(plan, config, node, cluster);
+      chain = chain.compose(web -> vertx.deployVerticle(workers, new DeploymentOptions().setConfig(setup))
+          .recover(e -> Future.failedFuture(new IllegalStateException("worker failed to start: " + e.getMessage(), e)))
+          .map(web));
+    }
+    for (Role role : plan.inProcess()) {
+      if (role == Role.WEB && workers != null) {
+        chain = chain.compose(web -> workers.ready().map(web));
+      }
       chain = chain.compose(web -> {
         Deployable verticle = role.verticle.get();
         JsonObject section = config.getJsonObject(role.configSection, new JsonObject()).copy().put("node", node);
+        if (role == Role.WORKER && plan.supervisor() != null) {
+          section.put("localWorkerId", Supervised.workerId(plan.supervisor()));
+        }
         return vertx.deployVerticle(verticle, new DeploymentOptions().setConfig(section))
             .recover(e -> Future.failedFuture(new IllegalStateException(
                 role.label + " failed to start: " + e.getMessage(), e)))
             .map(id -> verticle instanceof ChatVerticle chat ? chat : web);
       });
     }
-    Promise<Node> started = Promise.promise();
-    chain.map(web -> new Node(vertx, config, web)).onComplete(outcome -> {
-      if (outcome.succeeded()) {
-        log.info("Quarry {} started with roles {}", node.getString("version"), node.getJsonArray("roles"));
-        started.complete(outcome.result());
+    if (workers != null && !plan.inProcess().contains(Role.WEB)) {
+      chain = chain.compose(web -> workers.ready().map(web));
+    }
+    Future<ChatVerticle> started = chain
+        .compose(web -> plan.supervisor() == null ? Future.succeededFuture(web)
+            : Supervised.begin(vertx, plan.supervisor(), nodeId).map(web));
+    Promise<Node> outcome = Promise.promise();
+    started.map(web -> new Node(vertx, config, web)).onComplete(result -> {
+      if (result.succeeded()) {
+        log.info("Quarry {} started with roles {}{}", node.getString("version"), node.getJsonArray("roles"),
+            workers == null ? "" : " (" + plan.localWorkers() + " worker processes)");
+        outcome.complete(result.result());
       } else {
-        closeThenFail(vertx, outcome.cause(), started);
+        closeThenFail(vertx, result.cause(), outcome);
       }
     });
-    return started.future();
+    return outcome.future();
+  }
+
+  /**
+   * What the node's worker processes are told: the node's worker settings, and how to join this node's
+   * cluster (through this very member, as lite members: they hold no cluster data, so one dying loses none).
+   */
+  private static JsonObject localWorkers(Plan plan, JsonObject config, JsonObject node, Clustering.Joined cluster) {
+    JsonObject clusterSection = plan.cluster(config.getJsonObject("cluster"), node.getString("id")).copy()
+        .put("members", cluster.member())
+        .put("liteMember", true);
+    return new JsonObject()
+        .put("node", node)
+        .put("settings", LocalWorkersConfig.from(config.getJsonObject("localWorkers")).withCount(plan.localWorkers()).toJson())
+        .put("home", Path.of(config.getJsonObject("worker").getString("dataDir", "./data"), "workers").toString())
+        .put("mainClass", Main.class.getName())
+        .put("queryTimeoutMs", config.getJsonObject("worker").getLong("queryTimeoutMs", 60_000L))
+        .put("child", new JsonObject().put("worker", config.getJsonObject("worker").copy()).put("cluster", clusterSection));
   }
 
   /**

@@ -52,6 +52,28 @@ public final class Addresses {
   // worker-verticle: SQL over a given set of tables, nothing else.
   public static final String WORKER_QUERY_RUN = "worker.query.run";
 
+  /**
+   * A node's own worker processes: their state, answered only inside the node's process (a local
+   * consumer), so {@code /api/health} shows the workers of the node it asks.
+   */
+  public static final String WORKER_LOCAL_STATUS = "worker.local.status";
+
+  /**
+   * Published inside a node's process (local only) whenever one of its worker processes starts, becomes
+   * ready or dies: that process's state, as in {@link #WORKER_LOCAL_STATUS}.
+   */
+  public static final String WORKER_LOCAL_EVENTS = "worker.local.events";
+
+  /** Where one supervised worker process (one start of it) takes its queries, from its supervisor only. */
+  public static String localWorker(String workerId) {
+    return "worker.local." + workerId + ".query.run";
+  }
+
+  /** Where a supervised worker process says it is ready, to the node that started it. */
+  public static String localWorkerReady(String supervisorId) {
+    return "worker.local." + supervisorId + ".ready";
+  }
+
   /** Cluster-wide map of live nodes: node id → {@code {id, version, roles}}, each entry kept alive by its node. */
   public static final String NODES_MAP = "quarry.nodes";
 

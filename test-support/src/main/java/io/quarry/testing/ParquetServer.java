@@ -1,6 +1,7 @@
 package io.quarry.testing;
 
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -40,6 +41,7 @@ public final class ParquetServer {
     private volatile long delayFirstBytesMs;
     private volatile long delayOtherRangesMs;
     private volatile long delayFullMs;
+    private volatile Promise<Void> holdFull;
     private volatile String redirect;
     private volatile boolean chunked;
     final AtomicLong requests = new AtomicLong();
@@ -117,6 +119,16 @@ public final class ParquetServer {
     public Route delayOtherRanges(long ms) {
       delayOtherRangesMs = ms;
       return this;
+    }
+
+    /**
+     * Full downloads are taken but never answered; the future completes when the first one arrives, so
+     * a test knows a worker is busy on this file.
+     */
+    public Future<Void> holdFull() {
+      Promise<Void> arrived = Promise.promise();
+      holdFull = arrived;
+      return arrived.future();
     }
 
     public Route delayFull(long ms) {
@@ -241,6 +253,11 @@ public final class ParquetServer {
       later(from == 0 ? route.delayFirstBytesMs : route.delayOtherRangesMs, () -> body(route,
           headers(route, response).setStatusCode(206).putHeader("Content-Range", "bytes " + from + "-" + to + "/" + length),
           from, to));
+      return;
+    }
+    Promise<Void> hold = route.holdFull;
+    if (hold != null) {
+      hold.tryComplete();
       return;
     }
     later(route.delayFullMs, () -> {

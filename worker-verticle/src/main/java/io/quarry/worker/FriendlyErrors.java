@@ -1,5 +1,6 @@
 package io.quarry.worker;
 
+import io.quarry.bus.LocalWorker;
 import io.quarry.bus.QuarryException;
 import java.util.Collection;
 import java.util.List;
@@ -44,8 +45,7 @@ final class FriendlyErrors {
       return QueryFailure.sql("Type mismatch: " + withoutPrefix(first), duckdb);
     }
     if (first.startsWith("Out of Memory Error")) {
-      return QueryFailure.sql("The query needs more memory than a worker allows; filter or aggregate the data first",
-          duckdb);
+      return QueryFailure.sql(LocalWorker.OUT_OF_MEMORY, duckdb);
     }
     if (first.startsWith("Permission Error")) {
       return new QuarryException(io.quarry.bus.Failure.BAD_REQUEST, "Reading files or the system directly is not "

@@ -56,8 +56,14 @@ public class WorkerVerticle extends VerticleBase {
         c.getLong("cacheMaxBytes", 10L << 30), c.getLong("maxFileSizeBytes", 2L << 30),
         c.getLong("downloadTimeoutMs", 600_000L)), this::forget);
     return cache.open()
-        .compose(v -> Bus.serve(vertx.eventBus(), Addresses.WORKER_QUERY_RUN, this::onQuery).completion())
+        .compose(v -> Bus.serve(vertx.eventBus(), address(c), this::onQuery).completion())
         .onSuccess(v -> log.info("Worker ready: {} threads, cache in {}", threads, home));
+  }
+
+  /** A worker process started by a node takes queries from that node only; any other worker from everyone. */
+  private static String address(JsonObject config) {
+    String localId = config.getString("localWorkerId", "");
+    return localId.isBlank() ? Addresses.WORKER_QUERY_RUN : Addresses.localWorker(localId);
   }
 
   private Future<JsonObject> onQuery(JsonObject body) {

@@ -212,6 +212,17 @@ class WorkerVerticleTest {
   }
 
   @Test
+  @DisplayName("a query past DuckDB's memory limit fails with the memory message and the worker answers the next query")
+  void memoryLimit() {
+    deploy(new JsonObject().put("memoryLimit", "64MB"));
+    ReplyException e = failure("SELECT list(i) FROM range(100000000) t(i)");
+    assertThat(Failure.classify(e)).isEqualTo(Failure.SQL);
+    assertThat(Failure.messageOf(e)).isEqualTo("The query used too much memory and was stopped");
+    assertThat(Failure.detailsOf(e)).startsWith("Out of Memory Error");
+    assertThat(run("SELECT 42 AS answer").rows().getJsonArray(0).getInteger(0)).isEqualTo(42);
+  }
+
+  @Test
   @DisplayName("errors name the missing column or table and list what exists; syntax and type errors are explained")
   void friendlyErrors() {
     ReplyException column = failure("SELECT nope FROM people");

@@ -1,0 +1,55 @@
+package io.quarry.app;
+
+import io.quarry.app.workers.LocalWorkersConfig;
+import io.vertx.core.json.JsonObject;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What a node runs, and where. DuckDB never runs in a process that serves HTTP, runs LLM turns or owns
+ * SQLite: there the worker role becomes worker processes this node supervises, joined to it over the
+ * clustered event bus (a private loopback cluster when the node is not in one).
+ *
+ * @param inProcess roles deployed in this process, in deployment order
+ * @param localWorkers worker processes to supervise
+ * @param supervisor {@code supervisorId/workerId} when this process is such a worker, else null
+ */
+record Plan(List<Role> inProcess, int localWorkers, boolean clustered, boolean privateCluster, String supervisor) {
+
+  private static final Set<Role> FRONT = EnumSet.of(Role.WEB, Role.LLM, Role.STORAGE);
+
+  static Plan of(Args args, JsonObject config) {
+    EnumSet<Role> roles = EnumSet.copyOf(args.roles());
+    boolean front = roles.stream().anyMatch(FRONT::contains);
+    int local = 0;
+    if (args.supervisor() == null && front && roles.remove(Role.WORKER)) {
+      local = args.localWorkers() >= 0 ? args.localWorkers()
+          : LocalWorkersConfig.from(config.getJsonObject("localWorkers")).count();
+    }
+    return new Plan(List.copyOf(roles), local, args.cluster() || local > 0, !args.cluster() && local > 0,
+        args.supervisor());
+  }
+
+  /** The roles this node stands for in the cluster: its worker processes count as its worker role. */
+  List<String> labels() {
+    EnumSet<Role> shown = inProcess.isEmpty() ? EnumSet.noneOf(Role.class) : EnumSet.copyOf(inProcess);
+    if (localWorkers > 0) {
+      shown.add(Role.WORKER);
+    }
+    return shown.stream().map(r -> r.label).toList();
+  }
+
+  /**
+   * How this node joins: the configured cluster, or a private one on loopback that only its own worker
+   * processes join (named after the node so two nodes on one machine never merge), where a dead member
+   * is noticed within seconds.
+   */
+  JsonObject cluster(JsonObject configured, String nodeId) {
+    if (!privateCluster) {
+      return configured;
+    }
+    return configured.copy().put("name", "quarry-local-" + nodeId).put("host", "127.0.0.1").put("members", "")
+        .put("heartbeatSeconds", 1).put("maxNoHeartbeatSeconds", 5);
+  }
+}

@@ -1,0 +1,70 @@
+package io.quarry.app;
+
+import io.quarry.bus.Addresses;
+import io.quarry.bus.Bus;
+import io.quarry.bus.Deliveries;
+import io.quarry.bus.LocalWorker;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker-process side of supervision: it tells its node it is ready, and ends when the node is
+ * gone (its standard input, a pipe from the node, reaches end of file — even if the node was killed).
+ */
+final class Supervised {
+
+  private static final Logger log = LoggerFactory.getLogger(Supervised.class);
+
+  private Supervised() {
+  }
+
+  /** {@code supervisor}: {@code supervisorId/workerId} as the node passed it. */
+  static String workerId(String supervisor) {
+    return supervisor.substring(supervisor.indexOf('/') + 1);
+  }
+
+  static Future<Void> begin(Vertx vertx, String supervisor, String nodeId) {
+    exitWithParent(System.in);
+    String supervisorId = supervisor.substring(0, supervisor.indexOf('/'));
+    LocalWorker me = new LocalWorker(workerId(supervisor), ProcessHandle.current().pid(), nodeId, addressSpaceCap());
+    return Bus.request(vertx.eventBus(), Addresses.localWorkerReady(supervisorId), me.toJson(),
+        Deliveries.within(Deliveries.STORAGE_TIMEOUT_MS)).mapEmpty();
+  }
+
+  private static void exitWithParent(InputStream fromParent) {
+    Thread watcher = new Thread(() -> {
+      try {
+        while (fromParent.read() >= 0) {
+          // The node writes nothing; reading only waits for the pipe to close.
+        }
+      } catch (IOException e) {
+        // A broken pipe means the same: the node is gone.
+      }
+      log.info("The node that started this worker is gone; stopping");
+      Runtime.getRuntime().halt(0);
+    }, "quarry-parent-watch");
+    watcher.setDaemon(true);
+    watcher.start();
+  }
+
+  /** The address-space limit the operating system holds this process to (Linux), or 0 when there is none. */
+  static long addressSpaceCap() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
+        if (line.startsWith("Max address space")) {
+          String soft = line.substring("Max address space".length()).strip().split("\\s+")[0];
+          return soft.equals("unlimited") ? 0 : Long.parseLong(soft);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // Not Linux, or no procfs: report no cap rather than guess.
+    }
+    return 0;
+  }
+}

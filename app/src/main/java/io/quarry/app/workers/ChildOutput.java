@@ -1,0 +1,53 @@
+package io.quarry.app.workers;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * A worker process's output, copied line by line into this node's standard output under the worker's
+ * name (so operators read one log), with its last lines kept to tell why it died.
+ */
+final class ChildOutput {
+
+  private static final int TAIL_LINES = 40;
+
+  private final Deque<String> tail = new ArrayDeque<>();
+
+  /** Reads on a thread of its own until the process closes its output (blocking reads have no other home). */
+  static ChildOutput pump(InputStream output, String name, PrintStream sink) {
+    ChildOutput child = new ChildOutput();
+    Thread reader = new Thread(() -> child.copy(output, name, sink), "quarry-" + name + "-output");
+    reader.setDaemon(true);
+    reader.start();
+    return child;
+  }
+
+  private void copy(InputStream output, String name, PrintStream sink) {
+    try (BufferedReader lines = new BufferedReader(new InputStreamReader(output, StandardCharsets.UTF_8))) {
+      for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+        sink.println(name + " | " + line);
+        remember(line);
+      }
+    } catch (IOException e) {
+      // The process is gone and took its pipe with it: nothing more to copy.
+    }
+  }
+
+  private synchronized void remember(String line) {
+    if (tail.size() == TAIL_LINES) {
+      tail.removeFirst();
+    }
+    tail.addLast(line);
+  }
+
+  synchronized List<String> tail() {
+    return List.copyOf(tail);
+  }
+}

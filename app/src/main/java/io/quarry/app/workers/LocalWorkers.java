@@ -1,0 +1,159 @@
+package io.quarry.app.workers;
+
+import io.quarry.bus.Addresses;
+import io.quarry.bus.Bus;
+import io.quarry.bus.Failure;
+import io.quarry.bus.LocalWorker;
+import io.quarry.bus.QuarryException;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * The worker role of a node that also serves HTTP, runs LLM turns or owns SQLite: DuckDB must not run
+ * in that process, so this verticle starts worker processes from the same jar, joined to this node
+ * over the clustered event bus, and takes {@code worker.query.run} on their behalf, each query to the
+ * least busy ready process. It restarts a process that dies and tells that process's callers why.
+ *
+ * <p>Deployment config: {@code node} (this node), {@code settings} ({@link LocalWorkersConfig}),
+ * {@code home} (a directory for the processes' files), {@code child} (their configuration: sections
+ * {@code worker} and {@code cluster}), {@code mainClass}, {@code queryTimeoutMs}.
+ */
+public class LocalWorkers extends VerticleBase {
+
+  static final String NO_WORKER = "No query worker available";
+
+  private final List<WorkerProcess> processes = new ArrayList<>();
+  private final Deque<Promise<WorkerProcess>> waiting = new ArrayDeque<>();
+  private LocalWorkersConfig settings;
+  private long queryTimeoutMs;
+  private int turn;
+
+  @Override
+  public Future<?> start() {
+    settings = LocalWorkersConfig.from(config().getJsonObject("settings"));
+    queryTimeoutMs = config().getLong("queryTimeoutMs", 60_000L);
+    String supervisor = config().getJsonObject("node").getString("id");
+    Path home = Path.of(config().getString("home")).toAbsolutePath();
+    WorkerCommand command = new WorkerCommand(settings, config().getString("mainClass"), home);
+    JsonObject child = config().getJsonObject("child");
+    return vertx.executeBlocking(() -> writeConfigurations(home, child, settings.count()), false)
+        .compose(files -> {
+          for (int slot = 1; slot <= settings.count(); slot++) {
+            int index = slot - 1;
+            processes.add(new WorkerProcess(context, slot, supervisor, command, files.get(index), settings,
+                () -> changed(processes.get(index))));
+          }
+          vertx.eventBus().<JsonObject>consumer(Addresses.localWorkerReady(supervisor),
+              msg -> announced(LocalWorker.fromJson(msg.body()), msg));
+          vertx.eventBus().<JsonObject>localConsumer(Addresses.WORKER_LOCAL_STATUS, msg -> msg.reply(status()));
+          return Bus.serve(vertx.eventBus(), Addresses.WORKER_QUERY_RUN, this::onQuery).completion();
+        })
+        .onSuccess(v -> processes.forEach(WorkerProcess::start));
+  }
+
+  /**
+   * Completes when every process has started once, within {@code startTimeoutMs}; fails with the first
+   * process's reason if one dies before it is ready (a misconfiguration should stop the node, not loop).
+   */
+  public Future<Void> ready() {
+    Promise<Void> ready = Promise.promise();
+    long timer = vertx.setTimer(settings.startTimeoutMs(), t -> ready.tryFail(new IllegalStateException(
+        "Local workers were not ready within " + settings.startTimeoutMs() / 1000 + " s: " + status().encode())));
+    Future.all(processes.stream().map(WorkerProcess::firstStart).toList())
+        .onComplete(all -> {
+          vertx.cancelTimer(timer);
+          if (all.succeeded()) {
+            ready.tryComplete();
+          } else {
+            ready.tryFail(all.cause());
+          }
+        });
+    return ready.future();
+  }
+
+  /** One configuration file per process: the node's worker and cluster settings, and a cache of its own. */
+  private static List<Path> writeConfigurations(Path home, JsonObject child, int count) throws IOException {
+    Files.createDirectories(home);
+    List<Path> files = new ArrayList<>();
+    for (int slot = 1; slot <= count; slot++) {
+      JsonObject config = child.copy();
+      config.getJsonObject("worker").put("name", "local-" + slot);
+      Path file = home.resolve("worker-" + slot + ".json");
+      Files.writeString(file, config.encodePrettily());
+      files.add(file);
+    }
+    return files;
+  }
+
+  private void announced(LocalWorker worker, Message<JsonObject> msg) {
+    processes.forEach(p -> p.ready(worker));
+    msg.reply(new JsonObject());
+  }
+
+  private Future<JsonObject> onQuery(JsonObject query) {
+    return leastBusy().compose(process -> process.run(query, queryTimeoutMs));
+  }
+
+  /** The ready process with the fewest queries; when none is ready (all restarting), the query waits for one. */
+  private Future<WorkerProcess> leastBusy() {
+    WorkerProcess best = null;
+    int start = turn++;
+    for (int i = 0; i < processes.size(); i++) {
+      // Starting from a rotating position spreads equal loads round-robin.
+      WorkerProcess candidate = processes.get(Math.floorMod(start + i, processes.size()));
+      if (candidate.isReady() && (best == null || candidate.load() < best.load())) {
+        best = candidate;
+      }
+    }
+    if (best != null) {
+      return Future.succeededFuture(best);
+    }
+    Promise<WorkerProcess> wait = Promise.promise();
+    waiting.add(wait);
+    vertx.setTimer(settings.startTimeoutMs(), t -> {
+      if (waiting.remove(wait)) {
+        wait.tryFail(new QuarryException(Failure.UNAVAILABLE, NO_WORKER));
+      }
+    });
+    return wait.future();
+  }
+
+  /** A process started, became ready or died: queries waiting for one may go, and local listeners hear of it. */
+  private void changed(WorkerProcess process) {
+    drainWaiting();
+    vertx.eventBus().publish(Addresses.WORKER_LOCAL_EVENTS, process.status(), new DeliveryOptions().setLocalOnly(true));
+  }
+
+  private void drainWaiting() {
+    while (!waiting.isEmpty() && processes.stream().anyMatch(WorkerProcess::isReady)) {
+      Promise<WorkerProcess> next = waiting.poll();
+      leastBusy().onSuccess(next::tryComplete);
+    }
+  }
+
+  private JsonObject status() {
+    return new JsonObject()
+        .put("count", settings.count())
+        .put("heap_mb", settings.heapMb())
+        .put("memory_cap_mb", settings.memoryCapMb())
+        .put("workers", new JsonArray(processes.stream().map(WorkerProcess::status).toList()));
+  }
+
+  @Override
+  public Future<?> stop() {
+    waiting.forEach(w -> w.tryFail(new QuarryException(Failure.UNAVAILABLE, NO_WORKER)));
+    return Future.all(processes.stream().map(WorkerProcess::stop).toList());
+  }
+}

@@ -1,0 +1,41 @@
+package io.quarry.app.workers;
+
+import io.vertx.core.json.JsonObject;
+
+/**
+ * How a node runs its worker processes ({@code localWorkers} in the configuration).
+ *
+ * @param heapMb the Java heap of each worker process
+ * @param memoryCapMb the address space the operating system allows each worker process (0: no cap);
+ *     DuckDB's own {@code worker.memoryLimit} and the heap must fit well inside it
+ */
+public record LocalWorkersConfig(int count, int heapMb, long memoryCapMb, long startTimeoutMs, long restartDelayMs) {
+
+  public static final int MAX_COUNT = 64;
+
+  public static LocalWorkersConfig from(JsonObject section) {
+    LocalWorkersConfig config = new LocalWorkersConfig(section.getInteger("count", 2), section.getInteger("heapMb", 256),
+        section.getLong("memoryCapMb", 3072L), section.getLong("startTimeoutMs", 60_000L),
+        section.getLong("restartDelayMs", 500L));
+    if (config.count < 0 || config.count > MAX_COUNT) {
+      throw new IllegalArgumentException("localWorkers.count must be from 0 to " + MAX_COUNT + ", got " + config.count);
+    }
+    if (config.heapMb < 64) {
+      throw new IllegalArgumentException("localWorkers.heapMb must be at least 64, got " + config.heapMb);
+    }
+    if (config.memoryCapMb != 0 && config.memoryCapMb < config.heapMb + 512L) {
+      throw new IllegalArgumentException("localWorkers.memoryCapMb must be 0 (no cap) or at least heapMb + 512 ("
+          + (config.heapMb + 512) + "), got " + config.memoryCapMb);
+    }
+    return config;
+  }
+
+  public LocalWorkersConfig withCount(int n) {
+    return new LocalWorkersConfig(n, heapMb, memoryCapMb, startTimeoutMs, restartDelayMs);
+  }
+
+  public JsonObject toJson() {
+    return new JsonObject().put("count", count).put("heapMb", heapMb).put("memoryCapMb", memoryCapMb)
+        .put("startTimeoutMs", startTimeoutMs).put("restartDelayMs", restartDelayMs);
+  }
+}

@@ -1,0 +1,89 @@
+package io.quarry.app.workers;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The command line of a worker process: the same jar (or class path) as this node, {@code --roles worker
+ * --cluster} joined to this node, its Java heap and native memory sized to fit under an address-space
+ * cap that the operating system enforces ({@code ulimit -v}, i.e. {@code RLIMIT_AS}).
+ */
+final class WorkerCommand {
+
+  /** Sets the cap, then becomes the JVM; a system that refuses the cap still runs the worker, and says so. */
+  private static final String CAPPED = "ulimit -v \"$1\" 2>/dev/null || echo \"quarry: this system refused the "
+      + "worker memory cap; only the JVM and DuckDB limits apply\" >&2; shift; exec \"$@\"";
+
+  /** The JDK internals Hazelcast reads (the jar's manifest opens the same ones for {@code java -jar}). */
+  private static final List<String> HAZELCAST_ACCESS = List.of(
+      "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+      "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+      "--add-opens", "java.management/sun.management=ALL-UNNAMED",
+      "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED",
+      "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED");
+
+  private final LocalWorkersConfig settings;
+  private final String mainClass;
+  private final Path home;
+
+  /** {@code home}: where the workers' configuration files and crash reports go. */
+  WorkerCommand(LocalWorkersConfig settings, String mainClass, Path home) {
+    this.settings = settings;
+    this.mainClass = mainClass;
+    this.home = home;
+  }
+
+  ProcessBuilder build(int slot, String supervisor, String workerId, Path configFile) {
+    List<String> command = new ArrayList<>();
+    if (settings.memoryCapMb() > 0 && Files.isExecutable(Path.of("/bin/sh"))) {
+      command.addAll(List.of("/bin/sh", "-c", CAPPED, "quarry-worker", String.valueOf(settings.memoryCapMb() * 1024)));
+    }
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmOptions(slot));
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass,
+        "--roles", "worker", "--cluster", "--config", configFile.toString(), "--supervisor", supervisor + "/" + workerId));
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    scrub(builder.environment());
+    return builder;
+  }
+
+  /**
+   * Native memory is kept small and predictable so that DuckDB gets what the cap leaves: fixed class
+   * and code spaces, two malloc arenas, bounded direct buffers; a full heap ends the process, which
+   * the supervisor reports as a memory failure and restarts.
+   */
+  private List<String> jvmOptions(int slot) {
+    List<String> options = new ArrayList<>(List.of(
+        "-Xmx" + settings.heapMb() + "m",
+        "-Xss1m",
+        "-XX:+UseSerialGC",
+        "-XX:TieredStopAtLevel=1",
+        "-XX:CompressedClassSpaceSize=64m",
+        "-XX:ReservedCodeCacheSize=64m",
+        "-XX:MaxMetaspaceSize=192m",
+        "-XX:MaxDirectMemorySize=64m",
+        "-XX:+ExitOnOutOfMemoryError",
+        "-XX:ErrorFile=" + home.resolve("worker-" + slot + "-crash-%p.log"),
+        "-Dquarry.worker.slot=" + slot));
+    options.addAll(HAZELCAST_ACCESS);
+    options.addAll(systemProperties());
+    return options;
+  }
+
+  /** The node's own {@code -D} settings (logging, name resolution, Vert.x options) hold for its workers too. */
+  private static List<String> systemProperties() {
+    return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> a.startsWith("-D") && !a.startsWith("-Dquarry.worker.slot="))
+        .toList();
+  }
+
+  /** A worker needs neither the Gemini key nor the node's settings: its configuration file says everything. */
+  private static void scrub(Map<String, String> environment) {
+    environment.keySet().removeIf(name -> name.startsWith("QUARRY_") || name.startsWith("GEMINI_"));
+    environment.put("MALLOC_ARENA_MAX", "2");
+  }
+}

@@ -1,0 +1,210 @@
+package io.quarry.app.workers;
+
+import io.quarry.bus.Addresses;
+import io.quarry.bus.Bus;
+import io.quarry.bus.Deliveries;
+import io.quarry.bus.Failure;
+import io.quarry.bus.LocalWorker;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.Sizes;
+import io.quarry.bus.Timestamps;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One supervised worker process (a slot): started, watched, restarted when it dies, stopped with the
+ * node. The queries it runs are tracked, so that when it dies their callers hear why at once instead
+ * of waiting out their time limit. Lives on its supervisor's context only.
+ */
+final class WorkerProcess {
+
+  private static final Logger log = LoggerFactory.getLogger(WorkerProcess.class);
+
+  /** A process that dies sooner than this after starting counts towards a slower restart. */
+  private static final long QUICK_DEATH_MS = 10_000;
+  private static final long MAX_RESTART_DELAY_MS = 30_000;
+  private static final long STOP_GRACE_MS = 5_000;
+
+  enum State { STARTING, READY, RESTARTING, STOPPED }
+
+  private final Context context;
+  private final int slot;
+  private final String supervisor;
+  private final WorkerCommand command;
+  private final Path configFile;
+  private final LocalWorkersConfig settings;
+  private final Runnable changed;
+  private final Set<Promise<JsonObject>> inFlight = new HashSet<>();
+  private final Promise<Void> firstStart = Promise.promise();
+
+  private State state = State.STARTING;
+  private String workerId;
+  private Process process;
+  private ChildOutput output;
+  private LocalWorker announced;
+  private long startedAtMs;
+  private int restarts;
+  private int quickDeaths;
+  private JsonObject lastExit;
+
+  WorkerProcess(Context context, int slot, String supervisor, WorkerCommand command, Path configFile,
+      LocalWorkersConfig settings, Runnable changed) {
+    this.context = context;
+    this.slot = slot;
+    this.supervisor = supervisor;
+    this.command = command;
+    this.configFile = configFile;
+    this.settings = settings;
+    this.changed = changed;
+  }
+
+  /** Completes when the first start is ready; fails if that process dies before. */
+  Future<Void> firstStart() {
+    return firstStart.future();
+  }
+
+  void start() {
+    String id = UUID.randomUUID().toString();
+    workerId = id;
+    state = State.STARTING;
+    announced = null;
+    startedAtMs = System.currentTimeMillis();
+    ProcessBuilder builder = command.build(slot, supervisor, id, configFile);
+    context.owner().executeBlocking(builder::start, false).onComplete(spawned -> {
+      if (spawned.failed()) {
+        died(id, null, "could not start: " + spawned.cause().getMessage());
+        return;
+      }
+      Process started = spawned.result();
+      if (state == State.STOPPED) {
+        started.destroyForcibly();
+        return;
+      }
+      process = started;
+      output = ChildOutput.pump(started.getInputStream(), name(), System.out);
+      changed.run();
+      started.onExit().thenAccept(exited -> context.runOnContext(v -> exited(id, exited)));
+    });
+  }
+
+  /** A process announced itself; only the current start counts (a late word from a dead one is ignored). */
+  void ready(LocalWorker worker) {
+    if (state != State.STARTING || !worker.id().equals(workerId)) {
+      return;
+    }
+    announced = worker;
+    state = State.READY;
+    log.info("{} ready: pid {}, address-space cap {}", name(), worker.pid(),
+        worker.memoryCapBytes() > 0 ? Sizes.human(worker.memoryCapBytes()) : "none");
+    firstStart.tryComplete();
+    changed.run();
+  }
+
+  boolean isReady() {
+    return state == State.READY;
+  }
+
+  int load() {
+    return inFlight.size();
+  }
+
+  /** Forwards one query to this process; its caller hears at once if the process dies under it. */
+  Future<JsonObject> run(JsonObject query, long defaultTimeoutMs) {
+    Promise<JsonObject> answer = Promise.promise();
+    inFlight.add(answer);
+    long timeoutMs = query.getLong("timeout_ms", 0L) > 0 ? query.getLong("timeout_ms") : defaultTimeoutMs;
+    Bus.request(context.owner().eventBus(), Addresses.localWorker(workerId), query,
+        Deliveries.within(timeoutMs + Deliveries.QUERY_GRACE_MS)).onComplete(reply -> {
+          inFlight.remove(answer);
+          if (reply.succeeded()) {
+            answer.tryComplete(reply.result());
+          } else {
+            answer.tryFail(reply.cause());
+          }
+        });
+    return answer.future();
+  }
+
+  private void exited(String id, Process exited) {
+    if (state == State.STOPPED || !id.equals(workerId)) {
+      return;
+    }
+    ExitCause cause = ExitCause.of(exited.exitValue(), output == null ? List.of() : output.tail());
+    died(id, cause, cause.describe() + (cause.lastLine().isEmpty() ? "" : "; last output: " + cause.lastLine()));
+  }
+
+  private void died(String id, ExitCause cause, String description) {
+    if (state == State.STOPPED || !id.equals(workerId)) {
+      return;
+    }
+    boolean quick = System.currentTimeMillis() - startedAtMs < QUICK_DEATH_MS;
+    quickDeaths = quick ? quickDeaths + 1 : 0;
+    long delay = Math.min(MAX_RESTART_DELAY_MS, settings.restartDelayMs() << Math.min(quickDeaths, 6));
+    lastExit = new JsonObject().put("at", Timestamps.now()).put("cause", description);
+    failInFlight(cause == null ? new QuarryException(Failure.INTERNAL, LocalWorker.STOPPED)
+        : new QuarryException(cause.memory() ? Failure.SQL : Failure.INTERNAL, cause.message()));
+    firstStart.tryFail(new IllegalStateException(name() + " stopped before it was ready: " + description));
+    log.warn("{} ended ({}); restarting in {} ms", name(), description, delay);
+    state = State.RESTARTING;
+    process = null;
+    restarts++;
+    changed.run();
+    context.owner().setTimer(delay, t -> {
+      if (state == State.RESTARTING) {
+        start();
+      }
+    });
+  }
+
+  private void failInFlight(QuarryException failure) {
+    for (Promise<JsonObject> answer : new ArrayList<>(inFlight)) {
+      answer.tryFail(failure);
+    }
+    inFlight.clear();
+  }
+
+  /** Asks the process to end (SIGTERM), and kills it if it has not within a few seconds. */
+  Future<Void> stop() {
+    state = State.STOPPED;
+    failInFlight(new QuarryException(Failure.UNAVAILABLE, "No query worker available"));
+    Process running = process;
+    if (running == null || !running.isAlive()) {
+      return Future.succeededFuture();
+    }
+    running.destroy();
+    return Future.fromCompletionStage(running.onExit().orTimeout(STOP_GRACE_MS, TimeUnit.MILLISECONDS), context)
+        .recover(e -> {
+          running.destroyForcibly();
+          return Future.succeededFuture(running);
+        })
+        .mapEmpty();
+  }
+
+  JsonObject status() {
+    Process running = process;
+    return new JsonObject()
+        .put("name", name())
+        .put("state", state.name().toLowerCase(Locale.ROOT))
+        .put("pid", running == null ? null : running.pid())
+        .put("restarts", restarts)
+        .put("in_flight", inFlight.size())
+        .put("memory_cap_bytes", announced == null ? null : announced.memoryCapBytes())
+        .put("last_exit", lastExit);
+  }
+
+  private String name() {
+    return "worker-" + slot;
+  }
+}

@@ -1,0 +1,201 @@
+package io.quarry.app;
+
+import static io.quarry.app.HttpAssertions.assertError;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.Addresses;
+import io.quarry.bus.LocalWorker;
+import io.quarry.testing.ParquetFixtures;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * DuckDB runs in worker processes the node supervises: a query that blows up memory, or a worker killed
+ * under a query, costs only that query a clear error; the node, its other worker and other conversations
+ * go on, and the dead worker comes back.
+ */
+class WorkerProcessTest {
+
+  /** Generous for a loaded machine; the benchmark measures how long a restart really takes. */
+  static final long RESTART_WAIT_S = 60;
+
+  @TempDir
+  Path dir;
+
+  ChatHarness chat;
+  final BlockingQueue<JsonObject> events = new LinkedBlockingQueue<>();
+
+  private void start(Map<String, String> env) {
+    chat = new ChatHarness(dir, env);
+    MessageConsumer<JsonObject> listener = chat.node.vertx().eventBus()
+        .localConsumer(Addresses.WORKER_LOCAL_EVENTS, m -> events.add(m.body()));
+    listener.completion().await();
+  }
+
+  @AfterEach
+  void stop() {
+    if (chat != null) {
+      chat.close();
+    }
+  }
+
+  private HttpResponse<Buffer> query(String conversation, String sql) {
+    return querying(conversation, sql).await();
+  }
+
+  private Future<HttpResponse<Buffer>> querying(String conversation, String sql) {
+    return chat.client.post("/api/conversations/" + conversation + "/query").sendJsonObject(new JsonObject().put("sql", sql));
+  }
+
+  private void assertPeopleCount(String conversation) {
+    HttpResponse<Buffer> answer = query(conversation, "SELECT count(*) AS n FROM table1");
+    assertThat(answer.statusCode()).as(answer.bodyAsString()).isEqualTo(200);
+    assertThat(answer.bodyAsJsonObject().getJsonArray("rows")).isEqualTo(new JsonArray().add(new JsonArray().add(100)));
+  }
+
+  private JsonArray workers() {
+    JsonObject health = chat.send(HttpMethod.GET, "/api/health", null).bodyAsJsonObject();
+    return health.getJsonObject("local_workers").getJsonArray("workers");
+  }
+
+  private JsonObject worker(String name) {
+    return workers().stream().map(JsonObject.class::cast).filter(w -> w.getString("name").equals(name)).findFirst()
+        .orElseThrow();
+  }
+
+  /** The next lifecycle event of the node's worker processes that matches, within the restart wait. */
+  private JsonObject awaitEvent(Predicate<JsonObject> wanted) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RESTART_WAIT_S);
+    for (JsonObject event = events.poll(RESTART_WAIT_S, TimeUnit.SECONDS); event != null;
+        event = events.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+      if (wanted.test(event)) {
+        return event;
+      }
+    }
+    throw new AssertionError("no such worker event within " + RESTART_WAIT_S + " s");
+  }
+
+  @Test
+  @DisplayName("the default node runs two worker processes, each under the operating system's memory cap, none of them itself")
+  void processes() {
+    start(Map.of());
+    JsonArray workers = workers();
+    assertThat(workers).hasSize(2);
+    for (Object item : workers) {
+      JsonObject worker = (JsonObject) item;
+      assertThat(worker.getString("state")).isEqualTo("ready");
+      assertThat(worker.getLong("pid")).isNotEqualTo(ProcessHandle.current().pid());
+      assertThat(ProcessHandle.of(worker.getLong("pid"))).hasValueSatisfying(p -> assertThat(p.isAlive()).isTrue());
+      assertThat(worker.getLong("memory_cap_bytes")).isEqualTo(3072L << 20);
+      assertThat(worker.getInteger("restarts")).isZero();
+    }
+  }
+
+  @Test
+  @DisplayName("the memory bomb fails only its own query with the memory message; the server and another conversation keep working")
+  void memoryBomb() {
+    start(Map.of());
+    String bomb = chat.conversation();
+    String other = chat.conversation();
+    chat.addDataset(other, "/people.parquet");
+    assertPeopleCount(other);
+
+    Future<HttpResponse<Buffer>> exploding = querying(bomb, "SELECT unnest(generate_series(1, 2000000000))");
+    assertPeopleCount(other);
+    HttpResponse<Buffer> failed = exploding.await();
+
+    assertError(failed, 400, LocalWorker.OUT_OF_MEMORY);
+    assertThat(failed.bodyAsJsonObject().getString("error_type")).isEqualTo("sql");
+    assertPeopleCount(other);
+    assertThat(query(bomb, "SELECT 42 AS answer").bodyAsJsonObject().getJsonArray("rows").getJsonArray(0).getInteger(0))
+        .isEqualTo(42);
+    assertThat(chat.send(HttpMethod.GET, "/api/health", null).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  @DisplayName("a worker whose Java heap runs out ends; its caller hears 'The query used too much memory and was stopped' and the worker comes back")
+  void heapExhausted() throws InterruptedException {
+    start(Map.of("QUARRY_LOCAL_WORKERS_HEAP_MB", "128"));
+    String other = chat.conversation();
+    chat.addDataset(other, "/people.parquet");
+    String hungry = chat.conversation();
+
+    HttpResponse<Buffer> failed = query(hungry, "SELECT repeat('x', 100000000) AS s FROM range(2)");
+
+    assertError(failed, 400, LocalWorker.OUT_OF_MEMORY);
+    JsonObject died = awaitEvent(e -> e.getString("state").equals("restarting"));
+    assertThat(died.getJsonObject("last_exit").getString("cause")).startsWith("out of memory, exit status 3");
+    assertPeopleCount(other);
+    JsonObject back = awaitEvent(e -> e.getString("name").equals(died.getString("name")) && e.getString("state").equals("ready"));
+    assertThat(back.getInteger("restarts")).isEqualTo(1);
+    assertPeopleCount(other);
+  }
+
+  @Test
+  @DisplayName("SIGKILL of a worker during a query: its caller hears 'The query worker stopped unexpectedly' at once, another conversation keeps working, the worker comes back")
+  void killed() throws InterruptedException {
+    start(Map.of());
+    String other = chat.conversation();
+    chat.addDataset(other, "/people.parquet");
+    String victim = chat.conversation();
+    chat.files.route("/held.parquet").content(ParquetFixtures.people(dir));
+    chat.addDataset(victim, "/held.parquet");
+    Future<Void> downloading = chat.files.route("/held.parquet").holdFull();
+
+    Future<HttpResponse<Buffer>> running = querying(victim, "SELECT count(*) FROM table1");
+    downloading.await();
+    JsonObject busy = workers().stream().map(JsonObject.class::cast).filter(w -> w.getInteger("in_flight") == 1)
+        .findFirst().orElseThrow();
+    assertPeopleCount(other);
+    ProcessHandle.of(busy.getLong("pid")).orElseThrow().destroyForcibly();
+
+    assertError(running.await(), 500, LocalWorker.STOPPED);
+    assertPeopleCount(other);
+    JsonObject back = awaitEvent(e -> e.getString("name").equals(busy.getString("name")) && e.getString("state").equals("ready"));
+    assertThat(back.getInteger("restarts")).isEqualTo(1);
+    assertThat(back.getLong("pid")).isNotEqualTo(busy.getLong("pid"));
+    assertThat(back.getJsonObject("last_exit").getString("cause")).startsWith("killed by signal 9");
+    assertThat(worker(busy.getString("name")).getString("state")).isEqualTo("ready");
+    assertPeopleCount(other);
+  }
+
+  @Test
+  @DisplayName("a node stops its worker processes when it stops")
+  void stopsWithTheNode() {
+    start(Map.of());
+    List<Long> pids = workers().stream().map(w -> ((JsonObject) w).getLong("pid")).toList();
+    chat.close();
+    chat = null;
+    for (long pid : pids) {
+      assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("worker %d", pid).isFalse();
+    }
+  }
+
+  @Test
+  @DisplayName("with --local-workers 0 the node runs no SQL itself: queries answer 503 'No query worker available'")
+  void noLocalWorkers() {
+    chat = new ChatHarness(dir, Map.of("QUARRY_LOCAL_WORKERS", "0"));
+    String conversation = chat.conversation();
+    chat.addDataset(conversation, "/people.parquet");
+    assertError(query(conversation, "SELECT 1"), 503, "No query worker available");
+    JsonObject health = chat.send(HttpMethod.GET, "/api/health", null).bodyAsJsonObject();
+    assertThat(health.getValue("local_workers")).isNull();
+    assertThat(health.getJsonArray("roles")).doesNotContain("worker");
+  }
+}
