@@ -1,15 +1,27 @@
 #!/usr/bin/env bash
-# Runs a benchmark on this machine: bench/run.sh dataset
+# Runs a benchmark on this machine: bench/run.sh dataset|chat|cluster|startup
 # Traffic stays on loopback. Figures are ratios against a baseline measured in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -B -q -DskipTests install
 mvn -B -q -pl bench dependency:build-classpath -Dmdep.outputFile=target/bench.classpath
+args=("${@:2}")
 case "${1:-dataset}" in
   dataset) main=io.quarry.bench.DatasetBench ;;
   chat) main=io.quarry.bench.ChatBench ;;
   cluster) main=io.quarry.bench.ClusterBench ;;
-  *) echo "unknown benchmark: $1 (dataset, chat, cluster)" >&2; exit 2 ;;
+  startup)
+    # The baseline is the jar from before worker isolation (commit 5e19226), built once into the temp directory,
+    # unless a jar is given: bench/run.sh startup [before.jar]
+    before="${2:-${TMPDIR:-/tmp}/quarry-before-isolation/app/target/quarry.jar}"
+    if [ ! -f "$before" ]; then
+      tree="${TMPDIR:-/tmp}/quarry-before-isolation"
+      rm -rf "$tree" && git worktree prune && git worktree add -f --detach "$tree" 5e19226 >/dev/null
+      (cd "$tree" && mvn -B -q -DskipTests package -pl app -am)
+    fi
+    main=io.quarry.bench.StartupBench
+    args=("$before" "app/target/quarry.jar") ;;
+  *) echo "unknown benchmark: $1 (dataset, chat, cluster, startup)" >&2; exit 2 ;;
 esac
 exec java ${BENCH_JAVA_OPTS:-} -Xmx6g -Djdk.net.hosts.file=bench/hosts -Dvertx.disableDnsResolver=true \
-  -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$main" "${@:2}"
+  -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$main" "${args[@]}"

@@ -1,0 +1,99 @@
+package io.quarry.bench;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Issue 8's start-up benchmark: time from {@code java -jar quarry.jar} (default mode) to a healthy node —
+ * {@code /api/health} answering 200, which a node with worker processes does only once they are all
+ * ready — for the jar before worker isolation and the current one, alternately, in one run.
+ *
+ * <p>Arguments: the jar before the change, the current jar.
+ */
+public final class StartupBench {
+
+  private static final int RUNS = 5;
+  private static final long LIMIT_S = 120;
+
+  public static void main(String[] args) throws Exception {
+    Path before = Path.of(args[0]);
+    Path after = Path.of(args[1]);
+    Path work = Files.createTempDirectory("quarry-startup");
+    List<Double> beforeMs = new ArrayList<>();
+    List<Double> afterMs = new ArrayList<>();
+    System.out.printf(Locale.ROOT, "Time from java -jar to healthy (default mode), %d cores, %d runs each, alternating%n",
+        Runtime.getRuntime().availableProcessors(), RUNS);
+    for (int i = 0; i < RUNS; i++) {
+      beforeMs.add(timeToHealthy(before, work.resolve("before-" + i)));
+      afterMs.add(timeToHealthy(after, work.resolve("after-" + i)));
+      System.out.printf(Locale.ROOT, "   run %d: before %7.0f ms   after %7.0f ms%n", i + 1, beforeMs.get(i), afterMs.get(i));
+    }
+    double b = median(beforeMs);
+    double a = median(afterMs);
+    System.out.printf(Locale.ROOT, "   median: before %.0f ms, after %.0f ms (%.2f×, +%.0f ms)%n", b, a, a / b, a - b);
+  }
+
+  /** Starts the jar with a fresh data directory, polls its health every 20 ms, then stops it (and its workers). */
+  private static double timeToHealthy(Path jar, Path data) throws Exception {
+    int port = freePort();
+    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Djdk.net.hosts.file=" + System.getProperty("jdk.net.hosts.file"), "-Dvertx.disableDnsResolver=true",
+        "-jar", jar.toString(), "--config", data.resolve("absent.json").toString())
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    builder.environment().put("QUARRY_HTTP_PORT", String.valueOf(port));
+    builder.environment().put("QUARRY_DATA_DIR", data.toString());
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/health"))
+        .timeout(Duration.ofSeconds(2)).build();
+    long started = System.nanoTime();
+    Process node = builder.start();
+    try {
+      long deadline = started + TimeUnit.SECONDS.toNanos(LIMIT_S);
+      while (System.nanoTime() < deadline) {
+        try {
+          if (http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+            return (System.nanoTime() - started) / 1e6;
+          }
+        } catch (IOException notYet) {
+          // Not listening yet.
+        }
+        if (!node.isAlive()) {
+          throw new IllegalStateException(jar + " exited with status " + node.exitValue());
+        }
+        Thread.sleep(20);
+      }
+      throw new IllegalStateException(jar + " was not healthy within " + LIMIT_S + " s");
+    } finally {
+      node.descendants().forEach(ProcessHandle::destroy);
+      node.destroy();
+      if (!node.waitFor(30, TimeUnit.SECONDS)) {
+        node.destroyForcibly();
+      }
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private static double median(List<Double> values) {
+    double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
+    Arrays.sort(sorted);
+    return sorted[sorted.length / 2];
+  }
+}
