@@ -55,9 +55,21 @@ final class DuckInstances implements AutoCloseable {
   private final Limits limits;
   private final LinkedHashMap<String, Instance> instances = new LinkedHashMap<>(16, 0.75f, true);
   private int created;
+  private Instance parser;
 
   DuckInstances(Limits limits) {
     this.limits = limits;
+  }
+
+  /**
+   * A connection to a database with no tables at all, for checking statements before anything is
+   * fetched or bound (parsing reads nothing, and this database could not either).
+   */
+  synchronized Connection parser() throws SQLException {
+    if (parser == null) {
+      parser = create("", Map.of());
+    }
+    return parser.connect();
   }
 
   /** An instance for these bindings, leased until {@link #release}. */
@@ -172,5 +184,8 @@ final class DuckInstances implements AutoCloseable {
   public synchronized void close() {
     instances.values().forEach(this::retire);
     instances.clear();
+    if (parser != null) {
+      closeQuietly(parser);
+    }
   }
 }

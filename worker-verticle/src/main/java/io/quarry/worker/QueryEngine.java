@@ -9,7 +9,9 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Collection;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -29,11 +31,18 @@ final class QueryEngine {
     Runnable arm(long delayMs, Runnable action);
   }
 
+  /** Checks a statement (see {@link SqlGuard}); returns the tables it reads. */
+  Set<String> check(String sql, Collection<String> tables) throws SQLException {
+    try (Connection connection = instances.parser()) {
+      return SqlGuard.check(connection, sql, tables);
+    }
+  }
+
+  /** Runs a checked statement over the tables it reads. */
   QueryResult run(Map<String, Path> bindings, String sql, long timeoutMs, Alarm alarm)
       throws SQLException {
     DuckInstances.Instance instance = instances.lease(bindings);
     try (Connection connection = instance.connect()) {
-      SqlGuard.check(connection, sql, bindings.keySet());
       return execute(connection, instance, bindings, sql, timeoutMs, alarm);
     } finally {
       instances.release(instance);

@@ -7,8 +7,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -26,7 +28,11 @@ final class SqlGuard {
   private SqlGuard() {
   }
 
-  static void check(Connection connection, String sql, Collection<String> tables) throws SQLException {
+  /**
+   * Checks the statement and returns the conversation's tables it reads (as {@code tables} spells them),
+   * so that only those files are fetched and bound.
+   */
+  static Set<String> check(Connection connection, String sql, Collection<String> tables) throws SQLException {
     JsonObject tree;
     try (PreparedStatement ps = connection.prepareStatement("SELECT json_serialize_sql(?::VARCHAR)")) {
       ps.setString(1, sql);
@@ -47,10 +53,17 @@ final class SqlGuard {
     if (statements.size() != 1) {
       throw QueryFailure.validation(statements.isEmpty() ? "The query is empty" : "Run one statement at a time");
     }
-    Set<String> known = new HashSet<>();
-    tables.forEach(t -> known.add(t.toLowerCase(Locale.ROOT)));
-    collectCtes(statements, known);
-    checkReferences(statements, known, tables);
+    Set<String> ctes = new HashSet<>();
+    collectCtes(statements, ctes);
+    Map<String, String> byLowerName = new HashMap<>();
+    tables.forEach(t -> byLowerName.put(t.toLowerCase(Locale.ROOT), t));
+    Set<String> read = new TreeSet<>();
+    checkReferences(statements, new References(byLowerName, ctes, tables, read));
+    return read;
+  }
+
+  /** What a reference may name, and the tables found read so far. */
+  private record References(Map<String, String> tables, Set<String> ctes, Collection<String> names, Set<String> read) {
   }
 
   private static void collectCtes(Object node, Set<String> known) {
@@ -67,26 +80,33 @@ final class SqlGuard {
     }
   }
 
-  private static void checkReferences(Object node, Set<String> known, Collection<String> tables) {
+  private static void checkReferences(Object node, References refs) {
     if (node instanceof JsonObject object) {
       String type = object.getString("type", "");
       if (type.equals("BASE_TABLE")) {
-        checkTable(object, known, tables);
+        checkTable(object, refs);
       } else if (type.equals("TABLE_FUNCTION")) {
-        checkFunction(object, tables);
+        checkFunction(object, refs.names());
       }
-      object.forEach(field -> checkReferences(field.getValue(), known, tables));
+      object.forEach(field -> checkReferences(field.getValue(), refs));
     } else if (node instanceof JsonArray array) {
-      array.forEach(item -> checkReferences(item, known, tables));
+      array.forEach(item -> checkReferences(item, refs));
     }
   }
 
-  private static void checkTable(JsonObject ref, Set<String> known, Collection<String> tables) {
+  /**
+   * A reference must be one of the conversation's tables or a CTE. A name that is both is counted as
+   * read: binding a table the query turns out not to read costs a fetch, missing one would fail it.
+   */
+  private static void checkTable(JsonObject ref, References refs) {
     String name = ref.getString("table_name", "");
+    String lower = name.toLowerCase(Locale.ROOT);
     String qualifier = String.join(".", nonEmpty(ref.getString("catalog_name")), nonEmpty(ref.getString("schema_name")))
         .replaceAll("^\\.+|\\.+$", "");
-    if (!qualifier.isEmpty() || !known.contains(name.toLowerCase(Locale.ROOT))) {
-      throw FriendlyErrors.missingTable(qualifier.isEmpty() ? name : qualifier + "." + name, tables);
+    if (qualifier.isEmpty() && refs.tables().containsKey(lower)) {
+      refs.read().add(refs.tables().get(lower));
+    } else if (!qualifier.isEmpty() || !refs.ctes().contains(lower)) {
+      throw FriendlyErrors.missingTable(qualifier.isEmpty() ? name : qualifier + "." + name, refs.names());
     }
   }
 

@@ -12,7 +12,9 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -77,10 +79,11 @@ public class WorkerVerticle extends VerticleBase {
     long timeoutMs = request.timeoutMs() > 0 ? Math.min(request.timeoutMs(), defaultTimeoutMs) : defaultTimeoutMs;
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     ParquetCache.Pins pins = cache.pins();
-    return cache.fetchAll(request.tables(), pins)
-        .timeout(timeoutMs, TimeUnit.MILLISECONDS)
-        .recover(e -> Future.failedFuture(e instanceof TimeoutException
-            ? QueryFailure.timeout(timeoutMs, " while the data was still downloading") : e))
+    return executor.executeBlocking(() -> engine.check(request.sql(), request.tables().keySet()), false)
+        .compose(read -> cache.fetchAll(only(request.tables(), read), pins)
+            .timeout(timeoutMs, TimeUnit.MILLISECONDS)
+            .recover(e -> Future.failedFuture(e instanceof TimeoutException
+                ? QueryFailure.timeout(timeoutMs, " while the data was still downloading") : e)))
         .compose(files -> execute(files, request.sql(), timeoutMs, deadline))
         .map(result -> result.toJson().put("served_by", servedBy))
         .eventually(() -> {
@@ -88,6 +91,17 @@ public class WorkerVerticle extends VerticleBase {
           admission.leave();
           return Future.succeededFuture();
         });
+  }
+
+  /** Only the tables a statement reads are fetched (and revalidated) and bound. */
+  private static Map<String, String> only(Map<String, String> tables, Set<String> read) {
+    Map<String, String> subset = new LinkedHashMap<>();
+    tables.forEach((name, url) -> {
+      if (read.contains(name)) {
+        subset.put(name, url);
+      }
+    });
+    return subset;
   }
 
   private Future<io.quarry.bus.QueryResult> execute(Map<String, Path> files, String sql, long timeoutMs, long deadline) {

@@ -272,6 +272,30 @@ class WorkerVerticleTest {
   }
 
   @Test
+  @DisplayName("only the tables a query reads are fetched: an unread dataset is neither downloaded nor revalidated, even when broken")
+  void onlyReadTablesAreFetched() {
+    ParquetServer.Route other = server.route("/other.parquet").content(ParquetFixtures.people(dir));
+    ParquetServer.Route broken = server.route("/broken.parquet").status(404);
+    Map<String, String> three = Map.of("people", tables.get("people"), "other", server.url("/other.parquet"),
+        "broken", server.url("/broken.parquet"));
+
+    assertThat(run("SELECT count(*) FROM people", three).rows().getJsonArray(0).getLong(0)).isEqualTo(100);
+    assertThat(run("WITH other AS (SELECT 1 AS x) SELECT 42 AS answer", three).rows().getJsonArray(0).getInteger(0))
+        .isEqualTo(42);
+    assertThat(other.requests()).isEqualTo(0);
+    assertThat(broken.requests()).isEqualTo(0);
+    long peopleRequests = people.requests();
+    run("SELECT 42 AS answer", three);
+    assertThat(people.requests()).isEqualTo(peopleRequests);
+
+    assertThat(run("SELECT count(*) FROM people JOIN other USING (id)", three).rows().getJsonArray(0).getLong(0))
+        .isEqualTo(100);
+    assertThat(other.fullDownloads()).isEqualTo(1);
+    assertThat(Failure.classify(failure(worker.run(new QueryRequest("SELECT * FROM broken", three, 5_000)))))
+        .isEqualTo(Failure.NETWORK);
+  }
+
+  @Test
   @DisplayName("a download past the maximum file size is stopped, also without a Content-Length")
   void maxFileSize() {
     deploy(new JsonObject().put("maxFileSizeBytes", 1000));
