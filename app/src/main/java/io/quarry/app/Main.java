@@ -6,6 +6,8 @@ package io.quarry.app;
  */
 public final class Main {
 
+  private static final long STOP_LIMIT_S = 30;
+
   private Main() {
   }
 
@@ -14,11 +16,26 @@ public final class Main {
       invite(argv);
       return;
     }
+    Node node;
     try {
-      Launcher.start(System.getenv(), argv).await();
+      node = Launcher.start(System.getenv(), argv).await();
     } catch (Throwable e) {
       System.err.println("Quarry failed to start: " + oneLine(e));
       System.exit(1);
+      return;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(node), "quarry-shutdown"));
+  }
+
+  /**
+   * SIGTERM or Ctrl-C stops the node in order: its worker processes end, it leaves the cluster, the
+   * HTTP server and SQLite close. Bounded, so a stuck close cannot keep the process alive.
+   */
+  private static void stop(Node node) {
+    try {
+      node.stop().toCompletionStage().toCompletableFuture().get(STOP_LIMIT_S, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (Exception e) {
+      System.err.println("Quarry did not stop cleanly: " + oneLine(e));
     }
   }
 

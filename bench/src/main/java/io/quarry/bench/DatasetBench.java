@@ -2,13 +2,18 @@ package io.quarry.bench;
 
 import io.quarry.app.Launcher;
 import io.quarry.app.Node;
+import io.quarry.bus.Addresses;
+import io.quarry.bus.Bus;
 import io.quarry.bus.DatasetClient;
+import io.quarry.bus.Deliveries;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.WorkerClient;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
+import io.quarry.worker.WorkerVerticle;
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -79,6 +84,9 @@ public final class DatasetBench {
         System.out.println("   trivial, by layer:");
         compare("  worker over the bus", 300, () -> worker.run(new QueryRequest(TRIVIAL, tables, 60_000)).await(),
             () -> bare(duck, TRIVIAL));
+        String inProcess = inProcessWorker(node, work);
+        compare("  worker in this JVM", 300, () -> direct(node, inProcess, new QueryRequest(TRIVIAL, tables, 60_000)),
+            () -> bare(duck, TRIVIAL));
         compare("  worker, no tables", 300, () -> worker.run(new QueryRequest(TRIVIAL, Map.of(), 60_000)).await(),
             () -> bare(duck, TRIVIAL));
         compare("  dataset.query.run", 300, () -> datasets.query(userId, conversation, TRIVIAL).await(),
@@ -88,6 +96,9 @@ public final class DatasetBench {
         System.out.println("   group-by, by layer:");
         compare("  worker over the bus", 30,
             () -> worker.run(new QueryRequest(String.format(GROUP_BY, "table1"), tables, 60_000)).await(),
+            () -> bare(duck, String.format(GROUP_BY, "t")));
+        compare("  worker in this JVM", 30,
+            () -> direct(node, inProcess, new QueryRequest(String.format(GROUP_BY, "table1"), tables, 60_000)),
             () -> bare(duck, String.format(GROUP_BY, "t")));
         compare("  dataset.query.run", 30,
             () -> datasets.query(userId, conversation, String.format(GROUP_BY, "table1")).await(),
@@ -102,6 +113,22 @@ public final class DatasetBench {
     } finally {
       node.stop().await();
     }
+  }
+
+  /**
+   * Issue 8's baseline: the same worker verticle deployed inside this JVM (as before worker processes),
+   * on an address of its own, so the process boundary's cost reads as the difference.
+   */
+  private static String inProcessWorker(Node node, Path work) {
+    String id = "bench-in-process";
+    JsonObject config = node.config().getJsonObject("worker").copy().put("name", "bench-in-process")
+        .put("dataDir", work.resolve("in-process-" + System.nanoTime()).toString()).put("localWorkerId", id);
+    node.vertx().deployVerticle(new WorkerVerticle(), new DeploymentOptions().setConfig(config)).await();
+    return Addresses.localWorker(id);
+  }
+
+  private static void direct(Node node, String address, QueryRequest request) {
+    Bus.request(node.vertx().eventBus(), address, request.toJson(), Deliveries.within(120_000)).await();
   }
 
   private static Path bigFile(Path work) {

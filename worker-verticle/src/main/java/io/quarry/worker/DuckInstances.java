@@ -56,6 +56,9 @@ final class DuckInstances implements AutoCloseable {
   private final LinkedHashMap<String, Instance> instances = new LinkedHashMap<>(16, 0.75f, true);
   private int created;
   private Instance parser;
+  /** One parsing connection per worker thread (the pool's threads live as long as this worker). */
+  private final ThreadLocal<Connection> parsing = new ThreadLocal<>();
+  private final List<Connection> parsers = new ArrayList<>();
 
   DuckInstances(Limits limits) {
     this.limits = limits;
@@ -65,11 +68,22 @@ final class DuckInstances implements AutoCloseable {
    * A connection to a database with no tables at all, for checking statements before anything is
    * fetched or bound (parsing reads nothing, and this database could not either).
    */
-  synchronized Connection parser() throws SQLException {
+  Connection parser() throws SQLException {
+    Connection mine = parsing.get();
+    if (mine == null) {
+      mine = newParser();
+      parsing.set(mine);
+    }
+    return mine;
+  }
+
+  private synchronized Connection newParser() throws SQLException {
     if (parser == null) {
       parser = create("", Map.of());
     }
-    return parser.connect();
+    Connection connection = parser.connect();
+    parsers.add(connection);
+    return connection;
   }
 
   /** An instance for these bindings, leased until {@link #release}. */
@@ -184,6 +198,13 @@ final class DuckInstances implements AutoCloseable {
   public synchronized void close() {
     instances.values().forEach(this::retire);
     instances.clear();
+    for (Connection connection : parsers) {
+      try {
+        connection.close();
+      } catch (SQLException ignored) {
+        // Closing a connection to an in-memory database cannot lose anything.
+      }
+    }
     if (parser != null) {
       closeQuietly(parser);
     }

@@ -46,7 +46,9 @@ public class LocalWorkers extends VerticleBase {
     queryTimeoutMs = config().getLong("queryTimeoutMs", 60_000L);
     String supervisor = config().getJsonObject("node").getString("id");
     Path home = Path.of(config().getString("home")).toAbsolutePath();
-    WorkerCommand command = new WorkerCommand(settings, config().getString("mainClass"), home);
+    ClassArchive classes = ClassArchive.in(settings.classArchiveDir().isBlank() ? home
+        : Path.of(settings.classArchiveDir()).toAbsolutePath());
+    WorkerCommand command = new WorkerCommand(settings, config().getString("mainClass"), home, classes);
     JsonObject child = config().getJsonObject("child");
     return vertx.executeBlocking(() -> writeConfigurations(home, child, settings.count()), false)
         .compose(files -> {

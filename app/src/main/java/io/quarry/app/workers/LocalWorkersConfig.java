@@ -8,15 +8,18 @@ import io.vertx.core.json.JsonObject;
  * @param heapMb the Java heap of each worker process
  * @param memoryCapMb the address space the operating system allows each worker process (0: no cap);
  *     DuckDB's own {@code worker.memoryLimit} and the heap must fit well inside it
+ * @param classArchiveDir where the workers' class-data-sharing archive lives; empty for the node's
+ *     {@code workers} directory under {@code worker.dataDir}
  */
-public record LocalWorkersConfig(int count, int heapMb, long memoryCapMb, long startTimeoutMs, long restartDelayMs) {
+public record LocalWorkersConfig(int count, int heapMb, long memoryCapMb, long startTimeoutMs, long restartDelayMs,
+    String classArchiveDir) {
 
   public static final int MAX_COUNT = 64;
 
   public static LocalWorkersConfig from(JsonObject section) {
     LocalWorkersConfig config = new LocalWorkersConfig(section.getInteger("count", 2), section.getInteger("heapMb", 256),
         section.getLong("memoryCapMb", 3072L), section.getLong("startTimeoutMs", 60_000L),
-        section.getLong("restartDelayMs", 500L));
+        section.getLong("restartDelayMs", 500L), section.getString("classArchiveDir", ""));
     if (config.count < 0 || config.count > MAX_COUNT) {
       throw new IllegalArgumentException("localWorkers.count must be from 0 to " + MAX_COUNT + ", got " + config.count);
     }
@@ -31,11 +34,11 @@ public record LocalWorkersConfig(int count, int heapMb, long memoryCapMb, long s
   }
 
   public LocalWorkersConfig withCount(int n) {
-    return new LocalWorkersConfig(n, heapMb, memoryCapMb, startTimeoutMs, restartDelayMs);
+    return new LocalWorkersConfig(n, heapMb, memoryCapMb, startTimeoutMs, restartDelayMs, classArchiveDir);
   }
 
   public JsonObject toJson() {
     return new JsonObject().put("count", count).put("heapMb", heapMb).put("memoryCapMb", memoryCapMb)
-        .put("startTimeoutMs", startTimeoutMs).put("restartDelayMs", restartDelayMs);
+        .put("startTimeoutMs", startTimeoutMs).put("restartDelayMs", restartDelayMs).put("classArchiveDir", classArchiveDir);
   }
 }

@@ -90,12 +90,16 @@ final class WorkerProcess {
       Process started = spawned.result();
       if (state == State.STOPPED) {
         started.destroyForcibly();
+        command.ended(id);
         return;
       }
       process = started;
       output = ChildOutput.pump(started.getInputStream(), name(), System.out);
       changed.run();
-      started.onExit().thenAccept(exited -> context.runOnContext(v -> exited(id, exited)));
+      started.onExit().thenAccept(exited -> {
+        command.ended(id);
+        context.runOnContext(v -> exited(id, exited));
+      });
     });
   }
 
