@@ -1,5 +1,7 @@
 package io.quarry.bench;
 
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -35,11 +37,12 @@ public final class StartupBench {
     Path work = Files.createTempDirectory("quarry-startup");
     List<Double> beforeMs = new ArrayList<>();
     List<Double> afterMs = new ArrayList<>();
+    List<Double> restartMs = new ArrayList<>();
     System.out.printf(Locale.ROOT, "Time from java -jar to healthy (default mode), %d cores, %d runs each, alternating%n",
         Runtime.getRuntime().availableProcessors(), RUNS);
     for (int i = 0; i < RUNS; i++) {
-      beforeMs.add(timeToHealthy(before, work.resolve("before")));
-      afterMs.add(timeToHealthy(after, work.resolve("after")));
+      beforeMs.add(timeToHealthy(before, work.resolve("before"), null));
+      afterMs.add(timeToHealthy(after, work.resolve("after"), restartMs));
       System.out.printf(Locale.ROOT, "   run %d: before %7.0f ms   after %7.0f ms%n", i + 1, beforeMs.get(i), afterMs.get(i));
     }
     double b = median(beforeMs.subList(1, RUNS));
@@ -48,10 +51,15 @@ public final class StartupBench {
         afterMs.get(0));
     System.out.printf(Locale.ROOT, "   later starts, median: before %.0f ms, after %.0f ms (%.2f×, +%.0f ms)%n", b, a, a / b,
         a - b);
+    System.out.printf(Locale.ROOT, "   a worker process SIGKILLed until it is ready again: median %.0f ms, max %.0f ms (%d kills)%n",
+        median(restartMs), restartMs.stream().mapToDouble(Double::doubleValue).max().orElse(0), restartMs.size());
   }
 
-  /** Starts the jar with a fresh data directory, polls its health every 20 ms, then stops it (and its workers). */
-  private static double timeToHealthy(Path jar, Path data) throws Exception {
+  /**
+   * Starts the jar, polls its health every 20 ms, then (when {@code restarts} is given) kills one worker
+   * process and times its return, then stops the node and its workers.
+   */
+  private static double timeToHealthy(Path jar, Path data, List<Double> restarts) throws Exception {
     int port = freePort();
     ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Djdk.net.hosts.file=" + System.getProperty("jdk.net.hosts.file"), "-Dvertx.disableDnsResolver=true",
@@ -70,7 +78,11 @@ public final class StartupBench {
       while (System.nanoTime() < deadline) {
         try {
           if (http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-            return (System.nanoTime() - started) / 1e6;
+            double healthy = (System.nanoTime() - started) / 1e6;
+            if (restarts != null) {
+              restarts.add(restart(http, health));
+            }
+            return healthy;
           }
         } catch (IOException notYet) {
           // Not listening yet.
@@ -88,6 +100,27 @@ public final class StartupBench {
         node.destroyForcibly();
       }
     }
+  }
+
+  /** SIGKILLs the first worker process and polls health every 20 ms until it is ready again. */
+  private static double restart(HttpClient http, HttpRequest health) throws Exception {
+    JsonObject worker = workers(http, health).getJsonObject(0);
+    long killed = System.nanoTime();
+    ProcessHandle.of(worker.getLong("pid")).orElseThrow().destroyForcibly();
+    long deadline = killed + TimeUnit.SECONDS.toNanos(LIMIT_S);
+    while (System.nanoTime() < deadline) {
+      JsonObject now = workers(http, health).getJsonObject(0);
+      if (now.getInteger("restarts") > worker.getInteger("restarts") && now.getString("state").equals("ready")) {
+        return (System.nanoTime() - killed) / 1e6;
+      }
+      Thread.sleep(20);
+    }
+    throw new IllegalStateException("the worker did not come back within " + LIMIT_S + " s");
+  }
+
+  private static JsonArray workers(HttpClient http, HttpRequest health) throws Exception {
+    String body = http.send(health, HttpResponse.BodyHandlers.ofString()).body();
+    return new JsonObject(body).getJsonObject("local_workers").getJsonArray("workers");
   }
 
   private static int freePort() throws IOException {
