@@ -108,6 +108,18 @@ class WorkerProcessTest {
   }
 
   @Test
+  @DisplayName("one conversation's queries go to one worker process, so its files are downloaded once, not once per worker")
+  void affinity() {
+    start(Map.of());
+    String conversation = chat.conversation();
+    chat.addDataset(conversation, "/people.parquet");
+    for (int i = 0; i < 6; i++) {
+      assertPeopleCount(conversation);
+    }
+    assertThat(chat.files.route("/people.parquet").fullDownloads()).isEqualTo(1);
+  }
+
+  @Test
   @DisplayName("the memory bomb fails only its own query with the memory message; the server and another conversation keep working")
   void memoryBomb() {
     start(Map.of());

@@ -23,8 +23,8 @@ import java.util.List;
 /**
  * The worker role of a node that also serves HTTP, runs LLM turns or owns SQLite: DuckDB must not run
  * in that process, so this verticle starts worker processes from the same jar, joined to this node
- * over the clustered event bus, and takes {@code worker.query.run} on their behalf, each query to the
- * least busy ready process. It restarts a process that dies and tells that process's callers why.
+ * over the clustered event bus, and takes {@code worker.query.run} on their behalf, handing each query
+ * to a ready process (see {@link Affinity}). It restarts a process that dies and tells that process's callers why.
  *
  * <p>Deployment config: {@code node} (this node), {@code settings} ({@link LocalWorkersConfig}),
  * {@code home} (a directory for the processes' files), {@code child} (their configuration: sections
@@ -35,15 +35,16 @@ public class LocalWorkers extends VerticleBase {
   static final String NO_WORKER = "No query worker available";
 
   private final List<WorkerProcess> processes = new ArrayList<>();
-  private final Deque<Promise<WorkerProcess>> waiting = new ArrayDeque<>();
+  private final Deque<Waiting> waiting = new ArrayDeque<>();
   private LocalWorkersConfig settings;
   private long queryTimeoutMs;
-  private int turn;
+  private int busyAt;
 
   @Override
   public Future<?> start() {
     settings = LocalWorkersConfig.from(config().getJsonObject("settings"));
     queryTimeoutMs = config().getLong("queryTimeoutMs", 60_000L);
+    busyAt = config().getJsonObject("child").getJsonObject("worker").getInteger("threads", 2);
     String supervisor = config().getJsonObject("node").getString("id");
     Path home = Path.of(config().getString("home")).toAbsolutePath();
     ClassArchive classes = ClassArchive.in(settings.classArchiveDir().isBlank() ? home
@@ -105,31 +106,26 @@ public class LocalWorkers extends VerticleBase {
   }
 
   private Future<JsonObject> onQuery(JsonObject query) {
-    return leastBusy().compose(process -> process.run(query, queryTimeoutMs));
+    return ready(query).compose(process -> process.run(query, queryTimeoutMs));
   }
 
-  /** The ready process with the fewest queries; when none is ready (all restarting), the query waits for one. */
-  private Future<WorkerProcess> leastBusy() {
-    WorkerProcess best = null;
-    int start = turn++;
-    for (int i = 0; i < processes.size(); i++) {
-      // Starting from a rotating position spreads equal loads round-robin.
-      WorkerProcess candidate = processes.get(Math.floorMod(start + i, processes.size()));
-      if (candidate.isReady() && (best == null || candidate.load() < best.load())) {
-        best = candidate;
-      }
-    }
-    if (best != null) {
-      return Future.succeededFuture(best);
+  /** The process for this query (see {@link Affinity}); when none is ready (all restarting), the query waits for one. */
+  private Future<WorkerProcess> ready(JsonObject query) {
+    List<WorkerProcess> ready = processes.stream().filter(WorkerProcess::isReady).toList();
+    if (!ready.isEmpty()) {
+      return Future.succeededFuture(Affinity.choose(ready, query, busyAt).orElseThrow());
     }
     Promise<WorkerProcess> wait = Promise.promise();
-    waiting.add(wait);
+    waiting.add(new Waiting(query, wait));
     vertx.setTimer(settings.startTimeoutMs(), t -> {
-      if (waiting.remove(wait)) {
+      if (waiting.removeIf(w -> w.process() == wait)) {
         wait.tryFail(new QuarryException(Failure.UNAVAILABLE, NO_WORKER));
       }
     });
     return wait.future();
+  }
+
+  private record Waiting(JsonObject query, Promise<WorkerProcess> process) {
   }
 
   /** A process started, became ready or died: queries waiting for one may go, and local listeners hear of it. */
@@ -140,8 +136,8 @@ public class LocalWorkers extends VerticleBase {
 
   private void drainWaiting() {
     while (!waiting.isEmpty() && processes.stream().anyMatch(WorkerProcess::isReady)) {
-      Promise<WorkerProcess> next = waiting.poll();
-      leastBusy().onSuccess(next::tryComplete);
+      Waiting next = waiting.poll();
+      ready(next.query()).onSuccess(next.process()::tryComplete);
     }
   }
 
@@ -155,7 +151,7 @@ public class LocalWorkers extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    waiting.forEach(w -> w.tryFail(new QuarryException(Failure.UNAVAILABLE, NO_WORKER)));
+    waiting.forEach(w -> w.process().tryFail(new QuarryException(Failure.UNAVAILABLE, NO_WORKER)));
     return Future.all(processes.stream().map(WorkerProcess::stop).toList());
   }
 }

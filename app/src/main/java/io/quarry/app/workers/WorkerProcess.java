@@ -116,6 +116,10 @@ final class WorkerProcess {
     changed.run();
   }
 
+  int slot() {
+    return slot;
+  }
+
   boolean isReady() {
     return state == State.READY;
   }
