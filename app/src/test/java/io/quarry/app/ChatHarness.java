@@ -41,7 +41,8 @@ final class ChatHarness implements AutoCloseable {
     this(dir, Map.of());
   }
 
-  ChatHarness(Path dir, Map<String, String> extraEnv) {
+  /** {@code argv}: extra command-line options for the node (e.g. {@code --cluster}). */
+  ChatHarness(Path dir, Map<String, String> extraEnv, String... argv) {
     this.dir = dir;
     files.route("/people.parquet").content(ParquetFixtures.people(dir));
     Map<String, String> env = TestNodes.env(dir);
@@ -50,7 +51,7 @@ final class ChatHarness implements AutoCloseable {
     env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
     env.put("QUARRY_LLM_RETRIES", "0");
     env.putAll(extraEnv);
-    node = TestNodes.start(env, dir);
+    node = TestNodes.start(env, dir, argv);
     client = WebClient.create(node.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
         .setDefaultPort(node.httpPort()));
   }

@@ -200,6 +200,20 @@ class WorkerProcessTest {
   }
 
   @Test
+  @DisplayName("a clustered node with every role runs its worker processes as members of its cluster")
+  void clustered() {
+    chat = new ChatHarness(dir, Map.of("QUARRY_CLUSTER_NAME", "quarry-test-" + java.util.UUID.randomUUID()), "--cluster");
+    String conversation = chat.conversation();
+    chat.addDataset(conversation, "/people.parquet");
+    assertPeopleCount(conversation);
+    JsonObject health = chat.send(HttpMethod.GET, "/api/health", null).bodyAsJsonObject();
+    assertThat(health.getJsonObject("local_workers").getJsonArray("workers")).hasSize(2);
+    assertThat(health.getJsonArray("cluster_members").stream().map(m -> ((JsonObject) m).getJsonArray("roles")))
+        .containsExactlyInAnyOrder(new JsonArray().add("worker"), new JsonArray().add("worker"),
+            new JsonArray(List.of("storage", "worker", "dataset", "llm", "web")));
+  }
+
+  @Test
   @DisplayName("with --local-workers 0 the node runs no SQL itself: queries answer 503 'No query worker available'")
   void noLocalWorkers() {
     chat = new ChatHarness(dir, Map.of("QUARRY_LOCAL_WORKERS", "0"));
