@@ -66,14 +66,25 @@ final class DatasetStore {
         .map(v -> d.toJson());
   }
 
+  /**
+   * One statement, run for every query: the conversation's row comes back even when it has no
+   * datasets, so checking that it is the user's costs no round trip of its own.
+   */
   Future<JsonObject> list(JsonObject body) {
     String userId = required(body, Keys.USER_ID);
     String conversationId = required(body, Keys.CONVERSATION_ID);
-    return ConversationStore.requireOwned(db.pool(), userId, conversationId)
-        .compose(v -> db.run("SELECT " + COLUMNS + OWNED + " ORDER BY d.created_at, d.rowid", userId, conversationId))
+    return db.run("SELECT " + COLUMNS + " FROM conversations c LEFT JOIN datasets d ON d.conversation_id = c.id"
+            + " WHERE c.id = ? AND c.user_id = ? ORDER BY d.created_at, d.rowid", conversationId, userId)
         .map(rows -> {
+          if (rows.size() == 0) {
+            throw QuarryException.notFound(ConversationStore.NOT_FOUND);
+          }
           JsonArray items = new JsonArray();
-          rows.forEach(row -> items.add(dataset(row).toJson()));
+          rows.forEach(row -> {
+            if (row.getString("id") != null) {
+              items.add(dataset(row).toJson());
+            }
+          });
           return Bus.items(items);
         });
   }
