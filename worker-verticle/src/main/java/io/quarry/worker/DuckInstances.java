@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -56,8 +57,8 @@ final class DuckInstances implements AutoCloseable {
   private final LinkedHashMap<String, Instance> instances = new LinkedHashMap<>(16, 0.75f, true);
   private int created;
   private Instance parser;
-  /** One parsing connection per worker thread (the pool's threads live as long as this worker). */
-  private final ThreadLocal<Connection> parsing = new ThreadLocal<>();
+  /** One prepared parsing statement per worker thread (the pool's threads live as long as this worker). */
+  private final ThreadLocal<PreparedStatement> parsing = new ThreadLocal<>();
   private final List<Connection> parsers = new ArrayList<>();
 
   DuckInstances(Limits limits) {
@@ -65,13 +66,13 @@ final class DuckInstances implements AutoCloseable {
   }
 
   /**
-   * A connection to a database with no tables at all, for checking statements before anything is
-   * fetched or bound (parsing reads nothing, and this database could not either).
+   * A statement for {@link SqlGuard}, on a database with no tables at all: statements are checked
+   * before anything is fetched or bound (parsing reads nothing, and this database could not either).
    */
-  Connection parser() throws SQLException {
-    Connection mine = parsing.get();
+  PreparedStatement serializer() throws SQLException {
+    PreparedStatement mine = parsing.get();
     if (mine == null) {
-      mine = newParser();
+      mine = newParser().prepareStatement(SqlGuard.SERIALIZE);
       parsing.set(mine);
     }
     return mine;

@@ -10,8 +10,11 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -21,6 +24,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class QueryEngine {
 
   private final DuckInstances instances;
+  /** Statements that passed the check, by table names and text: at most 512 of up to 10,000 characters. */
+  private final Map<String, Set<String>> checked = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Set<String>> eldest) {
+      return size() > CHECKED_ENTRIES;
+    }
+  });
+  private static final int CHECKED_ENTRIES = 512;
+  private static final int CHECKED_MAX_CHARS = 10_000;
 
   QueryEngine(DuckInstances instances) {
     this.instances = instances;
@@ -31,9 +43,22 @@ final class QueryEngine {
     Runnable arm(long delayMs, Runnable action);
   }
 
-  /** Checks a statement (see {@link SqlGuard}); returns the tables it reads. */
+  /**
+   * Checks a statement (see {@link SqlGuard}); returns the tables it reads. The verdict depends only on
+   * the statement and the table names, so a statement run again (a re-run, a chart of a result) is
+   * not parsed again: parsing costs as much as running a small query.
+   */
   Set<String> check(String sql, Collection<String> tables) throws SQLException {
-    return SqlGuard.check(instances.parser(), sql, tables);
+    String key = String.join("\n", new TreeSet<>(tables)) + "\u0000" + sql;
+    Set<String> known = checked.get(key);
+    if (known != null) {
+      return known;
+    }
+    Set<String> read = Set.copyOf(SqlGuard.check(instances.serializer(), sql, tables));
+    if (sql.length() <= CHECKED_MAX_CHARS) {
+      checked.put(key, read);
+    }
+    return read;
   }
 
   /** Runs a checked statement over the tables it reads. */

@@ -2,7 +2,6 @@ package io.quarry.worker;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -25,6 +24,9 @@ final class SqlGuard {
   /** Table functions that only generate values. */
   private static final Set<String> SAFE_TABLE_FUNCTIONS = Set.of("range", "generate_series", "unnest");
 
+  /** What {@code serializer} must be prepared from, with the statement as its one parameter. */
+  static final String SERIALIZE = "SELECT json_serialize_sql(?::VARCHAR)";
+
   private SqlGuard() {
   }
 
@@ -32,14 +34,12 @@ final class SqlGuard {
    * Checks the statement and returns the conversation's tables it reads (as {@code tables} spells them),
    * so that only those files are fetched and bound.
    */
-  static Set<String> check(Connection connection, String sql, Collection<String> tables) throws SQLException {
+  static Set<String> check(PreparedStatement serializer, String sql, Collection<String> tables) throws SQLException {
     JsonObject tree;
-    try (PreparedStatement ps = connection.prepareStatement("SELECT json_serialize_sql(?::VARCHAR)")) {
-      ps.setString(1, sql);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        tree = new JsonObject(rs.getString(1));
-      }
+    serializer.setString(1, sql);
+    try (ResultSet rs = serializer.executeQuery()) {
+      rs.next();
+      tree = new JsonObject(rs.getString(1));
     }
     if (tree.getBoolean("error", false)) {
       String message = tree.getString("error_message", "");
