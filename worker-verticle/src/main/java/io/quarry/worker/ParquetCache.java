@@ -130,24 +130,18 @@ final class ParquetCache {
       return Future.failedFuture(QueryFailure.network(url, "The URL is not a valid http(s) URL"));
     }
     Entry cached = entries.get(url);
-    Path part = settings.dir().resolve("download-" + (++versions) + ".part");
-    // The file is open before the request goes out, so no early body bytes can arrive unhandled.
-    return vertx.fileSystem().open(part.toString(), new OpenOptions().setWrite(true).setCreateNew(true))
-        .compose(file -> {
-          Deadline deadline = new Deadline(vertx, settings.downloadTimeoutMs());
-          Future<Path> outcome = http.send(HttpMethod.GET, uri, conditional(cached), deadline)
-              .compose(exchange -> answer(url, cached, exchange, file, part));
-          return deadline.close(outcome).eventually(() -> file.close().otherwiseEmpty());
-        })
-        .onFailure(e -> vertx.fileSystem().delete(part.toString()).otherwiseEmpty())
-        .recover(e -> Future.failedFuture(explain(url, e)));
+    Deadline deadline = new Deadline(vertx, settings.downloadTimeoutMs());
+    Future<Path> outcome = http.send(HttpMethod.GET, uri, conditional(cached), deadline)
+        .compose(exchange -> answer(url, cached, exchange));
+    return deadline.close(outcome).recover(e -> Future.failedFuture(explain(url, e)));
   }
 
-  private Future<Path> answer(String url, Entry cached, Exchange exchange, AsyncFile file, Path part) {
+  /** Runs where the response's headers arrive, before any of its body: a download can still pause it. */
+  private Future<Path> answer(String url, Entry cached, Exchange exchange) {
     int status = exchange.response().statusCode();
     if (cached != null && (status == 304 || (status == 200 && sameVersion(cached, exchange)))) {
       exchange.discard();
-      return vertx.fileSystem().delete(part.toString()).map(cached.file());
+      return Future.succeededFuture(cached.file());
     }
     if (status != 200) {
       exchange.discard();
@@ -158,7 +152,27 @@ final class ParquetCache {
       exchange.discard();
       return Future.failedFuture(tooLarge(url));
     }
-    return download(url, exchange, file).compose(size -> install(url, exchange, part, size));
+    return downloadTo(url, exchange);
+  }
+
+  /**
+   * The body waits (paused) until its file is open, so no byte arrives unhandled; an unchanged file
+   * (the usual answer, 304) costs no file operation at all.
+   */
+  private Future<Path> downloadTo(String url, Exchange exchange) {
+    exchange.response().pause();
+    Path part = settings.dir().resolve("download-" + (++versions) + ".part");
+    return vertx.fileSystem().open(part.toString(), new OpenOptions().setWrite(true).setCreateNew(true))
+        .compose(file -> {
+          Future<Long> received = download(url, exchange, file);
+          exchange.response().resume();
+          return received.eventually(() -> file.close().otherwiseEmpty());
+        })
+        .compose(size -> install(url, exchange, part, size))
+        .onFailure(e -> {
+          exchange.discard();
+          vertx.fileSystem().delete(part.toString()).otherwiseEmpty();
+        });
   }
 
   private Future<Long> download(String url, Exchange exchange, AsyncFile file) {
