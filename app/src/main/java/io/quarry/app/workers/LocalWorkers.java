@@ -47,23 +47,33 @@ public class LocalWorkers extends VerticleBase {
     busyAt = config().getJsonObject("child").getJsonObject("worker").getInteger("threads", 2);
     String supervisor = config().getJsonObject("node").getString("id");
     Path home = Path.of(config().getString("home")).toAbsolutePath();
-    ClassArchive classes = ClassArchive.in(settings.classArchiveDir().isBlank() ? home
-        : Path.of(settings.classArchiveDir()).toAbsolutePath());
-    WorkerCommand command = new WorkerCommand(settings, config().getString("mainClass"), home, classes);
     JsonObject child = config().getJsonObject("child");
     return vertx.executeBlocking(() -> writeConfigurations(home, child, settings.count()), false)
         .compose(files -> {
-          for (int slot = 1; slot <= settings.count(); slot++) {
-            int index = slot - 1;
-            processes.add(new WorkerProcess(context, slot, supervisor, command, files.get(index), settings,
-                () -> changed(processes.get(index))));
-          }
-          vertx.eventBus().<JsonObject>consumer(Addresses.localWorkerReady(supervisor),
-              msg -> announced(LocalWorker.fromJson(msg.body()), msg));
-          vertx.eventBus().<JsonObject>localConsumer(Addresses.WORKER_LOCAL_STATUS, msg -> msg.reply(status()));
-          return Bus.serve(vertx.eventBus(), Addresses.WORKER_QUERY_RUN, this::onQuery).completion();
+          createProcesses(supervisor, home, files);
+          return listen(supervisor);
         })
         .onSuccess(v -> processes.forEach(WorkerProcess::start));
+  }
+
+  private void createProcesses(String supervisor, Path home, List<Path> configFiles) {
+    ClassArchive classes = ClassArchive.in(settings.classArchiveDir().isBlank() ? home
+        : Path.of(settings.classArchiveDir()).toAbsolutePath());
+    WorkerCommand command = new WorkerCommand(settings, config().getString("mainClass"), home, classes);
+    for (int slot = 1; slot <= settings.count(); slot++) {
+      int index = slot - 1;
+      processes.add(new WorkerProcess(context, slot, supervisor, command, configFiles.get(index), settings,
+          () -> changed(processes.get(index))));
+    }
+  }
+
+  /** Every address is registered (cluster-wide where it must be) before the first process starts. */
+  private Future<?> listen(String supervisor) {
+    var ready = vertx.eventBus().<JsonObject>consumer(Addresses.localWorkerReady(supervisor),
+        msg -> announced(LocalWorker.fromJson(msg.body()), msg));
+    vertx.eventBus().<JsonObject>localConsumer(Addresses.WORKER_LOCAL_STATUS, msg -> msg.reply(status()));
+    var queries = Bus.serve(vertx.eventBus(), Addresses.WORKER_QUERY_RUN, this::onQuery);
+    return Future.all(ready.completion(), queries.completion());
   }
 
   /**
