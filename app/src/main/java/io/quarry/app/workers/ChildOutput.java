@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A worker process's output, copied line by line into this node's standard output under the worker's
@@ -19,6 +20,7 @@ final class ChildOutput {
   private static final int TAIL_LINES = 40;
 
   private final Deque<String> tail = new ArrayDeque<>();
+  private final CompletableFuture<Void> finished = new CompletableFuture<>();
 
   /** Reads on a thread of its own until the process closes its output (blocking reads have no other home). */
   static ChildOutput pump(InputStream output, String name, PrintStream sink) {
@@ -37,7 +39,14 @@ final class ChildOutput {
       }
     } catch (IOException e) {
       // The process is gone and took its pipe with it: nothing more to copy.
+    } finally {
+      finished.complete(null);
     }
+  }
+
+  /** Completes when the process has closed its output (it ended) and every line has been copied. */
+  CompletableFuture<Void> finished() {
+    return finished;
   }
 
   private synchronized void remember(String line) {

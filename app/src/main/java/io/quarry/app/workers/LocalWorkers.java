@@ -48,21 +48,29 @@ public class LocalWorkers extends VerticleBase {
     String supervisor = config().getJsonObject("node").getString("id");
     Path home = Path.of(config().getString("home")).toAbsolutePath();
     JsonObject child = config().getJsonObject("child");
-    return vertx.executeBlocking(() -> writeConfigurations(home, child, settings.count()), false)
-        .compose(files -> {
-          createProcesses(supervisor, home, files);
+    return vertx.executeBlocking(() -> prepare(home, child), false)
+        .compose(prepared -> {
+          createProcesses(supervisor, home, prepared);
           return listen(supervisor);
         })
         .onSuccess(v -> processes.forEach(WorkerProcess::start));
   }
 
-  private void createProcesses(String supervisor, Path home, List<Path> configFiles) {
-    ClassArchive classes = ClassArchive.in(settings.classArchiveDir().isBlank() ? home
-        : Path.of(settings.classArchiveDir()).toAbsolutePath());
-    WorkerCommand command = new WorkerCommand(settings, config().getString("mainClass"), home, classes);
+  /** What the processes need from the file system: their configuration files and the class archive. */
+  private record Prepared(List<Path> configFiles, ClassArchive classes) {
+  }
+
+  private Prepared prepare(Path home, JsonObject child) throws IOException {
+    List<Path> files = writeConfigurations(home, child, settings.count());
+    return new Prepared(files, ClassArchive.in(settings.classArchiveDir().isBlank() ? home
+        : Path.of(settings.classArchiveDir()).toAbsolutePath()));
+  }
+
+  private void createProcesses(String supervisor, Path home, Prepared prepared) {
+    WorkerCommand command = new WorkerCommand(settings, config().getString("mainClass"), home, prepared.classes());
     for (int slot = 1; slot <= settings.count(); slot++) {
       int index = slot - 1;
-      processes.add(new WorkerProcess(context, slot, supervisor, command, configFiles.get(index), settings,
+      processes.add(new WorkerProcess(context, slot, supervisor, command, prepared.configFiles().get(index), settings,
           () -> changed(processes.get(index))));
     }
   }

@@ -8,10 +8,12 @@ import io.quarry.bus.LocalWorker;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.Sizes;
 import io.quarry.bus.Timestamps;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -52,7 +54,6 @@ final class WorkerProcess {
   private State state = State.STARTING;
   private String workerId;
   private Process process;
-  private ChildOutput output;
   private LocalWorker announced;
   private long startedAtMs;
   private int restarts;
@@ -81,26 +82,39 @@ final class WorkerProcess {
     state = State.STARTING;
     announced = null;
     startedAtMs = System.currentTimeMillis();
-    ProcessBuilder builder = command.build(slot, supervisor, id, configFile);
-    context.owner().executeBlocking(builder::start, false).onComplete(spawned -> {
-      if (spawned.failed()) {
-        died(id, null, "could not start: " + spawned.cause().getMessage());
-        return;
-      }
-      Process started = spawned.result();
-      if (state == State.STOPPED) {
-        started.destroyForcibly();
-        command.ended(id);
-        return;
-      }
-      process = started;
-      output = ChildOutput.pump(started.getInputStream(), name(), System.out);
-      changed.run();
-      started.onExit().thenAccept(exited -> {
-        command.ended(id);
-        context.runOnContext(v -> exited(id, exited));
-      });
-    });
+    context.owner().executeBlocking(() -> spawn(id), false).onComplete(spawned -> spawned(id, spawned));
+  }
+
+  /** Building the command looks at files (the shell, the class archive): off the event loop, like the fork. */
+  private Process spawn(String id) throws IOException {
+    try {
+      return command.build(slot, supervisor, id, configFile).start();
+    } catch (IOException | RuntimeException e) {
+      command.ended(id);
+      throw e;
+    }
+  }
+
+  private void spawned(String id, AsyncResult<Process> spawned) {
+    if (spawned.failed()) {
+      died(id, null, "could not start: " + spawned.cause().getMessage());
+      return;
+    }
+    Process started = spawned.result();
+    ChildOutput pumped = ChildOutput.pump(started.getInputStream(), name(), System.out);
+    // Its last lines tell why it died, so they are read to the end (bounded) before the exit is judged.
+    started.onExit()
+        .thenCompose(exited -> pumped.finished().completeOnTimeout(null, 1, TimeUnit.SECONDS).thenApply(v -> exited))
+        .thenAccept(exited -> {
+          command.ended(id);
+          context.runOnContext(v -> exited(id, exited, pumped));
+        });
+    if (state == State.STOPPED) {
+      started.destroyForcibly();
+      return;
+    }
+    process = started;
+    changed.run();
   }
 
   /** A process announced itself; only the current start counts (a late word from a dead one is ignored). */
@@ -145,11 +159,11 @@ final class WorkerProcess {
     return answer.future();
   }
 
-  private void exited(String id, Process exited) {
+  private void exited(String id, Process exited, ChildOutput output) {
     if (state == State.STOPPED || !id.equals(workerId)) {
       return;
     }
-    ExitCause cause = ExitCause.of(exited.exitValue(), output == null ? List.of() : output.tail());
+    ExitCause cause = ExitCause.of(exited.exitValue(), output.tail());
     died(id, cause, cause.describe() + (cause.lastLine().isEmpty() ? "" : "; last output: " + cause.lastLine()));
   }
 
