@@ -188,6 +188,33 @@ class WorkerProcessTest {
   }
 
   @Test
+  @DisplayName("a frozen worker (SIGSTOP) is killed soon after its query's limit: the caller gets the timeout message, the worker comes back")
+  void frozen() throws Exception {
+    start(Map.of("QUARRY_QUERY_TIMEOUT_MS", "1000"));
+    String other = chat.conversation();
+    chat.addDataset(other, "/people.parquet");
+    String victim = chat.conversation();
+    chat.files.route("/held.parquet").content(ParquetFixtures.people(dir));
+    chat.addDataset(victim, "/held.parquet");
+    Future<Void> downloading = chat.files.route("/held.parquet").holdFull();
+
+    Future<HttpResponse<Buffer>> running = querying(victim, "SELECT count(*) FROM table1");
+    downloading.await();
+    JsonObject busy = workers().stream().map(JsonObject.class::cast).filter(w -> w.getInteger("in_flight") == 1)
+        .findFirst().orElseThrow();
+    Process stop = new ProcessBuilder("kill", "-STOP", String.valueOf(busy.getLong("pid"))).start();
+    assertThat(stop.waitFor()).isZero();
+
+    HttpResponse<Buffer> timedOut = running.await();
+    assertThat(timedOut.statusCode()).as(timedOut.bodyAsString()).isEqualTo(504);
+    assertThat(timedOut.bodyAsJsonObject().getString("error")).isEqualTo("Query timed out after 1 s and was cancelled");
+    JsonObject back = awaitEvent(e -> e.getString("name").equals(busy.getString("name")) && e.getString("state").equals("ready"));
+    assertThat(back.getInteger("restarts")).isEqualTo(1);
+    assertThat(back.getJsonObject("last_exit").getString("cause")).startsWith("killed by signal 9");
+    assertPeopleCount(other);
+  }
+
+  @Test
   @DisplayName("a node stops its worker processes when it stops")
   void stopsWithTheNode() {
     start(Map.of());

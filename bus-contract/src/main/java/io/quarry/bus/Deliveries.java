@@ -20,6 +20,13 @@ public final class Deliveries {
    */
   public static final long QUERY_GRACE_MS = 10_000;
 
+  /**
+   * How long past a query's limit a node waits for its own worker process (on loopback) before judging
+   * it stuck and killing it: shorter than {@link #QUERY_GRACE_MS}, so the caller hears the timeout from the
+   * node, not from its own wait.
+   */
+  public static final long LOCAL_WORKER_GRACE_MS = 5_000;
+
   public static DeliveryOptions storage() {
     return new DeliveryOptions().setSendTimeout(STORAGE_TIMEOUT_MS);
   }

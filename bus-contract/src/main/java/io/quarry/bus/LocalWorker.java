@@ -17,6 +17,15 @@ public record LocalWorker(String id, long pid, String nodeId, long memoryCapByte
   /** The worker process running the query died for another reason (killed, crashed). */
   public static final String STOPPED = "The query worker stopped unexpectedly";
 
+  /**
+   * A query that ran past its time limit: {@code what} says where it was (empty, or e.g. " while the data
+   * was still downloading"). Said by the worker that cancels it, or by a node whose worker process never
+   * answered and was killed for it.
+   */
+  public static String timedOut(long timeoutMs, String what) {
+    return "Query timed out after " + Sizes.seconds(timeoutMs) + what + " and was cancelled";
+  }
+
   public JsonObject toJson() {
     return new JsonObject().put("id", id).put("pid", pid).put("node_id", nodeId).put("memory_cap_bytes", memoryCapBytes);
   }

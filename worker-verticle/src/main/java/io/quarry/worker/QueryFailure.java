@@ -2,7 +2,7 @@ package io.quarry.worker;
 
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
-import io.quarry.bus.Sizes;
+import io.quarry.bus.LocalWorker;
 import io.quarry.bus.Unreachable;
 
 /** Builders for the worker's structured failures: {@code error_type} travels as the failure code. */
@@ -20,8 +20,7 @@ final class QueryFailure {
   }
 
   static QuarryException timeout(long timeoutMs, String what) {
-    return new QuarryException(Failure.TIMEOUT, "Query timed out after " + Sizes.seconds(timeoutMs) + what
-        + " and was cancelled");
+    return new QuarryException(Failure.TIMEOUT, LocalWorker.timedOut(timeoutMs, what));
   }
 
   static QuarryException network(String url, String reason) {

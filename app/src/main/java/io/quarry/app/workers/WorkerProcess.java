@@ -12,6 +12,8 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -147,16 +149,33 @@ final class WorkerProcess {
     Promise<JsonObject> answer = Promise.promise();
     inFlight.add(answer);
     long timeoutMs = query.getLong("timeout_ms", 0L) > 0 ? query.getLong("timeout_ms") : defaultTimeoutMs;
-    Bus.request(context.owner().eventBus(), Addresses.localWorker(workerId), query,
-        Deliveries.within(timeoutMs + Deliveries.QUERY_GRACE_MS)).onComplete(reply -> {
+    String id = workerId;
+    Bus.request(context.owner().eventBus(), Addresses.localWorker(id), query,
+        Deliveries.within(timeoutMs + Deliveries.LOCAL_WORKER_GRACE_MS)).onComplete(reply -> {
           inFlight.remove(answer);
           if (reply.succeeded()) {
             answer.tryComplete(reply.result());
+          } else if (reply.cause() instanceof ReplyException re && re.failureType() == ReplyFailure.TIMEOUT) {
+            answer.tryFail(new QuarryException(Failure.TIMEOUT, LocalWorker.timedOut(timeoutMs, "")));
+            wedged(id, timeoutMs);
           } else {
             answer.tryFail(reply.cause());
           }
         });
     return answer.future();
+  }
+
+  /**
+   * A worker cancels a query at its time limit and says so; one that stays silent well past it is stuck
+   * (frozen, or deep in native code that ignores the cancel) and is killed, then restarted like any other.
+   */
+  private void wedged(String id, long timeoutMs) {
+    Process running = process;
+    if (id.equals(workerId) && running != null && running.isAlive()) {
+      log.warn("{} did not answer a query within {} ms of its {} ms limit; killing it", name(),
+          Deliveries.LOCAL_WORKER_GRACE_MS, timeoutMs);
+      running.destroyForcibly();
+    }
   }
 
   private void exited(String id, Process exited, ChildOutput output) {
