@@ -32,9 +32,12 @@ final class Supervised {
   static Future<Void> begin(Vertx vertx, String supervisor, String nodeId) {
     exitWithParent(System.in);
     String supervisorId = supervisor.substring(0, supervisor.indexOf('/'));
-    LocalWorker me = new LocalWorker(workerId(supervisor), ProcessHandle.current().pid(), nodeId, addressSpaceCap());
-    return Bus.request(vertx.eventBus(), Addresses.localWorkerReady(supervisorId), me.toJson(),
-        Deliveries.within(Deliveries.STORAGE_TIMEOUT_MS)).mapEmpty();
+    // Reading procfs is file IO: not on the event loop.
+    return vertx.executeBlocking(Supervised::addressSpaceCap, false)
+        .map(cap -> new LocalWorker(workerId(supervisor), ProcessHandle.current().pid(), nodeId, cap))
+        .compose(me -> Bus.request(vertx.eventBus(), Addresses.localWorkerReady(supervisorId), me.toJson(),
+            Deliveries.within(Deliveries.STORAGE_TIMEOUT_MS)))
+        .mapEmpty();
   }
 
   private static void exitWithParent(InputStream fromParent) {

@@ -6,6 +6,9 @@ import io.vertx.core.eventbus.EventBus;
 /** A query worker: runs one read-only SQL statement over the tables it is given. */
 public final class WorkerClient {
 
+  /** What a query's caller hears when no worker can take it (UNAVAILABLE). */
+  public static final String NO_WORKER = "No query worker available";
+
   private final EventBus bus;
 
   public WorkerClient(EventBus bus) {

@@ -67,7 +67,7 @@ final class QueryRunner {
     return worker.run(request, workerTimeoutMs)
         .recover(e -> unreachable(e) ? worker.run(request, workerTimeoutMs) : Future.failedFuture(e))
         .recover(e -> Future.failedFuture(e instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS
-            ? new QuarryException(Failure.UNAVAILABLE, "No query worker available") : e));
+            ? new QuarryException(Failure.UNAVAILABLE, WorkerClient.NO_WORKER) : e));
   }
 
   private static boolean unreachable(Throwable e) {

@@ -1,7 +1,6 @@
 package io.quarry.app.workers;
 
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
+import io.quarry.bus.QueryRequest;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -19,20 +18,14 @@ final class Affinity {
   }
 
   /** {@code busyAt}: queries a process runs at once; from there on, a less busy process is preferred. */
-  static Optional<WorkerProcess> choose(List<WorkerProcess> ready, JsonObject query, int busyAt) {
-    String key = key(query.getJsonArray("tables", new JsonArray()));
+  static Optional<WorkerProcess> choose(List<WorkerProcess> ready, QueryRequest query, int busyAt) {
+    String key = String.join("\n", new TreeSet<>(query.tables().values()));
     Comparator<WorkerProcess> byAffinity = Comparator.comparingInt((WorkerProcess p) -> score(key, p.slot())).reversed();
     Optional<WorkerProcess> preferred = ready.stream().min(byAffinity);
     if (preferred.isEmpty() || preferred.get().load() < busyAt) {
       return preferred;
     }
     return ready.stream().min(Comparator.comparingInt(WorkerProcess::load).thenComparing(byAffinity));
-  }
-
-  private static String key(JsonArray tables) {
-    TreeSet<String> urls = new TreeSet<>();
-    tables.forEach(t -> urls.add(((JsonObject) t).getString("url", "")));
-    return String.join("\n", urls);
   }
 
   /** A well-mixed hash of the key and the slot (String.hashCode alone differs too little between slots). */

@@ -5,6 +5,8 @@ import io.quarry.bus.Bus;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LocalWorker;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.QueryRequest;
+import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
@@ -31,8 +33,6 @@ import java.util.List;
  * {@code worker} and {@code cluster}), {@code mainClass}, {@code queryTimeoutMs}.
  */
 public class LocalWorkers extends VerticleBase {
-
-  static final String NO_WORKER = "No query worker available";
 
   private final List<WorkerProcess> processes = new ArrayList<>();
   private final Deque<Waiting> waiting = new ArrayDeque<>();
@@ -123,12 +123,13 @@ public class LocalWorkers extends VerticleBase {
     msg.reply(new JsonObject());
   }
 
-  private Future<JsonObject> onQuery(JsonObject query) {
+  private Future<JsonObject> onQuery(JsonObject body) {
+    QueryRequest query = QueryRequest.fromJson(body);
     return ready(query).compose(process -> process.run(query, queryTimeoutMs));
   }
 
   /** The process for this query (see {@link Affinity}); when none is ready (all restarting), the query waits for one. */
-  private Future<WorkerProcess> ready(JsonObject query) {
+  private Future<WorkerProcess> ready(QueryRequest query) {
     List<WorkerProcess> ready = processes.stream().filter(WorkerProcess::isReady).toList();
     if (!ready.isEmpty()) {
       return Future.succeededFuture(Affinity.choose(ready, query, busyAt).orElseThrow());
@@ -137,13 +138,13 @@ public class LocalWorkers extends VerticleBase {
     waiting.add(new Waiting(query, wait));
     vertx.setTimer(settings.startTimeoutMs(), t -> {
       if (waiting.removeIf(w -> w.process() == wait)) {
-        wait.tryFail(new QuarryException(Failure.UNAVAILABLE, NO_WORKER));
+        wait.tryFail(new QuarryException(Failure.UNAVAILABLE, WorkerClient.NO_WORKER));
       }
     });
     return wait.future();
   }
 
-  private record Waiting(JsonObject query, Promise<WorkerProcess> process) {
+  private record Waiting(QueryRequest query, Promise<WorkerProcess> process) {
   }
 
   /** A process started, became ready or died: queries waiting for one may go, and local listeners hear of it. */
@@ -169,7 +170,7 @@ public class LocalWorkers extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    waiting.forEach(w -> w.process().tryFail(new QuarryException(Failure.UNAVAILABLE, NO_WORKER)));
+    waiting.forEach(w -> w.process().tryFail(new QuarryException(Failure.UNAVAILABLE, WorkerClient.NO_WORKER)));
     return Future.all(processes.stream().map(WorkerProcess::stop).toList());
   }
 }

@@ -6,8 +6,10 @@ import io.quarry.bus.Deliveries;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LocalWorker;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.QueryRequest;
 import io.quarry.bus.Sizes;
 import io.quarry.bus.Timestamps;
+import io.quarry.bus.WorkerClient;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -145,12 +147,12 @@ final class WorkerProcess {
   }
 
   /** Forwards one query to this process; its caller hears at once if the process dies under it. */
-  Future<JsonObject> run(JsonObject query, long defaultTimeoutMs) {
+  Future<JsonObject> run(QueryRequest query, long defaultTimeoutMs) {
     Promise<JsonObject> answer = Promise.promise();
     inFlight.add(answer);
-    long timeoutMs = query.getLong("timeout_ms", 0L) > 0 ? query.getLong("timeout_ms") : defaultTimeoutMs;
+    long timeoutMs = query.timeoutMs() > 0 ? query.timeoutMs() : defaultTimeoutMs;
     String id = workerId;
-    Bus.request(context.owner().eventBus(), Addresses.localWorker(id), query,
+    Bus.request(context.owner().eventBus(), Addresses.localWorker(id), query.toJson(),
         Deliveries.within(timeoutMs + Deliveries.LOCAL_WORKER_GRACE_MS)).onComplete(reply -> {
           inFlight.remove(answer);
           if (reply.succeeded()) {
@@ -219,7 +221,7 @@ final class WorkerProcess {
   /** Asks the process to end (SIGTERM), and kills it if it has not within a few seconds. */
   Future<Void> stop() {
     state = State.STOPPED;
-    failInFlight(new QuarryException(Failure.UNAVAILABLE, "No query worker available"));
+    failInFlight(new QuarryException(Failure.UNAVAILABLE, WorkerClient.NO_WORKER));
     Process running = process;
     if (running == null || !running.isAlive()) {
       return Future.succeededFuture();
