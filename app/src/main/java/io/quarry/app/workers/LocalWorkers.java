@@ -4,6 +4,7 @@ import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LocalWorker;
+import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.WorkerClient;
@@ -12,7 +13,6 @@ import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -150,7 +150,7 @@ public class LocalWorkers extends VerticleBase {
   /** A process started, became ready or died: queries waiting for one may go, and local listeners hear of it. */
   private void changed(WorkerProcess process) {
     drainWaiting();
-    vertx.eventBus().publish(Addresses.WORKER_LOCAL_EVENTS, process.status(), new DeliveryOptions().setLocalOnly(true));
+    vertx.eventBus().publish(Addresses.WORKER_LOCAL_EVENTS, process.status().toJson(), new DeliveryOptions().setLocalOnly(true));
   }
 
   private void drainWaiting() {
@@ -161,11 +161,8 @@ public class LocalWorkers extends VerticleBase {
   }
 
   private JsonObject status() {
-    return new JsonObject()
-        .put("count", settings.count())
-        .put("heap_mb", settings.heapMb())
-        .put("memory_cap_mb", settings.memoryCapMb())
-        .put("workers", new JsonArray(processes.stream().map(WorkerProcess::status).toList()));
+    return LocalWorkerStatus.pool(settings.count(), settings.heapMb(), settings.memoryCapMb(),
+        processes.stream().map(WorkerProcess::status).toList());
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.quarry.bus.Bus;
 import io.quarry.bus.Deliveries;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LocalWorker;
+import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.Sizes;
@@ -62,7 +63,8 @@ final class WorkerProcess {
   private long startedAtMs;
   private int restarts;
   private int quickDeaths;
-  private JsonObject lastExit;
+  private String lastExitAt;
+  private String lastExitCause;
 
   WorkerProcess(Context context, int slot, String supervisor, WorkerCommand command, Path configFile,
       LocalWorkersConfig settings, Runnable changed) {
@@ -195,7 +197,8 @@ final class WorkerProcess {
     boolean quick = System.currentTimeMillis() - startedAtMs < QUICK_DEATH_MS;
     quickDeaths = quick ? quickDeaths + 1 : 0;
     long delay = Math.min(MAX_RESTART_DELAY_MS, settings.restartDelayMs() << Math.min(quickDeaths, 6));
-    lastExit = new JsonObject().put("at", Timestamps.now()).put("cause", description);
+    lastExitAt = Timestamps.now();
+    lastExitCause = description;
     failInFlight(cause == null ? new QuarryException(Failure.INTERNAL, LocalWorker.STOPPED)
         : new QuarryException(cause.memory() ? Failure.SQL : Failure.INTERNAL, cause.message()));
     firstStart.tryFail(new IllegalStateException(name() + " stopped before it was ready: " + description));
@@ -235,16 +238,10 @@ final class WorkerProcess {
         .mapEmpty();
   }
 
-  JsonObject status() {
+  LocalWorkerStatus status() {
     Process running = process;
-    return new JsonObject()
-        .put("name", name())
-        .put("state", state.name().toLowerCase(Locale.ROOT))
-        .put("pid", running == null ? null : running.pid())
-        .put("restarts", restarts)
-        .put("in_flight", inFlight.size())
-        .put("memory_cap_bytes", announced == null ? null : announced.memoryCapBytes())
-        .put("last_exit", lastExit);
+    return new LocalWorkerStatus(name(), state.name().toLowerCase(Locale.ROOT), running == null ? null : running.pid(),
+        restarts, inFlight.size(), announced == null ? null : announced.memoryCapBytes(), lastExitAt, lastExitCause);
   }
 
   private String name() {
