@@ -11,7 +11,6 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,51 +37,22 @@ class ClusterProcessIT {
   @TempDir
   Path dir;
 
-  final List<Process> processes = new ArrayList<>();
+  final List<JarNode> nodes = new ArrayList<>();
   final Vertx vertx = Vertx.vertx();
 
   @AfterEach
   void stop() {
-    processes.forEach(Process::destroyForcibly);
+    nodes.forEach(JarNode::kill);
     vertx.close().await();
   }
 
-  private Process launch(String name, String roles, Map<String, String> extra) throws IOException {
-    Path data = Files.createDirectories(dir.resolve(name));
-    List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-        "-Djdk.net.hosts.file=" + System.getProperty("jdk.net.hosts.file"), "-Dvertx.disableDnsResolver=true",
-        "-jar", System.getProperty("quarry.jar"), "--cluster", "--roles", roles, "--config",
+  private JarNode launch(String name, String roles, Map<String, String> extra) throws IOException {
+    Map<String, String> env = new HashMap<>(extra);
+    env.put("QUARRY_DATA_DIR", Files.createDirectories(dir.resolve(name)).toString());
+    JarNode node = JarNode.launch(dir.resolve(name + ".log"), env, "--cluster", "--roles", roles, "--config",
         dir.resolve("absent.json").toString());
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(dir.resolve(name + ".log").toFile());
-    builder.environment().putAll(extra);
-    builder.environment().put("QUARRY_DATA_DIR", data.toString());
-    Process process = builder.start();
-    processes.add(process);
-    return process;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
-  }
-
-  /** Polls the web node's health (an outside process: there is no event to wait for), at most 90 s. */
-  private JsonObject awaitMembers(WebClient client, int members) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-    while (System.nanoTime() < deadline) {
-      try {
-        JsonObject health = client.get("/api/health").send().await().bodyAsJsonObject();
-        if (health.getJsonArray("cluster_members").size() == members) {
-          return health;
-        }
-      } catch (Exception notUpYet) {
-        // The web node is still starting.
-      }
-      Thread.sleep(250);
-    }
-    throw new AssertionError("the cluster did not reach " + members + " members within 90 s; logs in " + dir);
+    nodes.add(node);
+    return node;
   }
 
   @Test
@@ -90,18 +60,24 @@ class ClusterProcessIT {
   void workerKilled() throws Exception {
     ParquetServer files = ParquetServer.start(vertx);
     files.route("/people.parquet").content(ParquetFixtures.people(dir));
-    int port = freePort();
+    int port = JarNode.freePort();
     Map<String, String> env = new HashMap<>();
     env.put("QUARRY_CLUSTER_NAME", "quarry-it-" + UUID.randomUUID());
     env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
     env.put("QUARRY_QUERY_TIMEOUT_MS", "3000");
     env.put("QUARRY_DATASET_WORKER_TIMEOUT_MS", String.valueOf(WORKER_WAIT_MS));
     env.put("QUARRY_HTTP_PORT", String.valueOf(port));
-    Process doomed = launch("worker-1", "worker", env);
-    launch("worker-2", "worker", env);
-    launch("web", "web,storage,llm,dataset", env);
+    JarNode doomed = launch("worker-1", "worker", env);
+    JarNode other = launch("worker-2", "worker", env);
+    JarNode web = launch("web", "web,storage,llm,dataset", env);
+    for (JarNode node : List.of(doomed, other, web)) {
+      node.awaitStarted(120);
+    }
+    // Each node announced itself in the cluster's map before saying it started.
     WebClient client = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port));
-    assertThat(awaitMembers(client, 3).getJsonArray("roles_present")).contains("worker");
+    JsonObject health = client.get("/api/health").send().await().bodyAsJsonObject();
+    assertThat(health.getJsonArray("cluster_members")).hasSize(3);
+    assertThat(health.getJsonArray("roles_present")).contains("worker");
 
     String conversation = client.post("/api/conversations").sendJsonObject(new JsonObject()).await().bodyAsJsonObject()
         .getString("id");
@@ -112,8 +88,8 @@ class ClusterProcessIT {
     int failures = 0;
     for (int i = 0; i < QUERIES; i++) {
       if (i == KILL_AFTER) {
-        doomed.destroyForcibly();
-        assertThat(doomed.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        doomed.process.destroyForcibly();
+        assertThat(doomed.process.waitFor(10, TimeUnit.SECONDS)).isTrue();
       }
       long started = System.nanoTime();
       HttpResponse<Buffer> response = client.post("/api/conversations/" + conversation + "/query")
