@@ -2,43 +2,26 @@ package io.quarry.app;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 
-import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserContext;
-import com.microsoft.playwright.Page;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.TokenUsage;
 import io.quarry.bus.Timestamps;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** auth.mode=password in the browser: sign up with an invite, sign out, sign in; the daily limit banner. */
 class AccountsBrowserTest extends BrowserTestBase {
 
-  @TempDir
-  Path dir;
-
-  ChatHarness chat;
-  BrowserContext context;
-  Page page;
+  @Override
+  Map<String, String> env() {
+    return Map.of("QUARRY_AUTH_MODE", "password", "QUARRY_TOKEN_LIMIT", "1000");
+  }
 
   @BeforeEach
   void open() {
-    chat = new ChatHarness(dir, Map.of("QUARRY_AUTH_MODE", "password", "QUARRY_TOKEN_LIMIT", "1000"));
-    context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1400, 900));
-    page = context.newPage();
-    page.navigate("http://127.0.0.1:" + chat.node.httpPort() + "/");
-  }
-
-  @AfterEach
-  void shut() {
-    context.close();
-    chat.close();
+    page.navigate(url());
   }
 
   private void signUp(String email) {

@@ -3,18 +3,14 @@ package io.quarry.app;
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The web UI in real headless Chromium against the real app and the fake Gemini. */
 class BrowserTest extends BrowserTestBase {
@@ -22,33 +18,15 @@ class BrowserTest extends BrowserTestBase {
   /** target/ by default; -Dquarry.screenshots=../docs/screenshots refreshes the README's pictures. */
   static final Path SCREENSHOTS = Path.of(System.getProperty("quarry.screenshots", "target/screenshots"));
 
-  @TempDir
-  Path dir;
-
-  ChatHarness chat;
-  BrowserContext context;
-  Page page;
 
   @BeforeEach
   void open() {
-    chat = new ChatHarness(dir);
-    context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1400, 900));
-    page = context.newPage();
     page.onDialog(dialog -> dialog.accept(dialog.type().equals("prompt") ? "Renamed by test" : null));
     page.navigate(url());
     assertThat(page.locator("body")).hasAttribute("data-ready", "true");
     assertThat(page.locator("#connection-text")).hasText("Connected");
   }
 
-  @AfterEach
-  void shut() {
-    context.close();
-    chat.close();
-  }
-
-  private String url() {
-    return "http://127.0.0.1:" + chat.node.httpPort() + "/";
-  }
 
   private void screenshot(String name) throws Exception {
     Files.createDirectories(SCREENSHOTS);

@@ -1,20 +1,59 @@
 package io.quarry.app;
 
 import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
+import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
 
-/** One Chromium for all tests of a class: launching it costs more than a test. */
+/**
+ * One Chromium for all tests of a class (launching it costs more than a test); per test, a node wired
+ * to the fake Gemini and a fresh browser page.
+ */
 abstract class BrowserTestBase {
 
   static Playwright playwright;
   static Browser browser;
 
+  @TempDir
+  Path dir;
+
+  ChatHarness chat;
+  BrowserContext context;
+  Page page;
+
+  /** Extra environment for the node. */
+  Map<String, String> env() {
+    return Map.of();
+  }
+
   @BeforeAll
   static void launch() {
     playwright = Browsers.playwright();
     browser = Browsers.launch(playwright);
+  }
+
+  @BeforeEach
+  void openPage() {
+    chat = new ChatHarness(dir, env());
+    context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1400, 900));
+    page = context.newPage();
+  }
+
+  @AfterEach
+  void closePage() {
+    context.close();
+    chat.close();
+  }
+
+  String url() {
+    return "http://127.0.0.1:" + chat.node.httpPort() + "/";
   }
 
   @AfterAll
