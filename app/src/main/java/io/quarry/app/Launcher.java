@@ -96,9 +96,7 @@ public final class Launcher {
     if (workers != null) {
       // First, so that the worker processes start while the other roles deploy.
       JsonObject setup = localWorkers(plan, config, node, cluster);
-      chain = chain.compose(web -> vertx.deployVerticle(workers, new DeploymentOptions().setConfig(setup))
-          .recover(e -> Future.failedFuture(new IllegalStateException("worker failed to start: " + e.getMessage(), e)))
-          .map(web));
+      chain = chain.compose(web -> deploy(vertx, Role.WORKER, workers, setup).map(web));
     }
     for (Role role : plan.inProcess()) {
       if (role == Role.WEB && workers != null) {
@@ -110,10 +108,7 @@ public final class Launcher {
         if (role == Role.WORKER && plan.supervisor() != null) {
           section.put("localWorkerId", Supervised.workerId(plan.supervisor()));
         }
-        return vertx.deployVerticle(verticle, new DeploymentOptions().setConfig(section))
-            .recover(e -> Future.failedFuture(new IllegalStateException(
-                role.label + " failed to start: " + e.getMessage(), e)))
-            .map(id -> verticle instanceof ChatVerticle chat ? chat : web);
+        return deploy(vertx, role, verticle, section).map(v -> verticle instanceof ChatVerticle chat ? chat : web);
       });
     }
     if (workers != null && !plan.inProcess().contains(Role.WEB)) {
@@ -133,6 +128,13 @@ public final class Launcher {
       }
     });
     return outcome.future();
+  }
+
+  /** Deploys one role's verticle; a failure names the role. */
+  private static Future<Void> deploy(Vertx vertx, Role role, Deployable verticle, JsonObject config) {
+    return vertx.deployVerticle(verticle, new DeploymentOptions().setConfig(config))
+        .recover(e -> Future.failedFuture(new IllegalStateException(role.label + " failed to start: " + e.getMessage(), e)))
+        .mapEmpty();
   }
 
   /**
