@@ -54,8 +54,7 @@ class DatasetApiTest {
   }
 
   private HttpResponse<Buffer> send(HttpMethod method, String path, Object body) {
-    var request = client.request(method, path);
-    return (body == null ? request.send() : request.sendBuffer(Buffer.buffer(body.toString()))).await();
+    return TestNodes.send(client, method, path, body);
   }
 
   private HttpResponse<Buffer> add(String url) {

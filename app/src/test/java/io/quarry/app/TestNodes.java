@@ -1,5 +1,9 @@
 package io.quarry.app;
 
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -23,6 +27,12 @@ final class TestNodes {
          java.sql.ResultSet rs = c.createStatement().executeQuery(sql)) {
       return rs.next() ? rs.getLong(1) : -1;
     }
+  }
+
+  /** A request with {@code body} sent exactly as its text (malformed bodies too), or none when null. */
+  static HttpResponse<Buffer> send(WebClient client, HttpMethod method, String path, Object body) {
+    var request = client.request(method, path);
+    return (body == null ? request.send() : request.sendBuffer(Buffer.buffer(body.toString()))).await();
   }
 
   static Node start(Path dataDir, String... argv) {

@@ -87,8 +87,6 @@ public final class DatasetBench {
         String inProcess = inProcessWorker(node, work);
         compare("  worker in this JVM", 300, () -> direct(node, inProcess, new QueryRequest(TRIVIAL, tables, 60_000)),
             () -> bare(duck, TRIVIAL));
-        compare("  worker, no tables", 300, () -> worker.run(new QueryRequest(TRIVIAL, Map.of(), 60_000)).await(),
-            () -> bare(duck, TRIVIAL));
         compare("  dataset.query.run", 300, () -> datasets.query(userId, conversation, TRIVIAL).await(),
             () -> bare(duck, TRIVIAL));
         compare("group-by " + rows(duck) + " rows", 30, () -> post(client, path, String.format(GROUP_BY, "table1")),
