@@ -4,7 +4,7 @@ import static io.quarry.app.HttpAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.bus.Addresses;
-import io.quarry.bus.LocalWorker;
+import io.quarry.bus.WorkerClient;
 import io.quarry.testing.ParquetFixtures;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -154,7 +154,7 @@ class WorkerProcessTest {
     assertPeopleCount(other);
     HttpResponse<Buffer> failed = exploding.await();
 
-    assertError(failed, 400, LocalWorker.OUT_OF_MEMORY);
+    assertError(failed, 400, WorkerClient.OUT_OF_MEMORY);
     assertThat(failed.bodyAsJsonObject().getString("error_type")).isEqualTo("sql");
     assertPeopleCount(other);
     assertThat(query(bomb, "SELECT 42 AS answer").bodyAsJsonObject().getJsonArray("rows").getJsonArray(0).getInteger(0))
@@ -172,7 +172,7 @@ class WorkerProcessTest {
 
     HttpResponse<Buffer> failed = query(hungry, "SELECT repeat('x', 100000000) AS s FROM range(2)");
 
-    assertError(failed, 400, LocalWorker.OUT_OF_MEMORY);
+    assertError(failed, 400, WorkerClient.OUT_OF_MEMORY);
     JsonObject died = awaitEvent(e -> e.getString("state").equals("restarting"));
     assertThat(died.getJsonObject("last_exit").getString("cause")).startsWith("out of memory, exit status 3");
     assertPeopleCount(other);
@@ -191,7 +191,7 @@ class WorkerProcessTest {
     assertPeopleCount(other);
     ProcessHandle.of(busy.getLong("pid")).orElseThrow().destroyForcibly();
 
-    assertError(held.running().await(), 500, LocalWorker.STOPPED);
+    assertError(held.running().await(), 500, WorkerClient.STOPPED);
     assertPeopleCount(other);
     JsonObject back = awaitReady(busy.getString("name"));
     assertThat(back.getInteger("restarts")).isEqualTo(1);

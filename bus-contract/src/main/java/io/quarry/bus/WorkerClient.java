@@ -9,6 +9,21 @@ public final class WorkerClient {
   /** What a query's caller hears when no worker can take it (UNAVAILABLE). */
   public static final String NO_WORKER = "No query worker available";
 
+  /** The query made its worker run out of memory (inside DuckDB, or the whole process). */
+  public static final String OUT_OF_MEMORY = "The query used too much memory and was stopped";
+
+  /** The worker process running the query died for another reason (killed, crashed). */
+  public static final String STOPPED = "The query worker stopped unexpectedly";
+
+  /**
+   * A query that ran past its time limit: {@code what} says where it was (empty, or e.g. " while the data
+   * was still downloading"). Said by the worker that cancels it, or by a node whose worker process never
+   * answered and was killed for it.
+   */
+  public static String timedOut(long timeoutMs, String what) {
+    return "Query timed out after " + Sizes.seconds(timeoutMs) + what + " and was cancelled";
+  }
+
   private final EventBus bus;
 
   public WorkerClient(EventBus bus) {

@@ -1,7 +1,7 @@
 package io.quarry.worker;
 
-import io.quarry.bus.LocalWorker;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.WorkerClient;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +45,7 @@ final class FriendlyErrors {
       return QueryFailure.sql("Type mismatch: " + withoutPrefix(first), duckdb);
     }
     if (first.startsWith("Out of Memory Error")) {
-      return QueryFailure.sql(LocalWorker.OUT_OF_MEMORY, duckdb);
+      return QueryFailure.sql(WorkerClient.OUT_OF_MEMORY, duckdb);
     }
     if (first.startsWith("Permission Error")) {
       return new QuarryException(io.quarry.bus.Failure.BAD_REQUEST, "Reading files or the system directly is not "

@@ -2,8 +2,8 @@ package io.quarry.worker;
 
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
-import io.quarry.bus.LocalWorker;
 import io.quarry.bus.Unreachable;
+import io.quarry.bus.WorkerClient;
 
 /** Builders for the worker's structured failures: {@code error_type} travels as the failure code. */
 final class QueryFailure {
@@ -20,7 +20,7 @@ final class QueryFailure {
   }
 
   static QuarryException timeout(long timeoutMs, String what) {
-    return new QuarryException(Failure.TIMEOUT, LocalWorker.timedOut(timeoutMs, what));
+    return new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(timeoutMs, what));
   }
 
   static QuarryException network(String url, String reason) {

@@ -1,6 +1,6 @@
 package io.quarry.app.workers;
 
-import io.quarry.bus.LocalWorker;
+import io.quarry.bus.WorkerClient;
 import java.util.List;
 
 /** Why a worker process ended, read from its exit status and its last output lines. */
@@ -26,7 +26,7 @@ record ExitCause(int exitCode, boolean memory, String lastLine) {
 
   /** What the caller of a query that was running on the process hears. */
   String message() {
-    return memory ? LocalWorker.OUT_OF_MEMORY : LocalWorker.STOPPED;
+    return memory ? WorkerClient.OUT_OF_MEMORY : WorkerClient.STOPPED;
   }
 
   /** For operators: the status (128 + n is signal n, e.g. 137 for SIGKILL) and the cause. */

@@ -160,7 +160,7 @@ final class WorkerProcess {
           if (reply.succeeded()) {
             answer.tryComplete(reply.result());
           } else if (reply.cause() instanceof ReplyException re && re.failureType() == ReplyFailure.TIMEOUT) {
-            answer.tryFail(new QuarryException(Failure.TIMEOUT, LocalWorker.timedOut(timeoutMs, "")));
+            answer.tryFail(new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(timeoutMs, "")));
             wedged(id, timeoutMs);
           } else {
             answer.tryFail(reply.cause());
@@ -199,7 +199,7 @@ final class WorkerProcess {
     long delay = Math.min(MAX_RESTART_DELAY_MS, settings.restartDelayMs() << Math.min(quickDeaths, 6));
     lastExitAt = Timestamps.now();
     lastExitCause = description;
-    failInFlight(cause == null ? new QuarryException(Failure.INTERNAL, LocalWorker.STOPPED)
+    failInFlight(cause == null ? new QuarryException(Failure.INTERNAL, WorkerClient.STOPPED)
         : new QuarryException(cause.memory() ? Failure.SQL : Failure.INTERNAL, cause.message()));
     firstStart.tryFail(new IllegalStateException(name() + " stopped before it was ready: " + description));
     log.warn("{} ended ({}); restarting in {} ms", name(), description, delay);
