@@ -42,6 +42,7 @@ public final class ParquetServer {
     private volatile long delayOtherRangesMs;
     private volatile long delayFullMs;
     private volatile Promise<Void> holdFull;
+    private volatile Held heldRevalidations;
     private volatile String redirect;
     private volatile boolean chunked;
     final AtomicLong requests = new AtomicLong();
@@ -131,6 +132,13 @@ public final class ParquetServer {
       return arrived.future();
     }
 
+    /** Revalidations (conditional GETs) wait unanswered until {@link Held#release()}. */
+    public Held holdRevalidations() {
+      Held held = new Held();
+      heldRevalidations = held;
+      return held;
+    }
+
     public Route delayFull(long ms) {
       delayFullMs = ms;
       return this;
@@ -159,6 +167,32 @@ public final class ParquetServer {
     /** Complete (non-ranged, 200) GET responses. */
     public long fullDownloads() {
       return fullDownloads.get();
+    }
+  }
+
+  /** Requests held back: {@link #arrived()} completes when the first comes in, {@link #release()} answers them all. */
+  public static final class Held {
+    private final Promise<Void> arrived = Promise.promise();
+    private final java.util.List<Runnable> waiting = new java.util.ArrayList<>();
+    private boolean released;
+
+    public Future<Void> arrived() {
+      return arrived.future();
+    }
+
+    public synchronized void release() {
+      released = true;
+      waiting.forEach(Runnable::run);
+      waiting.clear();
+    }
+
+    private synchronized void hold(Runnable answer) {
+      arrived.tryComplete();
+      if (released) {
+        answer.run();
+      } else {
+        waiting.add(answer);
+      }
     }
   }
 
@@ -236,6 +270,17 @@ public final class ParquetServer {
   }
 
   private void get(Route route, HttpServerRequest request, HttpServerResponse response) {
+    Held held = route.heldRevalidations;
+    boolean conditional = request.getHeader("If-None-Match") != null || request.getHeader("If-Modified-Since") != null;
+    if (held != null && conditional) {
+      io.vertx.core.Context context = vertx.getOrCreateContext();
+      held.hold(() -> context.runOnContext(v -> answer(route, request, response)));
+    } else {
+      answer(route, request, response);
+    }
+  }
+
+  private void answer(Route route, HttpServerRequest request, HttpServerResponse response) {
     long length = route.length();
     String ifNoneMatch = request.getHeader("If-None-Match");
     if (!route.ignoreConditional && route.sendEtag && ifNoneMatch != null && ifNoneMatch.equals(route.etag)) {

@@ -25,6 +25,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -109,6 +110,23 @@ final class ParquetCache {
       tables.keySet().forEach(name -> ordered.put(name, files.get(name)));
       return ordered;
     });
+  }
+
+  /**
+   * The files the cache holds now for every URL, pinned in {@code into}, or empty when one is missing:
+   * a query can start on them while {@link #fetchAll} revalidates.
+   */
+  Optional<Map<String, Path>> cached(Map<String, String> tables, Pins into) {
+    Map<String, Path> files = new LinkedHashMap<>();
+    for (Map.Entry<String, String> table : tables.entrySet()) {
+      Entry entry = entries.get(table.getValue());
+      if (entry == null) {
+        return Optional.empty();
+      }
+      files.put(table.getKey(), entry.file());
+    }
+    files.values().forEach(into::hold);
+    return Optional.of(files);
   }
 
   Future<Path> fetch(String url) {

@@ -49,16 +49,27 @@ final class QueryEngine {
    * not parsed again: parsing costs as much as running a small query.
    */
   Set<String> check(String sql, Collection<String> tables) throws SQLException {
-    String key = String.join("\n", new TreeSet<>(tables)) + "\u0000" + sql;
-    Set<String> known = checked.get(key);
+    Set<String> known = checked(sql, tables);
     if (known != null) {
       return known;
     }
     Set<String> read = Set.copyOf(SqlGuard.check(instances.serializer(), sql, tables));
     if (sql.length() <= CHECKED_MAX_CHARS) {
-      checked.put(key, read);
+      checked.put(key(sql, tables), read);
     }
     return read;
+  }
+
+  /**
+   * The tables a statement reads if it already passed the check, else null. Does not block, so a
+   * repeated statement skips the trip to a worker thread.
+   */
+  Set<String> checked(String sql, Collection<String> tables) {
+    return sql.length() <= CHECKED_MAX_CHARS ? checked.get(key(sql, tables)) : null;
+  }
+
+  private static String key(String sql, Collection<String> tables) {
+    return String.join("\n", new TreeSet<>(tables)) + "\u0000" + sql;
   }
 
   /** Runs a checked statement over the tables it reads. */

@@ -4,6 +4,7 @@ import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QueryRequest;
+import io.quarry.bus.QueryResult;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.net.AddressPolicy;
 import io.quarry.bus.net.OutboundHttp;
@@ -14,6 +15,7 @@ import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -79,18 +81,53 @@ public class WorkerVerticle extends VerticleBase {
     long timeoutMs = request.timeoutMs() > 0 ? Math.min(request.timeoutMs(), defaultTimeoutMs) : defaultTimeoutMs;
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     ParquetCache.Pins pins = cache.pins();
-    return executor.executeBlocking(() -> engine.check(request.sql(), request.tables().keySet()), false)
-        .compose(read -> cache.fetchAll(only(request.tables(), read), pins)
-            .timeout(timeoutMs, TimeUnit.MILLISECONDS)
-            .recover(e -> Future.failedFuture(e instanceof TimeoutException
-                ? QueryFailure.timeout(timeoutMs, " while the data was still downloading") : e)))
-        .compose(files -> execute(files, request.sql(), timeoutMs, deadline))
+    return tablesRead(request)
+        .compose(read -> run(only(request.tables(), read), request.sql(), timeoutMs, deadline, pins))
         .map(result -> result.toJson().put("served_by", servedBy))
         .eventually(() -> {
           pins.release();
           admission.leave();
           return Future.succeededFuture();
         });
+  }
+
+  /** A statement that passed the check before skips the trip to a worker thread. */
+  private Future<Set<String>> tablesRead(QueryRequest request) {
+    Set<String> known = engine.checked(request.sql(), request.tables().keySet());
+    return known != null ? Future.succeededFuture(known)
+        : executor.executeBlocking(() -> engine.check(request.sql(), request.tables().keySet()), false);
+  }
+
+  /**
+   * Files already in the cache are queried while their revalidation is in flight, so the round trip to
+   * their server does not delay the answer; an answer is only returned once the revalidation says those
+   * files are current. A changed file stops that run and the query runs again on the new version; a
+   * failed revalidation fails the query.
+   */
+  private Future<QueryResult> run(Map<String, String> tables, String sql, long timeoutMs, long deadline,
+      ParquetCache.Pins pins) {
+    Optional<Map<String, Path>> cached = cache.cached(tables, pins);
+    Future<Map<String, Path>> current = cache.fetchAll(tables, pins)
+        .timeout(timeoutMs, TimeUnit.MILLISECONDS)
+        .recover(e -> Future.failedFuture(e instanceof TimeoutException
+            ? QueryFailure.timeout(timeoutMs, " while the data was still downloading") : e));
+    if (cached.isEmpty()) {
+      return current.compose(files -> execute(files, sql, timeoutMs, deadline, new Abort()));
+    }
+    Abort stale = new Abort();
+    Future<QueryResult> early = execute(cached.get(), sql, timeoutMs, deadline, stale);
+    current.onComplete(revalidated -> {
+      if (revalidated.failed() || !revalidated.result().equals(cached.get())) {
+        stale.fire();
+      }
+    });
+    return current.transform(revalidated -> early.transform(ran -> {
+      if (revalidated.failed()) {
+        return Future.failedFuture(revalidated.cause());
+      }
+      return revalidated.result().equals(cached.get()) ? early
+          : execute(revalidated.result(), sql, timeoutMs, deadline, new Abort());
+    }));
   }
 
   /** Only the tables a statement reads are fetched (and revalidated) and bound. */
@@ -104,11 +141,15 @@ public class WorkerVerticle extends VerticleBase {
     return subset;
   }
 
-  private Future<io.quarry.bus.QueryResult> execute(Map<String, Path> files, String sql, long timeoutMs, long deadline) {
+  private Future<QueryResult> execute(Map<String, Path> files, String sql, long timeoutMs, long deadline, Abort abort) {
     long remainingMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
     return executor.executeBlocking(() -> engine.run(files, sql, timeoutMs, (delay, action) -> {
       long timer = vertx.setTimer(Math.min(delay, remainingMs), id -> action.run());
-      return () -> vertx.cancelTimer(timer);
+      Runnable disarm = abort.arm(action);
+      return () -> {
+        vertx.cancelTimer(timer);
+        disarm.run();
+      };
     }), false);
   }
 

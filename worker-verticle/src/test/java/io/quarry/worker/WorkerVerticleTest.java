@@ -258,6 +258,33 @@ class WorkerVerticleTest {
   }
 
   @Test
+  @DisplayName("a cached file may be queried while it is revalidated, but the answer waits for the revalidation")
+  void answerWaitsForRevalidation() {
+    deploy(new JsonObject().put("threads", 1));
+    run("SELECT count(*) FROM people");
+    ParquetServer.Held revalidations = people.holdRevalidations();
+    Future<QueryResult> query = worker.run(new QueryRequest("SELECT count(*) FROM people", tables, 5_000));
+    revalidations.arrived().await();
+    // One worker thread takes statements in order: once this one is answered, the first has run.
+    assertThat(run("SELECT 'after' AS s", Map.of()).rows().getJsonArray(0).getString(0)).isEqualTo("after");
+    assertThat(query.isComplete()).isFalse();
+    revalidations.release();
+    assertThat(query.await().rows().getJsonArray(0).getLong(0)).isEqualTo(100);
+    assertThat(people.fullDownloads()).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("a cached file whose URL now fails fails the query, though the cached copy could still answer")
+  void cachedButUnreachable() {
+    run("SELECT count(*) FROM people");
+    people.status(410);
+    ReplyException e = failure("SELECT count(*) FROM people");
+    assertThat(Failure.classify(e)).isEqualTo(Failure.NETWORK);
+    assertThat(Failure.messageOf(e)).isEqualTo("The dataset at " + tables.get("people") + " is no longer accessible");
+    assertThat(Failure.detailsOf(e)).isEqualTo("The server answered HTTP 410");
+  }
+
+  @Test
   @DisplayName("concurrent queries on one URL share a single download")
   void singleDownload() {
     people.delayFull(300);

@@ -1,0 +1,30 @@
+package io.quarry.worker;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A one-shot signal that stops a running statement. It may fire before the statement starts (the
+ * statement is then stopped as soon as it is armed), while it runs, or after it ended (nothing happens).
+ * Fired on an event loop, armed on a worker thread.
+ */
+final class Abort {
+
+  private static final Runnable FIRED = () -> { };
+  private final AtomicReference<Runnable> stop = new AtomicReference<>();
+
+  void fire() {
+    Runnable armed = stop.getAndSet(FIRED);
+    if (armed != null && armed != FIRED) {
+      armed.run();
+    }
+  }
+
+  /** Arms {@code action} until the returned disarm runs. */
+  Runnable arm(Runnable action) {
+    if (!stop.compareAndSet(null, action)) {
+      action.run();
+      return () -> { };
+    }
+    return () -> stop.compareAndSet(action, null);
+  }
+}
