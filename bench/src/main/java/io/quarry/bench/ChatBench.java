@@ -12,7 +12,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,7 +37,7 @@ public final class ChatBench {
     Vertx outside = Vertx.vertx();
     sockets = outside.createWebSocketClient(new WebSocketClientOptions().setMaxConnections(2000));
     FakeGemini gemini = FakeGemini.start(outside);
-    Path work = Files.createTempDirectory("quarry-chat-bench");
+    Path work = Scratch.dir("quarry-chat-bench");
     Map<String, String> env = new HashMap<>();
     env.put("QUARRY_HTTP_PORT", "0");
     env.put("QUARRY_DATA_DIR", work.toString());

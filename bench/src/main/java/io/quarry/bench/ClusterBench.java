@@ -29,7 +29,7 @@ public final class ClusterBench {
   private static final int CONCURRENCY = 8;
 
   public static void main(String[] args) throws Exception {
-    Path work = Files.createTempDirectory("quarry-cluster-bench");
+    Path work = Scratch.dir("quarry-cluster-bench");
     Vertx outside = Vertx.vertx();
     ParquetServer files = ParquetServer.start(outside);
     Path data = work.resolve("events.parquet");

@@ -45,9 +45,10 @@ public final class DatasetBench {
     Path work = Path.of(System.getProperty("java.io.tmpdir"), "quarry-bench");
     Files.createDirectories(work);
     Path big = bigFile(work);
+    Path run = Scratch.dir("quarry-bench-run");
     Map<String, String> env = new HashMap<>();
     env.put("QUARRY_HTTP_PORT", "0");
-    env.put("QUARRY_DATA_DIR", work.resolve("data-" + System.nanoTime()).toString());
+    env.put("QUARRY_DATA_DIR", run.resolve("node").toString());
     env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
     env.put("QUARRY_WORKER_CACHE_MAX_BYTES", String.valueOf(8L << 30));
     Node node = Launcher.start(env, "--config", work.resolve("none.json").toString()).await();
@@ -84,7 +85,7 @@ public final class DatasetBench {
         System.out.println("   trivial, by layer:");
         compare("  worker over the bus", 300, () -> worker.run(new QueryRequest(TRIVIAL, tables, 60_000)).await(),
             () -> bare(duck, TRIVIAL));
-        String inProcess = inProcessWorker(node, work);
+        String inProcess = inProcessWorker(node, run);
         compare("  worker in this JVM", 300, () -> direct(node, inProcess, new QueryRequest(TRIVIAL, tables, 60_000)),
             () -> bare(duck, TRIVIAL));
         compare("  dataset.query.run", 300, () -> datasets.query(userId, conversation, TRIVIAL).await(),
@@ -117,10 +118,10 @@ public final class DatasetBench {
    * Issue 8's baseline: the same worker verticle deployed inside this JVM (as before worker processes),
    * on an address of its own, so the process boundary's cost reads as the difference.
    */
-  private static String inProcessWorker(Node node, Path work) {
+  private static String inProcessWorker(Node node, Path run) {
     String id = "bench-in-process";
     JsonObject config = node.config().getJsonObject("worker").copy().put("name", "bench-in-process")
-        .put("dataDir", work.resolve("in-process-" + System.nanoTime()).toString()).put("localWorkerId", id);
+        .put("dataDir", run.resolve("in-process").toString()).put("localWorkerId", id);
     node.vertx().deployVerticle(new WorkerVerticle(), new DeploymentOptions().setConfig(config)).await();
     return Addresses.localWorker(id);
   }

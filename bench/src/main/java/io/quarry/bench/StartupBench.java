@@ -8,7 +8,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,7 +33,7 @@ public final class StartupBench {
   public static void main(String[] args) throws Exception {
     Path before = Path.of(args[0]);
     Path after = Path.of(args[1]);
-    Path work = Files.createTempDirectory("quarry-startup");
+    Path work = Scratch.dir("quarry-startup");
     List<Double> beforeMs = new ArrayList<>();
     List<Double> afterMs = new ArrayList<>();
     List<Double> restartMs = new ArrayList<>();

@@ -195,21 +195,28 @@ final class ParquetCache {
 
   private Future<Long> download(String url, Exchange exchange, AsyncFile file) {
     Promise<Long> done = Promise.promise();
+    Consumer<Throwable> stop = e -> {
+      if (done.tryFail(e)) {
+        exchange.discard();
+      }
+    };
     long[] received = {0};
     exchange.response().handler(chunk -> {
+      if (done.future().isComplete()) {
+        return; // chunks already on their way when the download stopped (its file is closed by then)
+      }
       received[0] += chunk.length();
       if (received[0] > settings.maxFileSize()) {
-        done.tryFail(tooLarge(url));
-        exchange.discard();
+        stop.accept(tooLarge(url));
         return;
       }
-      file.write(chunk).onFailure(done::tryFail);
+      file.write(chunk).onFailure(stop::accept);
       if (file.writeQueueFull()) {
         exchange.response().pause();
         file.drainHandler(v -> exchange.response().resume());
       }
     });
-    exchange.response().exceptionHandler(done::tryFail);
+    exchange.response().exceptionHandler(stop::accept);
     exchange.response().endHandler(v -> file.flush().onComplete(flushed -> {
       if (flushed.succeeded()) {
         done.tryComplete(received[0]);
