@@ -90,16 +90,16 @@ public final class DatasetBench {
             () -> bare(duck, TRIVIAL));
         compare("  dataset.query.run", 300, () -> datasets.query(userId, conversation, TRIVIAL).await(),
             () -> bare(duck, TRIVIAL));
-        compare("group-by " + rows(duck) + " rows", 30, () -> post(client, path, String.format(GROUP_BY, "table1")),
+        compare("group-by " + rows(duck) + " rows", 100, () -> post(client, path, String.format(GROUP_BY, "table1")),
             () -> bare(duck, String.format(GROUP_BY, "t")));
         System.out.println("   group-by, by layer:");
-        compare("  worker over the bus", 30,
+        compare("  worker over the bus", 60,
             () -> worker.run(new QueryRequest(String.format(GROUP_BY, "table1"), tables, 60_000)).await(),
             () -> bare(duck, String.format(GROUP_BY, "t")));
-        compare("  worker in this JVM", 30,
+        compare("  worker in this JVM", 60,
             () -> direct(node, inProcess, new QueryRequest(String.format(GROUP_BY, "table1"), tables, 60_000)),
             () -> bare(duck, String.format(GROUP_BY, "t")));
-        compare("  dataset.query.run", 30,
+        compare("  dataset.query.run", 60,
             () -> datasets.query(userId, conversation, String.format(GROUP_BY, "table1")).await(),
             () -> bare(duck, String.format(GROUP_BY, "t")));
         StorageClient storage = new StorageClient(node.vertx().eventBus());
@@ -144,9 +144,12 @@ public final class DatasetBench {
     void once() throws Exception;
   }
 
-  /** Runs both sides alternately, after a warm-up of each, so that both see the same machine. */
+  /**
+   * Runs both sides alternately, after a warm-up of each, so that both see the same machine. Besides the
+   * difference of the medians, the median of the paired differences and its quartiles show the spread.
+   */
   private static void compare(String name, int n, Run quarry, Run bare) throws Exception {
-    for (int i = 0; i < Math.max(5, 2 * n); i++) {
+    for (int i = 0; i < (n >= 200 ? 2 * n : 40); i++) {
       quarry.once();
       bare.once();
     }
@@ -166,9 +169,13 @@ public final class DatasetBench {
     }
     double q = median(viaQuarry);
     double b = median(inProcess);
+    double[] added = new double[n];
+    Arrays.setAll(added, i -> viaQuarry[i] - inProcess[i]);
+    Arrays.sort(added);
     System.out.printf(Locale.ROOT,
-        "   %-24s quarry %9.3f   bare duckdb %9.3f   added %8.3f ms   ratio %.3f   (quarry cpu %.3f ms/op)%n",
-        name, q, b, q - b, q / b, quarryCpu / 1e6 / n);
+        "   %-24s quarry %9.3f   bare duckdb %9.3f   added %8.3f ms   ratio %.3f   paired %7.3f [%.3f, %.3f]"
+            + "   (quarry cpu %.3f ms/op)%n",
+        name, q, b, q - b, q / b, added[n / 2], added[n / 4], added[3 * n / 4], quarryCpu / 1e6 / n);
   }
 
   private static long processCpuNanos() {

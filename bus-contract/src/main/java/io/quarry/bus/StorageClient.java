@@ -133,8 +133,9 @@ public final class StorageClient {
   // Query results
 
   /**
-   * Stores a result (at most {@link QueryResult#MAX_ROWS} rows) and returns it with its id. Storage answers
-   * with the id alone: echoing a thousand rows back would only cost a copy.
+   * Stores a result (at most {@link QueryResult#MAX_ROWS} rows) and returns it with its id: the one it
+   * carries, or a new one. A read of that id waits until this save has ended, so a caller may hand the id
+   * out before then. Storage answers with the id alone: echoing a thousand rows back would only cost a copy.
    */
   public Future<QueryResult> saveResult(String userId, QueryResult result) {
     QueryResult capped = result.capped();

@@ -10,6 +10,7 @@ import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageClient;
+import io.quarry.bus.Timestamps;
 import io.quarry.bus.Unreachable;
 import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
@@ -21,12 +22,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * SQL over a conversation's datasets: binds each dataset's name to its URL, has a worker run the
- * statement, and stores the result. A dataset whose URL fails during the query goes to error state.
+ * statement, and has the result stored. A dataset whose URL fails during the query goes to error state.
  */
 final class QueryRunner {
+
+  private static final Logger log = LoggerFactory.getLogger(QueryRunner.class);
 
   private final EventBus bus;
   private final StorageClient storage;
@@ -55,8 +61,18 @@ final class QueryRunner {
     return storage.datasets(userId, conversationId)
         .compose(datasets -> runOnAWorker(new QueryRequest(sql, tables(datasets), timeoutMs))
             .recover(e -> markUnreachable(userId, datasets, e)))
-        .compose(result -> storage.saveResult(userId, result.withIdentity(null, conversationId, sql)))
-        .map(QueryResult::toJson);
+        .map(result -> store(userId, result.withIdentity(null, conversationId, sql)).toJson());
+  }
+
+  /**
+   * The answer does not wait for the result to be stored: its id is chosen here, and storage makes a
+   * read of that id wait for the save. A save that fails (the conversation was deleted meanwhile) is logged.
+   */
+  private QueryResult store(String userId, QueryResult result) {
+    QueryResult named = result.capped().stored(UUID.randomUUID().toString(), Timestamps.now());
+    storage.saveResult(userId, named).onFailure(e -> log.warn("Result {} of conversation {} was not stored: {}",
+        named.id(), named.conversationId(), e.getMessage()));
+    return named;
   }
 
   /**

@@ -8,34 +8,50 @@ import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
+import java.util.HashMap;
+import java.util.Map;
 
 /** Stored query results, at most {@link QueryResult#MAX_ROWS} rows each, so a reload redraws every table and chart. */
 final class ResultStore {
 
   private final Db db;
+  /** Saves not ended yet, by result id; only touched on the storage verticle's event loop. */
+  private final Map<String, Future<Void>> saving = new HashMap<>();
 
   ResultStore(Db db) {
     this.db = db;
   }
 
+  /**
+   * Keeps the id a result comes with (the caller may already have handed it out, see {@link #get}),
+   * or gives it one.
+   */
   Future<JsonObject> save(JsonObject body) {
     String userId = required(body, Keys.USER_ID);
-    QueryResult stored = QueryResult.fromJson(body.getJsonObject("result", new JsonObject())).capped()
-        .stored(Db.newId(), Timestamps.now());
+    QueryResult given = QueryResult.fromJson(body.getJsonObject("result", new JsonObject())).capped();
+    QueryResult stored = given.id() == null ? given.stored(Db.newId(), Timestamps.now()) : given;
     // One statement: the ownership check is part of the insert, so a save costs one round trip.
-    return Db.changed(db.run("INSERT INTO query_results (id, conversation_id, sql, columns_json, rows_json, total_rows,"
-                + " truncated, execution_time_ms, created_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS"
-                + " (SELECT 1 FROM conversations WHERE id = ? AND user_id = ?)",
+    Future<Void> insert = Db.changed(db.run("INSERT INTO query_results (id, conversation_id, sql, columns_json,"
+                + " rows_json, total_rows, truncated, execution_time_ms, created_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?"
+                + " WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ? AND user_id = ?)",
             stored.id(), stored.conversationId(), stored.sql() == null ? "" : stored.sql(), Db.text(stored.columns()),
             Db.text(stored.rows()), stored.totalRows(), stored.truncated() ? 1 : 0, stored.executionTimeMs(),
             stored.createdAt(), stored.conversationId() == null ? "" : stored.conversationId(), userId),
-            ConversationStore.NOT_FOUND)
-        .map(v -> new JsonObject().put("id", stored.id()).put("created_at", stored.createdAt()));
+        ConversationStore.NOT_FOUND);
+    saving.put(stored.id(), insert);
+    return insert.eventually(() -> {
+      saving.remove(stored.id());
+      return Future.succeededFuture();
+    }).map(v -> new JsonObject().put("id", stored.id()).put("created_at", stored.createdAt()));
   }
 
+  /** A result whose save has not ended yet is read once it has. */
   Future<JsonObject> get(JsonObject body) {
-    return db.one("Result not found", "SELECT r.* FROM query_results r JOIN conversations c ON c.id = r.conversation_id"
-            + " WHERE r.id = ? AND c.user_id = ?", required(body, Keys.RESULT_ID), required(body, Keys.USER_ID))
+    String resultId = required(body, Keys.RESULT_ID);
+    String userId = required(body, Keys.USER_ID);
+    Future<Void> pending = saving.getOrDefault(resultId, Future.succeededFuture());
+    return pending.transform(saved -> db.one("Result not found", "SELECT r.* FROM query_results r JOIN conversations c"
+            + " ON c.id = r.conversation_id WHERE r.id = ? AND c.user_id = ?", resultId, userId))
         .map(row -> result(row).toJson());
   }
 

@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -374,6 +375,28 @@ class StorageVerticleTest {
     assertThat(bigBack.rows().size()).isEqualTo(1000);
     assertThat(bigBack.totalRows()).isEqualTo(1001);
     assertThat(bigBack.truncated()).isTrue();
+  }
+
+  @Test
+  @DisplayName("a result saved with an id keeps it, and a read sent right behind its save waits for the save")
+  void readBehindSave() {
+    Conversation c = storage.createConversation(alice.id(), "Results").await();
+    List<Future<QueryResult>> reads = new ArrayList<>();
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      String id = UUID.randomUUID().toString();
+      ids.add(id);
+      Future<QueryResult> saved = storage.saveResult(alice.id(), result(c.id(), 1000).stored(id, Timestamps.now()));
+      reads.add(storage.result(alice.id(), id));
+      assertThat(saved.await().id()).isEqualTo(id);
+    }
+    assertThat(reads).allSatisfy(read -> assertThat(read.await().rows().size()).isEqualTo(1000));
+    assertThat(reads.stream().map(read -> read.await().id()).toList()).isEqualTo(ids);
+
+    String lost = UUID.randomUUID().toString();
+    Future<QueryResult> refused = storage.saveResult(bob.id(), result(c.id(), 1).stored(lost, Timestamps.now()));
+    assertFails(storage.result(alice.id(), lost), Failure.NOT_FOUND, "Result not found");
+    assertFails(refused, Failure.NOT_FOUND, "Conversation not found");
   }
 
   @Test
