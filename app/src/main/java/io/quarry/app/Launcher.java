@@ -27,6 +27,7 @@ public final class Launcher {
 
   /** Parses {@code argv} and starts; a failed future carries the one-line reason. */
   public static Future<Node> start(Map<String, String> env, String... argv) {
+    FastJsonNumbers.enable();
     Args args;
     JsonObject config;
     Plan plan;

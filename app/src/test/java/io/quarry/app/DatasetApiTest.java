@@ -197,6 +197,32 @@ class DatasetApiTest {
   }
 
   @Test
+  @DisplayName("a query right after the datasets change sees the change, though queries do not wait for the table look-up")
+  void queriesFollowChanges() {
+    String id = add(files.url("/people.parquet")).bodyAsJsonObject().getString("id");
+    assertThat(rows(query("SELECT count(*) FROM table1"))).isEqualTo(new JsonArray().add(new JsonArray().add(100)));
+
+    send(HttpMethod.PATCH, base + "/datasets/" + id, new JsonObject().put("name", "people"));
+    assertThat(rows(query("SELECT count(*) FROM people"))).isEqualTo(new JsonArray().add(new JsonArray().add(100)));
+    assertThat(query("SELECT count(*) FROM table1").bodyAsJsonObject().getString("error"))
+        .isEqualTo("Table 'table1' does not exist. Available tables: people");
+
+    add(files.url("/people.parquet") + "?again"); // named table1 again: the name is free since the rename
+    assertThat(rows(query("SELECT count(*) FROM people JOIN table1 USING (id)")))
+        .isEqualTo(new JsonArray().add(new JsonArray().add(100)));
+
+    assertThat(send(HttpMethod.DELETE, base + "/datasets/" + id, null).statusCode()).isEqualTo(204);
+    HttpResponse<Buffer> gone = query("SELECT count(*) FROM people");
+    assertThat(gone.statusCode()).isEqualTo(400);
+    assertThat(gone.bodyAsJsonObject().getString("error")).isEqualTo("Table 'people' does not exist. Available tables: table1");
+  }
+
+  private static JsonArray rows(HttpResponse<Buffer> response) {
+    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(200);
+    return response.bodyAsJsonObject().getJsonArray("rows");
+  }
+
+  @Test
   @DisplayName("refresh re-reads the schema of a changed file; removal publishes dataset_removed and frees the name")
   void refreshAndRemove() throws Exception {
     String id = add(files.url("/people.parquet")).bodyAsJsonObject().getString("id");

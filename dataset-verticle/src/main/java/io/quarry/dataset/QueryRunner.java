@@ -40,6 +40,7 @@ final class QueryRunner {
   private final long timeoutMs;
   private final long workerTimeoutMs;
   private final int maxSqlChars;
+  private final RecentTables recent = new RecentTables();
 
   QueryRunner(EventBus bus, StorageClient storage, WorkerClient worker, long timeoutMs, long workerTimeoutMs,
       int maxSqlChars) {
@@ -51,6 +52,12 @@ final class QueryRunner {
     this.maxSqlChars = maxSqlChars;
   }
 
+  /**
+   * Storage says which tables a conversation has, but the query does not wait for it: it goes to a
+   * worker at once with the tables the conversation had at its last query, and again only if storage
+   * then names others (a dataset added, renamed, removed or loaded since). No answer leaves before storage
+   * has confirmed the tables it was computed over.
+   */
   Future<JsonObject> run(JsonObject body) {
     String userId = required(body, Keys.USER_ID);
     String conversationId = required(body, Keys.CONVERSATION_ID);
@@ -58,9 +65,15 @@ final class QueryRunner {
     if (sql.length() > maxSqlChars) {
       throw QuarryException.badRequest("Field 'sql' must be at most " + String.format("%,d", maxSqlChars) + " characters");
     }
+    Map<String, String> guess = recent.get(userId, conversationId);
+    Future<QueryResult> early = guess == null ? null : runOnAWorker(new QueryRequest(sql, guess, timeoutMs));
     return storage.datasets(userId, conversationId)
-        .compose(datasets -> runOnAWorker(new QueryRequest(sql, tables(datasets), timeoutMs))
-            .recover(e -> markUnreachable(userId, datasets, e)))
+        .compose(datasets -> {
+          Map<String, String> tables = tables(datasets);
+          recent.put(userId, conversationId, tables);
+          Future<QueryResult> answer = tables.equals(guess) ? early : runOnAWorker(new QueryRequest(sql, tables, timeoutMs));
+          return answer.recover(e -> markUnreachable(userId, datasets, e));
+        })
         .map(result -> store(userId, result.withIdentity(null, conversationId, sql)).toJson());
   }
 
