@@ -107,15 +107,12 @@ public class WorkerVerticle extends VerticleBase {
   private Future<QueryResult> run(Map<String, String> tables, String sql, long timeoutMs, long deadline,
       ParquetCache.Pins pins) {
     Optional<Map<String, Path>> cached = cache.cached(tables, pins);
-    Future<Map<String, Path>> current = cache.fetchAll(tables, pins)
-        .timeout(timeoutMs, TimeUnit.MILLISECONDS)
-        .recover(e -> Future.failedFuture(e instanceof TimeoutException
-            ? QueryFailure.timeout(timeoutMs, " while the data was still downloading") : e));
     if (cached.isEmpty()) {
-      return current.compose(files -> execute(files, sql, timeoutMs, deadline, new Abort()));
+      return current(tables, timeoutMs, pins).compose(files -> execute(files, sql, timeoutMs, deadline, new Abort()));
     }
     Abort stale = new Abort();
     Future<QueryResult> early = execute(cached.get(), sql, timeoutMs, deadline, stale);
+    Future<Map<String, Path>> current = current(tables, timeoutMs, pins);
     current.onComplete(revalidated -> {
       if (revalidated.failed() || !revalidated.result().equals(cached.get())) {
         stale.fire();
@@ -128,6 +125,14 @@ public class WorkerVerticle extends VerticleBase {
       return revalidated.result().equals(cached.get()) ? early
           : execute(revalidated.result(), sql, timeoutMs, deadline, new Abort());
     }));
+  }
+
+  /** The current version of every table's file: revalidated, or downloaded when new or changed. */
+  private Future<Map<String, Path>> current(Map<String, String> tables, long timeoutMs, ParquetCache.Pins pins) {
+    return cache.fetchAll(tables, pins)
+        .timeout(timeoutMs, TimeUnit.MILLISECONDS)
+        .recover(e -> Future.failedFuture(e instanceof TimeoutException
+            ? QueryFailure.timeout(timeoutMs, " while the data was still downloading") : e));
   }
 
   /** Only the tables a statement reads are fetched (and revalidated) and bound. */
