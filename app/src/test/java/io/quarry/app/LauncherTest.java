@@ -2,6 +2,8 @@ package io.quarry.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
@@ -14,6 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -37,6 +41,42 @@ class LauncherTest {
     Path file = dir.resolve("config.json");
     Files.writeString(file, json);
     return file;
+  }
+
+  @Test
+  @DisplayName("a node runs one event loop unless vertx.eventLoops asks for more; fewer than one is refused")
+  void eventLoops() {
+    Node one = TestNodes.start(dir, "--roles", "web");
+    try {
+      assertThat(loopsUsed(one.vertx(), 4)).isEqualTo(1);
+    } finally {
+      one.stop().await();
+    }
+    Map<String, String> env = TestNodes.env(dir);
+    env.put("QUARRY_VERTX_EVENT_LOOPS", "3");
+    Node three = Launcher.start(env, "--roles", "web").await();
+    try {
+      assertThat(loopsUsed(three.vertx(), 6)).isEqualTo(3);
+    } finally {
+      three.stop().await();
+    }
+    env.put("QUARRY_VERTX_EVENT_LOOPS", "0");
+    assertThat(startFailure(env, "--roles", "web").getMessage()).isEqualTo("vertx.eventLoops must be at least 1 (it is 0)");
+  }
+
+  /** How many threads run {@code verticles} verticles deployed one after the other (loops are given out in turn). */
+  private static int loopsUsed(Vertx vertx, int verticles) {
+    Set<String> threads = ConcurrentHashMap.newKeySet();
+    for (int i = 0; i < verticles; i++) {
+      vertx.deployVerticle(new VerticleBase() {
+        @Override
+        public Future<?> start() {
+          threads.add(Thread.currentThread().getName());
+          return Future.succeededFuture();
+        }
+      }).await();
+    }
+    return threads.size();
   }
 
   @Test
