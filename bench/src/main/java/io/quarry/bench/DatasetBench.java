@@ -40,6 +40,8 @@ public final class DatasetBench {
 
   private static final String TRIVIAL = "SELECT 42 AS answer";
   private static final String GROUP_BY = "SELECT g, count(*) AS n, avg(v) AS mean FROM %s GROUP BY g ORDER BY g LIMIT 1000";
+  /** The group-by's answer (1,000 rows of the same types) without the scan: what moving the rows costs when caches are warm. */
+  private static final String ROWS = "SELECT i AS g, 12000::BIGINT AS n, random() AS mean FROM range(1000) t(i)";
 
   public static void main(String[] args) throws Exception {
     Path work = Path.of(System.getProperty("java.io.tmpdir"), "quarry-bench");
@@ -90,6 +92,7 @@ public final class DatasetBench {
             () -> bare(duck, TRIVIAL));
         compare("  dataset.query.run", 300, () -> datasets.query(userId, conversation, TRIVIAL).await(),
             () -> bare(duck, TRIVIAL));
+        compare("1,000 rows, no scan", 300, () -> post(client, path, ROWS), () -> bare(duck, ROWS));
         compare("group-by " + rows(duck) + " rows", 100, () -> post(client, path, String.format(GROUP_BY, "table1")),
             () -> bare(duck, String.format(GROUP_BY, "t")));
         System.out.println("   group-by, by layer:");
