@@ -3,9 +3,9 @@ package io.quarry.worker;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A one-shot signal that stops a running statement. It may fire before the statement starts (the
- * statement is then stopped as soon as it is armed), while it runs, or after it ended (nothing happens).
- * Fired on an event loop, armed on a worker thread.
+ * A one-shot signal that stops a running statement. It may fire before the statement starts (arming it
+ * then runs the stop at once, and the engine does not start the statement), while it runs, or after it
+ * ended (nothing happens). Fired on an event loop, armed on a worker thread.
  */
 final class Abort {
 

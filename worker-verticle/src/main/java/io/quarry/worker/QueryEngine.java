@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Runs one guarded read query on a worker thread: at most {@link QueryResult#MAX_ROWS} rows are
- * converted, the rest only counted, so {@code total_rows} is exact. Blocking: never call it on an event loop.
+ * converted, the rest only counted, so {@code total_rows} is exact. {@link #check} and {@link #run} block:
+ * never call them on an event loop ({@link #checked} does not).
  */
 final class QueryEngine {
 
@@ -92,6 +93,11 @@ final class QueryEngine {
         timedOut.set(true);
         cancel(statement);
       });
+      // DuckDB ignores a cancel that comes before its statement runs: a stop already given is kept here.
+      if (timedOut.get()) {
+        disarm.run();
+        throw QueryFailure.timeout(timeoutMs, "");
+      }
       try (ResultSet rs = statement.executeQuery(sql)) {
         JsonArray columns = columns(rs.getMetaData());
         JsonArray rows = new JsonArray();

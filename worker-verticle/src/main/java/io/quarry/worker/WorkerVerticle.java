@@ -112,19 +112,18 @@ public class WorkerVerticle extends VerticleBase {
     }
     Abort stale = new Abort();
     Future<QueryResult> early = execute(cached.get(), sql, timeoutMs, deadline, stale);
-    Future<Map<String, Path>> current = current(tables, timeoutMs, pins);
-    current.onComplete(revalidated -> {
-      if (revalidated.failed() || !revalidated.result().equals(cached.get())) {
+    return current(tables, timeoutMs, pins).transform(revalidated -> {
+      boolean unchanged = revalidated.succeeded() && revalidated.result().equals(cached.get());
+      if (!unchanged) {
         stale.fire();
       }
+      return early.transform(ran -> {
+        if (revalidated.failed()) {
+          return Future.failedFuture(revalidated.cause());
+        }
+        return unchanged ? early : execute(revalidated.result(), sql, timeoutMs, deadline, new Abort());
+      });
     });
-    return current.transform(revalidated -> early.transform(ran -> {
-      if (revalidated.failed()) {
-        return Future.failedFuture(revalidated.cause());
-      }
-      return revalidated.result().equals(cached.get()) ? early
-          : execute(revalidated.result(), sql, timeoutMs, deadline, new Abort());
-    }));
   }
 
   /** The current version of every table's file: revalidated, or downloaded when new or changed. */

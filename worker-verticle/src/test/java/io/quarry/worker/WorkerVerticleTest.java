@@ -258,7 +258,7 @@ class WorkerVerticleTest {
   }
 
   @Test
-  @DisplayName("a cached file may be queried while it is revalidated, but the answer waits for the revalidation")
+  @DisplayName("the answer from a cached file waits for that file's revalidation")
   void answerWaitsForRevalidation() {
     deploy(new JsonObject().put("threads", 1));
     run("SELECT count(*) FROM people");
