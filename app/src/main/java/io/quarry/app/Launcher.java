@@ -102,34 +102,35 @@ public final class Launcher {
         .put("version", version())
         .put("roles", new JsonArray(plan.labels()));
     LocalWorkers workers = plan.localWorkers() > 0 ? new LocalWorkers() : null;
-    Future<ChatVerticle> chain = vertx.deployVerticle(new NodeVerticle(),
-        new DeploymentOptions().setConfig(new JsonObject().put("node", node))).map((ChatVerticle) null);
+    Future<Void> chain = vertx.deployVerticle(new NodeVerticle(),
+        new DeploymentOptions().setConfig(new JsonObject().put("node", node))).mapEmpty();
     if (workers != null) {
       // First, so that the worker processes start while the other roles deploy.
       JsonObject setup = localWorkers(plan, config, node, cluster);
-      chain = chain.compose(web -> deploy(vertx, Role.WORKER, workers, setup).map(web));
+      chain = chain.compose(v -> deploy(vertx, Role.WORKER, workers, setup));
     }
+    JsonObject sections = plan.supervisor() == null ? config : asWorkerProcess(config, plan.supervisor());
     for (Role role : plan.inProcess()) {
-      if (role == Role.WEB && workers != null) {
-        chain = chain.compose(web -> workers.ready().map(web));
+      if (role != Role.WEB) {
+        chain = chain.compose(v -> deploy(vertx, role, role.verticle.get(), section(sections, role, node)));
       }
-      chain = chain.compose(web -> {
-        Deployable verticle = role.verticle.get();
-        JsonObject section = config.getJsonObject(role.configSection, new JsonObject()).copy().put("node", node);
-        if (role == Role.WORKER && plan.supervisor() != null) {
-          section.put("localWorkerId", Supervised.workerId(plan.supervisor()));
-        }
-        return deploy(vertx, role, verticle, section).map(v -> verticle instanceof ChatVerticle chat ? chat : web);
-      });
     }
-    if (workers != null && !plan.inProcess().contains(Role.WEB)) {
-      chain = chain.compose(web -> workers.ready().map(web));
+    if (workers != null) {
+      // HTTP opens only once queries can run.
+      chain = chain.compose(v -> workers.ready());
     }
-    Future<ChatVerticle> started = chain
-        .compose(web -> plan.supervisor() == null ? Future.succeededFuture(web)
-            : Supervised.begin(vertx, plan.supervisor(), nodeId).map(web));
+    Future<ChatVerticle> web = chain.compose(v -> {
+      if (!plan.inProcess().contains(Role.WEB)) {
+        return Future.succeededFuture(null);
+      }
+      ChatVerticle chat = (ChatVerticle) Role.WEB.verticle.get();
+      return deploy(vertx, Role.WEB, chat, section(sections, Role.WEB, node)).map(chat);
+    });
+    Future<ChatVerticle> started = web
+        .compose(chat -> plan.supervisor() == null ? Future.succeededFuture(chat)
+            : Supervised.begin(vertx, plan.supervisor()).map(chat));
     Promise<Node> outcome = Promise.promise();
-    started.map(web -> new Node(vertx, config, web)).onComplete(result -> {
+    started.map(chat -> new Node(vertx, config, chat)).onComplete(result -> {
       if (result.succeeded()) {
         log.info("Quarry {} started with roles {}{}", node.getString("version"), node.getJsonArray("roles"),
             workers == null ? "" : " (" + plan.localWorkers() + " worker processes)");
@@ -139,6 +140,17 @@ public final class Launcher {
       }
     });
     return outcome.future();
+  }
+
+  private static JsonObject section(JsonObject config, Role role, JsonObject node) {
+    return config.getJsonObject(role.configSection, new JsonObject()).copy().put("node", node);
+  }
+
+  /** A worker process serves its node only, on an address of its own. */
+  private static JsonObject asWorkerProcess(JsonObject config, String supervisor) {
+    JsonObject copy = config.copy();
+    copy.getJsonObject("worker").put("localWorkerId", Supervised.workerId(supervisor));
+    return copy;
   }
 
   /** Deploys one role's verticle; a failure names the role. */
@@ -161,7 +173,6 @@ public final class Launcher {
         .put("settings", LocalWorkersConfig.from(config.getJsonObject("localWorkers")).withCount(plan.localWorkers()).toJson())
         .put("home", Path.of(config.getJsonObject("worker").getString("dataDir", "./data"), "workers").toString())
         .put("mainClass", Main.class.getName())
-        .put("queryTimeoutMs", config.getJsonObject("worker").getLong("queryTimeoutMs", 60_000L))
         .put("child", new JsonObject().put("worker", config.getJsonObject("worker").copy()).put("cluster", clusterSection)
             .put("vertx", config.getJsonObject("vertx").copy()));
   }

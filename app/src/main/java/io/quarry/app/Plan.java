@@ -13,9 +13,10 @@ import java.util.Set;
  *
  * @param inProcess roles deployed in this process, in deployment order
  * @param localWorkers worker processes to supervise
+ * @param configuredCluster whether the node was asked to join the configured cluster ({@code --cluster})
  * @param supervisor {@code supervisorId/workerId} when this process is such a worker, else null
  */
-record Plan(List<Role> inProcess, int localWorkers, boolean clustered, boolean privateCluster, String supervisor) {
+record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, String supervisor) {
 
   private static final Set<Role> FRONT = EnumSet.of(Role.WEB, Role.LLM, Role.STORAGE);
 
@@ -27,8 +28,16 @@ record Plan(List<Role> inProcess, int localWorkers, boolean clustered, boolean p
       local = args.localWorkers() >= 0 ? args.localWorkers()
           : LocalWorkersConfig.from(config.getJsonObject("localWorkers")).count();
     }
-    return new Plan(List.copyOf(roles), local, args.cluster() || local > 0, !args.cluster() && local > 0,
-        args.supervisor());
+    return new Plan(List.copyOf(roles), local, args.cluster(), args.supervisor());
+  }
+
+  /** Joins a cluster: the configured one, or a private one for its worker processes. */
+  boolean clustered() {
+    return configuredCluster || localWorkers > 0;
+  }
+
+  boolean privateCluster() {
+    return !configuredCluster && localWorkers > 0;
   }
 
   /** The roles this node stands for in the cluster: its worker processes count as its worker role. */
@@ -46,7 +55,7 @@ record Plan(List<Role> inProcess, int localWorkers, boolean clustered, boolean p
    * is noticed within seconds.
    */
   JsonObject cluster(JsonObject configured, String nodeId) {
-    if (!privateCluster) {
+    if (!privateCluster()) {
       return configured;
     }
     return configured.copy().put("name", "quarry-local-" + nodeId).put("host", "127.0.0.1").put("members", "")

@@ -29,14 +29,14 @@ final class Supervised {
     return supervisor.substring(supervisor.indexOf('/') + 1);
   }
 
-  static Future<Void> begin(Vertx vertx, String supervisor, String nodeId) {
+  static Future<Void> begin(Vertx vertx, String supervisor) {
     exitWithParent(System.in);
     String supervisorId = supervisor.substring(0, supervisor.indexOf('/'));
     // Reading procfs is file IO: not on the event loop.
     return vertx.executeBlocking(Supervised::addressSpaceCap, false)
-        .map(cap -> new LocalWorker(workerId(supervisor), ProcessHandle.current().pid(), nodeId, cap))
+        .map(cap -> new LocalWorker(workerId(supervisor), ProcessHandle.current().pid(), cap))
         .compose(me -> Bus.request(vertx.eventBus(), Addresses.localWorkerReady(supervisorId), me.toJson(),
-            Deliveries.within(Deliveries.STORAGE_TIMEOUT_MS)))
+            Deliveries.within(Deliveries.LOCAL_WORKER_READY_MS)))
         .mapEmpty();
   }
 

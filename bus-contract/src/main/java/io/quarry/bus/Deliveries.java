@@ -27,6 +27,9 @@ public final class Deliveries {
    */
   public static final long LOCAL_WORKER_GRACE_MS = 5_000;
 
+  /** How long a worker process waits for its node to take its ready announcement (both on loopback). */
+  public static final long LOCAL_WORKER_READY_MS = 10_000;
+
   public static DeliveryOptions storage() {
     return new DeliveryOptions().setSendTimeout(STORAGE_TIMEOUT_MS);
   }

@@ -9,14 +9,13 @@ import io.vertx.core.json.JsonObject;
  * @param id this start of the process (a restarted worker has a new id, so nothing reaches a dead one)
  * @param memoryCapBytes the address-space limit the operating system enforces on it, or 0 when none
  */
-public record LocalWorker(String id, long pid, String nodeId, long memoryCapBytes) {
+public record LocalWorker(String id, long pid, long memoryCapBytes) {
 
   public JsonObject toJson() {
-    return new JsonObject().put("id", id).put("pid", pid).put("node_id", nodeId).put("memory_cap_bytes", memoryCapBytes);
+    return new JsonObject().put("id", id).put("pid", pid).put("memory_cap_bytes", memoryCapBytes);
   }
 
   public static LocalWorker fromJson(JsonObject json) {
-    return new LocalWorker(json.getString("id"), json.getLong("pid", 0L), json.getString("node_id"),
-        json.getLong("memory_cap_bytes", 0L));
+    return new LocalWorker(json.getString("id"), json.getLong("pid", 0L), json.getLong("memory_cap_bytes", 0L));
   }
 }

@@ -30,7 +30,7 @@ import java.util.List;
  *
  * <p>Deployment config: {@code node} (this node), {@code settings} ({@link LocalWorkersConfig}),
  * {@code home} (a directory for the processes' files), {@code child} (their configuration: sections
- * {@code worker} and {@code cluster}), {@code mainClass}, {@code queryTimeoutMs}.
+ * {@code worker}, {@code cluster} and {@code vertx}), {@code mainClass}.
  */
 public class LocalWorkers extends VerticleBase {
 
@@ -43,7 +43,7 @@ public class LocalWorkers extends VerticleBase {
   @Override
   public Future<?> start() {
     settings = LocalWorkersConfig.from(config().getJsonObject("settings"));
-    queryTimeoutMs = config().getLong("queryTimeoutMs", 60_000L);
+    queryTimeoutMs = config().getJsonObject("child").getJsonObject("worker").getLong("queryTimeoutMs", 60_000L);
     busyAt = config().getJsonObject("child").getJsonObject("worker").getInteger("threads", 2);
     String supervisor = config().getJsonObject("node").getString("id");
     Path home = Path.of(config().getString("home")).toAbsolutePath();

@@ -77,8 +77,7 @@ final class WorkerCommand {
         "-XX:MaxMetaspaceSize=192m",
         "-XX:MaxDirectMemorySize=64m",
         "-XX:+ExitOnOutOfMemoryError",
-        "-XX:ErrorFile=" + home.resolve("worker-" + slot + "-crash-%p.log"),
-        "-Dquarry.worker.slot=" + slot));
+        "-XX:ErrorFile=" + home.resolve("worker-" + slot + "-crash-%p.log")));
     options.addAll(HAZELCAST_ACCESS);
     options.addAll(systemProperties());
     return options;
@@ -87,7 +86,7 @@ final class WorkerCommand {
   /** The node's own {@code -D} settings (logging, name resolution, Vert.x options) hold for its workers too. */
   private static List<String> systemProperties() {
     return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-        .filter(a -> a.startsWith("-D") && !a.startsWith("-Dquarry.worker.slot="))
+        .filter(a -> a.startsWith("-D"))
         .toList();
   }
 
