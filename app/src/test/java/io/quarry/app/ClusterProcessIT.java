@@ -2,6 +2,7 @@ package io.quarry.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.testing.JarCommand;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
@@ -60,7 +61,7 @@ class ClusterProcessIT {
   void workerKilled() throws Exception {
     ParquetServer files = ParquetServer.start(vertx);
     files.route("/people.parquet").content(ParquetFixtures.people(dir));
-    int port = JarNode.freePort();
+    int port = JarCommand.freePort();
     Map<String, String> env = new HashMap<>();
     env.put("QUARRY_CLUSTER_NAME", "quarry-it-" + UUID.randomUUID());
     env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");

@@ -8,15 +8,26 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
-/** Records the browser events published for one user, and waits for them (bounded) without sleeping. */
+/** Records the events published on an address, and waits for them (bounded) without sleeping. */
 final class EventRecorder implements AutoCloseable {
 
   private final BlockingQueue<JsonObject> events = new LinkedBlockingQueue<>();
   private final MessageConsumer<JsonObject> consumer;
 
+  /** The browser events published for one user. */
   EventRecorder(Node node, String userId) {
-    consumer = node.vertx().eventBus().consumer(Addresses.chatEvents(userId), m -> events.add(m.body()));
+    this(node.vertx().eventBus().consumer(Addresses.chatEvents(userId)));
+  }
+
+  /** The events published inside this node's process on {@code address}. */
+  static EventRecorder local(Node node, String address) {
+    return new EventRecorder(node.vertx().eventBus().localConsumer(address));
+  }
+
+  private EventRecorder(MessageConsumer<JsonObject> consumer) {
+    this.consumer = consumer.handler(m -> events.add(m.body()));
     consumer.completion().await();
   }
 
@@ -32,6 +43,18 @@ final class EventRecorder implements AutoCloseable {
       received.add(event);
     }
     return received;
+  }
+
+  /** The next event that matches, skipping the others, failing if none arrives within {@code seconds}. */
+  JsonObject next(Predicate<JsonObject> wanted, long seconds) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    for (JsonObject event = events.poll(seconds, TimeUnit.SECONDS); event != null;
+        event = events.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+      if (wanted.test(event)) {
+        return event;
+      }
+    }
+    throw new AssertionError("no such event within " + seconds + " s");
   }
 
   @Override

@@ -1,14 +1,13 @@
 package io.quarry.app;
 
+import io.quarry.testing.JarCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -33,11 +32,8 @@ final class JarNode {
 
   /** {@code env}: QUARRY_* settings; {@code args}: the command line after {@code -jar quarry.jar}. */
   static JarNode launch(Path log, Map<String, String> env, String... args) throws IOException {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-Djdk.net.hosts.file=" + System.getProperty("jdk.net.hosts.file"), "-Dvertx.disableDnsResolver=true",
-        "-jar", System.getProperty("quarry.jar")));
-    command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    ProcessBuilder builder = new ProcessBuilder(JarCommand.of(Path.of(System.getProperty("quarry.jar")),
+        List.of("-Xmx512m"), args)).redirectErrorStream(true);
     builder.environment().putAll(env);
     return new JarNode(builder.start(), log);
   }
@@ -65,12 +61,6 @@ final class JarNode {
       started.completeExceptionally(new AssertionError("the node ended before it started; its log: " + log));
     } catch (IOException e) {
       started.completeExceptionally(e);
-    }
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
     }
   }
 }

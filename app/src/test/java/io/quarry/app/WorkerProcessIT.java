@@ -2,6 +2,7 @@ package io.quarry.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.testing.JarCommand;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -35,7 +36,7 @@ class WorkerProcessIT {
   @Test
   @DisplayName("java -jar quarry.jar starts two capped worker processes; killing the node with SIGKILL takes them down too")
   void workersFollowTheirNode() throws Exception {
-    int port = JarNode.freePort();
+    int port = JarCommand.freePort();
     node = JarNode.launch(dir.resolve("node.log"), Map.of("QUARRY_HTTP_PORT", String.valueOf(port),
         "QUARRY_DATA_DIR", dir.resolve("data").toString()), "--config", dir.resolve("absent.json").toString());
     node.awaitStarted(120);

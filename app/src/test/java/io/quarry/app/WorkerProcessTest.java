@@ -4,11 +4,11 @@ import static io.quarry.app.HttpAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.bus.Addresses;
+import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.WorkerClient;
 import io.quarry.testing.ParquetFixtures;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -16,9 +16,6 @@ import io.vertx.ext.web.client.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -39,13 +36,11 @@ class WorkerProcessTest {
   Path dir;
 
   ChatHarness chat;
-  final BlockingQueue<JsonObject> events = new LinkedBlockingQueue<>();
+  EventRecorder events;
 
   private void start(Map<String, String> env) {
     chat = new ChatHarness(dir, env);
-    MessageConsumer<JsonObject> listener = chat.node.vertx().eventBus()
-        .localConsumer(Addresses.WORKER_LOCAL_EVENTS, m -> events.add(m.body()));
-    listener.completion().await();
+    events = EventRecorder.local(chat.node, Addresses.WORKER_LOCAL_EVENTS);
   }
 
   @AfterEach
@@ -80,19 +75,12 @@ class WorkerProcessTest {
   }
 
   /** The next lifecycle event of the node's worker processes that matches, within the restart wait. */
-  private JsonObject awaitEvent(Predicate<JsonObject> wanted) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RESTART_WAIT_S);
-    for (JsonObject event = events.poll(RESTART_WAIT_S, TimeUnit.SECONDS); event != null;
-        event = events.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-      if (wanted.test(event)) {
-        return event;
-      }
-    }
-    throw new AssertionError("no such worker event within " + RESTART_WAIT_S + " s");
+  private LocalWorkerStatus awaitEvent(Predicate<LocalWorkerStatus> wanted) throws InterruptedException {
+    return LocalWorkerStatus.fromJson(events.next(e -> wanted.test(LocalWorkerStatus.fromJson(e)), RESTART_WAIT_S));
   }
 
-  private JsonObject awaitReady(String worker) throws InterruptedException {
-    return awaitEvent(e -> e.getString("name").equals(worker) && e.getString("state").equals("ready"));
+  private LocalWorkerStatus awaitReady(String worker) throws InterruptedException {
+    return awaitEvent(e -> e.name().equals(worker) && e.state().equals("ready"));
   }
 
   /** A conversation with people.parquet, and a query of another conversation held on a worker mid-download. */
@@ -173,11 +161,11 @@ class WorkerProcessTest {
     HttpResponse<Buffer> failed = query(hungry, "SELECT repeat('x', 100000000) AS s FROM range(2)");
 
     assertError(failed, 400, WorkerClient.OUT_OF_MEMORY);
-    JsonObject died = awaitEvent(e -> e.getString("state").equals("restarting"));
-    assertThat(died.getJsonObject("last_exit").getString("cause")).startsWith("out of memory, exit status 3");
+    LocalWorkerStatus died = awaitEvent(e -> e.state().equals("restarting"));
+    assertThat(died.lastExitCause()).startsWith("out of memory, exit status 3");
     assertPeopleCount(other);
-    JsonObject back = awaitReady(died.getString("name"));
-    assertThat(back.getInteger("restarts")).isEqualTo(1);
+    LocalWorkerStatus back = awaitReady(died.name());
+    assertThat(back.restarts()).isEqualTo(1);
     assertPeopleCount(other);
   }
 
@@ -193,10 +181,10 @@ class WorkerProcessTest {
 
     assertError(held.running().await(), 500, WorkerClient.STOPPED);
     assertPeopleCount(other);
-    JsonObject back = awaitReady(busy.getString("name"));
-    assertThat(back.getInteger("restarts")).isEqualTo(1);
-    assertThat(back.getLong("pid")).isNotEqualTo(busy.getLong("pid"));
-    assertThat(back.getJsonObject("last_exit").getString("cause")).startsWith("killed by signal 9");
+    LocalWorkerStatus back = awaitReady(busy.getString("name"));
+    assertThat(back.restarts()).isEqualTo(1);
+    assertThat(back.pid()).isNotEqualTo(busy.getLong("pid"));
+    assertThat(back.lastExitCause()).startsWith("killed by signal 9");
     assertThat(worker(busy.getString("name")).getString("state")).isEqualTo("ready");
     assertPeopleCount(other);
   }
@@ -212,9 +200,9 @@ class WorkerProcessTest {
     assertThat(stop.waitFor()).isZero();
 
     assertError(held.running().await(), 504, "Query timed out after 1 s and was cancelled");
-    JsonObject back = awaitReady(busy.getString("name"));
-    assertThat(back.getInteger("restarts")).isEqualTo(1);
-    assertThat(back.getJsonObject("last_exit").getString("cause")).startsWith("killed by signal 9");
+    LocalWorkerStatus back = awaitReady(busy.getString("name"));
+    assertThat(back.restarts()).isEqualTo(1);
+    assertThat(back.lastExitCause()).startsWith("killed by signal 9");
     assertPeopleCount(held.other());
   }
 

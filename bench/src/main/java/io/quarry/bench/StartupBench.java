@@ -1,9 +1,9 @@
 package io.quarry.bench;
 
+import io.quarry.testing.JarCommand;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -59,10 +59,8 @@ public final class StartupBench {
    * process and times its return, then stops the node and its workers.
    */
   private static double timeToHealthy(Path jar, Path data, List<Double> restarts) throws Exception {
-    int port = freePort();
-    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Djdk.net.hosts.file=" + System.getProperty("jdk.net.hosts.file"), "-Dvertx.disableDnsResolver=true",
-        "-jar", jar.toString(), "--config", data.resolve("absent.json").toString())
+    int port = JarCommand.freePort();
+    ProcessBuilder builder = new ProcessBuilder(JarCommand.of(jar, List.of(), "--config", data.resolve("absent.json").toString()))
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD);
     builder.environment().put("QUARRY_HTTP_PORT", String.valueOf(port));
@@ -120,12 +118,6 @@ public final class StartupBench {
   private static JsonArray workers(HttpClient http, HttpRequest health) throws Exception {
     String body = http.send(health, HttpResponse.BodyHandlers.ofString()).body();
     return new JsonObject(body).getJsonObject("local_workers").getJsonArray("workers");
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 
   private static double median(List<Double> values) {

@@ -28,6 +28,13 @@ public record LocalWorkerStatus(String name, String state, Long pid, int restart
         .put("last_exit", lastExitAt == null ? null : new JsonObject().put("at", lastExitAt).put("cause", lastExitCause));
   }
 
+  public static LocalWorkerStatus fromJson(JsonObject json) {
+    JsonObject lastExit = json.getJsonObject("last_exit");
+    return new LocalWorkerStatus(json.getString("name"), json.getString("state"), json.getLong("pid"),
+        json.getInteger("restarts", 0), json.getInteger("in_flight", 0), json.getLong("memory_cap_bytes"),
+        lastExit == null ? null : lastExit.getString("at"), lastExit == null ? null : lastExit.getString("cause"));
+  }
+
   /** The reply of {@link Addresses#WORKER_LOCAL_STATUS}: the node's settings and every one of its processes. */
   public static JsonObject pool(int count, int heapMb, long memoryCapMb, List<LocalWorkerStatus> workers) {
     return new JsonObject()
