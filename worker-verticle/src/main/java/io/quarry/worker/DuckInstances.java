@@ -24,7 +24,9 @@ import org.duckdb.DuckDBConnection;
  * In-memory DuckDB databases, one per set of table bindings (name → cached file), each locked down at
  * creation: external access off except the exact bound files, configuration locked, memory and thread
  * limits, its own spill directory. Kept in an LRU because creating one costs ~15 ms while a warm
- * trivial query costs a fraction of a millisecond. Used from worker threads, hence synchronized.
+ * trivial query costs a fraction of a millisecond. Besides them, one table-less database parses
+ * statements for {@link SqlGuard}, with a prepared statement per worker thread. Used from worker
+ * threads, hence synchronized.
  */
 final class DuckInstances implements AutoCloseable {
 

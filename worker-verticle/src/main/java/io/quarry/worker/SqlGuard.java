@@ -58,12 +58,20 @@ final class SqlGuard {
     Map<String, String> byLowerName = new HashMap<>();
     tables.forEach(t -> byLowerName.put(t.toLowerCase(Locale.ROOT), t));
     Set<String> read = new TreeSet<>();
-    checkReferences(statements, new References(byLowerName, ctes, tables, read));
+    checkReferences(statements, new References(byLowerName, ctes, read));
     return read;
   }
 
-  /** What a reference may name, and the tables found read so far. */
-  private record References(Map<String, String> tables, Set<String> ctes, Collection<String> names, Set<String> read) {
+  /**
+   * What a reference may name, and the tables found read so far.
+   *
+   * @param tables the conversation's table names by their lower-case form
+   */
+  private record References(Map<String, String> tables, Set<String> ctes, Set<String> read) {
+
+    Collection<String> names() {
+      return tables.values();
+    }
   }
 
   private static void collectCtes(Object node, Set<String> known) {
