@@ -6,11 +6,13 @@ import io.quarry.bus.Addresses;
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.QueryRequest;
+import io.quarry.bus.WorkerReply;
 import io.quarry.testing.FakeGemini;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
@@ -112,11 +114,11 @@ class ClusterTest {
   void workSpreads() {
     Set<String> servedBy = new HashSet<>();
     for (int i = 0; i < 12; i++) {
-      JsonObject reply = web.vertx().eventBus().<JsonObject>request(Addresses.WORKER_QUERY_RUN,
+      Buffer reply = web.vertx().eventBus().<Buffer>request(Addresses.WORKER_QUERY_RUN,
           new QueryRequest("SELECT count(*) AS n FROM people", Map.of("people", files.url("/people.parquet")), 10_000)
               .toJson()).await().body();
-      assertThat(reply.getJsonArray("rows").getJsonArray(0).getLong(0)).isEqualTo(100);
-      servedBy.add(reply.getString("served_by"));
+      assertThat(WorkerReply.decode(reply).rowValues().getJsonArray(0).getLong(0)).isEqualTo(100);
+      servedBy.add(WorkerReply.header(reply).getString("served_by"));
     }
     assertThat(servedBy).hasSize(2);
     JsonObject rest = client.post("/api/conversations/" + conversation + "/query")
@@ -140,13 +142,18 @@ class ClusterTest {
 
   @Test
   @Order(4)
-  @DisplayName("a separate clustered application using only bus-contract asks a question and receives chat_token … chat_complete")
+  @DisplayName("a separate clustered application runs SQL and gets its rows as a JSON array, and asks a question and receives chat_token … chat_complete")
   void busIntegration() throws Exception {
     String userId = client.get("/api/me").send().await().bodyAsJsonObject().getString("id");
     Vertx app = Vertx.builder().withClusterManager(new HazelcastClusterManager(Clustering.hazelcastConfig(
         new JsonObject().put("name", base.get("QUARRY_CLUSTER_NAME")).put("host", "127.0.0.1").put("members", "127.0.0.1"),
         null))).buildClustered().await();
     try {
+      // Plain JSON, as any clustered application reads it: the rows Quarry carries as text arrive as an array.
+      JsonObject result = app.eventBus().<JsonObject>request(Addresses.DATASET_QUERY_RUN, new JsonObject()
+          .put("user_id", userId).put("conversation_id", conversation).put("sql", "SELECT age FROM table1 ORDER BY id LIMIT 2"))
+          .await().body();
+      assertThat(result.getJsonArray("rows")).isEqualTo(new JsonArray().add(new JsonArray().add(21)).add(new JsonArray().add(22)));
       BlockingQueue<JsonObject> events = new LinkedBlockingQueue<>();
       MessageConsumer<JsonObject> consumer = app.eventBus().consumer(Addresses.chatEvents(userId), m -> events.add(m.body()));
       consumer.completion().await();

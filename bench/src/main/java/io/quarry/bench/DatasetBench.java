@@ -3,13 +3,13 @@ package io.quarry.bench;
 import io.quarry.app.Launcher;
 import io.quarry.app.Node;
 import io.quarry.bus.Addresses;
-import io.quarry.bus.Bus;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.Deliveries;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.WorkerClient;
+import io.quarry.bus.WorkerReply;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.quarry.worker.WorkerVerticle;
@@ -130,7 +130,8 @@ public final class DatasetBench {
   }
 
   private static void direct(Node node, String address, QueryRequest request) {
-    Bus.request(node.vertx().eventBus(), address, request.toJson(), Deliveries.within(120_000)).await();
+    WorkerReply.decode(node.vertx().eventBus().<Buffer>request(address, request.toJson(), Deliveries.within(120_000))
+        .await().body());
   }
 
   private static Path bigFile(Path work) {

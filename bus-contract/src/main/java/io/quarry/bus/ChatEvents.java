@@ -91,7 +91,8 @@ public final class ChatEvents {
 
   /** {@code query_result}: the first rows of a stored result. */
   public static JsonObject queryResult(QueryResult r) {
-    JsonArray preview = new JsonArray(r.rows().getList().subList(0, Math.min(RESULT_PREVIEW_ROWS, r.rows().size())));
+    JsonArray rows = r.rowValues();
+    JsonArray preview = new JsonArray(rows.getList().subList(0, Math.min(RESULT_PREVIEW_ROWS, rows.size())));
     return event(QUERY_RESULT, r.conversationId()).put("result_id", r.id()).put("sql", r.sql())
         .put("columns", r.columns()).put("rows", preview).put("total_rows", r.totalRows())
         .put("truncated", r.truncated()).put("execution_time_ms", r.executionTimeMs());

@@ -7,14 +7,14 @@ import io.vertx.core.json.JsonObject;
  * The result of one SQL query: at most 1,000 rows travel and are stored; {@code totalRows} is exact.
  *
  * @param columns {@code [{name, type}]}
- * @param rows    row arrays in column order
+ * @param rows    row arrays in column order, as JSON text (see {@link RowsJson})
  */
 public record QueryResult(
     String id,
     String conversationId,
     String sql,
     JsonArray columns,
-    JsonArray rows,
+    RowsJson rows,
     long totalRows,
     boolean truncated,
     long executionTimeMs,
@@ -30,11 +30,17 @@ public record QueryResult(
 
   /** At most {@link #MAX_ROWS} rows, {@code truncated} when rows were dropped; {@code totalRows} stays exact. */
   public QueryResult capped() {
-    if (rows.size() <= MAX_ROWS) {
+    int size = rows.size();
+    if (size <= MAX_ROWS) {
       return this;
     }
-    return new QueryResult(id, conversationId, sql, columns, new JsonArray(rows.getList().subList(0, MAX_ROWS)),
-        Math.max(totalRows, rows.size()), true, executionTimeMs, createdAt);
+    return new QueryResult(id, conversationId, sql, columns, rows.first(MAX_ROWS), Math.max(totalRows, size), true,
+        executionTimeMs, createdAt);
+  }
+
+  /** The rows as values (parsed from their text). */
+  public JsonArray rowValues() {
+    return rows.toJsonArray();
   }
 
   public QueryResult stored(String newId, String newCreatedAt) {
@@ -61,10 +67,24 @@ public record QueryResult(
         json.getString("conversation_id"),
         json.getString("sql"),
         json.getJsonArray("columns", new JsonArray()),
-        json.getJsonArray("rows", new JsonArray()),
+        rows(json.getValue("rows")),
         json.getLong("total_rows", 0L),
         json.getBoolean("truncated", false),
         json.getLong("execution_time_ms", 0L),
         json.getString("created_at"));
+  }
+
+  /** Rows as a local delivery hands them over (the text itself), or as JSON from elsewhere (a JSON array). */
+  private static RowsJson rows(Object value) {
+    if (value instanceof RowsJson text) {
+      return text;
+    }
+    if (value instanceof JsonArray array) {
+      return RowsJson.of(array);
+    }
+    if (value == null) {
+      return RowsJson.EMPTY;
+    }
+    throw QuarryException.badRequest("Field 'rows' must be an array of rows");
   }
 }

@@ -1,6 +1,7 @@
 package io.quarry.bus;
 
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.EventBus;
 
 /** A query worker: runs one read-only SQL statement over the tables it is given. */
@@ -40,7 +41,7 @@ public final class WorkerClient {
    * so callers that can retry elsewhere keep it short.
    */
   public Future<QueryResult> run(QueryRequest request, long waitMs) {
-    return Bus.request(bus, Addresses.WORKER_QUERY_RUN, request.toJson(), Deliveries.within(waitMs))
-        .map(QueryResult::fromJson);
+    return bus.<Buffer>request(Addresses.WORKER_QUERY_RUN, request.toJson(), Deliveries.within(waitMs))
+        .map(reply -> WorkerReply.decode(reply.body()));
   }
 }

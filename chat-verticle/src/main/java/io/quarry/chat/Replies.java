@@ -11,7 +11,7 @@ final class Replies {
   }
 
   static void json(RoutingContext ctx, int status, JsonObject body) {
-    ctx.response().setStatusCode(status).putHeader("content-type", "application/json").end(body.encode());
+    ctx.response().setStatusCode(status).putHeader("content-type", "application/json").end(body.toBuffer());
   }
 
   static void noContent(RoutingContext ctx) {

@@ -18,17 +18,18 @@ final class ResultSummary {
   private ResultSummary() {
   }
 
-  static String line(QueryResult r) {
+  private static String line(QueryResult r, JsonArray all) {
     String columns = r.columns().stream().map(c -> ((JsonObject) c).getString("name")).collect(Collectors.joining(", "));
-    JsonArray sample = new JsonArray(r.rows().getList().subList(0, Math.min(SAMPLE_ROWS, r.rows().size())));
+    JsonArray sample = new JsonArray(all.getList().subList(0, Math.min(SAMPLE_ROWS, all.size())));
     return "Query executed successfully. Returned " + r.totalRows() + " rows with columns: [" + columns
         + "]. Sample data: " + sample.encode();
   }
 
   static JsonObject toolResponse(QueryResult r) {
+    JsonArray all = r.rowValues();
     JsonArray rows = new JsonArray();
     int chars = 0;
-    for (Object row : r.rows()) {
+    for (Object row : all) {
       if (rows.size() >= TOOL_ROWS || chars > MAX_ROWS_CHARS) {
         break;
       }
@@ -37,7 +38,7 @@ final class ResultSummary {
     }
     return new JsonObject()
         .put("result_id", r.id())
-        .put("summary", line(r))
+        .put("summary", line(r, all))
         .put("columns", r.columns())
         .put("total_rows", r.totalRows())
         .put("truncated", r.truncated())

@@ -4,6 +4,7 @@ import static io.quarry.bus.Keys.required;
 
 import io.quarry.bus.Keys;
 import io.quarry.bus.QueryResult;
+import io.quarry.bus.RowsJson;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -35,7 +36,7 @@ final class ResultStore {
                 + " rows_json, total_rows, truncated, execution_time_ms, created_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?"
                 + " WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ? AND user_id = ?)",
             stored.id(), stored.conversationId(), stored.sql() == null ? "" : stored.sql(), Db.text(stored.columns()),
-            Db.text(stored.rows()), stored.totalRows(), stored.truncated() ? 1 : 0, stored.executionTimeMs(),
+            stored.rows().text(), stored.totalRows(), stored.truncated() ? 1 : 0, stored.executionTimeMs(),
             stored.createdAt(), stored.conversationId() == null ? "" : stored.conversationId(), userId),
         ConversationStore.NOT_FOUND);
     saving.put(stored.id(), insert);
@@ -57,7 +58,7 @@ final class ResultStore {
 
   private static QueryResult result(Row row) {
     return new QueryResult(row.getString("id"), row.getString("conversation_id"), row.getString("sql"),
-        Db.array(row, "columns_json"), Db.array(row, "rows_json"), row.getLong("total_rows"),
+        Db.array(row, "columns_json"), RowsJson.text(row.getString("rows_json")), row.getLong("total_rows"),
         row.getInteger("truncated") != 0, row.getLong("execution_time_ms"), row.getString("created_at"));
   }
 }

@@ -8,6 +8,7 @@ import io.quarry.bus.Conversation;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QueryResult;
+import io.quarry.bus.RowsJson;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.TokenUsage;
 import io.quarry.bus.Timestamps;
@@ -361,7 +362,7 @@ class StorageVerticleTest {
     Conversation c = storage.createConversation(alice.id(), "Results").await();
     QueryResult small = storage.saveResult(alice.id(), result(c.id(), 3)).await();
     QueryResult back = storage.result(alice.id(), small.id()).await();
-    assertThat(back.rows()).isEqualTo(small.rows());
+    assertThat(back.rowValues()).isEqualTo(small.rowValues());
     assertThat(back.columns()).isEqualTo(small.columns());
     assertThat(back.totalRows()).isEqualTo(3);
     assertThat(back.truncated()).isFalse();
@@ -437,6 +438,6 @@ class StorageVerticleTest {
     JsonArray columns = new JsonArray()
         .add(new JsonObject().put("name", "n").put("type", "INTEGER"))
         .add(new JsonObject().put("name", "label").put("type", "VARCHAR"));
-    return new QueryResult(null, conversationId, "SELECT n, label FROM t", columns, data, rows, false, 5, null);
+    return new QueryResult(null, conversationId, "SELECT n, label FROM t", columns, RowsJson.of(data), rows, false, 5, null);
   }
 }

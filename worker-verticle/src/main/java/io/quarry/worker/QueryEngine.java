@@ -1,6 +1,7 @@
 package io.quarry.worker;
 
 import io.quarry.bus.QueryResult;
+import io.quarry.bus.RowsJson;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
@@ -9,9 +10,11 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -100,7 +103,7 @@ final class QueryEngine {
       }
       try (ResultSet rs = statement.executeQuery(sql)) {
         JsonArray columns = columns(rs.getMetaData());
-        JsonArray rows = new JsonArray();
+        RowsJson.Writer rows = RowsJson.writer();
         long total = 0;
         while (rs.next()) {
           if (total < QueryResult.MAX_ROWS) {
@@ -109,7 +112,8 @@ final class QueryEngine {
           total++;
         }
         long elapsedMs = (System.nanoTime() - started) / 1_000_000;
-        return new QueryResult(null, null, sql, columns, rows, total, total > QueryResult.MAX_ROWS, elapsedMs, null);
+        return new QueryResult(null, null, sql, columns, rows.done(), total, total > QueryResult.MAX_ROWS, elapsedMs,
+            null);
       } finally {
         disarm.run();
       }
@@ -130,8 +134,8 @@ final class QueryEngine {
     return columns;
   }
 
-  private static JsonArray row(ResultSet rs, int width) throws SQLException {
-    JsonArray row = new JsonArray();
+  private static List<Object> row(ResultSet rs, int width) throws SQLException {
+    List<Object> row = new ArrayList<>(width);
     for (int i = 1; i <= width; i++) {
       row.add(JsonValues.of(rs.getObject(i)));
     }

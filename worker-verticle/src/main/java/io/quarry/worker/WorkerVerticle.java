@@ -6,11 +6,13 @@ import io.quarry.bus.Failure;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.WorkerReply;
 import io.quarry.bus.net.AddressPolicy;
 import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -70,7 +72,7 @@ public class WorkerVerticle extends VerticleBase {
     return localId.isBlank() ? Addresses.WORKER_QUERY_RUN : Addresses.localWorker(localId);
   }
 
-  private Future<JsonObject> onQuery(JsonObject body) {
+  private Future<Buffer> onQuery(JsonObject body) {
     QueryRequest request = QueryRequest.fromJson(body);
     if (request.sql() == null || request.sql().isBlank()) {
       throw QuarryException.badRequest("Field 'sql' is required");
@@ -83,7 +85,7 @@ public class WorkerVerticle extends VerticleBase {
     ParquetCache.Pins pins = cache.pins();
     return tablesRead(request)
         .compose(read -> run(only(request.tables(), read), request.sql(), timeoutMs, deadline, pins))
-        .map(result -> result.toJson().put("served_by", servedBy))
+        .map(result -> WorkerReply.encode(result, servedBy))
         .eventually(() -> {
           pins.release();
           admission.leave();

@@ -10,6 +10,7 @@ import io.quarry.bus.QueryRequest;
 import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
@@ -123,7 +124,8 @@ public class LocalWorkers extends VerticleBase {
     msg.reply(new JsonObject());
   }
 
-  private Future<JsonObject> onQuery(JsonObject body) {
+  /** The worker's reply passes on as it came (see {@link io.quarry.bus.WorkerReply}). */
+  private Future<Buffer> onQuery(JsonObject body) {
     QueryRequest query = QueryRequest.fromJson(body);
     return ready(query).compose(process -> process.run(query, queryTimeoutMs));
   }

@@ -15,6 +15,7 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
@@ -53,7 +54,7 @@ final class WorkerProcess {
   private final Path configFile;
   private final LocalWorkersConfig settings;
   private final Runnable changed;
-  private final Set<Promise<JsonObject>> inFlight = new HashSet<>();
+  private final Set<Promise<Buffer>> inFlight = new HashSet<>();
   private final Promise<Void> firstStart = Promise.promise();
 
   private State state = State.STARTING;
@@ -149,16 +150,16 @@ final class WorkerProcess {
   }
 
   /** Forwards one query to this process; its caller hears at once if the process dies under it. */
-  Future<JsonObject> run(QueryRequest query, long defaultTimeoutMs) {
-    Promise<JsonObject> answer = Promise.promise();
+  Future<Buffer> run(QueryRequest query, long defaultTimeoutMs) {
+    Promise<Buffer> answer = Promise.promise();
     inFlight.add(answer);
     long timeoutMs = query.timeoutMs() > 0 ? query.timeoutMs() : defaultTimeoutMs;
     String id = workerId;
-    Bus.request(context.owner().eventBus(), Addresses.localWorker(id), query.toJson(),
+    context.owner().eventBus().<Buffer>request(Addresses.localWorker(id), query.toJson(),
         Deliveries.within(timeoutMs + Deliveries.LOCAL_WORKER_GRACE_MS)).onComplete(reply -> {
           inFlight.remove(answer);
           if (reply.succeeded()) {
-            answer.tryComplete(reply.result());
+            answer.tryComplete(reply.result().body());
           } else if (reply.cause() instanceof ReplyException re && re.failureType() == ReplyFailure.TIMEOUT) {
             answer.tryFail(new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(timeoutMs, "")));
             wedged(id, timeoutMs);
@@ -215,7 +216,7 @@ final class WorkerProcess {
   }
 
   private void failInFlight(QuarryException failure) {
-    for (Promise<JsonObject> answer : new ArrayList<>(inFlight)) {
+    for (Promise<Buffer> answer : new ArrayList<>(inFlight)) {
       answer.tryFail(failure);
     }
     inFlight.clear();
