@@ -93,7 +93,7 @@ public final class DatasetBench {
         compare("  dataset.query.run", 300, () -> datasets.query(userId, conversation, TRIVIAL).await(),
             () -> bare(duck, TRIVIAL));
         compare("1,000 rows, no scan", 300, () -> post(client, path, ROWS), () -> bare(duck, ROWS));
-        compare("group-by " + rows(duck) + " rows", 100, () -> post(client, path, String.format(GROUP_BY, "table1")),
+        compare("group-by " + rows(duck) + " rows", 300, () -> post(client, path, String.format(GROUP_BY, "table1")),
             () -> bare(duck, String.format(GROUP_BY, "t")));
         System.out.println("   group-by, by layer:");
         compare("  worker over the bus", 60,

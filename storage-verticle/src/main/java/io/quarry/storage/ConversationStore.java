@@ -19,9 +19,11 @@ final class ConversationStore {
   private static final String COLUMNS = "id, user_id, title, created_at, updated_at";
 
   private final Db db;
+  private final DatasetLists datasetLists;
 
-  ConversationStore(Db db) {
+  ConversationStore(Db db, DatasetLists datasetLists) {
     this.db = db;
+    this.datasetLists = datasetLists;
   }
 
   Future<JsonObject> create(JsonObject body) {
@@ -55,9 +57,12 @@ final class ConversationStore {
         NOT_FOUND).compose(v -> get(body));
   }
 
+  /** Its datasets go with it (foreign keys cascade), so its dataset list goes too. */
   Future<JsonObject> delete(JsonObject body) {
-    return Db.changed(db.run("DELETE FROM conversations WHERE id = ? AND user_id = ?",
-            required(body, Keys.CONVERSATION_ID), required(body, Keys.USER_ID)), NOT_FOUND)
+    String conversationId = required(body, Keys.CONVERSATION_ID);
+    String userId = required(body, Keys.USER_ID);
+    return datasetLists.write(conversationId, () -> Db.changed(db.run("DELETE FROM conversations WHERE id = ? AND"
+            + " user_id = ?", conversationId, userId), NOT_FOUND))
         .map(v -> new JsonObject());
   }
 

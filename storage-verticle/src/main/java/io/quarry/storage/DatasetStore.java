@@ -29,9 +29,11 @@ final class DatasetStore {
       + " WHERE c.user_id = ? AND d.conversation_id = ?";
 
   private final Db db;
+  private final DatasetLists lists;
 
-  DatasetStore(Db db) {
+  DatasetStore(Db db, DatasetLists lists) {
     this.db = db;
+    this.lists = lists;
   }
 
   Future<JsonObject> claim(JsonObject body) {
@@ -39,7 +41,7 @@ final class DatasetStore {
     String conversationId = required(body, Keys.CONVERSATION_ID);
     String url = required(body, Keys.URL);
     int max = body.getInteger(Keys.MAX_DATASETS, 5);
-    return db.tx(conn -> ConversationStore.requireOwned(conn, userId, conversationId)
+    return lists.write(conversationId, () -> db.tx(conn -> ConversationStore.requireOwned(conn, userId, conversationId)
         .compose(v -> Db.exists(conn, "SELECT 1 FROM datasets WHERE conversation_id = ? AND url = ?", conversationId, url))
         .compose(duplicate -> duplicate
             ? Future.failedFuture(QuarryException.conflict("This dataset is already loaded"))
@@ -54,7 +56,7 @@ final class DatasetStore {
             highest = m.matches() ? Math.max(highest, Integer.parseInt(m.group(1))) : highest;
           }
           return insert(conn, conversationId, url, "table" + (highest + 1));
-        }));
+        })));
   }
 
   private static Future<JsonObject> insert(SqlClient conn, String conversationId, String url, String name) {
@@ -66,13 +68,18 @@ final class DatasetStore {
         .map(v -> d.toJson());
   }
 
-  /**
-   * One statement, run for every query: the conversation's row comes back even when it has no
-   * datasets, so checking that it is the user's costs no round trip of its own.
-   */
+  /** Run for every query: answered from memory while nothing changed (see {@link DatasetLists}). */
   Future<JsonObject> list(JsonObject body) {
     String userId = required(body, Keys.USER_ID);
     String conversationId = required(body, Keys.CONVERSATION_ID);
+    return lists.list(userId, conversationId, () -> read(userId, conversationId));
+  }
+
+  /**
+   * One statement: the conversation's row comes back even when it has no datasets, so checking that it
+   * is the user's costs no round trip of its own.
+   */
+  private Future<JsonObject> read(String userId, String conversationId) {
     return db.run("SELECT " + COLUMNS + " FROM conversations c LEFT JOIN datasets d ON d.conversation_id = c.id"
             + " WHERE c.id = ? AND c.user_id = ? ORDER BY d.created_at, d.rowid", conversationId, userId)
         .map(rows -> {
@@ -102,11 +109,11 @@ final class DatasetStore {
   Future<JsonObject> update(JsonObject body) {
     String userId = required(body, Keys.USER_ID);
     Dataset d = Dataset.fromJson(body.getJsonObject("dataset", new JsonObject()));
-    return Db.changed(db.run("UPDATE datasets SET row_count = ?, column_count = ?, schema_json = ?, status = ?,"
+    return lists.write(d.conversationId(), () -> Db.changed(db.run("UPDATE datasets SET row_count = ?, column_count = ?, schema_json = ?, status = ?,"
                 + " error_message = ?, file_size = ?, etag = ?, updated_at = ? WHERE id = ? AND conversation_id IN"
                 + " (SELECT id FROM conversations WHERE user_id = ? AND id = ?)",
             d.rowCount(), d.columnCount(), Db.text(d.schema()), d.status(), d.errorMessage(), d.fileSize(), d.etag(),
-            Timestamps.now(), d.id(), userId, d.conversationId()), NOT_FOUND)
+            Timestamps.now(), d.id(), userId, d.conversationId()), NOT_FOUND))
         .compose(v -> get(db.pool(), userId, d.conversationId(), d.id()))
         .map(Dataset::toJson);
   }
@@ -116,22 +123,22 @@ final class DatasetStore {
     String conversationId = required(body, Keys.CONVERSATION_ID);
     String datasetId = required(body, Keys.DATASET_ID);
     String name = required(body, Keys.NAME);
-    return db.tx(conn -> get(conn, userId, conversationId, datasetId)
+    return lists.write(conversationId, () -> db.tx(conn -> get(conn, userId, conversationId, datasetId)
         .compose(d -> Db.exists(conn, "SELECT 1 FROM datasets WHERE conversation_id = ? AND name = ? AND id <> ?",
             conversationId, name, datasetId))
         .compose(taken -> taken
             ? Future.failedFuture(QuarryException.conflict("A dataset named '" + name + "' already exists in this conversation"))
             : Db.run(conn, "UPDATE datasets SET name = ?, updated_at = ? WHERE id = ?", name, Timestamps.now(), datasetId))
         .compose(v -> get(conn, userId, conversationId, datasetId))
-        .map(Dataset::toJson));
+        .map(Dataset::toJson)));
   }
 
   Future<JsonObject> delete(JsonObject body) {
     String userId = required(body, Keys.USER_ID);
     String conversationId = required(body, Keys.CONVERSATION_ID);
     String datasetId = required(body, Keys.DATASET_ID);
-    return db.tx(conn -> get(conn, userId, conversationId, datasetId)
-        .compose(d -> Db.run(conn, "DELETE FROM datasets WHERE id = ?", datasetId).map(v -> d.toJson())));
+    return lists.write(conversationId, () -> db.tx(conn -> get(conn, userId, conversationId, datasetId)
+        .compose(d -> Db.run(conn, "DELETE FROM datasets WHERE id = ?", datasetId).map(v -> d.toJson()))));
   }
 
   private static Dataset dataset(Row row) {

@@ -60,9 +60,10 @@ public class StorageVerticle extends VerticleBase {
 
   private Future<?> bind(EventBus bus) {
     UserStore users = new UserStore(db);
-    ConversationStore conversations = new ConversationStore(db);
+    DatasetLists datasetLists = new DatasetLists();
+    ConversationStore conversations = new ConversationStore(db, datasetLists);
     MessageStore messages = new MessageStore(db);
-    DatasetStore datasets = new DatasetStore(db);
+    DatasetStore datasets = new DatasetStore(db, datasetLists);
     ResultStore results = new ResultStore(db);
     UsageStore usage = new UsageStore(db);
     List<MessageConsumer<JsonObject>> consumers = List.of(

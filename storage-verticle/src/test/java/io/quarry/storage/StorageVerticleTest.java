@@ -357,6 +357,39 @@ class StorageVerticleTest {
   }
 
   @Test
+  @DisplayName("the dataset list, answered from memory once read, follows every write at once and stays its owner's")
+  void datasetListFollowsWrites() {
+    Conversation c = storage.createConversation(alice.id(), "Kept").await();
+    assertThat(storage.datasets(alice.id(), c.id()).await()).isEmpty();
+    Dataset one = storage.claimDataset(alice.id(), c.id(), "https://x.test/1.parquet", 5).await();
+    assertThat(storage.datasets(alice.id(), c.id()).await()).extracting(Dataset::status).containsExactly(Dataset.LOADING);
+    storage.updateDataset(alice.id(), one.ready(1, new JsonArray(), 10, null)).await();
+    assertThat(storage.datasets(alice.id(), c.id()).await()).extracting(Dataset::status).containsExactly(Dataset.READY);
+    storage.renameDataset(alice.id(), c.id(), one.id(), "sales").await();
+    assertThat(storage.datasets(alice.id(), c.id()).await()).extracting(Dataset::name).containsExactly("sales");
+    assertFails(storage.datasets(bob.id(), c.id()), Failure.NOT_FOUND, "Conversation not found");
+    storage.deleteDataset(alice.id(), c.id(), one.id()).await();
+    assertThat(storage.datasets(alice.id(), c.id()).await()).isEmpty();
+    storage.deleteConversation(alice.id(), c.id()).await();
+    assertFails(storage.datasets(alice.id(), c.id()), Failure.NOT_FOUND, "Conversation not found");
+  }
+
+  @Test
+  @DisplayName("a list read while a rename runs is not kept, whichever was asked first: the next list has the new name")
+  void datasetListReadDuringWrite() {
+    Conversation c = storage.createConversation(alice.id(), "Race").await();
+    Dataset d = storage.claimDataset(alice.id(), c.id(), "https://x.test/1.parquet", 5).await();
+    for (int i = 0; i < 40; i++) {
+      String name = "name" + i;
+      Future<List<Dataset>> before = i % 2 == 0 ? storage.datasets(alice.id(), c.id()) : null;
+      Future<Dataset> rename = storage.renameDataset(alice.id(), c.id(), d.id(), name);
+      Future<List<Dataset>> during = i % 2 == 1 ? storage.datasets(alice.id(), c.id()) : before;
+      Future.all(rename, during).await();
+      assertThat(storage.datasets(alice.id(), c.id()).await()).extracting(Dataset::name).containsExactly(name);
+    }
+  }
+
+  @Test
   @DisplayName("a stored result keeps at most 1,000 rows with the exact total and comes back to its owner only")
   void results() {
     Conversation c = storage.createConversation(alice.id(), "Results").await();

@@ -1,0 +1,56 @@
+package io.quarry.storage;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The dataset lists of recently used conversations, so that the look-up every query makes is answered
+ * from memory instead of SQLite (it runs while the query's scan needs the CPU). Storage is the only
+ * writer of its database, so it sees every change: a write to a conversation's datasets drops that
+ * conversation's list when it starts and when it ends, and a list read from the database is kept only if
+ * no such write started or ended while it was read. Touched on the storage verticle's event loop only.
+ */
+final class DatasetLists {
+
+  private static final int MAX_CONVERSATIONS = 1_024;
+
+  private record Entry(String userId, JsonObject reply) {
+  }
+
+  private final Map<String, Entry> lists = new LinkedHashMap<>(64, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
+      return size() > MAX_CONVERSATIONS;
+    }
+  };
+  /** Writes started or ended so far: a read that sees this change while it runs may have read either side. */
+  private long writes;
+
+  /** The list as kept, when its conversation is the user's; else {@code read}, kept if nothing was written meanwhile. */
+  Future<JsonObject> list(String userId, String conversationId, Supplier<Future<JsonObject>> read) {
+    Entry kept = lists.get(conversationId);
+    if (kept != null && kept.userId().equals(userId)) {
+      return Future.succeededFuture(kept.reply());
+    }
+    long writesBefore = writes;
+    return read.get().onSuccess(reply -> {
+      if (writes == writesBefore) {
+        lists.put(conversationId, new Entry(userId, reply));
+      }
+    });
+  }
+
+  /** Runs a write that may change the conversation's datasets (or delete it). */
+  <T> Future<T> write(String conversationId, Supplier<Future<T>> work) {
+    forget(conversationId);
+    return work.get().andThen(done -> forget(conversationId));
+  }
+
+  private void forget(String conversationId) {
+    lists.remove(conversationId);
+    writes++;
+  }
+}
