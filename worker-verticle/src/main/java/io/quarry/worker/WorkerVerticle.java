@@ -4,7 +4,6 @@ import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QueryRequest;
-import io.quarry.bus.QueryResult;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.WorkerReply;
 import io.quarry.bus.net.AddressPolicy;
@@ -85,7 +84,6 @@ public class WorkerVerticle extends VerticleBase {
     ParquetCache.Pins pins = cache.pins();
     return tablesRead(request)
         .compose(read -> run(only(request.tables(), read), request.sql(), timeoutMs, deadline, pins))
-        .map(result -> WorkerReply.encode(result, servedBy))
         .eventually(() -> {
           pins.release();
           admission.leave();
@@ -106,14 +104,14 @@ public class WorkerVerticle extends VerticleBase {
    * files are current. A changed file stops that run and the query runs again on the new version; a
    * failed revalidation fails the query.
    */
-  private Future<QueryResult> run(Map<String, String> tables, String sql, long timeoutMs, long deadline,
+  private Future<Buffer> run(Map<String, String> tables, String sql, long timeoutMs, long deadline,
       ParquetCache.Pins pins) {
     Optional<Map<String, Path>> cached = cache.cached(tables, pins);
     if (cached.isEmpty()) {
       return current(tables, timeoutMs, pins).compose(files -> execute(files, sql, timeoutMs, deadline, new Abort()));
     }
     Abort stale = new Abort();
-    Future<QueryResult> early = execute(cached.get(), sql, timeoutMs, deadline, stale);
+    Future<Buffer> early = execute(cached.get(), sql, timeoutMs, deadline, stale);
     return current(tables, timeoutMs, pins).transform(revalidated -> {
       boolean unchanged = revalidated.succeeded() && revalidated.result().equals(cached.get());
       if (!unchanged) {
@@ -147,16 +145,17 @@ public class WorkerVerticle extends VerticleBase {
     return subset;
   }
 
-  private Future<QueryResult> execute(Map<String, Path> files, String sql, long timeoutMs, long deadline, Abort abort) {
+  /** The reply is encoded on the worker thread too, where the rows were just written. */
+  private Future<Buffer> execute(Map<String, Path> files, String sql, long timeoutMs, long deadline, Abort abort) {
     long remainingMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-    return executor.executeBlocking(() -> engine.run(files, sql, timeoutMs, (delay, action) -> {
+    return executor.executeBlocking(() -> WorkerReply.encode(engine.run(files, sql, timeoutMs, (delay, action) -> {
       long timer = vertx.setTimer(Math.min(delay, remainingMs), id -> action.run());
       Runnable disarm = abort.arm(action);
       return () -> {
         vertx.cancelTimer(timer);
         disarm.run();
       };
-    }), false);
+    }), servedBy), false);
   }
 
   /** A file left the cache: databases reading it are retired (closing DuckDB can block, so not here). */
