@@ -37,7 +37,10 @@ public final class RowsJson extends JsonSerializable.Base implements Shareable {
     return new RowsJson(rows.encode(), rows.size());
   }
 
-  /** Text that is already a JSON array, e.g. as stored; counted when first asked. */
+  /**
+   * Text that Quarry wrote as a JSON array earlier (as storage keeps it): it is written out as it is, so it
+   * must never come from outside. Its rows are counted, by parsing, only when {@link #size} is asked.
+   */
   public static RowsJson text(String json) {
     return new RowsJson(json, -1);
   }
