@@ -13,10 +13,16 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -171,12 +177,14 @@ class WorkerProcessTest {
 
   @Test
   @DisplayName("SIGKILL of a worker during a query: its caller hears 'The query worker stopped unexpectedly' at once, another conversation keeps working, the worker comes back")
-  void killed() throws InterruptedException {
+  void killed() throws InterruptedException, IOException {
     start(Map.of());
     Held held = queryHeldOnAWorker();
     String other = held.other();
     JsonObject busy = held.worker();
     assertPeopleCount(other);
+    Map<Path, List<Path>> temps = workerTemps().stream().collect(Collectors.toMap(t -> t, WorkerProcessTest::duckdbLibraries));
+    assertThat(temps).hasSize(2);
     ProcessHandle.of(busy.getLong("pid")).orElseThrow().destroyForcibly();
 
     assertError(held.running().await(), 500, WorkerClient.STOPPED);
@@ -187,6 +195,28 @@ class WorkerProcessTest {
     assertThat(back.lastExitCause()).startsWith("killed by signal 9");
     assertThat(worker(busy.getString("name")).getString("state")).isEqualTo("ready");
     assertPeopleCount(other);
+    // The killed process could not delete the library DuckDB unpacked for it; its directory went with it.
+    Set<Path> now = workerTemps();
+    assertThat(now).hasSize(2);
+    assertThat(temps.keySet().stream().filter(t -> !now.contains(t))).singleElement().satisfies(gone -> {
+      assertThat(temps.get(gone)).as("DuckDB's library, unpacked in the killed worker's own directory").hasSize(1);
+      assertThat(gone).doesNotExist();
+    });
+  }
+
+  /** Each worker process's temporary directory, where the DuckDB driver unpacks its native library. */
+  private Set<Path> workerTemps() throws IOException {
+    try (Stream<Path> temps = Files.list(dir.resolve("workers").resolve("tmp"))) {
+      return temps.collect(Collectors.toSet());
+    }
+  }
+
+  private static List<Path> duckdbLibraries(Path temp) {
+    try (Stream<Path> files = Files.list(temp)) {
+      return files.filter(f -> f.getFileName().toString().startsWith("libduckdb_java")).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Test

@@ -51,24 +51,27 @@ public class LocalWorkers extends VerticleBase {
     JsonObject child = config().getJsonObject("child");
     return vertx.executeBlocking(() -> prepare(home, child), false)
         .compose(prepared -> {
-          createProcesses(supervisor, home, prepared);
+          createProcesses(supervisor, prepared);
           return listen(supervisor);
         })
         .onSuccess(v -> processes.forEach(WorkerProcess::start));
   }
 
-  /** What the processes need from the file system: their configuration files and the class archive. */
-  private record Prepared(List<Path> configFiles, ClassArchive classes) {
+  /** What the processes need from the file system: their configuration files, and their command (class archive, temporary files). */
+  private record Prepared(List<Path> configFiles, WorkerCommand command) {
   }
 
   private Prepared prepare(Path home, JsonObject child) throws IOException {
     List<Path> files = writeConfigurations(home, child, settings.count());
-    return new Prepared(files, ClassArchive.in(settings.classArchiveDir().isBlank() ? home
-        : Path.of(settings.classArchiveDir()).toAbsolutePath()));
+    ClassArchive classes = ClassArchive.in(settings.classArchiveDir().isBlank() ? home
+        : Path.of(settings.classArchiveDir()).toAbsolutePath());
+    WorkerCommand command = new WorkerCommand(settings, config().getString("mainClass"), home, classes);
+    command.clearLeftovers();
+    return new Prepared(files, command);
   }
 
-  private void createProcesses(String supervisor, Path home, Prepared prepared) {
-    WorkerCommand command = new WorkerCommand(settings, config().getString("mainClass"), home, prepared.classes());
+  private void createProcesses(String supervisor, Prepared prepared) {
+    WorkerCommand command = prepared.command();
     for (int slot = 1; slot <= settings.count(); slot++) {
       int index = slot - 1;
       processes.add(new WorkerProcess(context, slot, supervisor, command, prepared.configFiles().get(index), settings,

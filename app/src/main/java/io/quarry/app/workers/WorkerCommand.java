@@ -1,11 +1,17 @@
 package io.quarry.app.workers;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The command line of a worker process: the same jar (or class path) as this node, {@code --roles worker
@@ -13,6 +19,8 @@ import java.util.Map;
  * cap that the operating system enforces ({@code ulimit -v}, i.e. {@code RLIMIT_AS}).
  */
 final class WorkerCommand {
+
+  private static final Logger log = LoggerFactory.getLogger(WorkerCommand.class);
 
   /** Sets the cap, then becomes the JVM; a system that refuses the cap still runs the worker, and says so. */
   private static final String CAPPED = "ulimit -v \"$1\" 2>/dev/null || echo \"quarry: this system refused the "
@@ -30,6 +38,12 @@ final class WorkerCommand {
   private final String mainClass;
   private final Path home;
   private final ClassArchive classes;
+  /**
+   * One temporary directory per process, removed when the process ends however it ends. The DuckDB
+   * driver unpacks its 69 MB native library into {@code java.io.tmpdir} at every start and deletes it
+   * only on a clean exit, so each killed or crashed worker used to leave a copy in /tmp for good.
+   */
+  private final Path temp;
 
   /** {@code home}: where the workers' configuration files and crash reports go. */
   WorkerCommand(LocalWorkersConfig settings, String mainClass, Path home, ClassArchive classes) {
@@ -37,20 +51,43 @@ final class WorkerCommand {
     this.mainClass = mainClass;
     this.home = home;
     this.classes = classes;
+    this.temp = home.resolve("tmp");
+  }
+
+  /** What processes of an earlier run left (they end with their node, and a node killed outright cannot clean up). */
+  void clearLeftovers() {
+    delete(temp);
   }
 
   /** A worker process ended (the archive it may have been writing is complete now). */
   void ended(String workerId) {
     classes.workerEnded(workerId);
+    delete(temp.resolve(workerId));
   }
 
-  ProcessBuilder build(int slot, String supervisor, String workerId, Path configFile) {
+  private static void delete(Path tree) {
+    if (!Files.exists(tree)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(tree)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      log.warn("Could not delete {}: {}", tree, e.toString());
+    }
+  }
+
+  ProcessBuilder build(int slot, String supervisor, String workerId, Path configFile) throws IOException {
+    Path ownTemp = Files.createDirectories(temp.resolve(workerId));
     List<String> command = new ArrayList<>();
     if (settings.memoryCapMb() > 0 && Files.isExecutable(Path.of("/bin/sh"))) {
       command.addAll(List.of("/bin/sh", "-c", CAPPED, "quarry-worker", String.valueOf(settings.memoryCapMb() * 1024)));
     }
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions(slot));
+    // After the node's own -D settings, which a worker otherwise inherits: the last one counts.
+    command.add("-Djava.io.tmpdir=" + ownTemp);
     command.addAll(classes.options(workerId));
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass,
         "--roles", "worker", "--cluster", "--config", configFile.toString(), "--supervisor", supervisor + "/" + workerId));
