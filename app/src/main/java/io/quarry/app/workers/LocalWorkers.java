@@ -10,8 +10,8 @@ import io.quarry.bus.QueryRequest;
 import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonObject;
@@ -57,7 +57,7 @@ public class LocalWorkers extends VerticleBase {
         .onSuccess(v -> processes.forEach(WorkerProcess::start));
   }
 
-  /** What the processes need from the file system: their configuration files, and their command (class archive, temporary files). */
+  /** What the processes need: their configuration files, and their command (class archive, temporary files). */
   private record Prepared(List<Path> configFiles, WorkerCommand command) {
   }
 
@@ -65,7 +65,8 @@ public class LocalWorkers extends VerticleBase {
     List<Path> files = writeConfigurations(home, child, settings.count());
     ClassArchive classes = ClassArchive.in(settings.classArchiveDir().isBlank() ? home
         : Path.of(settings.classArchiveDir()).toAbsolutePath());
-    WorkerCommand command = new WorkerCommand(settings, config().getString("mainClass"), home, classes);
+    WorkerCommand command = new WorkerCommand(settings, config().getString("mainClass"), home, classes,
+        vertx.fileSystem());
     command.clearLeftovers();
     return new Prepared(files, command);
   }

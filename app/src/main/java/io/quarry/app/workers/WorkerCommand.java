@@ -1,15 +1,14 @@
 package io.quarry.app.workers;
 
+import io.vertx.core.file.FileSystem;
+import io.vertx.core.file.FileSystemException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +37,7 @@ final class WorkerCommand {
   private final String mainClass;
   private final Path home;
   private final ClassArchive classes;
+  private final FileSystem files;
   /**
    * One temporary directory per process, removed when the process ends however it ends. The DuckDB
    * driver unpacks its 69 MB native library into {@code java.io.tmpdir} at every start and deletes it
@@ -46,11 +46,12 @@ final class WorkerCommand {
   private final Path temp;
 
   /** {@code home}: where the workers' configuration files and crash reports go. */
-  WorkerCommand(LocalWorkersConfig settings, String mainClass, Path home, ClassArchive classes) {
+  WorkerCommand(LocalWorkersConfig settings, String mainClass, Path home, ClassArchive classes, FileSystem files) {
     this.settings = settings;
     this.mainClass = mainClass;
     this.home = home;
     this.classes = classes;
+    this.files = files;
     this.temp = home.resolve("tmp");
   }
 
@@ -59,22 +60,22 @@ final class WorkerCommand {
     delete(temp);
   }
 
-  /** A worker process ended (the archive it may have been writing is complete now). */
+  /**
+   * A worker process ended (the archive it may have been writing is complete now). Called off the event
+   * loop, before the supervisor hears of the exit: the files are gone by the time a new process starts.
+   */
   void ended(String workerId) {
     classes.workerEnded(workerId);
     delete(temp.resolve(workerId));
   }
 
-  private static void delete(Path tree) {
-    if (!Files.exists(tree)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(tree)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
+  private void delete(Path tree) {
+    try {
+      if (files.existsBlocking(tree.toString())) {
+        files.deleteRecursiveBlocking(tree.toString());
       }
-    } catch (IOException | UncheckedIOException e) {
-      log.warn("Could not delete {}: {}", tree, e.toString());
+    } catch (FileSystemException e) {
+      log.warn("Could not delete {}: {}", tree, e.getMessage());
     }
   }
 
