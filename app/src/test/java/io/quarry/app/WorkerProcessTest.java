@@ -99,7 +99,7 @@ class WorkerProcessTest {
     String victim = chat.conversation();
     chat.files.route("/held.parquet").content(ParquetFixtures.people(dir));
     chat.addDataset(victim, "/held.parquet");
-    Future<Void> downloading = chat.files.route("/held.parquet").holdFull();
+    Future<Void> downloading = chat.files.route("/held.parquet").holdFull().arrived();
     Future<HttpResponse<Buffer>> running = querying(victim, "SELECT count(*) FROM table1");
     downloading.await();
     JsonObject busy = workers().stream().map(JsonObject.class::cast).filter(w -> w.getInteger("in_flight") == 1)

@@ -1,5 +1,6 @@
 package io.quarry.testing;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -10,7 +11,9 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,7 +44,7 @@ public final class ParquetServer {
     private volatile long delayFirstBytesMs;
     private volatile long delayOtherRangesMs;
     private volatile long delayFullMs;
-    private volatile Promise<Void> holdFull;
+    private volatile Held heldFull;
     private volatile Held heldRevalidations;
     private volatile String redirect;
     private volatile boolean chunked;
@@ -123,13 +126,13 @@ public final class ParquetServer {
     }
 
     /**
-     * Full downloads are taken but never answered; the future completes when the first one arrives, so
-     * a test knows a worker is busy on this file.
+     * Full downloads wait unanswered until {@link Held#release()}; {@link Held#arrived()} tells a test
+     * that a worker is busy on this file.
      */
-    public Future<Void> holdFull() {
-      Promise<Void> arrived = Promise.promise();
-      holdFull = arrived;
-      return arrived.future();
+    public Held holdFull() {
+      Held held = new Held();
+      heldFull = held;
+      return held;
     }
 
     /** Revalidations (conditional GETs) wait unanswered until {@link Held#release()}. */
@@ -173,7 +176,7 @@ public final class ParquetServer {
   /** Requests held back: {@link #arrived()} completes when the first comes in, {@link #release()} answers them all. */
   public static final class Held {
     private final Promise<Void> arrived = Promise.promise();
-    private final java.util.List<Runnable> waiting = new java.util.ArrayList<>();
+    private final List<Runnable> waiting = new ArrayList<>();
     private boolean released;
 
     public Future<Void> arrived() {
@@ -270,14 +273,18 @@ public final class ParquetServer {
   }
 
   private void get(Route route, HttpServerRequest request, HttpServerResponse response) {
-    Held held = route.heldRevalidations;
     boolean conditional = request.getHeader("If-None-Match") != null || request.getHeader("If-Modified-Since") != null;
-    if (held != null && conditional) {
-      io.vertx.core.Context context = vertx.getOrCreateContext();
-      held.hold(() -> context.runOnContext(v -> answer(route, request, response)));
-    } else {
-      answer(route, request, response);
+    after(conditional ? route.heldRevalidations : null, () -> answer(route, request, response));
+  }
+
+  /** Runs {@code answer} now, or on this context once {@code held} (when there is one) is released. */
+  private void after(Held held, Runnable answer) {
+    if (held == null) {
+      answer.run();
+      return;
     }
+    Context context = vertx.getOrCreateContext();
+    held.hold(() -> context.runOnContext(v -> answer.run()));
   }
 
   private void answer(Route route, HttpServerRequest request, HttpServerResponse response) {
@@ -300,15 +307,10 @@ public final class ParquetServer {
           from, to));
       return;
     }
-    Promise<Void> hold = route.holdFull;
-    if (hold != null) {
-      hold.tryComplete();
-      return;
-    }
-    later(route.delayFullMs, () -> {
+    after(route.heldFull, () -> later(route.delayFullMs, () -> {
       route.fullDownloads.incrementAndGet();
       body(route, headers(route, response).setStatusCode(200), 0, length - 1);
-    });
+    }));
   }
 
   /** Bytes {@code from}..{@code to} of the route's content, from memory or from its file. */
