@@ -71,8 +71,8 @@ public final class RowsJson extends JsonSerializable.Base implements Shareable {
     }
   }
 
-  /** The first {@code max} rows (all of them when there are fewer). */
-  public RowsJson first(int max) {
+  /** The first {@code max} rows (this, when there are no more). */
+  RowsJson first(int max) {
     if (count >= 0 && count <= max) {
       return this;
     }

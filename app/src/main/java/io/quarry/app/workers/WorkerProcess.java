@@ -1,7 +1,6 @@
 package io.quarry.app.workers;
 
 import io.quarry.bus.Addresses;
-import io.quarry.bus.Bus;
 import io.quarry.bus.Deliveries;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LocalWorker;
