@@ -71,7 +71,7 @@ class ChatContextTest extends ChatTestBase {
     for (int i = 1; i <= messages; i++) {
       ChatMessage m = i % 2 == 1 ? ChatMessage.user(conversation, "question " + i)
           : new ChatMessage(null, conversation, ChatMessage.ASSISTANT, "answer " + i, null, null, null, null, 1, 1,
-              "complete", null);
+              "complete", null, null);
       storage.appendMessage(userId, m).await();
     }
   }

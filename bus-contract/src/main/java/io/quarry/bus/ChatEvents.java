@@ -67,9 +67,11 @@ public final class ChatEvents {
     return event(TABLE, conversationId).put("result_id", resultId).put("title", title).put("columns", columns);
   }
 
-  public static JsonObject chatComplete(String conversationId, String messageId, long inputTokens, long outputTokens) {
+  /** {@code notice}: why the answer ended short (cut off, declined), shown under it; null when it did not. */
+  public static JsonObject chatComplete(String conversationId, String messageId, long inputTokens, long outputTokens,
+      String notice) {
     return event(CHAT_COMPLETE, conversationId).put("message_id", messageId).put("token_count", inputTokens + outputTokens)
-        .put("input_tokens", inputTokens).put("output_tokens", outputTokens);
+        .put("input_tokens", inputTokens).put("output_tokens", outputTokens).put("notice", notice);
   }
 
   public static JsonObject chatError(String conversationId, String messageId, String error, String details) {

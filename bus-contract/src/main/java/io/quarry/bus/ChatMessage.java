@@ -7,7 +7,10 @@ import io.vertx.core.json.JsonObject;
  * One message of a conversation. An assistant message carries what is needed to redraw it: its
  * tool-call rounds, the SQL it ran, the ids of the stored results, its chart specs and its tokens.
  *
- * @param status {@code complete}, {@code cancelled} (partial answer kept) or {@code error}
+ * @param status {@code complete}, {@code cancelled} (stopped; partial answer kept), {@code error},
+ *     {@code declined} (Gemini refused), {@code streaming} (being written: saved as it grows) or
+ *     {@code interrupted} (the server died while it was streaming; partial answer kept)
+ * @param notice why the answer ended short or was cut, in words the user reads under it; null when it did not
  */
 public record ChatMessage(
     String id,
@@ -21,15 +24,23 @@ public record ChatMessage(
     long inputTokens,
     long outputTokens,
     String status,
+    String notice,
     String createdAt) {
 
   public static final String USER = "user";
   public static final String ASSISTANT = "assistant";
   public static final String TOOL = "tool";
 
+  public static final String COMPLETE = "complete";
+  public static final String CANCELLED = "cancelled";
+  public static final String ERROR = "error";
+  public static final String DECLINED = "declined";
+  public static final String STREAMING = "streaming";
+  public static final String INTERRUPTED = "interrupted";
+
   public static ChatMessage user(String conversationId, String content) {
     return new ChatMessage(null, conversationId, USER, content, new JsonArray(), new JsonArray(),
-        new JsonArray(), new JsonArray(), 0, 0, "complete", null);
+        new JsonArray(), new JsonArray(), 0, 0, COMPLETE, null, null);
   }
 
   public JsonObject toJson() {
@@ -46,6 +57,7 @@ public record ChatMessage(
         .put("output_tokens", outputTokens)
         .put("token_count", inputTokens + outputTokens)
         .put("status", status)
+        .put("notice", notice)
         .put("created_at", createdAt);
   }
 
@@ -61,7 +73,8 @@ public record ChatMessage(
         orEmpty(json.getJsonArray("charts")),
         json.getLong("input_tokens", 0L),
         json.getLong("output_tokens", 0L),
-        json.getString("status", "complete"),
+        json.getString("status", COMPLETE),
+        json.getString("notice"),
         json.getString("created_at"));
   }
 

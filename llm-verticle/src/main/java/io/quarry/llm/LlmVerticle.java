@@ -36,10 +36,11 @@ public class LlmVerticle extends VerticleBase {
         c.getString("baseUrl", "").isBlank() ? GOOGLE : c.getString("baseUrl"), apiKey, model,
         c.getLong("responseTimeoutMs", 60_000L), c.getInteger("retries", 2), c.getLong("retryBackoffMs", 1_000L)));
     LlmSettings settings = new LlmSettings(model, c.getInteger("maxToolCalls", 5), c.getInteger("maxSqlRetries", 3),
-        c.getInteger("maxMessages", 50), c.getLong("contextBudgetTokens", 800_000L), c.getInteger("contextRetryDrop", 10));
+        c.getInteger("maxMessages", 50), c.getLong("contextBudgetTokens", 800_000L), c.getInteger("contextRetryDrop", 10),
+        c.getLong("answerCheckpointMs", 1_000L));
     StorageClient storage = new StorageClient(bus);
     TokenBudget budget = new TokenBudget(storage, c.getLong("tokenLimit", 5_000_000L), Clock.systemUTC());
-    Turns turns = new Turns(bus, gemini, storage, new DatasetClient(bus, c.getLong("queryTimeoutMs", 60_000L)),
+    Turns turns = new Turns(vertx, gemini, storage, new DatasetClient(bus, c.getLong("queryTimeoutMs", 60_000L)),
         settings, budget);
     JsonObject status = new JsonObject().put("available", gemini != null).put("model", model)
         .put("reason", gemini != null ? null : "Chat needs GEMINI_API_KEY in the server's environment");

@@ -22,6 +22,9 @@ final class ModelResponse {
   private final List<FunctionCall> calls = new ArrayList<>();
   private final Consumer<String> onText;
   private GenerateContentResponseUsageMetadata usage;
+  private String finishReason;
+  private String blockReason;
+  private boolean visibleText;
 
   ModelResponse(Consumer<String> onText) {
     this.onText = onText;
@@ -29,16 +32,19 @@ final class ModelResponse {
 
   void add(GenerateContentResponse chunk) {
     chunk.usageMetadata().ifPresent(u -> usage = u);
+    chunk.promptFeedback().flatMap(feedback -> feedback.blockReason()).ifPresent(reason -> blockReason = reason.toString());
     List<Candidate> candidates = chunk.candidates().orElse(List.of());
     if (candidates.isEmpty()) {
       return;
     }
+    candidates.get(0).finishReason().ifPresent(reason -> finishReason = reason.toString());
     List<Part> received = candidates.get(0).content().flatMap(Content::parts).orElse(List.of());
     for (Part part : received) {
       parts.add(new JsonObject(part.toJson()));
       if (part.functionCall().isPresent()) {
         calls.add(part.functionCall().get());
       } else if (part.text().isPresent() && !part.thought().orElse(false) && !part.text().get().isEmpty()) {
+        visibleText = true;
         onText.accept(part.text().get());
       }
     }
@@ -48,8 +54,19 @@ final class ModelResponse {
     return calls;
   }
 
-  boolean empty() {
-    return parts.isEmpty();
+  /** The last finish reason Gemini gave, e.g. {@code STOP} or {@code MAX_TOKENS}; null when it gave none. */
+  String finishReason() {
+    return finishReason;
+  }
+
+  /** Why Gemini refused the prompt itself ({@code promptFeedback.blockReason}); null when it did not. */
+  String blockReason() {
+    return blockReason;
+  }
+
+  /** Whether the user saw any of it: text that is not a thought. */
+  boolean visibleText() {
+    return visibleText;
   }
 
   JsonObject content() {

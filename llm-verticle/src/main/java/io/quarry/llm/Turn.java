@@ -37,11 +37,19 @@ final class Turn {
     }
   }
 
+  /** Gemini's answer could not be used, even when asked again; the message is what the user is told. */
+  static final class Unusable extends RuntimeException {
+    Unusable(String message) {
+      super(message, null, false, false);
+    }
+  }
+
   private final GeminiClient gemini;
   private final StorageClient storage;
   private final LlmSettings settings;
   private final Events events;
   private final ToolRunner tools;
+  private final AnswerSaver saver;
   private final String userId;
   private final String conversationId;
   private final String assistantId;
@@ -56,10 +64,13 @@ final class Turn {
   private int toolCalls;
   private boolean toolsOff;
   private boolean contextRetried;
+  private boolean askedAgain;
   private boolean stopping;
+  private String endStatus = ChatMessage.COMPLETE;
+  private String notice;
 
   Turn(GeminiClient gemini, StorageClient storage, DatasetClient datasets, Events events, LlmSettings settings,
-      String userId, String conversationId, String assistantId) {
+      AnswerSaver saver, String userId, String conversationId, String assistantId) {
     this.gemini = gemini;
     this.storage = storage;
     this.settings = settings;
@@ -67,11 +78,13 @@ final class Turn {
     this.userId = userId;
     this.conversationId = conversationId;
     this.assistantId = assistantId;
+    this.saver = saver;
     this.tools = new ToolRunner(datasets, storage, events, userId, conversationId, record);
   }
 
   /** Runs the turn to its end: complete, failed (chat_error sent) or stopped. */
   Future<Void> run() {
+    saver.start(() -> answer.length() == 0 && produced.isEmpty() ? null : message(ChatMessage.STREAMING));
     storage.messages(userId, conversationId)
         .compose(messages -> {
           history = messages;
@@ -79,7 +92,10 @@ final class Turn {
         })
         .transform(outcome -> outcome.succeeded() ? complete()
             : outcome.cause() instanceof Stopped || stopping ? saveStopped() : failed(outcome.cause()))
-        .onComplete(done -> finished.tryComplete());
+        .onComplete(done -> {
+          saver.cancel();
+          finished.tryComplete();
+        });
     return finished.future();
   }
 
@@ -116,10 +132,41 @@ final class Turn {
     if (stopping) {
       return Future.failedFuture(new Stopped());
     }
-    if (!response.empty()) {
-      produced.add(response.content());
+    Ending ending = Ending.of(response);
+    return switch (ending.kind()) {
+      case EMPTY, MALFORMED -> askAgain(ending);
+      case DECLINED -> endShort(ChatMessage.DECLINED, ending.notice());
+      case CUT_OFF -> {
+        produced.add(response.content());
+        yield endShort(ChatMessage.COMPLETE, ending.notice());
+      }
+      case ANSWERED -> {
+        produced.add(response.content());
+        yield Future.succeededFuture();
+      }
+      case CALLED_TOOLS -> {
+        askedAgain = false;
+        produced.add(response.content());
+        yield runTools(response.calls()).compose(v -> nextRequest());
+      }
+    };
+  }
+
+  /** The same request once more (its tokens are counted like any other); a second miss ends the turn. */
+  private Future<Void> askAgain(Ending ending) {
+    if (askedAgain) {
+      return Future.failedFuture(new Unusable(ending.notice()));
     }
-    return response.calls().isEmpty() ? Future.succeededFuture() : runTools(response.calls()).compose(v -> nextRequest());
+    askedAgain = true;
+    log.info("Gemini's response in conversation {} ended {}; asking again", conversationId, ending.kind());
+    return nextRequest();
+  }
+
+  /** The answer stands as far as it got; the notice says why it ends there. */
+  private Future<Void> endShort(String status, String why) {
+    endStatus = status;
+    notice = why;
+    return Future.succeededFuture();
   }
 
   private Future<Void> retryOrFail(Throwable cause) {
@@ -210,31 +257,36 @@ final class Turn {
   }
 
   private Future<Void> complete() {
-    return save("complete")
-        .onSuccess(v -> events.emit(ChatEvents.chatComplete(conversationId, assistantId, inputTokens, outputTokens)));
+    return save(endStatus).onSuccess(v -> events.emit(
+        ChatEvents.chatComplete(conversationId, assistantId, inputTokens, outputTokens, notice)));
   }
 
   private Future<Void> saveStopped() {
-    return save("cancelled");
+    return save(ChatMessage.CANCELLED);
   }
 
   private Future<Void> failed(Throwable cause) {
-    String error = cause instanceof GeminiException ge ? ge.describe() : "The answer failed: " + cause.getMessage();
+    String error = cause instanceof GeminiException ge ? ge.describe()
+        : cause instanceof Unusable ? cause.getMessage() : "The answer failed: " + cause.getMessage();
     String details = cause instanceof GeminiException ge && !ge.timedOut() ? ge.getMessage() : null;
     log.warn("Turn of conversation {} failed: {}", conversationId, cause.getMessage());
     events.emit(ChatEvents.chatError(conversationId, assistantId, error, details));
-    return answer.length() == 0 && produced.isEmpty() ? Future.succeededFuture() : save("error");
+    return answer.length() == 0 && produced.isEmpty() ? Future.succeededFuture() : save(ChatMessage.ERROR);
   }
 
-  /** Stores the assistant message; its rounds end with complete exchanges only, so history stays valid. */
   private Future<Void> save(String status) {
+    return saver.finish(message(status));
+  }
+
+  /** The assistant message as it stands; its rounds end with complete exchanges only, so history stays valid. */
+  private ChatMessage message(String status) {
     List<JsonObject> rounds = new ArrayList<>(produced);
-    while (!rounds.isEmpty() && !"complete".equals(status) && "model".equals(rounds.get(rounds.size() - 1).getString("role"))) {
+    while (!rounds.isEmpty() && !ChatMessage.COMPLETE.equals(status)
+        && "model".equals(rounds.get(rounds.size() - 1).getString("role"))) {
       rounds.remove(rounds.size() - 1);
     }
-    ChatMessage message = new ChatMessage(assistantId, conversationId, ChatMessage.ASSISTANT, answer.toString(),
-        new JsonArray(new ArrayList<>(rounds)), record.sql, record.resultIds, record.charts, inputTokens, outputTokens,
-        status, null);
-    return storage.appendMessage(userId, message).mapEmpty();
+    return new ChatMessage(assistantId, conversationId, ChatMessage.ASSISTANT, answer.toString(),
+        new JsonArray(new ArrayList<>(rounds)), record.sql.copy(), record.resultIds.copy(), record.charts.copy(),
+        inputTokens, outputTokens, status, notice, null);
   }
 }

@@ -12,6 +12,7 @@ import io.quarry.bus.LlmClient;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageClient;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
@@ -25,6 +26,7 @@ final class Turns {
   static final String DEFAULT_TITLE = "New conversation";
   static final int TITLE_CHARS = 60;
 
+  private final Vertx vertx;
   private final EventBus bus;
   private final GeminiClient gemini;
   private final StorageClient storage;
@@ -34,9 +36,10 @@ final class Turns {
   private final Map<String, Turn> running = new HashMap<>();
   private final Map<String, String> owners = new HashMap<>();
 
-  Turns(EventBus bus, GeminiClient gemini, StorageClient storage, DatasetClient datasets, LlmSettings settings,
+  Turns(Vertx vertx, GeminiClient gemini, StorageClient storage, DatasetClient datasets, LlmSettings settings,
       TokenBudget budget) {
-    this.bus = bus;
+    this.vertx = vertx;
+    this.bus = vertx.eventBus();
     this.budget = budget;
     this.gemini = gemini;
     this.storage = storage;
@@ -63,7 +66,9 @@ final class Turns {
         .compose(conversation -> withinBudget(userId, events).map(conversation))
         .compose(conversation -> storage.appendMessage(userId, ChatMessage.user(conversationId, content))
             .map(stored -> {
-              Turn turn = new Turn(gemini, storage, datasets, events, settings, userId, conversationId, assistantId);
+              AnswerSaver saver = new AnswerSaver(vertx, storage, userId, settings.checkpointMs());
+              Turn turn = new Turn(gemini, storage, datasets, events, settings, saver, userId, conversationId,
+                  assistantId);
               running.put(conversationId, turn);
               turn.run().onComplete(done -> {
                 running.remove(conversationId);

@@ -18,7 +18,14 @@ final class MessageStore {
 
   private static final Set<String> ROLES = Set.of(ChatMessage.USER, ChatMessage.ASSISTANT, ChatMessage.TOOL);
   private static final String COLUMNS = "id, conversation_id, role, content, tool_rounds, sql_queries, result_ids,"
-      + " charts, input_tokens, output_tokens, status, created_at";
+      + " charts, input_tokens, output_tokens, status, notice, created_at";
+  /** A streamed answer is saved as it grows: the same id again replaces it, in its own conversation only. */
+  private static final String UPSERT = "INSERT INTO messages (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+      + " ?, ?, ?) ON CONFLICT (id) DO UPDATE SET content = excluded.content, tool_rounds = excluded.tool_rounds,"
+      + " sql_queries = excluded.sql_queries, result_ids = excluded.result_ids, charts = excluded.charts,"
+      + " input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens, status = excluded.status,"
+      + " notice = excluded.notice WHERE messages.conversation_id = excluded.conversation_id"
+      + " AND messages.role = excluded.role";
 
   private final Db db;
 
@@ -35,12 +42,11 @@ final class MessageStore {
     // A caller may name the message beforehand: a streamed answer's id is known before it is stored.
     String id = m.id() != null && m.id().matches("[0-9a-fA-F-]{36}") ? m.id() : Db.newId();
     ChatMessage stored = new ChatMessage(id, m.conversationId(), m.role(), m.content(), m.toolRounds(),
-        m.sql(), m.resultIds(), m.charts(), m.inputTokens(), m.outputTokens(), m.status(), Timestamps.now());
+        m.sql(), m.resultIds(), m.charts(), m.inputTokens(), m.outputTokens(), m.status(), m.notice(), Timestamps.now());
     return db.tx(conn -> ConversationStore.requireOwned(conn, userId, stored.conversationId())
-        .compose(v -> Db.run(conn, "INSERT INTO messages (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            stored.id(), stored.conversationId(), stored.role(), stored.content(), Db.text(stored.toolRounds()),
-            Db.text(stored.sql()), Db.text(stored.resultIds()), Db.text(stored.charts()), stored.inputTokens(),
-            stored.outputTokens(), stored.status(), stored.createdAt()))
+        .compose(v -> Db.run(conn, UPSERT, stored.id(), stored.conversationId(), stored.role(), stored.content(),
+            Db.text(stored.toolRounds()), Db.text(stored.sql()), Db.text(stored.resultIds()), Db.text(stored.charts()),
+            stored.inputTokens(), stored.outputTokens(), stored.status(), stored.notice(), stored.createdAt()))
         .compose(v -> ConversationStore.touch(conn, stored.conversationId(), stored.createdAt()))
         .map(v -> stored.toJson()));
   }
@@ -61,6 +67,6 @@ final class MessageStore {
     return new ChatMessage(row.getString("id"), row.getString("conversation_id"), row.getString("role"),
         row.getString("content"), Db.array(row, "tool_rounds"), Db.array(row, "sql_queries"),
         Db.array(row, "result_ids"), Db.array(row, "charts"), row.getLong("input_tokens"),
-        row.getLong("output_tokens"), row.getString("status"), row.getString("created_at"));
+        row.getLong("output_tokens"), row.getString("status"), row.getString("notice"), row.getString("created_at"));
   }
 }

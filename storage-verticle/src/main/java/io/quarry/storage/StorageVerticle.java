@@ -44,6 +44,7 @@ public class StorageVerticle extends VerticleBase {
         .recover(e -> Future.failedFuture(new IllegalStateException(
             "Cannot open the database at " + file + ": " + e.getMessage(), e)))
         .compose(version -> claimSingleton())
+        .compose(v -> Interrupted.settle(db))
         .compose(v -> bind(vertx.eventBus()))
         .onSuccess(v -> log.info("Storage ready: {}", file));
   }

@@ -246,7 +246,7 @@ class StorageVerticleTest {
     ChatMessage answer = new ChatMessage(null, c.id(), ChatMessage.ASSISTANT, "There are 3 rows.",
         new JsonArray().add(new JsonObject().put("tool", "execute_sql")), new JsonArray().add("SELECT 1"),
         new JsonArray().add("r1"), new JsonArray().add(new JsonObject().put("chart_type", "bar")), 120, 30, "complete",
-        null);
+        null, null);
     storage.appendMessage(alice.id(), answer).await();
 
     List<ChatMessage> messages = storage.messages(alice.id(), c.id()).await();
@@ -265,7 +265,7 @@ class StorageVerticleTest {
   @DisplayName("a message with an unknown role is refused with a message naming the field")
   void messageRole() {
     Conversation c = storage.createConversation(alice.id(), "Chat").await();
-    ChatMessage odd = new ChatMessage(null, c.id(), "system", "x", null, null, null, null, 0, 0, "complete", null);
+    ChatMessage odd = new ChatMessage(null, c.id(), "system", "x", null, null, null, null, 0, 0, "complete", null, null);
     ReplyException e = failure(storage.appendMessage(alice.id(), odd));
     assertThat(Failure.classify(e)).isEqualTo(Failure.BAD_REQUEST);
     assertThat(e.getMessage()).contains("'message'");

@@ -97,17 +97,51 @@ public final class FakeGemini {
 
     /** A function call, with a thought signature as Gemini 2.5 sends them. */
     public Script call(String name, JsonObject args) {
-      String signature = Base64.getEncoder().encodeToString(("sig-" + name + "-" + args.encode().hashCode()).getBytes());
-      return chunk(candidate(new JsonArray().add(new JsonObject()
-          .put("functionCall", new JsonObject().put("name", name).put("args", args))
-          .put("thoughtSignature", signature)), null));
+      return chunk(candidate(new JsonArray().add(functionCall(name, args)), null));
     }
 
-    /** The final chunk: finish reason and token usage. */
+    /** Several function calls as parts of one chunk, as Gemini sends parallel calls: {@code {name, args}} each. */
+    public Script calls(JsonObject... calls) {
+      JsonArray parts = new JsonArray();
+      for (JsonObject c : calls) {
+        parts.add(functionCall(c.getString("name"), c.getJsonObject("args")));
+      }
+      return chunk(candidate(parts, null));
+    }
+
+    /** A thought summary part: Gemini marks it {@code thought: true}; it is never the answer. */
+    public Script thought(String text) {
+      return chunk(candidate(new JsonArray().add(new JsonObject().put("text", text).put("thought", true)), null));
+    }
+
+    /** The final chunk: finish reason STOP and token usage. */
     public Script usage(int promptTokens, int outputTokens) {
-      return chunk(candidate(null, "STOP").put("usageMetadata", new JsonObject()
-          .put("promptTokenCount", promptTokens).put("candidatesTokenCount", outputTokens)
-          .put("totalTokenCount", promptTokens + outputTokens)));
+      return finish("STOP", promptTokens, outputTokens, 0);
+    }
+
+    /**
+     * The final chunk with the given finish reason ({@code STOP}, {@code MAX_TOKENS}, {@code SAFETY},
+     * {@code MALFORMED_FUNCTION_CALL}, ...) and token usage, thinking tokens counted apart as Gemini does.
+     */
+    public Script finish(String finishReason, int promptTokens, int outputTokens, int thoughtTokens) {
+      return chunk(candidate(null, finishReason).put("usageMetadata", usageMetadata(promptTokens, outputTokens,
+          thoughtTokens)));
+    }
+
+    /**
+     * An empty candidate, as Gemini 2.5 sometimes sends right after a tool round: {@code content} with a role
+     * and no {@code parts}, finish reason STOP, and usage.
+     */
+    public Script emptyCandidate(int promptTokens) {
+      JsonObject chunk = candidate(null, "STOP");
+      chunk.getJsonArray("candidates").getJsonObject(0).put("content", new JsonObject().put("role", "model"));
+      return chunk(chunk.put("usageMetadata", usageMetadata(promptTokens, 0, 0)));
+    }
+
+    /** A prompt Gemini refuses to read: {@code promptFeedback.blockReason} and no candidates at all. */
+    public Script promptBlocked(String blockReason, int promptTokens) {
+      return chunk(new JsonObject().put("promptFeedback", new JsonObject().put("blockReason", blockReason))
+          .put("usageMetadata", usageMetadata(promptTokens, 0, 0)).put("modelVersion", "gemini-2.5-flash"));
     }
 
     /** Text in one chunk per piece, then usage. */
@@ -160,6 +194,18 @@ public final class FakeGemini {
     /** Completes when the client closed (or reset) this response's connection or the response ended. */
     public Future<Void> closed() {
       return closed.future();
+    }
+
+    private static JsonObject functionCall(String name, JsonObject args) {
+      String signature = Base64.getEncoder().encodeToString(("sig-" + name + "-" + args.encode().hashCode()).getBytes());
+      return new JsonObject().put("functionCall", new JsonObject().put("name", name).put("args", args))
+          .put("thoughtSignature", signature);
+    }
+
+    private static JsonObject usageMetadata(int promptTokens, int outputTokens, int thoughtTokens) {
+      JsonObject usage = new JsonObject().put("promptTokenCount", promptTokens)
+          .put("candidatesTokenCount", outputTokens).put("totalTokenCount", promptTokens + outputTokens + thoughtTokens);
+      return thoughtTokens == 0 ? usage : usage.put("thoughtsTokenCount", thoughtTokens);
     }
 
     private static JsonObject candidate(JsonArray parts, String finishReason) {
