@@ -142,10 +142,13 @@ function onEvent(event) {
     if (event.type === 'dataset_removed') datasets.removed(event.dataset); else datasets.upsert(event.dataset);
     return;
   }
+  const live = messages.active;
   messages.onEvent(event);
   if (event.type === 'chat_complete' || event.type === 'chat_error') {
     setStreaming(false);
     showUsage();
+    // An answer that was already streaming when this page loaded shows as stored, now complete.
+    if (!live) select(state.conversationId);
   }
 }
 

@@ -5,6 +5,13 @@ import { renderTable } from './table.js';
 import { renderChart } from './chart.js';
 
 const PHASES = { generating: 'Generating SQL…', executing: 'Executing query…', formatting: 'Formatting response…' };
+/** What a stored answer's status says under it when the server gave no notice of its own. */
+const STATUS_NOTES = {
+  cancelled: 'Stopped.',
+  error: 'This answer was interrupted by an error.',
+  interrupted: 'This answer was interrupted when the server stopped.',
+  streaming: 'Still being written…',
+};
 
 export class MessageView {
   constructor(container, conversationId) {
@@ -80,8 +87,8 @@ export class MessageView {
         this.chartBlock(block, item.result_id, item.spec);
       }
     }
-    if (message.status === 'cancelled') this.note(artifacts, 'Stopped.');
-    if (message.status === 'error') this.note(artifacts, 'This answer was interrupted by an error.');
+    const note = message.notice || STATUS_NOTES[message.status];
+    if (note) this.note(artifacts, note);
   }
 
   /** A placeholder for the answer that is about to stream; its id arrives with the 202 or the first token. */
@@ -132,6 +139,7 @@ export class MessageView {
         if (a) this.tableBlock(this.artifact(a.artifacts), event);
         break;
       case 'chat_complete':
+        if (a && event.notice && (!a.id || a.id === event.message_id)) this.note(a.artifacts, event.notice);
         this.finish(event.message_id);
         break;
       case 'chat_error':

@@ -262,6 +262,61 @@ class StorageVerticleTest {
   }
 
   @Test
+  @DisplayName("an answer saved again under its id is replaced in place: one message, the newest text, status and notice")
+  void answerSavedAsItGrows() {
+    Conversation c = storage.createConversation(alice.id(), "Chat").await();
+    storage.appendMessage(alice.id(), ChatMessage.user(c.id(), "Tell me")).await();
+    String id = UUID.randomUUID().toString();
+    storage.appendMessage(alice.id(), answer(id, c.id(), "Par", ChatMessage.STREAMING, null)).await();
+    storage.appendMessage(alice.id(), ChatMessage.user(c.id(), "not yet: the answer keeps its place")).await();
+    storage.appendMessage(alice.id(), answer(id, c.id(), "Partial answer", ChatMessage.COMPLETE, "Cut off.")).await();
+
+    List<ChatMessage> messages = storage.messages(alice.id(), c.id()).await();
+    assertThat(messages).extracting(ChatMessage::content)
+        .containsExactly("Tell me", "Partial answer", "not yet: the answer keeps its place");
+    assertThat(messages.get(1).status()).isEqualTo(ChatMessage.COMPLETE);
+    assertThat(messages.get(1).notice()).isEqualTo("Cut off.");
+    Conversation other = storage.createConversation(bob.id(), "Bob's").await();
+    storage.appendMessage(bob.id(), answer(id, other.id(), "overwritten?", ChatMessage.COMPLETE, null)).await();
+    assertThat(storage.messages(alice.id(), c.id()).await().get(1).content()).isEqualTo("Partial answer");
+    assertThat(storage.messages(bob.id(), other.id()).await()).isEmpty();
+  }
+
+  @Test
+  @DisplayName("at start, an answer a dead server left streaming is interrupted and a dataset left loading fails with Retry")
+  void settlesWhatADeadServerLeft(Vertx vertx) {
+    Conversation c = storage.createConversation(alice.id(), "Chat").await();
+    String streaming = UUID.randomUUID().toString();
+    storage.appendMessage(alice.id(), answer(streaming, c.id(), "Half an answ", ChatMessage.STREAMING, null)).await();
+    storage.appendMessage(alice.id(), answer(null, c.id(), "Whole.", ChatMessage.COMPLETE, null)).await();
+    Dataset loading = storage.claimDataset(alice.id(), c.id(), "https://x.test/1.parquet", 5).await();
+    Dataset ready = storage.claimDataset(alice.id(), c.id(), "https://x.test/2.parquet", 5).await();
+    storage.updateDataset(alice.id(), new Dataset(ready.id(), c.id(), ready.url(), ready.name(), 3L, 1, new JsonArray(),
+        Dataset.READY, null, 10L, null, null, null)).await();
+
+    for (String id : new ArrayList<>(vertx.deploymentIDs())) {
+      vertx.undeploy(id).await();
+    }
+    deployStorage(vertx).await();
+
+    List<ChatMessage> messages = storage.messages(alice.id(), c.id()).await();
+    assertThat(messages).extracting(ChatMessage::status).containsExactly(ChatMessage.INTERRUPTED, ChatMessage.COMPLETE);
+    assertThat(messages.get(0).content()).isEqualTo("Half an answ");
+    assertThat(messages.get(0).notice()).isEqualTo("This answer was interrupted when the server stopped.");
+    assertThat(storage.dataset(alice.id(), c.id(), loading.id()).await()).satisfies(d -> {
+      assertThat(d.status()).isEqualTo(Dataset.ERROR);
+      assertThat(d.errorMessage()).isEqualTo(
+          "Adding this dataset was interrupted when the server stopped; retry to add it again");
+    });
+    assertThat(storage.dataset(alice.id(), c.id(), ready.id()).await().status()).isEqualTo(Dataset.READY);
+  }
+
+  private static ChatMessage answer(String id, String conversationId, String content, String status, String notice) {
+    return new ChatMessage(id, conversationId, ChatMessage.ASSISTANT, content, null, null, null, null, 0, 0, status,
+        notice, null);
+  }
+
+  @Test
   @DisplayName("a message with an unknown role is refused with a message naming the field")
   void messageRole() {
     Conversation c = storage.createConversation(alice.id(), "Chat").await();

@@ -46,6 +46,7 @@ public final class ParquetServer {
     private volatile long delayFullMs;
     private volatile Held heldFull;
     private volatile Held heldRevalidations;
+    private volatile Held heldHead;
     private volatile String redirect;
     private volatile boolean chunked;
     final AtomicLong requests = new AtomicLong();
@@ -132,6 +133,13 @@ public final class ParquetServer {
     public Held holdFull() {
       Held held = new Held();
       heldFull = held;
+      return held;
+    }
+
+    /** HEAD requests (the first step of adding a dataset) wait unanswered until {@link Held#release()}. */
+    public Held holdHead() {
+      Held held = new Held();
+      heldHead = held;
       return held;
     }
 
@@ -257,7 +265,7 @@ public final class ParquetServer {
       return;
     }
     if (request.method() == HttpMethod.HEAD) {
-      later(route.delayHeadMs, () -> head(route, response));
+      after(route.heldHead, () -> later(route.delayHeadMs, () -> head(route, response)));
     } else {
       get(route, request, response);
     }
