@@ -91,11 +91,22 @@ class DatasetApiTest {
   @Test
   @DisplayName("a malformed URL is refused with 'Invalid URL format' and nothing is stored")
   void invalidUrl() throws Exception {
-    for (String url : new String[] {"not a url", "ftp://example.com/x.parquet", "file:///etc/passwd", "https://"}) {
+    String longest = files.url("/people.parquet?pad=");
+    longest += "x".repeat(8_192 - longest.length());
+    for (String url : new String[] {"not a url", "ftp://example.com/x.parquet", "file:///etc/passwd", "https://", "",
+        "   ", "gopher://127.0.0.1/x", "%%%garbage%%%", "http://127.0.0.1:0/x.parquet", "http://127.0.0.1:65536/x.parquet",
+        "http://127.0.0.1:99999999999/x.parquet", longest + "x"}) {
       assertError(add(url), 400, "Invalid URL format");
     }
     assertError(send(HttpMethod.POST, base + "/datasets", new JsonObject()), 400, "Field 'url' is required");
+    assertError(send(HttpMethod.POST, base + "/datasets", new JsonObject().put("url", 42)), 400,
+        "Field 'url' must be a string");
     assertThat(TestNodes.sqlite(dir, "SELECT COUNT(*) FROM datasets")).isZero();
+    // At the edges, step 1 passes: nothing listens on these ports, so step 2 is what fails.
+    assertError(add("http://127.0.0.1:65535/x.parquet"), 400, "Could not access URL");
+    assertError(add("http://127.0.0.1:1/x.parquet"), 400, "Could not access URL");
+    assertThat(longest).hasSize(8_192);
+    assertThat(add(longest).statusCode()).isEqualTo(201);
   }
 
   @Test

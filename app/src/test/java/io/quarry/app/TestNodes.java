@@ -32,7 +32,8 @@ final class TestNodes {
   /** A request with {@code body} sent exactly as its text (malformed bodies too), or none when null. */
   static HttpResponse<Buffer> send(WebClient client, HttpMethod method, String path, Object body) {
     var request = client.request(method, path);
-    return (body == null ? request.send() : request.sendBuffer(Buffer.buffer(body.toString()))).await();
+    return (body == null ? request.send()
+        : request.putHeader("Content-Type", "application/json").sendBuffer(Buffer.buffer(body.toString()))).await();
   }
 
   static Node start(Path dataDir, String... argv) {

@@ -51,6 +51,7 @@ public class ChatVerticle extends VerticleBase {
     String mode = config().getString("authMode", Auth.LOCAL);
     HealthApi health = new HealthApi(config().getJsonObject("node", new JsonObject()), mode, llm);
     router.route("/api/*").handler(Origins::check);
+    router.route("/api/*").handler(JsonBodies::check);
     router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(config().getInteger("maxBodyBytes", 1 << 20)));
     router.get("/api/health").handler(health::health);
     Routes.allowOnly(router, "/api/health", HttpMethod.GET);

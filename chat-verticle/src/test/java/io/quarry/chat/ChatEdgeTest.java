@@ -43,7 +43,14 @@ class ChatEdgeTest {
   }
 
   private HttpResponse<Buffer> send(HttpMethod method, String path, String body) {
+    return send(method, path, body, "application/json");
+  }
+
+  private HttpResponse<Buffer> send(HttpMethod method, String path, String body, String contentType) {
     var request = client.request(method, path);
+    if (contentType != null) {
+      request.putHeader("Content-Type", contentType);
+    }
     return (body == null ? request.send() : request.sendBuffer(Buffer.buffer(body))).await();
   }
 
@@ -64,6 +71,24 @@ class ChatEdgeTest {
     assertThat(health.getString("version")).isEqualTo("9.9");
     assertThat(health.getJsonArray("roles")).containsExactly("web");
     assertThat(health.getJsonArray("cluster_members").getJsonObject(0).getString("id")).isEqualTo("n1");
+  }
+
+  @Test
+  @DisplayName("a body that is not declared JSON gets 415 before it is read; JSON with a charset and bodiless posts pass")
+  void jsonBodiesOnly() {
+    String json = "{\"title\":";
+    for (String type : new String[] {"text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+        "application/jsonp", null}) {
+      HttpResponse<Buffer> refused = send(HttpMethod.POST, "/api/conversations", json, type);
+      assertError(refused, 415, "Request body must be JSON: send it with Content-Type: application/json");
+      assertThat(refused.bodyAsJsonObject().getString("details")).as(type).contains(type == null ? "no Content-Type" : type);
+    }
+    assertError(send(HttpMethod.PATCH, "/api/conversations/abc", "{}", "text/plain"), 415,
+        "Request body must be JSON: send it with Content-Type: application/json");
+    for (String type : new String[] {"application/json; charset=utf-8", "Application/JSON"}) {
+      assertError(send(HttpMethod.POST, "/api/conversations", json, type), 400, "Request body is not valid JSON");
+    }
+    assertThat(send(HttpMethod.POST, "/api/auth/signout", null, null).statusCode()).isNotEqualTo(415);
   }
 
   @Test

@@ -114,7 +114,7 @@ final class Pipeline {
 
   private Future<Loaded> schema(URI url, Probe probe, Deadline deadline) {
     if (probe.size() >= 0 && probe.size() < 12) {
-      return fail(NOT_PARQUET, "The file is only " + probe.size() + " bytes long");
+      return fail(NO_SCHEMA, "The file is only " + probe.size() + " bytes long: too short for a Parquet footer");
     }
     Future<byte[]> footer = probe.rangeSupported() && probe.size() >= 0
         ? range(url, probe.size() - 8, probe.size() - 1, deadline)
@@ -169,7 +169,7 @@ final class Pipeline {
         .compose(body -> {
           byte[] all = body.getBytes();
           if (all.length < 12) {
-            return fail(NOT_PARQUET, "The file is only " + all.length + " bytes long");
+            return fail(NO_SCHEMA, "The file is only " + all.length + " bytes long: too short for a Parquet footer");
           }
           byte[] tail = java.util.Arrays.copyOfRange(all, all.length - 8, all.length);
           return footerLength(tail, all.length)

@@ -175,6 +175,19 @@ class PipelineTest {
   }
 
   @Test
+  @DisplayName("a file that passes the PAR1 check but is too short for a footer fails with 'Could not read parquet schema'")
+  void onlyTheMagic() {
+    server.route("/magic.parquet").content("PAR1".getBytes());
+    server.route("/short.parquet").content("PAR1PAR1PAR".getBytes());
+    server.route("/rangeless.parquet").content("PAR1".getBytes()).ignoreRange();
+    for (String path : new String[] {"/magic.parquet", "/short.parquet", "/rangeless.parquet"}) {
+      QuarryException e = failure(server.url(path));
+      assertThat(e.getMessage()).as(path).isEqualTo("Could not read parquet schema");
+      assertThat(e.details()).as(path).contains("too short for a Parquet footer");
+    }
+  }
+
+  @Test
   @DisplayName("a truncated file fails with 'Could not read parquet schema'")
   void truncated() {
     server.route("/cut.parquet").content(Arrays.copyOf(people, people.length - 100));

@@ -16,7 +16,9 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /** The running turns of this verticle, one per conversation at most. */
@@ -34,7 +36,8 @@ final class Turns {
   private final LlmSettings settings;
   private final TokenBudget budget;
   private final Map<String, Turn> running = new HashMap<>();
-  private final Map<String, String> owners = new HashMap<>();
+  /** Conversations with a turn starting or running: at most one each. */
+  private final Set<String> busy = new HashSet<>();
 
   Turns(Vertx vertx, GeminiClient gemini, StorageClient storage, DatasetClient datasets, LlmSettings settings,
       TokenBudget budget) {
@@ -56,10 +59,10 @@ final class Turns {
       throw new QuarryException(Failure.UNAVAILABLE, "Chat is unavailable: the server has no GEMINI_API_KEY. Set it in"
           + " the server's environment and restart the server.");
     }
-    if (owners.containsKey(conversationId)) {
+    if (busy.contains(conversationId)) {
       throw QuarryException.conflict(IN_PROGRESS);
     }
-    owners.put(conversationId, userId);
+    busy.add(conversationId);
     String assistantId = UUID.randomUUID().toString();
     Events events = new Events(bus, userId, conversationId);
     return storage.conversation(userId, conversationId)
@@ -72,7 +75,7 @@ final class Turns {
               running.put(conversationId, turn);
               turn.run().onComplete(done -> {
                 running.remove(conversationId);
-                owners.remove(conversationId);
+                busy.remove(conversationId);
                 announceBudget(userId, events);
               });
               nameAfterFirstMessage(conversation, content, events);
@@ -80,7 +83,7 @@ final class Turns {
             }))
         .onFailure(e -> {
           if (!running.containsKey(conversationId)) {
-            owners.remove(conversationId);
+            busy.remove(conversationId);
           }
         });
   }
@@ -115,11 +118,12 @@ final class Turns {
   Future<JsonObject> stop(JsonObject body) {
     String userId = required(body, Keys.USER_ID);
     String conversationId = required(body, Keys.CONVERSATION_ID);
-    Turn turn = running.get(conversationId);
-    if (turn == null || !userId.equals(owners.get(conversationId))) {
-      return Future.succeededFuture(new JsonObject().put("stopped", false));
-    }
-    return turn.stop().map(v -> new JsonObject().put("stopped", true));
+    // Like every other route, a conversation that is not the caller's is not found (storage checks).
+    return storage.conversation(userId, conversationId).compose(owned -> {
+      Turn turn = running.get(conversationId);
+      return turn == null ? Future.succeededFuture(new JsonObject().put("stopped", false))
+          : turn.stop().map(v -> new JsonObject().put("stopped", true));
+    });
   }
 
   /** A conversation still called "New conversation" takes its name from its first question. */

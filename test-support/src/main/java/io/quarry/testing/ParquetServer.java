@@ -7,6 +7,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.security.MessageDigest;
@@ -228,7 +229,9 @@ public final class ParquetServer {
       throw new IllegalArgumentException("Test servers listen on loopback only");
     }
     ParquetServer files = new ParquetServer(vertx, loopbackHost);
-    files.server = vertx.createHttpServer().requestHandler(files::handle).listen(0, loopbackHost).await();
+    // Long enough for a dataset URL at its 8,192-character limit.
+    files.server = vertx.createHttpServer(new HttpServerOptions().setMaxInitialLineLength(16_384))
+        .requestHandler(files::handle).listen(0, loopbackHost).await();
     return files;
   }
 

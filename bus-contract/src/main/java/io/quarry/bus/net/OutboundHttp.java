@@ -69,19 +69,20 @@ public final class OutboundHttp {
     }
   }
 
-  /** A valid http or https URL with a host, or empty. */
+  /** The longest URL a dataset may have. */
+  public static final int MAX_URL_CHARS = 8_192;
+
+  /** A valid http or https URL with a host and a port in 1–65535 (or none), or empty. */
   public static Optional<URI> parse(String url) {
-    if (url == null || url.isBlank() || url.length() > 8192 || !url.strip().equals(url)) {
+    if (url == null || url.isBlank() || url.length() > MAX_URL_CHARS || !url.strip().equals(url)) {
       return Optional.empty();
     }
     try {
       URI uri = new URI(url);
       String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
       boolean ok = (scheme.equals("http") || scheme.equals("https")) && Hosts.host(uri).isPresent();
-      if (ok) {
-        Hosts.port(uri, scheme.equals("https"));
-      }
-      return ok ? Optional.of(uri) : Optional.empty();
+      int port = ok ? Hosts.port(uri, scheme.equals("https")) : 0;
+      return ok && port >= 1 && port <= 65_535 ? Optional.of(uri) : Optional.empty();
     } catch (URISyntaxException | NumberFormatException e) {
       return Optional.empty();
     }

@@ -69,8 +69,12 @@ class AddressPolicyTest {
     assertThat(Hosts.host(URI.create("http://[::1]:8080/a"))).contains("::1");
     for (String bad : new String[] {"ftp://example.com/a", "file:///etc/passwd", "example.com/a.parquet", "https://",
         "http://user:pw@example.com/a", " https://example.com/a", "https://exa mple.com/a", "", "javascript:alert(1)",
-        "http://example.com:99999999999/a"}) {
+        "http://example.com:99999999999/a", "http://example.com:0/a", "http://example.com:65536/a",
+        "http://example.com:-1/a", "   ", "%%garbage%%", "http://" + "a".repeat(8_186)}) {
       assertThat(OutboundHttp.parse(bad)).as(bad).isEmpty();
     }
+    assertThat(OutboundHttp.parse("http://example.com:65535/a")).isPresent();
+    assertThat(OutboundHttp.parse("http://example.com:1/a")).isPresent();
+    assertThat(OutboundHttp.parse("http://" + "a".repeat(8_185))).as("8,192 characters").isPresent();
   }
 }
