@@ -48,5 +48,7 @@ export function toVegaLite(spec, result) {
 
 export async function renderChart(element, spec, result) {
   element.classList.add('chart');
-  await window.vegaEmbed(element, toVegaLite(spec, result), { renderer: 'svg', actions: false });
+  // Expressions are interpreted, never compiled with new Function: the page's CSP forbids eval.
+  await window.vegaEmbed(element, toVegaLite(spec, result),
+    { renderer: 'svg', actions: false, ast: true, expr: window.vega.expressionInterpreter });
 }

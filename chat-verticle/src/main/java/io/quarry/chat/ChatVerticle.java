@@ -47,6 +47,7 @@ public class ChatVerticle extends VerticleBase {
 
   private Router router(StorageClient storage) {
     Router router = Router.router(vertx);
+    router.route().handler(new SecurityHeaders()::handle);
     LlmClient llm = new LlmClient(vertx.eventBus());
     String mode = config().getString("authMode", Auth.LOCAL);
     HealthApi health = new HealthApi(config().getJsonObject("node", new JsonObject()), mode, llm);

@@ -92,6 +92,23 @@ class ChatEdgeTest {
   }
 
   @Test
+  @DisplayName("every response carries the CSP and the other security headers; HSTS only over https (here, a proxy's)")
+  void securityHeaders() {
+    for (String path : new String[] {"/", "/js/app.js", "/api/me", "/api/nothing-here"}) {
+      HttpResponse<Buffer> response = send(HttpMethod.GET, path, null);
+      String csp = response.getHeader("Content-Security-Policy");
+      assertThat(csp).as(path).contains("default-src 'self'").contains("script-src 'self';")
+          .contains("frame-ancestors 'none'").contains("object-src 'none'").contains("img-src 'self' data:")
+          .contains("form-action 'self'").doesNotContain("unsafe-eval");
+      assertThat(response.getHeader("X-Content-Type-Options")).as(path).isEqualTo("nosniff");
+      assertThat(response.getHeader("Referrer-Policy")).as(path).isEqualTo("same-origin");
+      assertThat(response.getHeader("Strict-Transport-Security")).as(path).isNull();
+    }
+    HttpResponse<Buffer> proxied = client.get("/").putHeader("X-Forwarded-Proto", "https").send().await();
+    assertThat(proxied.getHeader("Strict-Transport-Security")).isEqualTo("max-age=31536000; includeSubDomains");
+  }
+
+  @Test
   @DisplayName("in local mode every request is the local user")
   void me() {
     JsonObject me = send(HttpMethod.GET, "/api/me", null).bodyAsJsonObject();
