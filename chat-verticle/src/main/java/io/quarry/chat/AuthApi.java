@@ -24,11 +24,13 @@ final class AuthApi {
   private final Vertx vertx;
   private final StorageClient storage;
   private final String mode;
+  private final SignInGuard guard;
 
-  AuthApi(Vertx vertx, StorageClient storage, String mode) {
+  AuthApi(Vertx vertx, StorageClient storage, String mode, SignInGuard guard) {
     this.vertx = vertx;
     this.storage = storage;
     this.mode = mode;
+    this.guard = guard;
   }
 
   void mount(Router router) {
@@ -49,10 +51,17 @@ final class AuthApi {
     if (invite == null || invite.isBlank()) {
       throw QuarryException.badRequest(INVITE_REQUIRED);
     }
+    SignInGuard.Attempt attempt = guard.signUp(ctx);
+    if (!guard.begin(ctx, attempt, "sign-up")) {
+      return;
+    }
     vertx.executeBlocking(() -> Passwords.hash(password))
         .compose(hash -> storage.createUser(email, hash, invite.strip()))
         .compose(user -> startSession(ctx, user))
-        .onSuccess(user -> Replies.json(ctx, 201, user.toJson()))
+        .onSuccess(user -> {
+          guard.succeeded(attempt);
+          Replies.json(ctx, 201, user.toJson());
+        })
         .onFailure(e -> HttpErrors.respond(ctx, e));
   }
 
@@ -61,6 +70,10 @@ final class AuthApi {
     JsonObject body = Bodies.object(ctx);
     String email = Bodies.requiredString(body, "email", 254).strip();
     String password = Bodies.requiredString(body, "password", MAX_PASSWORD);
+    SignInGuard.Attempt attempt = guard.signIn(ctx, email);
+    if (!guard.begin(ctx, attempt, "sign-in")) {
+      return;
+    }
     storage.credentials(email)
         .recover(e -> Failure.classify(e) == Failure.NOT_FOUND ? Future.succeededFuture(null) : Future.failedFuture(e))
         .compose(found -> vertx.executeBlocking(() -> found != null
@@ -68,7 +81,10 @@ final class AuthApi {
             .compose(ok -> ok ? Future.succeededFuture(User.fromJson(found.getJsonObject("user")))
                 : Future.failedFuture(new QuarryException(Failure.UNAUTHORIZED, BAD_CREDENTIALS))))
         .compose(user -> startSession(ctx, user))
-        .onSuccess(user -> Replies.json(ctx, 200, user.toJson()))
+        .onSuccess(user -> {
+          guard.succeeded(attempt);
+          Replies.json(ctx, 200, user.toJson());
+        })
         .onFailure(e -> HttpErrors.respond(ctx, e));
   }
 

@@ -56,7 +56,9 @@ public class ChatVerticle extends VerticleBase {
     router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(config().getInteger("maxBodyBytes", 1 << 20)));
     router.get("/api/health").handler(health::health);
     Routes.allowOnly(router, "/api/health", HttpMethod.GET);
-    new AuthApi(vertx, storage, mode).mount(router);
+    Throttle throttle = new Throttle(System::currentTimeMillis, config().getLong("authFailuresForgetMs", 900_000L),
+        100_000);
+    new AuthApi(vertx, storage, mode, new SignInGuard(throttle, config())).mount(router);
     Auth auth = new Auth(storage, mode);
     router.route("/api/*").handler(auth::handle);
     EventSocket socket = new EventSocket(vertx, config().getLong("pingIntervalMs", 30_000L));

@@ -1,0 +1,80 @@
+package io.quarry.chat;
+
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Slows down password and invite guessing: failed sign-ins back off per account and per client address, failed
+ * sign-ups per client address. A refused attempt gets 429 with {@code Retry-After}, whether or not the account
+ * exists. Per account the back-off is short ({@code accountMaxBackoffMs}), so that nobody can keep a real user
+ * out for long; per address it is long, which is where guessing comes from.
+ */
+final class SignInGuard {
+
+  /** One attempt's keys: checked together, counted together. */
+  record Attempt(List<String> keys, List<Throttle.Rule> rules) {
+  }
+
+  private final Throttle throttle;
+  private final Throttle.Rule account;
+  private final Throttle.Rule address;
+  private final boolean trustProxy;
+
+  SignInGuard(Throttle throttle, JsonObject config) {
+    this.throttle = throttle;
+    long base = config.getLong("authBackoffBaseMs", 1_000L);
+    this.account = new Throttle.Rule(config.getInteger("authAccountFreeFailures", 5), base,
+        config.getLong("authAccountMaxBackoffMs", 60_000L));
+    this.address = new Throttle.Rule(config.getInteger("authAddressFreeFailures", 20), base,
+        config.getLong("authAddressMaxBackoffMs", 900_000L));
+    this.trustProxy = config.getBoolean("trustProxy", false);
+  }
+
+  Attempt signIn(RoutingContext ctx, String email) {
+    return new Attempt(List.of("signin-account:" + email.toLowerCase(Locale.ROOT), "signin-address:" + client(ctx)),
+        List.of(account, address));
+  }
+
+  Attempt signUp(RoutingContext ctx) {
+    return new Attempt(List.of("signup-address:" + client(ctx)), List.of(address));
+  }
+
+  /** Starts the attempt, or answers 429 and returns false when one of its keys must still wait. */
+  boolean begin(RoutingContext ctx, Attempt attempt, String what) {
+    long wait = attempt.keys().stream().mapToLong(throttle::waitMs).max().orElse(0);
+    if (wait > 0) {
+      long seconds = (wait + 999) / 1_000;
+      ctx.response().putHeader("Retry-After", String.valueOf(seconds));
+      HttpErrors.send(ctx, 429, "Too many failed " + what + " attempts; try again in " + seconds
+          + (seconds == 1 ? " second" : " seconds"), null);
+      return false;
+    }
+    for (int i = 0; i < attempt.keys().size(); i++) {
+      throttle.count(attempt.keys().get(i), attempt.rules().get(i));
+    }
+    return true;
+  }
+
+  /** The attempt went well: the account starts afresh, the address gets its attempt back. */
+  void succeeded(Attempt attempt) {
+    for (int i = 0; i < attempt.keys().size(); i++) {
+      if (attempt.rules().get(i) == account) {
+        throttle.succeeded(attempt.keys().get(i));
+      } else {
+        throttle.forgive(attempt.keys().get(i), attempt.rules().get(i));
+      }
+    }
+  }
+
+  /** The client's address: the connection's, or with {@code trustProxy} the one the proxy in front saw. */
+  private String client(RoutingContext ctx) {
+    String forwarded = trustProxy ? ctx.request().getHeader("X-Forwarded-For") : null;
+    if (forwarded != null && !forwarded.isBlank()) {
+      String[] hops = forwarded.split(",");
+      return hops[hops.length - 1].strip();
+    }
+    return ctx.request().remoteAddress() == null ? "unknown" : ctx.request().remoteAddress().host();
+  }
+}
