@@ -111,6 +111,15 @@ public final class StorageClient {
     return list(STORAGE_DATASET_LIST, conversationScope(userId, conversationId), Dataset::fromJson);
   }
 
+  /**
+   * The datasets a query will read. CONFLICT when the account already stores as many query results as it
+   * may keep: its queries stop until old conversations are deleted.
+   */
+  public Future<List<Dataset>> datasetsForQuery(String userId, String conversationId) {
+    return list(STORAGE_DATASET_LIST, conversationScope(userId, conversationId).put(Keys.FOR_QUERY, true),
+        Dataset::fromJson);
+  }
+
   public Future<Dataset> dataset(String userId, String conversationId, String datasetId) {
     return call(STORAGE_DATASET_GET, datasetScope(userId, conversationId, datasetId)).map(Dataset::fromJson);
   }

@@ -61,6 +61,8 @@ public class ChatVerticle extends VerticleBase {
     new AuthApi(vertx, storage, mode, new SignInGuard(throttle, config())).mount(router);
     Auth auth = new Auth(storage, mode);
     router.route("/api/*").handler(auth::handle);
+    router.route("/api/*").handler(new WriteLimit(System::currentTimeMillis, config().getInteger("writesPerMinute", 120),
+        config().getInteger("writeBurst", 100))::handle);
     EventSocket socket = new EventSocket(vertx, config().getLong("pingIntervalMs", 30_000L));
     // Paused so the upgrade can still happen after authentication, which may wait for storage.
     router.get("/ws").handler(ctx -> {

@@ -67,7 +67,7 @@ final class QueryRunner {
     }
     Map<String, String> guess = recent.get(userId, conversationId);
     Future<QueryResult> early = guess == null ? null : runOnAWorker(new QueryRequest(sql, guess, timeoutMs));
-    return storage.datasets(userId, conversationId)
+    return storage.datasetsForQuery(userId, conversationId)
         .compose(datasets -> {
           Map<String, String> tables = tables(datasets);
           recent.put(userId, conversationId, tables);

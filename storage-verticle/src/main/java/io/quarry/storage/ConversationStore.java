@@ -20,19 +20,23 @@ final class ConversationStore {
 
   private final Db db;
   private final DatasetLists datasetLists;
+  private final Quotas quotas;
 
-  ConversationStore(Db db, DatasetLists datasetLists) {
+  ConversationStore(Db db, DatasetLists datasetLists, Quotas quotas) {
     this.db = db;
     this.datasetLists = datasetLists;
+    this.quotas = quotas;
   }
 
   Future<JsonObject> create(JsonObject body) {
     String now = Timestamps.now();
     Conversation created = new Conversation(Db.newId(), required(body, Keys.USER_ID), required(body, Keys.TITLE),
         now, now);
-    return db.run("INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
-            created.id(), created.userId(), created.title(), now, now)
-        .map(v -> created.toJson());
+    return db.tx(conn -> Db.one(conn, NOT_FOUND, "SELECT COUNT(*) FROM conversations WHERE user_id = ?", created.userId())
+        .compose(count -> count.getLong(0) >= quotas.conversations() ? Future.failedFuture(quotas.tooManyConversations())
+            : Db.run(conn, "INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+                created.id(), created.userId(), created.title(), now, now))
+        .map(v -> created.toJson()));
   }
 
   Future<JsonObject> list(JsonObject body) {
@@ -63,6 +67,7 @@ final class ConversationStore {
     String userId = required(body, Keys.USER_ID);
     return datasetLists.write(conversationId, () -> Db.changed(db.run("DELETE FROM conversations WHERE id = ? AND"
             + " user_id = ?", conversationId, userId), NOT_FOUND))
+        .onSuccess(v -> quotas.freed(userId))
         .map(v -> new JsonObject());
   }
 

@@ -30,10 +30,12 @@ final class DatasetStore {
 
   private final Db db;
   private final DatasetLists lists;
+  private final Quotas quotas;
 
-  DatasetStore(Db db, DatasetLists lists) {
+  DatasetStore(Db db, DatasetLists lists, Quotas quotas) {
     this.db = db;
     this.lists = lists;
+    this.quotas = quotas;
   }
 
   Future<JsonObject> claim(JsonObject body) {
@@ -72,7 +74,8 @@ final class DatasetStore {
   Future<JsonObject> list(JsonObject body) {
     String userId = required(body, Keys.USER_ID);
     String conversationId = required(body, Keys.CONVERSATION_ID);
-    return lists.list(userId, conversationId, () -> read(userId, conversationId));
+    Future<Void> room = body.getBoolean(Keys.FOR_QUERY, false) ? quotas.roomForResults(userId) : Future.succeededFuture();
+    return room.compose(v -> lists.list(userId, conversationId, () -> read(userId, conversationId)));
   }
 
   /**

@@ -11,6 +11,7 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
 import java.util.Set;
 
 /** Messages of a conversation, in the order they were written. */
@@ -28,9 +29,11 @@ final class MessageStore {
       + " AND messages.role = excluded.role";
 
   private final Db db;
+  private final Quotas quotas;
 
-  MessageStore(Db db) {
+  MessageStore(Db db, Quotas quotas) {
     this.db = db;
+    this.quotas = quotas;
   }
 
   Future<JsonObject> append(JsonObject body) {
@@ -44,11 +47,21 @@ final class MessageStore {
     ChatMessage stored = new ChatMessage(id, m.conversationId(), m.role(), m.content(), m.toolRounds(),
         m.sql(), m.resultIds(), m.charts(), m.inputTokens(), m.outputTokens(), m.status(), m.notice(), Timestamps.now());
     return db.tx(conn -> ConversationStore.requireOwned(conn, userId, stored.conversationId())
+        .compose(v -> ChatMessage.USER.equals(stored.role()) ? roomFor(conn, stored.conversationId())
+            : Future.succeededFuture())
         .compose(v -> Db.run(conn, UPSERT, stored.id(), stored.conversationId(), stored.role(), stored.content(),
             Db.text(stored.toolRounds()), Db.text(stored.sql()), Db.text(stored.resultIds()), Db.text(stored.charts()),
             stored.inputTokens(), stored.outputTokens(), stored.status(), stored.notice(), stored.createdAt()))
         .compose(v -> ConversationStore.touch(conn, stored.conversationId(), stored.createdAt()))
         .map(v -> stored.toJson()));
+  }
+
+  /** A new question needs room in its conversation; an answer to one already asked is always kept. */
+  private Future<Void> roomFor(SqlConnection conn, String conversationId) {
+    return Db.one(conn, ConversationStore.NOT_FOUND, "SELECT COUNT(*) FROM messages WHERE conversation_id = ?",
+            conversationId)
+        .compose(count -> count.getLong(0) >= quotas.messages() ? Future.failedFuture(quotas.tooManyMessages())
+            : Future.succeededFuture());
   }
 
   Future<JsonObject> list(JsonObject body) {

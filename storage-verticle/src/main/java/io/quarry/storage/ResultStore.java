@@ -16,11 +16,13 @@ import java.util.Map;
 final class ResultStore {
 
   private final Db db;
+  private final Quotas quotas;
   /** Saves not ended yet, by result id; only touched on the storage verticle's event loop. */
   private final Map<String, Future<Void>> saving = new HashMap<>();
 
-  ResultStore(Db db) {
+  ResultStore(Db db, Quotas quotas) {
     this.db = db;
+    this.quotas = quotas;
   }
 
   /**
@@ -32,18 +34,25 @@ final class ResultStore {
     QueryResult given = QueryResult.fromJson(body.getJsonObject("result", new JsonObject())).capped();
     QueryResult stored = given.id() == null ? given.stored(Db.newId(), Timestamps.now()) : given;
     // One statement: the ownership check is part of the insert, so a save costs one round trip.
+    long bytes = length(stored.rows().text()) + length(Db.text(stored.columns())) + length(stored.sql());
+    quotas.resultStored(userId, bytes);
     Future<Void> insert = Db.changed(db.run("INSERT INTO query_results (id, conversation_id, sql, columns_json,"
                 + " rows_json, total_rows, truncated, execution_time_ms, created_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?"
                 + " WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ? AND user_id = ?)",
             stored.id(), stored.conversationId(), stored.sql() == null ? "" : stored.sql(), Db.text(stored.columns()),
             stored.rows().text(), stored.totalRows(), stored.truncated() ? 1 : 0, stored.executionTimeMs(),
             stored.createdAt(), stored.conversationId() == null ? "" : stored.conversationId(), userId),
-        ConversationStore.NOT_FOUND);
+        ConversationStore.NOT_FOUND).onFailure(e -> quotas.resultStored(userId, -bytes));
     saving.put(stored.id(), insert);
     return insert.eventually(() -> {
       saving.remove(stored.id());
       return Future.succeededFuture();
     }).map(v -> new JsonObject().put("id", stored.id()).put("created_at", stored.createdAt()));
+  }
+
+  /** As {@link Quotas#RESULT_BYTES} weighs it. */
+  private static long length(String text) {
+    return text == null ? 0 : text.length();
   }
 
   /** A result whose save has not ended yet is read once it has. */

@@ -62,10 +62,11 @@ public class StorageVerticle extends VerticleBase {
   private Future<?> bind(EventBus bus) {
     UserStore users = new UserStore(db);
     DatasetLists datasetLists = new DatasetLists();
-    ConversationStore conversations = new ConversationStore(db, datasetLists);
-    MessageStore messages = new MessageStore(db);
-    DatasetStore datasets = new DatasetStore(db, datasetLists);
-    ResultStore results = new ResultStore(db);
+    Quotas quotas = new Quotas(db, config());
+    ConversationStore conversations = new ConversationStore(db, datasetLists, quotas);
+    MessageStore messages = new MessageStore(db, quotas);
+    DatasetStore datasets = new DatasetStore(db, datasetLists, quotas);
+    ResultStore results = new ResultStore(db, quotas);
     UsageStore usage = new UsageStore(db);
     List<MessageConsumer<JsonObject>> consumers = List.of(
         Bus.serve(bus, STORAGE_USER_LOCAL, users::local),

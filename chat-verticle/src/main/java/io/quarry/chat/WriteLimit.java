@@ -1,0 +1,75 @@
+package io.quarry.chat;
+
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.RoutingContext;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * A per-user token bucket on the API's changes (POST, PATCH, PUT, DELETE): {@code writeBurst} at once, then
+ * {@code writesPerMinute}. A person never meets it; a script that piles things up does, with 429 and
+ * {@code Retry-After}. SQL runs ({@code /query}) change nothing and have their own queue, so they are not counted.
+ */
+final class WriteLimit {
+
+  private static final Set<HttpMethod> WRITES = Set.of(HttpMethod.POST, HttpMethod.PATCH, HttpMethod.PUT,
+      HttpMethod.DELETE);
+  private static final int MAX_USERS = 100_000;
+
+  private static final class Bucket {
+    double tokens;
+    long at;
+  }
+
+  private final LongSupplier clock;
+  private final double perMs;
+  private final int burst;
+  private final Map<String, Bucket> buckets = new LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Bucket> eldest) {
+      return size() > MAX_USERS;
+    }
+  };
+
+  WriteLimit(LongSupplier clock, int perMinute, int burst) {
+    this.clock = clock;
+    this.perMs = perMinute / 60_000.0;
+    this.burst = burst;
+  }
+
+  void handle(RoutingContext ctx) {
+    if (!WRITES.contains(ctx.request().method()) || ctx.request().path().endsWith("/query")) {
+      ctx.next();
+      return;
+    }
+    long waitMs = take(Auth.user(ctx).id());
+    if (waitMs == 0) {
+      ctx.next();
+      return;
+    }
+    long seconds = (waitMs + 999) / 1_000;
+    ctx.response().putHeader("Retry-After", String.valueOf(seconds));
+    HttpErrors.send(ctx, 429, "Too many changes in a short time; try again in " + seconds
+        + (seconds == 1 ? " second" : " seconds"), null);
+  }
+
+  /** Takes one token; when there is none, how long until there is. */
+  private long take(String userId) {
+    long now = clock.getAsLong();
+    Bucket bucket = buckets.computeIfAbsent(userId, id -> {
+      Bucket fresh = new Bucket();
+      fresh.tokens = burst;
+      fresh.at = now;
+      return fresh;
+    });
+    bucket.tokens = Math.min(burst, bucket.tokens + (now - bucket.at) * perMs);
+    bucket.at = now;
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return (long) Math.ceil((1 - bucket.tokens) / perMs);
+  }
+}
