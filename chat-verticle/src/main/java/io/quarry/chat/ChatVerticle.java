@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP edge: REST API, static web UI, authentication. Config: {@code host}, {@code port},
- * {@code authMode}, {@code maxBodyBytes}, and {@code node} ({@code {id, version, roles}}) for health.
+ * {@code authMode}, {@code maxBodyBytes}, the sign-in throttle ({@code auth*}, {@code trustProxy}), the pace of
+ * changes ({@code writesPerMinute}, {@code writeBurst}), and {@code node} ({@code {id, version, roles}}) for health.
  */
 public class ChatVerticle extends VerticleBase {
 
@@ -51,18 +52,10 @@ public class ChatVerticle extends VerticleBase {
     LlmClient llm = new LlmClient(vertx.eventBus());
     String mode = config().getString("authMode", Auth.LOCAL);
     HealthApi health = new HealthApi(config().getJsonObject("node", new JsonObject()), mode, llm);
-    router.route("/api/*").handler(Origins::check);
-    router.route("/api/*").handler(JsonBodies::check);
-    router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(config().getInteger("maxBodyBytes", 1 << 20)));
+    requestChecks(router);
     router.get("/api/health").handler(health::health);
     Routes.allowOnly(router, "/api/health", HttpMethod.GET);
-    Throttle throttle = new Throttle(System::currentTimeMillis, config().getLong("authFailuresForgetMs", 900_000L),
-        100_000);
-    new AuthApi(vertx, storage, mode, new SignInGuard(throttle, config())).mount(router);
-    Auth auth = new Auth(storage, mode);
-    router.route("/api/*").handler(auth::handle);
-    router.route("/api/*").handler(new WriteLimit(System::currentTimeMillis, config().getInteger("writesPerMinute", 120),
-        config().getInteger("writeBurst", 100))::handle);
+    Auth auth = accounts(router, storage, mode);
     EventSocket socket = new EventSocket(vertx, config().getLong("pingIntervalMs", 30_000L));
     // Paused so the upgrade can still happen after authentication, which may wait for storage.
     router.get("/ws").handler(ctx -> {
@@ -84,6 +77,25 @@ public class ChatVerticle extends VerticleBase {
       router.errorHandler(status, HttpErrors::routerError);
     }
     return router;
+  }
+
+  /** What every API request passes first: the same origin, a body that is JSON, and not too much of it. */
+  private void requestChecks(Router router) {
+    router.route("/api/*").handler(Origins::check);
+    router.route("/api/*").handler(JsonBodies::check);
+    router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(config().getInteger("maxBodyBytes", 1 << 20)));
+  }
+
+  /** Sign-up, sign-in and sign-out, throttled; past them every API route needs a user, whose changes are paced. */
+  private Auth accounts(Router router, StorageClient storage, String mode) {
+    Throttle throttle = new Throttle(System::currentTimeMillis, config().getLong("authFailuresForgetMs", 900_000L),
+        100_000);
+    new AuthApi(vertx, storage, mode, new SignInGuard(throttle, config())).mount(router);
+    Auth auth = new Auth(storage, mode);
+    router.route("/api/*").handler(auth::handle);
+    router.route("/api/*").handler(new WriteLimit(System::currentTimeMillis, config().getInteger("writesPerMinute", 120),
+        config().getInteger("writeBurst", 100))::handle);
+    return auth;
   }
 
   private static boolean loopback(String host) {

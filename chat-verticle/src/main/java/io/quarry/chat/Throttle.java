@@ -1,6 +1,5 @@
 package io.quarry.chat;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
@@ -30,12 +29,7 @@ final class Throttle {
   Throttle(LongSupplier clock, long forgetMs, int maxKeys) {
     this.clock = clock;
     this.forgetMs = forgetMs;
-    this.entries = new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
-        return size() > maxKeys;
-      }
-    };
+    this.entries = new Lru<>(maxKeys);
   }
 
   /** How long {@code key} must still wait before its next attempt (ms); 0 when it may try now. */

@@ -2,7 +2,6 @@ package io.quarry.chat;
 
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.RoutingContext;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
@@ -26,12 +25,7 @@ final class WriteLimit {
   private final LongSupplier clock;
   private final double perMs;
   private final int burst;
-  private final Map<String, Bucket> buckets = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Bucket> eldest) {
-      return size() > MAX_USERS;
-    }
-  };
+  private final Map<String, Bucket> buckets = new Lru<>(MAX_USERS);
 
   WriteLimit(LongSupplier clock, int perMinute, int burst) {
     this.clock = clock;
