@@ -3,6 +3,8 @@ package io.quarry.app;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.XmlConfigBuilder;
+import io.quarry.app.workers.ClusterKey;
+import io.quarry.bus.BusSecret;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -28,14 +30,18 @@ final class Clustering {
   private Clustering() {
   }
 
-  /** A joined cluster, and where this member listens so that the node's worker processes can join it. */
-  record Joined(Vertx vertx, String member) {
+  /**
+   * A joined cluster, where this member listens so that the node's worker processes can join it, and the
+   * key they need for it.
+   */
+  record Joined(Vertx vertx, String member, ClusterKey key) {
   }
 
-  static Future<Joined> start(JsonObject cluster, Path configFile, VertxOptions options) {
+  /** Joins under {@code key}'s name; with its bus secret, this member's event bus takes only what carries it. */
+  static Future<Joined> start(JsonObject cluster, ClusterKey key, Path configFile, VertxOptions options) {
     Config hazelcast;
     try {
-      hazelcast = hazelcastConfig(cluster, configFile);
+      hazelcast = hazelcastConfig(cluster, configFile).setClusterName(key.name());
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
@@ -43,9 +49,19 @@ final class Clustering {
     options.setEventBusOptions(new EventBusOptions().setHost(host).setPort(0));
     HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
     return Vertx.builder().with(options).withClusterManager(manager).buildClustered()
-        .map(vertx -> new Joined(vertx, member(manager)))
+        .onSuccess(vertx -> {
+          if (key.busSecret() != null) {
+            BusSecret.install(vertx.eventBus(), key.busSecret());
+          }
+        })
+        .map(vertx -> new Joined(vertx, member(manager), key))
         .recover(e -> Future.failedFuture(new IllegalStateException("Cannot join the cluster '"
-            + cluster.getString("name") + "' on " + host + ": " + e.getMessage(), e)));
+            + shown(key.name()) + "' on " + host + ": " + e.getMessage(), e)));
+  }
+
+  /** A private cluster's name is a secret: an error message names only what it starts with. */
+  private static String shown(String name) {
+    return name.startsWith("quarry-local-") ? "quarry-local-…" : name;
   }
 
   private static String member(HazelcastClusterManager manager) {
@@ -65,6 +81,8 @@ final class Clustering {
     join.getTcpIpConfig().setEnabled(true).setMembers(Arrays.stream(cluster.getString("members", "127.0.0.1").split(","))
         .map(String::strip).filter(m -> !m.isEmpty()).toList());
     config.setProperty("hazelcast.logging.type", "slf4j");
+    // Listen on the configured interface only, not on every address of the machine.
+    config.setProperty("hazelcast.socket.bind.any", "false");
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.wait.seconds.before.join", "0");
     config.setProperty("hazelcast.shutdownhook.enabled", "false");

@@ -1,5 +1,6 @@
 package io.quarry.app;
 
+import io.quarry.app.workers.ClusterKey;
 import io.quarry.app.workers.LocalWorkers;
 import io.quarry.app.workers.LocalWorkersConfig;
 import io.quarry.chat.ChatVerticle;
@@ -32,19 +33,21 @@ public final class Launcher {
     JsonObject config;
     Plan plan;
     VertxOptions options;
+    ClusterKey key;
     try {
       args = Args.parse(argv);
       config = ConfigLoader.load(args.config(), env);
       plan = Plan.of(args, config);
       options = vertxOptions(config);
+      key = plan.clustered() ? plan.key(config.getJsonObject("cluster"), System.in) : null;
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
     JsonObject effective = selfServedSamples(config);
     String nodeId = UUID.randomUUID().toString();
     Future<Clustering.Joined> joined = plan.clustered()
-        ? Clustering.start(plan.cluster(config.getJsonObject("cluster"), nodeId), args.config(), options)
-        : Future.succeededFuture(new Clustering.Joined(Vertx.vertx(options), null));
+        ? Clustering.start(plan.cluster(config.getJsonObject("cluster")), key, args.config(), options)
+        : Future.succeededFuture(new Clustering.Joined(Vertx.vertx(options), null, null));
     return joined.compose(cluster -> deploy(cluster, plan, effective, nodeId));
   }
 
@@ -101,7 +104,7 @@ public final class Launcher {
         .put("id", nodeId)
         .put("version", version())
         .put("roles", new JsonArray(plan.labels()));
-    LocalWorkers workers = plan.localWorkers() > 0 ? new LocalWorkers() : null;
+    LocalWorkers workers = plan.localWorkers() > 0 ? new LocalWorkers(cluster.key()) : null;
     Future<Void> chain = vertx.deployVerticle(new NodeVerticle(),
         new DeploymentOptions().setConfig(new JsonObject().put("node", node))).mapEmpty();
     if (workers != null) {
@@ -165,7 +168,7 @@ public final class Launcher {
    * cluster (through this very member, as lite members: they hold no cluster data, so one dying loses none).
    */
   private static JsonObject localWorkers(Plan plan, JsonObject config, JsonObject node, Clustering.Joined cluster) {
-    JsonObject clusterSection = plan.cluster(config.getJsonObject("cluster"), node.getString("id")).copy()
+    JsonObject clusterSection = plan.cluster(config.getJsonObject("cluster")).copy()
         .put("members", cluster.member())
         .put("liteMember", true);
     return new JsonObject()

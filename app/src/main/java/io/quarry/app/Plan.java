@@ -1,7 +1,9 @@
 package io.quarry.app;
 
+import io.quarry.app.workers.ClusterKey;
 import io.quarry.app.workers.LocalWorkersConfig;
 import io.vertx.core.json.JsonObject;
+import java.io.InputStream;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -51,14 +53,26 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
 
   /**
    * How this node joins: the configured cluster, or a private one on loopback that only its own worker
-   * processes join (named after the node so two nodes on one machine never merge), where a dead member
-   * is noticed within seconds.
+   * processes join, where a dead member is noticed within seconds (its name is the node's secret: see
+   * {@link #key}).
    */
-  JsonObject cluster(JsonObject configured, String nodeId) {
+  JsonObject cluster(JsonObject configured) {
     if (!privateCluster()) {
       return configured;
     }
-    return configured.copy().put("name", "quarry-local-" + nodeId).put("host", "127.0.0.1").put("members", "")
+    return configured.copy().put("name", "quarry-local").put("host", "127.0.0.1").put("members", "")
         .put("heartbeatSeconds", 1).put("maxNoHeartbeatSeconds", 5);
+  }
+
+  /**
+   * What admits a process to the cluster: a private cluster's random name and event-bus secret (so two
+   * nodes on one machine never merge, and no other program joins or sends), or what the node's supervisor
+   * handed a worker process over its standard input, or the configured cluster's name.
+   */
+  ClusterKey key(JsonObject configured, InputStream fromSupervisor) {
+    if (supervisor != null) {
+      return ClusterKey.receive(fromSupervisor);
+    }
+    return privateCluster() ? ClusterKey.random() : ClusterKey.named(configured.getString("name", "quarry"));
   }
 }

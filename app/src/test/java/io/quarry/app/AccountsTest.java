@@ -126,7 +126,7 @@ class AccountsTest {
         {"DELETE", "/api/conversations/c"}, {"POST", "/api/conversations/c/messages"}, {"POST", "/api/conversations/c/stop"},
         {"POST", "/api/conversations/c/datasets"}, {"PATCH", "/api/conversations/c/datasets/d"},
         {"DELETE", "/api/conversations/c/datasets/d"}, {"POST", "/api/conversations/c/datasets/d/refresh"},
-        {"POST", "/api/conversations/c/query"}, {"GET", "/api/results/r"}};
+        {"POST", "/api/conversations/c/query"}, {"GET", "/api/results/r"}, {"GET", "/api/health/nodes"}};
     for (String[] endpoint : endpoints) {
       HttpResponse<Buffer> response = send(plain, HttpMethod.valueOf(endpoint[0]), endpoint[1],
           endpoint[0].equals("GET") || endpoint[0].equals("DELETE") ? null : new JsonObject().put("title", "t"));

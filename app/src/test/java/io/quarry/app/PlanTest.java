@@ -3,8 +3,10 @@ package io.quarry.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quarry.app.workers.ClusterKey;
 import io.quarry.app.workers.LocalWorkersConfig;
 import io.vertx.core.json.JsonObject;
+import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
@@ -30,10 +32,14 @@ class PlanTest {
     assertThat(plan.clustered()).isTrue();
     assertThat(plan.privateCluster()).isTrue();
     assertThat(plan.labels()).containsExactly("storage", "worker", "dataset", "llm", "web");
-    JsonObject cluster = plan.cluster(new JsonObject().put("name", "quarry").put("members", "10.0.0.1"), "n1");
-    assertThat(cluster.getString("name")).isEqualTo("quarry-local-n1");
+    JsonObject configured = new JsonObject().put("name", "quarry").put("members", "10.0.0.1");
+    JsonObject cluster = plan.cluster(configured);
     assertThat(cluster.getString("host")).isEqualTo("127.0.0.1");
     assertThat(cluster.getString("members")).isEmpty();
+    ClusterKey key = plan.key(configured, InputStream.nullInputStream());
+    ClusterKey another = plan.key(configured, InputStream.nullInputStream());
+    assertThat(key.name()).startsWith("quarry-local-").hasSizeGreaterThan(50).isNotEqualTo(another.name());
+    assertThat(key.busSecret()).hasSizeGreaterThan(40).isNotEqualTo(another.busSecret()).isNotEqualTo(key.name());
   }
 
   @Test
@@ -43,7 +49,8 @@ class PlanTest {
     assertThat(plan.localWorkers()).isEqualTo(2);
     assertThat(plan.privateCluster()).isFalse();
     JsonObject configured = new JsonObject().put("name", "quarry").put("members", "10.0.0.1");
-    assertThat(plan.cluster(configured, "n1")).isEqualTo(configured);
+    assertThat(plan.cluster(configured)).isEqualTo(configured);
+    assertThat(plan.key(configured, InputStream.nullInputStream())).isEqualTo(ClusterKey.named("quarry"));
   }
 
   @Test

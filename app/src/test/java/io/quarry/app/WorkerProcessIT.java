@@ -41,7 +41,7 @@ class WorkerProcessIT {
         "QUARRY_DATA_DIR", dir.resolve("data").toString()), "--config", dir.resolve("absent.json").toString());
     node.awaitStarted(120);
 
-    JsonObject health = WebClient.create(vertx).get(port, "127.0.0.1", "/api/health").send().await().bodyAsJsonObject();
+    JsonObject health = WebClient.create(vertx).get(port, "127.0.0.1", "/api/health/nodes").send().await().bodyAsJsonObject();
     JsonArray workers = health.getJsonObject("local_workers").getJsonArray("workers");
     assertThat(workers).hasSize(2);
     List<ProcessHandle> children = workers.stream()

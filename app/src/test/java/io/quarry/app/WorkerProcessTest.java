@@ -71,7 +71,7 @@ class WorkerProcessTest {
   }
 
   private JsonArray workers() {
-    JsonObject health = chat.send(HttpMethod.GET, "/api/health", null).bodyAsJsonObject();
+    JsonObject health = chat.send(HttpMethod.GET, "/api/health/nodes", null).bodyAsJsonObject();
     return health.getJsonObject("local_workers").getJsonArray("workers");
   }
 
@@ -255,7 +255,7 @@ class WorkerProcessTest {
     String conversation = chat.conversation();
     chat.addDataset(conversation, "/people.parquet");
     assertPeopleCount(conversation);
-    JsonObject health = chat.send(HttpMethod.GET, "/api/health", null).bodyAsJsonObject();
+    JsonObject health = chat.send(HttpMethod.GET, "/api/health/nodes", null).bodyAsJsonObject();
     assertThat(health.getJsonObject("local_workers").getJsonArray("workers")).hasSize(2);
     assertThat(health.getJsonArray("cluster_members").stream().map(m -> ((JsonObject) m).getJsonArray("roles")))
         .containsExactlyInAnyOrder(new JsonArray().add("worker"), new JsonArray().add("worker"),
@@ -269,7 +269,7 @@ class WorkerProcessTest {
     String conversation = chat.conversation();
     chat.addDataset(conversation, "/people.parquet");
     assertError(query(conversation, "SELECT 1"), 503, "No query worker available");
-    JsonObject health = chat.send(HttpMethod.GET, "/api/health", null).bodyAsJsonObject();
+    JsonObject health = chat.send(HttpMethod.GET, "/api/health/nodes", null).bodyAsJsonObject();
     assertThat(health.getValue("local_workers")).isNull();
     assertThat(health.getJsonArray("roles")).doesNotContain("worker");
   }

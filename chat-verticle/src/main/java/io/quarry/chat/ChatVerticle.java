@@ -62,6 +62,8 @@ public class ChatVerticle extends VerticleBase {
       ctx.request().pause();
       ctx.next();
     }).handler(auth::handle).handler(socket::handle);
+    router.get("/api/health/nodes").handler(health::nodes);
+    Routes.allowOnly(router, "/api/health/nodes", HttpMethod.GET);
     router.get("/api/me").handler(health::me);
     Routes.allowOnly(router, "/api/me", HttpMethod.GET);
     new ConversationApi(storage).mount(router);

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** {@code GET /api/health} and {@code GET /api/me}. */
+/** {@code GET /api/health}, {@code GET /api/health/nodes} and {@code GET /api/me}. */
 final class HealthApi {
 
   /** The worker processes' state comes from this very process: an answer slower than this means trouble. */
@@ -33,36 +33,44 @@ final class HealthApi {
   }
 
   /**
-   * This node's roles, its worker processes (when it runs some), and every live node of the cluster with
-   * its roles (itself when not clustered).
+   * Whether this node is up, what it runs and which roles the cluster has: nothing that names a node or a
+   * process, since anyone who can reach the port may ask.
    */
   void health(RoutingContext ctx) {
-    JsonArray roles = node.getJsonArray("roles", new JsonArray());
+    members(ctx).onSuccess(list -> Replies.json(ctx, 200, summary(list)
+        .put("cluster_members", new JsonArray(list.stream()
+            .map(n -> new JsonObject().put("roles", n.getJsonArray("roles", new JsonArray()))).toList()))));
+  }
+
+  /** For a signed-in user: every live node with its id, and this node's worker processes. */
+  void nodes(RoutingContext ctx) {
     Future<JsonObject> localWorkers = Bus.request(ctx.vertx().eventBus(), Addresses.WORKER_LOCAL_STATUS,
         new JsonObject(), Deliveries.within(LOCAL_STATUS_TIMEOUT_MS)).otherwise((JsonObject) null);
-    Future<List<JsonObject>> members = ctx.vertx().sharedData().<String, JsonObject>getAsyncMap(Addresses.NODES_MAP)
+    Future.all(localWorkers, members(ctx)).onComplete(both -> Replies.json(ctx, 200,
+        summary(both.result().resultAt(1))
+            .put("local_workers", localWorkers.result())
+            .put("cluster_members", new JsonArray(both.result().<List<JsonObject>>resultAt(1)))));
+  }
+
+  private JsonObject summary(List<JsonObject> members) {
+    Set<String> present = new TreeSet<>();
+    members.forEach(n -> n.getJsonArray("roles", new JsonArray()).forEach(r -> present.add((String) r)));
+    return new JsonObject()
+        .put("status", "ok")
+        .put("version", node.getString("version", "dev"))
+        .put("roles", node.getJsonArray("roles", new JsonArray()))
+        .put("roles_present", new JsonArray(new ArrayList<>(present)));
+  }
+
+  /** Every live node of the cluster by id, or this one alone when not clustered. */
+  private Future<List<JsonObject>> members(RoutingContext ctx) {
+    return ctx.vertx().sharedData().<String, JsonObject>getAsyncMap(Addresses.NODES_MAP)
         .compose(AsyncMap::values)
-        .otherwise(List.of());
-    Future.all(localWorkers, members).onComplete(both -> {
-      List<JsonObject> values = members.result();
-      JsonArray list = new JsonArray();
-      Set<String> present = new TreeSet<>();
-      values.stream().sorted(Comparator.comparing(n -> n.getString("id", ""))).forEach(n -> {
-        list.add(n);
-        n.getJsonArray("roles", new JsonArray()).forEach(r -> present.add((String) r));
-      });
-      if (list.isEmpty()) {
-        list.add(new JsonObject().put("id", node.getString("id", "local")).put("roles", roles));
-        roles.forEach(r -> present.add((String) r));
-      }
-      Replies.json(ctx, 200, new JsonObject()
-          .put("status", "ok")
-          .put("version", node.getString("version", "dev"))
-          .put("roles", roles)
-          .put("roles_present", new JsonArray(new ArrayList<>(present)))
-          .put("local_workers", localWorkers.result())
-          .put("cluster_members", list));
-    });
+        .otherwise(List.of())
+        .map(values -> values.isEmpty()
+            ? List.of(new JsonObject().put("id", node.getString("id", "local"))
+                .put("roles", node.getJsonArray("roles", new JsonArray())))
+            : values.stream().sorted(Comparator.comparing(n -> n.getString("id", ""))).toList());
   }
 
   /** The user, and whether chat can run here (the UI says plainly when it cannot). */

@@ -64,13 +64,18 @@ class ChatEdgeTest {
   }
 
   @Test
-  @DisplayName("health reports status, version, roles and the members of the cluster")
+  @DisplayName("health reports status, version, roles and the members' roles, naming no node; a user sees the nodes")
   void health() {
-    JsonObject health = send(HttpMethod.GET, "/api/health", null).bodyAsJsonObject();
+    HttpResponse<Buffer> response = send(HttpMethod.GET, "/api/health", null);
+    JsonObject health = response.bodyAsJsonObject();
     assertThat(health.getString("status")).isEqualTo("ok");
     assertThat(health.getString("version")).isEqualTo("9.9");
     assertThat(health.getJsonArray("roles")).containsExactly("web");
-    assertThat(health.getJsonArray("cluster_members").getJsonObject(0).getString("id")).isEqualTo("n1");
+    assertThat(health.getJsonArray("cluster_members").getJsonObject(0)).isEqualTo(new JsonObject().put("roles",
+        new JsonArray().add("web")));
+    assertThat(response.bodyAsString()).doesNotContain("n1");
+    JsonObject nodes = send(HttpMethod.GET, "/api/health/nodes", null).bodyAsJsonObject();
+    assertThat(nodes.getJsonArray("cluster_members").getJsonObject(0).getString("id")).isEqualTo("n1");
   }
 
   @Test

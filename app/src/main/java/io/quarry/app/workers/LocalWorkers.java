@@ -18,6 +18,7 @@ import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -35,11 +36,17 @@ import java.util.List;
  */
 public class LocalWorkers extends VerticleBase {
 
+  private final ClusterKey key;
   private final List<WorkerProcess> processes = new ArrayList<>();
   private final Deque<Waiting> waiting = new ArrayDeque<>();
   private LocalWorkersConfig settings;
   private long queryTimeoutMs;
   private int busyAt;
+
+  /** {@code key}: how the processes join this node's cluster, handed to each over its standard input. */
+  public LocalWorkers(ClusterKey key) {
+    this.key = key;
+  }
 
   @Override
   public Future<?> start() {
@@ -75,7 +82,8 @@ public class LocalWorkers extends VerticleBase {
     WorkerCommand command = prepared.command();
     for (int slot = 1; slot <= settings.count(); slot++) {
       int index = slot - 1;
-      processes.add(new WorkerProcess(context, slot, supervisor, command, prepared.configFiles().get(index), settings,
+      Path file = prepared.configFiles().get(index);
+      processes.add(new WorkerProcess(context, slot, supervisor, command, file, key, settings,
           () -> changed(processes.get(index))));
     }
   }
@@ -109,7 +117,10 @@ public class LocalWorkers extends VerticleBase {
     return ready.future();
   }
 
-  /** One configuration file per process: the node's worker and cluster settings, and a cache of its own. */
+  /**
+   * One configuration file per process: the node's worker and cluster settings, and a cache of its own.
+   * Readable by this account only, though it holds no secret: the cluster key goes over standard input.
+   */
   private static List<Path> writeConfigurations(Path home, JsonObject child, int count) throws IOException {
     Files.createDirectories(home);
     List<Path> files = new ArrayList<>();
@@ -118,9 +129,16 @@ public class LocalWorkers extends VerticleBase {
       config.getJsonObject("worker").put("name", "local-" + slot);
       Path file = home.resolve("worker-" + slot + ".json");
       Files.writeString(file, config.encodePrettily());
+      ownerOnly(file);
       files.add(file);
     }
     return files;
+  }
+
+  private static void ownerOnly(Path file) throws IOException {
+    if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    }
   }
 
   private void announced(LocalWorker worker, Message<JsonObject> msg) {

@@ -51,6 +51,7 @@ final class WorkerProcess {
   private final String supervisor;
   private final WorkerCommand command;
   private final Path configFile;
+  private final ClusterKey key;
   private final LocalWorkersConfig settings;
   private final Runnable changed;
   private final Set<Promise<Buffer>> inFlight = new HashSet<>();
@@ -66,13 +67,14 @@ final class WorkerProcess {
   private String lastExitAt;
   private String lastExitCause;
 
-  WorkerProcess(Context context, int slot, String supervisor, WorkerCommand command, Path configFile,
+  WorkerProcess(Context context, int slot, String supervisor, WorkerCommand command, Path configFile, ClusterKey key,
       LocalWorkersConfig settings, Runnable changed) {
     this.context = context;
     this.slot = slot;
     this.supervisor = supervisor;
     this.command = command;
     this.configFile = configFile;
+    this.key = key;
     this.settings = settings;
     this.changed = changed;
   }
@@ -94,7 +96,9 @@ final class WorkerProcess {
   /** Building the command looks at files (the shell, the class archive): off the event loop, like the fork. */
   private Process spawn(String id) throws IOException {
     try {
-      return command.build(slot, supervisor, id, configFile).start();
+      Process started = command.build(slot, supervisor, id, configFile).start();
+      key.send(started.getOutputStream());
+      return started;
     } catch (IOException | RuntimeException e) {
       command.ended(id);
       throw e;

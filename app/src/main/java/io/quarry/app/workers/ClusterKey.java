@@ -1,0 +1,54 @@
+package io.quarry.app.workers;
+
+import io.quarry.bus.BusSecret;
+import io.vertx.core.json.JsonObject;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What lets a process into a node's private cluster: its Hazelcast cluster name and the event bus's
+ * secret, both random per node start. The node hands them to its worker processes over their standard
+ * input, never on a command line or in a file, where another program on the machine could read them.
+ */
+public record ClusterKey(String name, String busSecret) {
+
+  /** Members of a configured cluster know its name from their configuration, and have no bus secret yet. */
+  public static ClusterKey named(String name) {
+    return new ClusterKey(name, null);
+  }
+
+  /** A line longer than this is not a key: the node writes one short line. */
+  private static final int MAX_LINE = 1_024;
+
+  public static ClusterKey random() {
+    return new ClusterKey("quarry-local-" + BusSecret.random(), BusSecret.random());
+  }
+
+  /** One line, written to a worker process's standard input (which stays open: its end stops the worker). */
+  void send(OutputStream toWorker) throws IOException {
+    String line = new JsonObject().put("name", name).put("bus_secret", busSecret).encode() + "\n";
+    toWorker.write(line.getBytes(StandardCharsets.UTF_8));
+    toWorker.flush();
+  }
+
+  /** Reads the node's line byte by byte, so that nothing past it is taken from the stream. */
+  public static ClusterKey receive(InputStream fromNode) {
+    ByteArrayOutputStream line = new ByteArrayOutputStream();
+    try {
+      for (int b = fromNode.read(); b != '\n'; b = fromNode.read()) {
+        if (b < 0 || line.size() >= MAX_LINE) {
+          throw new IllegalStateException("The node did not pass this worker its cluster key on standard input");
+        }
+        line.write(b);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    JsonObject key = new JsonObject(line.toString(StandardCharsets.UTF_8));
+    return new ClusterKey(key.getString("name"), key.getString("bus_secret"));
+  }
+}

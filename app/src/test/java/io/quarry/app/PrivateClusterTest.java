@@ -1,0 +1,210 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.config.Config;
+import io.quarry.bus.Addresses;
+import io.quarry.bus.BusSecret;
+import io.quarry.bus.Keys;
+import io.quarry.bus.StorageClient;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.internal.VertxInternal;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.shareddata.AsyncMap;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The red team's attack on the default node: another program on the machine joins the node's private
+ * cluster with what it can read (health, the workers' command lines and configuration files), then asks
+ * storage for a user's password hash. It must get nowhere, and a program that somehow learnt the cluster's
+ * name still cannot send without the bus secret.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PrivateClusterTest {
+
+  private static final String EMAIL = "victim@example.com";
+  /** How long a request from the outsider waits for an answer that must never come. */
+  private static final long REFUSED_WAIT_MS = 3_000;
+
+  @TempDir
+  static Path dir;
+
+  ChatHarness chat;
+  final List<Vertx> outsiders = new ArrayList<>();
+
+  @BeforeAll
+  void start() {
+    chat = new ChatHarness(dir, Map.of("QUARRY_AUTH_MODE", "password", "QUARRY_LOCAL_WORKERS", "1"));
+    String invite = new StorageClient(chat.node.vertx().eventBus()).createInvite().await();
+    assertThat(chat.send(HttpMethod.POST, "/api/auth/signup", new JsonObject().put("email", EMAIL)
+        .put("password", "a long enough password").put("invite", invite)).statusCode()).isEqualTo(201);
+  }
+
+  @AfterAll
+  void stop() {
+    outsiders.forEach(v -> v.close().await());
+    chat.close();
+  }
+
+  private HazelcastClusterManager nodeManager() {
+    return (HazelcastClusterManager) ((VertxInternal) chat.node.vertx()).clusterManager();
+  }
+
+  private String realName() {
+    return nodeManager().getHazelcastInstance().getConfig().getClusterName();
+  }
+
+  private List<Path> workerConfigs() throws IOException {
+    try (Stream<Path> files = Files.list(dir.resolve("workers"))) {
+      return files.filter(f -> f.getFileName().toString().matches("worker-\\d+\\.json")).toList();
+    }
+  }
+
+  /** Everything another program on the machine can read about the node and its workers. */
+  private String readable() throws IOException {
+    StringBuilder seen = new StringBuilder(chat.send(HttpMethod.GET, "/api/health", null).bodyAsString());
+    ProcessHandle.current().descendants()
+        .forEach(p -> p.info().commandLine().ifPresent(line -> seen.append('\n').append(line)));
+    for (Path config : workerConfigs()) {
+      seen.append('\n').append(Files.readString(config));
+    }
+    return seen.toString();
+  }
+
+  /** The header this node's own members put on every message, taken from a message on its bus. */
+  private String realSecret() {
+    CompletableFuture<String> header = new CompletableFuture<>();
+    var bus = chat.node.vertx().eventBus();
+    bus.addInboundInterceptor(ctx -> {
+      header.complete(ctx.message().headers().get(BusSecret.HEADER));
+      ctx.next();
+    });
+    new StorageClient(bus).sessionUser("no such session").otherwise((io.quarry.bus.User) null).await();
+    return header.getNow(null);
+  }
+
+  /** {@code lite}: holds no cluster data (one that ends up alone must hold its own). */
+  private Vertx outsider(String clusterName, boolean lite) {
+    JsonObject cluster = new JsonObject().put("name", clusterName).put("host", "127.0.0.1")
+        .put("members", nodeManager().getHazelcastInstance().getCluster().getLocalMember().getAddress().getHost() + ":"
+            + nodeManager().getHazelcastInstance().getCluster().getLocalMember().getAddress().getPort())
+        .put("port", 5701).put("liteMember", lite);
+    // An outsider can wait as little as it likes for a join that is refused.
+    Config config = Clustering.hazelcastConfig(cluster, null).setClusterName(clusterName)
+        .setProperty("hazelcast.max.join.seconds", "5");
+    Vertx vertx = Vertx.builder().withClusterManager(new HazelcastClusterManager(config)).buildClustered().await();
+    outsiders.add(vertx);
+    return vertx;
+  }
+
+  private static Future<JsonObject> credentials(Vertx from, DeliveryOptions options) {
+    return from.eventBus().<JsonObject>request(Addresses.STORAGE_USER_CREDENTIALS,
+        new JsonObject().put(Keys.EMAIL, EMAIL), options.setSendTimeout(REFUSED_WAIT_MS)).map(m -> m.body());
+  }
+
+  private static ReplyFailure failure(Future<?> request) {
+    Throwable cause = request.<Throwable>transform(r -> Future.succeededFuture(r.cause())).await();
+    assertThat(cause).as("the outsider was answered: %s", request.result()).isInstanceOf(ReplyException.class);
+    return ((ReplyException) cause).failureType();
+  }
+
+  @Test
+  @DisplayName("nothing readable names the cluster or its secret; the workers' files are the node's account's only")
+  void nothingReadableGivesTheKey() throws IOException {
+    String readable = readable();
+    assertThat(realName()).startsWith("quarry-local-").hasSizeGreaterThan(40);
+    assertThat(readable).doesNotContain(realName().substring("quarry-local-".length())).doesNotContain(realSecret());
+    for (Path config : workerConfigs()) {
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(config))).isEqualTo("rw-------");
+    }
+  }
+
+  @Test
+  @DisplayName("an outsider joining under any name it can find ends up alone: storage is not there to ask")
+  void cannotJoin() throws IOException {
+    // The node's id, once part of the name, is what a signed-in user (or any local program in local mode) sees.
+    String nodeId = chat.node.vertx().sharedData().<String, JsonObject>getAsyncMap(Addresses.NODES_MAP)
+        .compose(AsyncMap::values).await().get(0).getString("id");
+    Set<String> names = new LinkedHashSet<>(List.of("quarry-local-" + nodeId, "quarry"));
+    for (Path config : workerConfigs()) {
+      names.add(new JsonObject(Files.readString(config)).getJsonObject("cluster").getString("name"));
+    }
+    for (String name : names) {
+      Vertx outsider = outsider(name, false);
+      var members = ((HazelcastClusterManager) ((VertxInternal) outsider).clusterManager()).getNodes();
+      assertThat(members).as("members seen by an outsider named '%s'", name).hasSize(1);
+      assertThat(failure(credentials(outsider, new DeliveryOptions()))).isEqualTo(ReplyFailure.NO_HANDLERS);
+    }
+    assertThat(nodeManager().getNodes()).hasSize(2);
+  }
+
+  @Test
+  @DisplayName("an outsider that learnt the cluster's name joins, but what it sends without the bus secret is dropped")
+  void cannotSendWithoutTheSecret() {
+    Vertx outsider = outsider(realName(), true);
+    assertThat(failure(credentials(outsider, new DeliveryOptions()))).isEqualTo(ReplyFailure.TIMEOUT);
+    assertThat(failure(credentials(outsider, new DeliveryOptions().addHeader(BusSecret.HEADER, "guessed"))))
+        .isEqualTo(ReplyFailure.TIMEOUT);
+    // The same request with the secret is answered: the drop above is the secret's doing, not the route's.
+    JsonObject stolen = credentials(outsider, new DeliveryOptions().addHeader(BusSecret.HEADER, realSecret())).await();
+    assertThat(stolen.getString("password_hash")).startsWith("$argon2");
+  }
+
+  @Test
+  @DisplayName("the node's cluster and event-bus ports listen on loopback only, not on every interface")
+  void loopbackOnly() throws IOException {
+    int hazelcast = nodeManager().getHazelcastInstance().getCluster().getLocalMember().getAddress().getPort();
+    int eventBus = ((VertxInternal) chat.node.vertx()).clusterManager().getNodeInfo().port();
+    for (int port : new int[] {hazelcast, eventBus}) {
+      List<String> listening = Listening.on(port);
+      assertThat(listening).as("listening sockets on port %d", port).isNotEmpty().allMatch(Listening::loopback);
+    }
+  }
+
+  /** Listening TCP sockets as the kernel lists them in procfs (reading a file, no traffic). */
+  static final class Listening {
+
+    private static final String LISTEN = "0A";
+
+    static List<String> on(int port) throws IOException {
+      List<String> addresses = new ArrayList<>();
+      for (String table : new String[] {"/proc/net/tcp", "/proc/net/tcp6"}) {
+        for (String line : Files.readAllLines(Path.of(table)).subList(1, Files.readAllLines(Path.of(table)).size())) {
+          String[] fields = line.trim().split("\\s+");
+          String[] local = fields[1].split(":");
+          if (fields[3].equals(LISTEN) && Integer.parseInt(local[1], 16) == port) {
+            addresses.add(local[0]);
+          }
+        }
+      }
+      return addresses;
+    }
+
+    /** 127.0.0.1 as procfs writes it, in IPv4 or as an IPv4-mapped IPv6 address. */
+    static boolean loopback(String hex) {
+      return hex.equals("0100007F") || hex.equals("0000000000000000FFFF00000100007F");
+    }
+  }
+}
