@@ -18,6 +18,7 @@ public final class Addresses {
   public static final String STORAGE_SESSION_FIND = "storage.session.find";
   public static final String STORAGE_SESSION_DELETE = "storage.session.delete";
   public static final String STORAGE_INVITE_CREATE = "storage.invite.create";
+  public static final String STORAGE_INVITE_CHECK = "storage.invite.check";
   public static final String STORAGE_CONVERSATION_CREATE = "storage.conversation.create";
   public static final String STORAGE_CONVERSATION_LIST = "storage.conversation.list";
   public static final String STORAGE_CONVERSATION_GET = "storage.conversation.get";

@@ -28,6 +28,7 @@ public final class Keys {
   public static final String SQL = "sql";
   public static final String EMAIL = "email";
   public static final String PASSWORD_HASH = "password_hash";
+  public static final String USABLE = "usable";
   public static final String INVITE = "invite";
   public static final String TOKEN_HASH = "token_hash";
   public static final String EXPIRES_AT = "expires_at";

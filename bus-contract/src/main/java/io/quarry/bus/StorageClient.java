@@ -54,6 +54,17 @@ public final class StorageClient {
     return call(STORAGE_SESSION_DELETE, new JsonObject().put(Keys.TOKEN_HASH, tokenHash)).mapEmpty();
   }
 
+  /**
+   * Said of an invite that is unknown or used, and of one used to sign up an email that already has an
+   * account (which uses it up): so an invite can neither tell which emails have accounts nor probe many.
+   */
+  public static final String INVITE_REFUSED = "Invalid or already used referral key";
+
+  /** Whether an invite could sign somebody up now (it is known and unused). */
+  public Future<Boolean> inviteUsable(String code) {
+    return call(STORAGE_INVITE_CHECK, new JsonObject().put(Keys.CODE, code)).map(json -> json.getBoolean(Keys.USABLE));
+  }
+
   /** A new, unused invite code. */
   public Future<String> createInvite() {
     return call(STORAGE_INVITE_CREATE, new JsonObject()).map(json -> json.getString(Keys.CODE));

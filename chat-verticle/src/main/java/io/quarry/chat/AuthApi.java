@@ -6,7 +6,6 @@ import io.quarry.bus.StorageClient;
 import io.quarry.bus.Timestamps;
 import io.quarry.bus.User;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -21,16 +20,16 @@ final class AuthApi {
   static final int MIN_PASSWORD = 8;
   static final int MAX_PASSWORD = 200;
 
-  private final Vertx vertx;
   private final StorageClient storage;
   private final String mode;
   private final SignInGuard guard;
+  private final Passwords passwords;
 
-  AuthApi(Vertx vertx, StorageClient storage, String mode, SignInGuard guard) {
-    this.vertx = vertx;
+  AuthApi(StorageClient storage, String mode, SignInGuard guard, Passwords passwords) {
     this.storage = storage;
     this.mode = mode;
     this.guard = guard;
+    this.passwords = passwords;
   }
 
   void mount(Router router) {
@@ -55,7 +54,10 @@ final class AuthApi {
     if (!guard.begin(ctx, attempt, "sign-up")) {
       return;
     }
-    vertx.executeBlocking(() -> Passwords.hash(password))
+    // The invite first: a guessed one costs no hash.
+    storage.inviteUsable(invite.strip())
+        .compose(usable -> usable ? passwords.hash(password)
+            : Future.failedFuture(QuarryException.badRequest(StorageClient.INVITE_REFUSED)))
         .compose(hash -> storage.createUser(email, hash, invite.strip()))
         .compose(user -> startSession(ctx, user))
         .onSuccess(user -> {
@@ -76,8 +78,7 @@ final class AuthApi {
     }
     storage.credentials(email)
         .recover(e -> Failure.classify(e) == Failure.NOT_FOUND ? Future.succeededFuture(null) : Future.failedFuture(e))
-        .compose(found -> vertx.executeBlocking(() -> found != null
-                && Passwords.matches(password, found.getString("password_hash")))
+        .compose(found -> passwords.matches(password, found == null ? null : found.getString("password_hash"))
             .compose(ok -> ok ? Future.succeededFuture(User.fromJson(found.getJsonObject("user")))
                 : Future.failedFuture(new QuarryException(Failure.UNAUTHORIZED, BAD_CREDENTIALS))))
         .compose(user -> startSession(ctx, user))

@@ -17,13 +17,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The HTTP edge: REST API, static web UI, authentication. Config: {@code host}, {@code port},
  * {@code authMode}, {@code maxBodyBytes}, the sign-in throttle ({@code auth*}, {@code trustProxy}), the pace of
- * changes ({@code writesPerMinute}, {@code writeBurst}), and {@code node} ({@code {id, version, roles}}) for health.
+ * changes ({@code writesPerMinute}, {@code writeBurst}), password hashing ({@code passwordHashThreads} at once,
+ * {@code passwordHashQueue} waiting at most), and {@code node} ({@code {id, version, roles}}) for health.
  */
 public class ChatVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(ChatVerticle.class);
 
   private HttpServer server;
+  private Passwords passwords;
 
   @Override
   public Future<?> start() {
@@ -92,12 +94,19 @@ public class ChatVerticle extends VerticleBase {
   private Auth accounts(Router router, StorageClient storage, String mode) {
     Throttle throttle = new Throttle(System::currentTimeMillis, config().getLong("authFailuresForgetMs", 900_000L),
         100_000);
-    new AuthApi(vertx, storage, mode, new SignInGuard(throttle, config())).mount(router);
+    passwords = new Passwords(vertx, config().getInteger("passwordHashThreads", 2),
+        config().getInteger("passwordHashQueue", 64));
+    new AuthApi(storage, mode, new SignInGuard(throttle, config()), passwords).mount(router);
     Auth auth = new Auth(storage, mode);
     router.route("/api/*").handler(auth::handle);
     router.route("/api/*").handler(new WriteLimit(System::currentTimeMillis, config().getInteger("writesPerMinute", 120),
         config().getInteger("writeBurst", 100))::handle);
     return auth;
+  }
+
+  @Override
+  public Future<?> stop() {
+    return passwords == null ? Future.succeededFuture() : passwords.close();
   }
 
   private static boolean loopback(String host) {
@@ -108,6 +117,11 @@ public class ChatVerticle extends VerticleBase {
   private String samplesBaseUrl() {
     String configured = config().getString("samplesBaseUrl", "");
     return configured.isBlank() ? "http://127.0.0.1:" + server.actualPort() + "/samples/" : configured;
+  }
+
+  /** How much password hashing this edge has done (tests compare the work of sign-in paths). */
+  Passwords passwords() {
+    return passwords;
   }
 
   /** The port actually bound (useful when configured as 0). */

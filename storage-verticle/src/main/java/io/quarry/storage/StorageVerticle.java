@@ -77,6 +77,7 @@ public class StorageVerticle extends VerticleBase {
         Bus.serve(bus, STORAGE_SESSION_FIND, users::findSession),
         Bus.serve(bus, STORAGE_SESSION_DELETE, users::deleteSession),
         Bus.serve(bus, STORAGE_INVITE_CREATE, users::createInvite),
+        Bus.serve(bus, STORAGE_INVITE_CHECK, users::checkInvite),
         Bus.serve(bus, STORAGE_CONVERSATION_CREATE, conversations::create),
         Bus.serve(bus, STORAGE_CONVERSATION_LIST, conversations::list),
         Bus.serve(bus, STORAGE_CONVERSATION_GET, conversations::get),

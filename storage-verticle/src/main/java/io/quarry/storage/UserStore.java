@@ -4,11 +4,13 @@ import static io.quarry.bus.Keys.required;
 
 import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.StorageClient;
 import io.quarry.bus.Timestamps;
 import io.quarry.bus.User;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnection;
 import java.security.SecureRandom;
 import java.util.HexFormat;
@@ -31,28 +33,43 @@ final class UserStore {
         .map(row -> user(row).toJson());
   }
 
+  /**
+   * A new account, using up its invite. An email that already has an account uses the invite up too and
+   * gets the same answer as a used invite, so invites cannot find out which emails have accounts.
+   */
   Future<JsonObject> create(JsonObject body) {
     String email = required(body, Keys.EMAIL);
     String hash = required(body, Keys.PASSWORD_HASH);
     String invite = required(body, Keys.INVITE);
     User user = new User(Db.newId(), email, Timestamps.now());
-    return db.tx(conn -> consumeInvite(conn, invite)
-        .compose(v -> Db.exists(conn, "SELECT 1 FROM users WHERE email = ?", email))
-        .compose(taken -> taken
-            ? Future.<Void>failedFuture(QuarryException.conflict("An account with this email already exists"))
-            : Future.<Void>succeededFuture())
-        .compose(v -> Db.run(conn, "INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)",
-            user.id(), email, hash, user.createdAt()))
-        .compose(v -> Db.run(conn, "UPDATE invites SET used_by = ?, used_at = ? WHERE code = ?",
-            user.id(), user.createdAt(), invite))
-        .map(v -> user.toJson()));
+    return db.tx(conn -> unused(conn, invite)
+            .compose(usable -> usable ? Db.exists(conn, "SELECT 1 FROM users WHERE email = ?", email)
+                .compose(taken -> taken ? useUp(conn, invite, null, user.createdAt()).map(false)
+                    : insert(conn, user, hash).compose(v -> useUp(conn, invite, user.id(), user.createdAt())).map(true))
+                : Future.succeededFuture(false)))
+        .compose(created -> created ? Future.succeededFuture(user.toJson())
+            : Future.failedFuture(QuarryException.badRequest(StorageClient.INVITE_REFUSED)));
   }
 
-  private static Future<Void> consumeInvite(SqlConnection conn, String invite) {
-    return Db.exists(conn, "SELECT 1 FROM invites WHERE code = ? AND used_by IS NULL", invite)
-        .compose(unused -> unused
-            ? Future.succeededFuture()
-            : Future.failedFuture(QuarryException.badRequest("Invalid or already used referral key")));
+  /** {@code {usable}}: whether the invite is known and not used yet. */
+  Future<JsonObject> checkInvite(JsonObject body) {
+    return unused(db.pool(), required(body, Keys.CODE))
+        .map(usable -> new JsonObject().put(Keys.USABLE, usable));
+  }
+
+  /** Unused means never used: deleting the account an invite made does not make the invite new again. */
+  private static Future<Boolean> unused(SqlClient client, String invite) {
+    return Db.exists(client, "SELECT 1 FROM invites WHERE code = ? AND used_at IS NULL", invite);
+  }
+
+  private static Future<Void> insert(SqlConnection conn, User user, String hash) {
+    return Db.run(conn, "INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)",
+        user.id(), user.email(), hash, user.createdAt()).mapEmpty();
+  }
+
+  private static Future<Void> useUp(SqlConnection conn, String invite, String userId, String at) {
+    return Db.run(conn, "UPDATE invites SET used_by = ?, used_at = ? WHERE code = ?", userId, at, invite)
+        .mapEmpty();
   }
 
   Future<JsonObject> get(JsonObject body) {

@@ -158,7 +158,8 @@ class StorageVerticleTest {
   }
 
   @Test
-  @DisplayName("sign-up consumes its invite: a used or unknown invite and a taken email are refused")
+  @DisplayName("sign-up consumes its invite: a used or unknown invite is refused, and a taken email uses its invite up"
+      + " with the same answer, so one invite cannot probe for accounts")
   void usersAndInvites(Vertx vertx) throws Exception {
     String invite = storage.createInvite().await();
     User carol = storage.createUser("carol@example.com", "h", invite).await();
@@ -168,9 +169,15 @@ class StorageVerticleTest {
     assertFails(storage.createUser("dave@example.com", "h", "no-such-invite"), Failure.BAD_REQUEST,
         "Invalid or already used referral key");
     String fresh = storage.createInvite().await();
-    assertFails(storage.createUser("CAROL@example.com", "h", fresh), Failure.CONFLICT,
-        "An account with this email already exists");
-    assertThat(count("SELECT COUNT(*) FROM invites WHERE used_by IS NULL")).isEqualTo(1);
+    assertThat(storage.inviteUsable(fresh).await()).isTrue();
+    assertFails(storage.createUser("CAROL@example.com", "h", fresh), Failure.BAD_REQUEST,
+        "Invalid or already used referral key");
+    assertThat(storage.inviteUsable(fresh).await()).isFalse();
+    assertFails(storage.createUser("erin@example.com", "h", fresh), Failure.BAD_REQUEST,
+        "Invalid or already used referral key");
+    assertThat(storage.inviteUsable("no-such-invite").await()).isFalse();
+    assertThat(count("SELECT COUNT(*) FROM users WHERE email IN ('dave@example.com', 'erin@example.com')")).isZero();
+    assertThat(count("SELECT COUNT(*) FROM users WHERE email = 'carol@example.com' COLLATE NOCASE")).isEqualTo(1);
 
     JsonObject credentials = storage.credentials("carol@example.com").await();
     assertThat(credentials.getString("password_hash")).isEqualTo("h");
