@@ -113,7 +113,11 @@ class AccountsTest {
         "Field 'email' must be an email address");
     assertError(send(session(), HttpMethod.POST, "/api/auth/signup", signUp("dan@example.com", "short", code)), 400,
         "Field 'password' must be at least 8 characters");
-    assertThat(send(session(), HttpMethod.POST, "/api/auth/signup", signUp("dan@example.com", "12345678", code))
+    for (String common : new String[] {"12345678", "password1", "PassWord1", "iloveyou2"}) {
+      assertError(send(session(), HttpMethod.POST, "/api/auth/signup", signUp("dan@example.com", common, code)), 400,
+          "This password is one of the most common ones; choose another");
+    }
+    assertThat(send(session(), HttpMethod.POST, "/api/auth/signup", signUp("dan@example.com", "k7#q2!vz", code))
         .statusCode()).isEqualTo(201);
   }
 

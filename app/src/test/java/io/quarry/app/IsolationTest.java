@@ -1,5 +1,6 @@
 package io.quarry.app;
 
+import static io.quarry.app.HttpAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.bus.DatasetClient;
@@ -110,9 +111,32 @@ class IsolationTest {
     for (Object[] call : calls) {
       HttpResponse<Buffer> response = send(bob, (HttpMethod) call[0], (String) call[1], (JsonObject) call[2]);
       assertThat(response.statusCode()).as(call[0] + " " + call[1]).isEqualTo(404);
+      assertThat(response.bodyAsJsonObject().fieldNames()).as(call[0] + " " + call[1]).isSubsetOf("error", "details");
     }
     assertThat(send(bob, HttpMethod.GET, "/api/conversations", null).bodyAsJsonObject().getJsonArray("conversations")).isEmpty();
     assertUnchanged();
+  }
+
+  @Test
+  @DisplayName("while Alice's answer streams, Bob asking in her conversation gets 404, not 409 (which would tell it exists)")
+  void busyIsTheOwnersToKnow() throws Exception {
+    String c = "/api/conversations/" + conversation;
+    chat.gemini.next().text("Thinking").gate("held").answer(" done.");
+    try (EventRecorder events = new EventRecorder(chat.node, aliceId)) {
+      assertThat(send(alice, HttpMethod.POST, c + "/messages", new JsonObject().put("content", "Again?")).statusCode())
+          .isEqualTo(202);
+      while (!"chat_token".equals(events.next(1).get(0).getString("type"))) {
+        // Waits until the answer is streaming.
+      }
+      assertError(send(bob, HttpMethod.POST, c + "/messages", new JsonObject().put("content", "Mine?")), 404,
+          "Conversation not found");
+      assertError(send(alice, HttpMethod.POST, c + "/messages", new JsonObject().put("content", "And?")), 409,
+          "Generation already in progress for this conversation");
+      chat.gemini.release("held");
+      while (!"chat_complete".equals(events.next(1).get(0).getString("type"))) {
+        // Drains the turn's events up to its end.
+      }
+    }
   }
 
   @Test

@@ -24,12 +24,14 @@ final class AuthApi {
   private final String mode;
   private final SignInGuard guard;
   private final Passwords passwords;
+  private final CommonPasswords common;
 
-  AuthApi(StorageClient storage, String mode, SignInGuard guard, Passwords passwords) {
+  AuthApi(StorageClient storage, String mode, SignInGuard guard, Passwords passwords, CommonPasswords common) {
     this.storage = storage;
     this.mode = mode;
     this.guard = guard;
     this.passwords = passwords;
+    this.common = common;
   }
 
   void mount(Router router) {
@@ -121,10 +123,13 @@ final class AuthApi {
     return email;
   }
 
-  private static String password(JsonObject body) {
+  private String password(JsonObject body) {
     String password = Bodies.requiredString(body, "password", MAX_PASSWORD);
     if (password.length() < MIN_PASSWORD) {
       throw QuarryException.badRequest("Field 'password' must be at least " + MIN_PASSWORD + " characters");
+    }
+    if (common.contains(password)) {
+      throw QuarryException.badRequest(CommonPasswords.TOO_COMMON);
     }
     return password;
   }

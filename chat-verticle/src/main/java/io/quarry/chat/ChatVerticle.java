@@ -40,15 +40,16 @@ public class ChatVerticle extends VerticleBase {
           + " listens on loopback only: set QUARRY_HTTP_HOST=127.0.0.1, or QUARRY_AUTH_MODE=password to serve " + host));
     }
     StorageClient storage = new StorageClient(vertx.eventBus());
-    Router router = router(storage);
-    server = vertx.createHttpServer().requestHandler(router);
-    return server.listen(port, host)
-        .recover(e -> Future.failedFuture(new IllegalStateException(
-            "Cannot listen on " + host + ":" + port + ": " + e.getMessage(), e)))
-        .onSuccess(s -> log.info("Quarry listening on http://{}:{}/", host, s.actualPort()));
+    return vertx.executeBlocking(CommonPasswords::load, false).compose(common -> {
+      server = vertx.createHttpServer().requestHandler(router(storage, common));
+      return server.listen(port, host)
+          .recover(e -> Future.failedFuture(new IllegalStateException(
+              "Cannot listen on " + host + ":" + port + ": " + e.getMessage(), e)))
+          .onSuccess(s -> log.info("Quarry listening on http://{}:{}/", host, s.actualPort()));
+    });
   }
 
-  private Router router(StorageClient storage) {
+  private Router router(StorageClient storage, CommonPasswords common) {
     Router router = Router.router(vertx);
     router.route().handler(new SecurityHeaders()::handle);
     LlmClient llm = new LlmClient(vertx.eventBus());
@@ -57,7 +58,7 @@ public class ChatVerticle extends VerticleBase {
     requestChecks(router);
     router.get("/api/health").handler(health::health);
     Routes.allowOnly(router, "/api/health", HttpMethod.GET);
-    Auth auth = accounts(router, storage, mode);
+    Auth auth = accounts(router, storage, mode, common);
     EventSocket socket = new EventSocket(vertx, config().getLong("pingIntervalMs", 30_000L));
     // Paused so the upgrade can still happen after authentication, which may wait for storage.
     router.get("/ws").handler(ctx -> {
@@ -91,12 +92,12 @@ public class ChatVerticle extends VerticleBase {
   }
 
   /** Sign-up, sign-in and sign-out, throttled; past them every API route needs a user, whose changes are paced. */
-  private Auth accounts(Router router, StorageClient storage, String mode) {
+  private Auth accounts(Router router, StorageClient storage, String mode, CommonPasswords common) {
     Throttle throttle = new Throttle(System::currentTimeMillis, config().getLong("authFailuresForgetMs", 900_000L),
         100_000);
     passwords = new Passwords(vertx, config().getInteger("passwordHashThreads", 2),
         config().getInteger("passwordHashQueue", 64));
-    new AuthApi(storage, mode, new SignInGuard(throttle, config()), passwords).mount(router);
+    new AuthApi(storage, mode, new SignInGuard(throttle, config()), passwords, common).mount(router);
     Auth auth = new Auth(storage, mode);
     router.route("/api/*").handler(auth::handle);
     router.route("/api/*").handler(new WriteLimit(System::currentTimeMillis, config().getInteger("writesPerMinute", 120),

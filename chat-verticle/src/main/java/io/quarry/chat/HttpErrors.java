@@ -49,7 +49,8 @@ final class HttpErrors {
       details = null;
     }
     JsonObject body = body(message, details);
-    if (withType) {
+    // A conversation that is not yours is as absent as one that does not exist: nothing about a query to type.
+    if (withType && kind != Failure.NOT_FOUND && kind != Failure.UNAUTHORIZED) {
       body.put("error_type", kind.errorType());
     }
     reply(ctx, status(kind), body);

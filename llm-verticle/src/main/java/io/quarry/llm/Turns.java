@@ -60,7 +60,9 @@ final class Turns {
           + " the server's environment and restart the server.");
     }
     if (busy.contains(conversationId)) {
-      throw QuarryException.conflict(IN_PROGRESS);
+      // Only its owner may learn that a conversation is busy; anybody else is told it does not exist.
+      return storage.conversation(userId, conversationId)
+          .compose(owned -> Future.failedFuture(QuarryException.conflict(IN_PROGRESS)));
     }
     busy.add(conversationId);
     String assistantId = UUID.randomUUID().toString();

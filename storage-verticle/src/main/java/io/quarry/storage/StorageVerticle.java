@@ -45,8 +45,18 @@ public class StorageVerticle extends VerticleBase {
             "Cannot open the database at " + file + ": " + e.getMessage(), e)))
         .compose(version -> claimSingleton())
         .compose(v -> Interrupted.settle(db))
+        .compose(v -> purgeSessions(new UserStore(db)))
         .compose(v -> bind(vertx.eventBus()))
         .onSuccess(v -> log.info("Storage ready: {}", file));
+  }
+
+  /** Now, and every {@code sessionPurgeMs} (an hour) after. */
+  private Future<Void> purgeSessions(UserStore users) {
+    vertx.setPeriodic(config().getLong("sessionPurgeMs", 3_600_000L), t -> users.purgeExpiredSessions()
+        .onFailure(e -> log.warn("Could not purge expired sessions: {}", e.getMessage())));
+    return users.purgeExpiredSessions()
+        .onSuccess(purged -> log.debug("Purged {} expired sessions", purged))
+        .mapEmpty();
   }
 
   private Future<Void> claimSingleton() {

@@ -11,6 +11,7 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.SqlResult;
 import io.vertx.sqlclient.SqlConnection;
 import java.security.SecureRandom;
 import java.util.HexFormat;
@@ -97,6 +98,11 @@ final class UserStore {
                 + " WHERE s.token_hash = ? AND s.expires_at > ?",
             required(body, Keys.TOKEN_HASH), Timestamps.now())
         .map(row -> user(row).toJson());
+  }
+
+  /** Expired sessions can never sign anybody in again: they go, rather than pile up for ever. */
+  Future<Integer> purgeExpiredSessions() {
+    return db.run("DELETE FROM sessions WHERE expires_at <= ?", Timestamps.now()).map(SqlResult::rowCount);
   }
 
   Future<JsonObject> deleteSession(JsonObject body) {

@@ -318,6 +318,20 @@ class StorageVerticleTest {
     assertThat(storage.dataset(alice.id(), c.id(), ready.id()).await().status()).isEqualTo(Dataset.READY);
   }
 
+  @Test
+  @DisplayName("expired sessions are purged when storage starts (and hourly): only live ones stay")
+  void purgesExpiredSessions(Vertx vertx) throws Exception {
+    storage.createSession(alice.id(), "expired", "2020-01-01T00:00:00.000Z").await();
+    storage.createSession(alice.id(), "live", "2999-01-01T00:00:00.000Z").await();
+    assertThat(count("SELECT COUNT(*) FROM sessions WHERE token_hash = 'expired'")).isEqualTo(1);
+    for (String id : new ArrayList<>(vertx.deploymentIDs())) {
+      vertx.undeploy(id).await();
+    }
+    deployStorage(vertx).await();
+    assertThat(count("SELECT COUNT(*) FROM sessions WHERE token_hash = 'expired'")).isZero();
+    assertThat(storage.sessionUser("live").await().id()).isEqualTo(alice.id());
+  }
+
   private static ChatMessage answer(String id, String conversationId, String content, String status, String notice) {
     return new ChatMessage(id, conversationId, ChatMessage.ASSISTANT, content, null, null, null, null, 0, 0, status,
         notice, null);
