@@ -78,6 +78,12 @@ public final class Addresses {
   /** Cluster-wide map of live nodes: node id → {@code {id, version, roles}}, each entry kept alive by its node. */
   public static final String NODES_MAP = "quarry.nodes";
 
+  /**
+   * Published by the web node where a session ends ({@code {token_hash}}), so that every web node closes the
+   * WebSockets opened under it.
+   */
+  public static final String CHAT_SESSION_ENDED = "chat.session.ended";
+
   /** Prefix of the per-user browser event stream; see {@link #chatEvents(String)}. */
   public static final String CHAT_EVENTS_PREFIX = "chat.events.";
 

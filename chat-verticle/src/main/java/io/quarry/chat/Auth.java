@@ -15,6 +15,7 @@ final class Auth {
   static final String LOCAL = "local";
   static final String PASSWORD = "password";
   private static final String USER_KEY = "quarry.user";
+  private static final String SESSION_KEY = "quarry.session";
 
   private final StorageClient storage;
   private final String mode;
@@ -43,8 +44,11 @@ final class Auth {
       return resolveLocal();
     }
     String token = Sessions.token(ctx);
-    return token == null ? Future.failedFuture(new io.quarry.bus.QuarryException(Failure.UNAUTHORIZED, "Sign in first"))
-        : storage.sessionUser(Sessions.hash(token));
+    if (token == null) {
+      return Future.failedFuture(new io.quarry.bus.QuarryException(Failure.UNAUTHORIZED, "Sign in first"));
+    }
+    ctx.put(SESSION_KEY, Sessions.hash(token));
+    return storage.sessionUser(Sessions.hash(token));
   }
 
   /** Remembered once known; a failure (storage not up yet) is retried by the next request. */
@@ -57,5 +61,10 @@ final class Auth {
 
   static User user(RoutingContext ctx) {
     return ctx.get(USER_KEY);
+  }
+
+  /** The hash of the request's session token (password mode), or null. */
+  static String session(RoutingContext ctx) {
+    return ctx.get(SESSION_KEY);
   }
 }

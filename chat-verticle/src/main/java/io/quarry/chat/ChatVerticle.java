@@ -7,6 +7,7 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -41,7 +42,7 @@ public class ChatVerticle extends VerticleBase {
     }
     StorageClient storage = new StorageClient(vertx.eventBus());
     return vertx.executeBlocking(CommonPasswords::load, false).compose(common -> {
-      server = vertx.createHttpServer().requestHandler(router(storage, common));
+      server = vertx.createHttpServer(serverOptions()).requestHandler(router(storage, common));
       return server.listen(port, host)
           .recover(e -> Future.failedFuture(new IllegalStateException(
               "Cannot listen on " + host + ":" + port + ": " + e.getMessage(), e)))
@@ -59,7 +60,7 @@ public class ChatVerticle extends VerticleBase {
     router.get("/api/health").handler(health::health);
     Routes.allowOnly(router, "/api/health", HttpMethod.GET);
     Auth auth = accounts(router, storage, mode, common);
-    EventSocket socket = new EventSocket(vertx, config().getLong("pingIntervalMs", 30_000L));
+    EventSocket socket = new EventSocket(vertx, storage, config().getLong("pingIntervalMs", 30_000L));
     // Paused so the upgrade can still happen after authentication, which may wait for storage.
     router.get("/ws").handler(ctx -> {
       ctx.request().pause();
@@ -89,6 +90,13 @@ public class ChatVerticle extends VerticleBase {
     router.route("/api/*").handler(Origins::check);
     router.route("/api/*").handler(JsonBodies::check);
     router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(config().getInteger("maxBodyBytes", 1 << 20)));
+  }
+
+  /** A browser sends the WebSocket nothing but small pongs: a bigger frame is refused before it is read. */
+  private static HttpServerOptions serverOptions() {
+    return new HttpServerOptions()
+        .setMaxWebSocketFrameSize(EventSocket.MAX_INBOUND_BYTES)
+        .setMaxWebSocketMessageSize(EventSocket.MAX_INBOUND_BYTES);
   }
 
   /** Sign-up, sign-in and sign-out, throttled; past them every API route needs a user, whose changes are paced. */

@@ -2,30 +2,48 @@ package io.quarry.chat;
 
 import io.quarry.bus.Addresses;
 import io.quarry.bus.ChatEvents;
+import io.quarry.bus.Failure;
+import io.quarry.bus.Keys;
+import io.quarry.bus.StorageClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * {@code /ws}: relays the user's events ({@code chat.events.<userId>}) to the browser, whichever node
  * produced them. The upgrade needs the user's session and an {@code Origin} equal to this server's own.
- * A ping every {@code pingIntervalMs}; a socket that misses two pongs is closed.
+ * A ping every {@code pingIntervalMs}; a socket that misses two pongs is closed. The browser only ever
+ * sends small {@code pong} messages: anything else closes the socket. A socket lives no longer than its
+ * session: signing out closes it at once (on every web node), and an expired session at the next ping.
  */
 final class EventSocket {
+
+  /** The largest frame or message the server reads from a browser: a pong is 15 bytes. */
+  static final int MAX_INBOUND_BYTES = 256;
+  static final short POLICY_VIOLATION = 1008;
 
   private static final Logger log = LoggerFactory.getLogger(EventSocket.class);
 
   private final Vertx vertx;
+  private final StorageClient storage;
   private final long pingIntervalMs;
+  private final Map<String, Set<ServerWebSocket>> bySession = new HashMap<>();
 
-  EventSocket(Vertx vertx, long pingIntervalMs) {
+  EventSocket(Vertx vertx, StorageClient storage, long pingIntervalMs) {
     this.vertx = vertx;
+    this.storage = storage;
     this.pingIntervalMs = pingIntervalMs;
+    vertx.eventBus().<JsonObject>consumer(Addresses.CHAT_SESSION_ENDED,
+        message -> sessionEnded(message.body().getString(Keys.TOKEN_HASH)));
   }
 
   void handle(RoutingContext ctx) {
@@ -34,31 +52,62 @@ final class EventSocket {
       return;
     }
     String userId = Auth.user(ctx).id();
+    String session = Auth.session(ctx);
     ctx.request().toWebSocket()
-        .onSuccess(ws -> bridge(ws, userId))
+        .onSuccess(ws -> bridge(ws, userId, session))
         .onFailure(e -> log.debug("WebSocket upgrade failed: {}", e.getMessage()));
   }
 
-  private void bridge(ServerWebSocket ws, String userId) {
+  private void bridge(ServerWebSocket ws, String userId, String session) {
     MessageConsumer<JsonObject> events = vertx.eventBus().consumer(Addresses.chatEvents(userId),
         message -> ws.writeTextMessage(message.body().encode()));
     long[] lastPong = {System.nanoTime()};
-    long pinger = vertx.setPeriodic(pingIntervalMs, id -> {
-      if (System.nanoTime() - lastPong[0] > 2_500_000L * pingIntervalMs) {
-        ws.close((short) 1001, "No pong");
-        return;
-      }
-      ws.writeTextMessage(new JsonObject().put("type", ChatEvents.PING).encode());
-    });
+    long pinger = vertx.setPeriodic(pingIntervalMs, id -> ping(ws, session, lastPong[0]));
     ws.textMessageHandler(text -> {
       if ("pong".equals(type(text))) {
         lastPong[0] = System.nanoTime();
+      } else {
+        ws.close(POLICY_VIOLATION, "Only pong messages are accepted");
       }
     });
+    ws.binaryMessageHandler(data -> ws.close(POLICY_VIOLATION, "Only pong messages are accepted"));
+    if (session != null) {
+      bySession.computeIfAbsent(session, s -> new HashSet<>()).add(ws);
+    }
     ws.closeHandler(v -> {
       vertx.cancelTimer(pinger);
       events.unregister();
+      forget(session, ws);
     });
+  }
+
+  private void ping(ServerWebSocket ws, String session, long lastPong) {
+    if (System.nanoTime() - lastPong > 2_500_000L * pingIntervalMs) {
+      ws.close((short) 1001, "No pong");
+      return;
+    }
+    if (session != null) {
+      storage.sessionUser(session).onFailure(e -> {
+        if (Failure.classify(e) == Failure.NOT_FOUND) {
+          ws.close(POLICY_VIOLATION, "Session ended");
+        }
+      });
+    }
+    ws.writeTextMessage(new JsonObject().put("type", ChatEvents.PING).encode());
+  }
+
+  private void sessionEnded(String session) {
+    Set<ServerWebSocket> sockets = bySession.remove(session);
+    if (sockets != null) {
+      sockets.forEach(ws -> ws.close(POLICY_VIOLATION, "Signed out"));
+    }
+  }
+
+  private void forget(String session, ServerWebSocket ws) {
+    Set<ServerWebSocket> sockets = session == null ? null : bySession.get(session);
+    if (sockets != null && sockets.remove(ws) && sockets.isEmpty()) {
+      bySession.remove(session);
+    }
   }
 
   private static String type(String text) {
@@ -68,5 +117,4 @@ final class EventSocket {
       return null;
     }
   }
-
 }
