@@ -5,9 +5,14 @@ import { MessageView } from './messages.js';
 import { DatasetPanel } from './datasets.js';
 import { ConversationList } from './conversations.js';
 import { showSignIn, signOut } from './auth.js';
+import { elements } from './elements.js';
 
 const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false };
-const $ = (id) => document.getElementById(id);
+const $ = elements([
+  'account', 'account-email', 'banner', 'composer', 'connection-dot', 'connection-lost', 'connection-text',
+  'conversation-title', 'input', 'messages', 'new-conversation', 'onboarding', 'retry-connection', 'samples',
+  'send', 'signout', 'sql-input', 'sql-run', 'stop', 'theme', 'usage', 'usage-fill', 'usage-text',
+]);
 const input = $('input');
 
 const messages = new MessageView($('messages'), () => state.conversationId);
@@ -103,7 +108,7 @@ async function send() {
   } catch (e) {
     messages.onEvent({ type: 'chat_error', error: e.message, details: e.details });
     setStreaming(false);
-    if (e.status === 429) limitReached(e.body.resets_in_seconds);
+    if (e.status === 429 && e.body.resets_in_seconds > 0) limitReached(e.body.resets_in_seconds);
   }
 }
 
@@ -187,7 +192,7 @@ async function showUsage() {
     $('usage').hidden = false;
     $('usage-text').textContent = `${usage.usage_percent}% of ${usage.token_limit.toLocaleString()}`;
     $('usage-fill').style.width = `${Math.min(100, usage.usage_percent)}%`;
-    document.querySelector('.usage-bar').setAttribute('aria-valuenow', String(usage.usage_percent));
+    $('usage-fill').parentElement.setAttribute('aria-valuenow', String(usage.usage_percent));
     if (usage.tokens_used >= usage.token_limit) limitReached(usage.resets_in_seconds);
   } catch {
     $('usage').hidden = true;

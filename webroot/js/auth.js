@@ -1,7 +1,11 @@
 // The sign-in and sign-up screen of auth.mode=password.
 import { api } from './api.js';
+import { elements } from './elements.js';
 
-const $ = (id) => document.getElementById(id);
+const $ = elements([
+  'auth', 'show-signin', 'show-signup', 'signin-email', 'signin-error', 'signin-form', 'signin-password',
+  'signup-email', 'signup-error', 'signup-form', 'signup-invite', 'signup-password',
+]);
 
 export function showSignIn() {
   $('auth').hidden = false;

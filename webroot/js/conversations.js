@@ -4,6 +4,7 @@ import { api } from './api.js';
 export class ConversationList {
   constructor({ onSelect, onDeleted }) {
     this.list = document.getElementById('conversation-list');
+    this.title = document.getElementById('conversation-title');
     this.onSelect = onSelect;
     this.onDeleted = onDeleted;
     this.items = [];
@@ -76,7 +77,7 @@ export class ConversationList {
     try {
       const renamed = await api.patch(`/api/conversations/${c.id}`, { title: title.trim() });
       this.retitle(c.id, renamed.title);
-      if (c.id === this.activeId) document.getElementById('conversation-title').textContent = renamed.title;
+      if (c.id === this.activeId) this.title.textContent = renamed.title;
     } catch (e) {
       alert(e.message);
     }

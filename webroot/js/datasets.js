@@ -1,5 +1,6 @@
 // The right panel: add a dataset by URL, its card while loading / ready / in error, the schema modal.
 import { api } from './api.js';
+import { elements } from './elements.js';
 
 export function urlFormatError(text) {
   try {
@@ -13,19 +14,22 @@ export function urlFormatError(text) {
 export class DatasetPanel {
   constructor(conversationId) {
     this.conversationId = conversationId;
-    this.list = document.getElementById('dataset-list');
-    this.input = document.getElementById('dataset-url');
-    this.error = document.getElementById('dataset-url-error');
-    this.modal = document.getElementById('schema-modal');
+    this.$ = elements(['dataset-list', 'dataset-url', 'dataset-url-error', 'schema-modal', 'dataset-form',
+      'schema-rename', 'schema-refresh', 'schema-error', 'schema-title', 'schema-url', 'schema-name', 'schema-stats',
+      'schema-columns']);
+    this.list = this.$('dataset-list');
+    this.input = this.$('dataset-url');
+    this.error = this.$('dataset-url-error');
+    this.modal = this.$('schema-modal');
     this.datasets = new Map();
     this.timers = new Map();
     this.pendingErrors = [];
-    document.getElementById('dataset-form').addEventListener('submit', (e) => {
+    this.$('dataset-form').addEventListener('submit', (e) => {
       e.preventDefault();
       this.add(this.input.value);
     });
-    document.getElementById('schema-rename').addEventListener('click', () => this.rename());
-    document.getElementById('schema-refresh').addEventListener('click', () => this.refresh(this.modal.dataset.id, true));
+    this.$('schema-rename').addEventListener('click', () => this.rename());
+    this.$('schema-refresh').addEventListener('click', () => this.refresh(this.modal.dataset.id, true));
   }
 
   base() {
@@ -153,7 +157,7 @@ export class DatasetPanel {
   }
 
   async refresh(id, fromModal) {
-    const target = fromModal ? document.getElementById('schema-error') : this.error;
+    const target = fromModal ? this.$('schema-error') : this.error;
     target.textContent = '';
     try {
       this.upsert(await api.post(`${this.base()}/${id}/refresh`));
@@ -165,18 +169,18 @@ export class DatasetPanel {
 
   openModal(id) {
     this.modal.dataset.id = id;
-    document.getElementById('schema-error').textContent = '';
+    this.$('schema-error').textContent = '';
     this.fillModal(this.datasets.get(id));
     this.modal.showModal();
   }
 
   fillModal(d) {
-    document.getElementById('schema-title').textContent = d.name;
-    document.getElementById('schema-url').textContent = d.url;
-    document.getElementById('schema-name').value = d.name;
-    document.getElementById('schema-stats').textContent =
+    this.$('schema-title').textContent = d.name;
+    this.$('schema-url').textContent = d.url;
+    this.$('schema-name').value = d.name;
+    this.$('schema-stats').textContent =
       `${Number(d.row_count).toLocaleString()} rows · ${d.column_count} columns` + (d.file_size ? ` · ${(d.file_size / 1024).toFixed(1)} KB` : '');
-    const body = document.getElementById('schema-columns');
+    const body = this.$('schema-columns');
     body.replaceChildren(...d.schema.map((c) => {
       const tr = document.createElement('tr');
       for (const text of [c.name, c.friendly_type, c.type]) {
@@ -190,10 +194,10 @@ export class DatasetPanel {
 
   async rename() {
     const id = this.modal.dataset.id;
-    const error = document.getElementById('schema-error');
+    const error = this.$('schema-error');
     error.textContent = '';
     try {
-      this.upsert(await api.patch(`${this.base()}/${id}`, { name: document.getElementById('schema-name').value.trim() }));
+      this.upsert(await api.patch(`${this.base()}/${id}`, { name: this.$('schema-name').value.trim() }));
     } catch (e) {
       error.textContent = e.message;
     }

@@ -69,7 +69,7 @@ export class MessageView {
 
   async addStoredAnswer(message) {
     const { content, artifacts } = this.answerElement(message.id);
-    content.innerHTML = renderMarkdown(message.content);
+    content.replaceChildren(renderMarkdown(message.content));
     for (const id of message.result_ids || []) {
       const block = this.artifact(artifacts);
       try {
@@ -160,7 +160,7 @@ export class MessageView {
     a.pending = true;
     requestAnimationFrame(() => {
       a.pending = false;
-      a.content.innerHTML = renderMarkdown(a.text);
+      a.content.replaceChildren(renderMarkdown(a.text));
     });
   }
 
@@ -168,7 +168,7 @@ export class MessageView {
     const a = this.active;
     if (!a || (a.id && id && a.id !== id)) return;
     a.content.classList.remove('cursor');
-    a.content.innerHTML = renderMarkdown(a.text);
+    a.content.replaceChildren(renderMarkdown(a.text));
     a.phase.remove();
     this.active = null;
   }

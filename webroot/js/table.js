@@ -85,7 +85,9 @@ export function renderTable(container, result, visibleColumns) {
     if (result.truncated) {
       const note = document.createElement('span');
       note.className = 'truncated';
-      note.textContent = `Showing the first ${result.rows.length.toLocaleString()} rows only`;
+      // Fewer than 1,000 kept means the rows reached a result's size limit first.
+      note.textContent = `Showing the first ${result.rows.length.toLocaleString()} rows only`
+        + (result.rows.length < 1000 ? ' (a result keeps about 2 MB of rows at most)' : '');
       footer.append(note);
     }
   }

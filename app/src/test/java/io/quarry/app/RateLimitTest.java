@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.TokenUsage;
 import io.quarry.bus.Timestamps;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -97,5 +100,40 @@ class RateLimitTest extends ChatTestBase {
     chat.gemini.next().answer("Back in budget.");
     chat.asked(conversation, "Hello again");
     socket.next("chat_complete");
+  }
+
+  @Test
+  @DisplayName("25 turns asked at once at 34 %: the first holds its share, the other 24 are refused, and the day ends under the limit")
+  void turnsAskedAtOnce() throws Exception {
+    used(340, Duration.ofHours(1));
+    chat.gemini.next().text("The first answer.").gate("go").usage(500, 100);
+    List<Future<HttpResponse<Buffer>>> asks = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      String id = i == 0 ? conversation : chat.conversation();
+      asks.add(chat.client.post("/api/conversations/" + id + "/messages")
+          .sendJsonObject(new JsonObject().put("content", "How many rows?")));
+    }
+    Future.join(asks).await();
+    List<Integer> statuses = asks.stream().map(a -> a.result().statusCode()).toList();
+    assertThat(statuses).filteredOn(s -> s == 202).hasSize(1);
+    assertThat(statuses).filteredOn(s -> s == 429).hasSize(24);
+    assertThat(asks.stream().map(a -> a.result().bodyAsJsonObject().getString("error")).filter(e -> e != null))
+        .containsOnly("Your answers being written may use up today's remaining tokens; wait for them to finish");
+    chat.gemini.release("go");
+    socket.next("chat_complete");
+    assertThat(usage().getLong("tokens_used")).isEqualTo(940);
+  }
+
+  @Test
+  @DisplayName("a turn that crosses the limit between two model requests sends no further request and says why it stops")
+  void checkedBeforeEachRequest() throws Exception {
+    used(340, Duration.ofHours(1));
+    chat.gemini.next().call("execute_sql", new JsonObject().put("query", "SELECT 1")).usage(600, 100);
+    chat.asked(conversation, "Go");
+    JsonObject complete = socket.next("chat_complete");
+    assertThat(complete.getString("notice")).isEqualTo("The daily token limit was reached, so the answer stops here.");
+    assertThat(chat.gemini.requests()).hasSize(1);
+    socket.next("rate_limit_exceeded");
+    assertThat(usage().getLong("tokens_used")).isEqualTo(1040);
   }
 }

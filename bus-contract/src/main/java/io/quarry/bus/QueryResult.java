@@ -4,7 +4,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The result of one SQL query: at most 1,000 rows travel and are stored; {@code totalRows} is exact.
+ * The result of one SQL query: at most 1,000 rows and 2 M characters of rows travel and are stored, each cell
+ * at most 8,192 characters; {@code totalRows} is exact.
  *
  * @param columns {@code [{name, type}]}
  * @param rows    row arrays in column order, as JSON text (see {@link RowsJson})
@@ -22,6 +23,17 @@ public record QueryResult(
 
   /** Rows a result carries at most, on the bus and in storage. */
   public static final int MAX_ROWS = 1_000;
+  /** Characters of row text a result carries: once its rows reach this, the rest are dropped, as past MAX_ROWS. */
+  public static final int MAX_ROWS_CHARS = 2 << 20;
+  /** Characters a cell keeps at most; a longer one is cut and says so (see {@link #cut}). */
+  public static final int MAX_CELL_CHARS = 8_192;
+
+  /** A cell's text cut to {@link #MAX_CELL_CHARS}, marked with how long it was. */
+  public static String cut(String text) {
+    int end = Character.isHighSurrogate(text.charAt(MAX_CELL_CHARS - 1)) ? MAX_CELL_CHARS - 1 : MAX_CELL_CHARS;
+    return text.substring(0, end) + "… [cut: " + String.format(java.util.Locale.ROOT, "%,d", text.length())
+        + " characters]";
+  }
 
   public QueryResult withIdentity(String newId, String newConversationId, String newSql) {
     return new QueryResult(newId, newConversationId, newSql, columns, rows, totalRows, truncated, executionTimeMs,

@@ -134,6 +134,16 @@ public final class RowsJson extends JsonSerializable.Base implements Shareable {
       return this;
     }
 
+    /** Characters written so far. */
+    public int length() {
+      try {
+        generator.flush();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return out.getBuffer().length();
+    }
+
     public RowsJson done() {
       try {
         generator.writeEndArray();

@@ -21,6 +21,8 @@ final class AuthApi {
   static final String BAD_CREDENTIALS = "Invalid email or password";
   static final int MIN_PASSWORD = 8;
   static final int MAX_PASSWORD = 200;
+  /** Read before anyone is known: room for the longest email, password and invite, each in 4-byte UTF-8. */
+  static final int MAX_BODY_BYTES = 4096;
 
   private final StorageClient storage;
   private final String mode;

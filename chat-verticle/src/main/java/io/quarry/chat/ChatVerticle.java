@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP edge: REST API, static web UI, authentication. Config: {@code host}, {@code port},
- * {@code authMode}, {@code maxBodyBytes}, the sign-in throttle ({@code auth*}, {@code trustProxy}), the pace of
+ * {@code authMode}, {@code publicOrigins} (the names it answers to besides loopback), {@code maxBodyBytes}, the
+ * connection limits ({@code maxConnections}, {@code headerTimeoutMs}, {@code idleTimeoutMs}), the sign-in throttle ({@code auth*}, {@code trustProxy}), the pace of
  * changes ({@code writesPerMinute}, {@code writeBurst}), password hashing ({@code passwordHashThreads} at once,
  * {@code passwordHashQueue} waiting at most), and {@code node} ({@code {id, version, roles}}) for health.
  */
@@ -42,7 +43,11 @@ public class ChatVerticle extends VerticleBase {
     }
     StorageClient storage = new StorageClient(vertx.eventBus());
     return vertx.executeBlocking(CommonPasswords::load, false).compose(common -> {
-      server = vertx.createHttpServer(serverOptions()).requestHandler(router(storage, common));
+      Connections connections = new Connections(vertx, config().getLong("headerTimeoutMs", 10_000L),
+          config().getInteger("maxConnections", 10_000));
+      server = vertx.createHttpServer(serverOptions())
+          .connectionHandler(connections::accept)
+          .requestHandler(connections.guard(router(storage, common, connections)));
       return server.listen(port, host)
           .recover(e -> Future.failedFuture(new IllegalStateException(
               "Cannot listen on " + host + ":" + port + ": " + e.getMessage(), e)))
@@ -50,11 +55,13 @@ public class ChatVerticle extends VerticleBase {
     });
   }
 
-  private Router router(StorageClient storage, CommonPasswords common) {
+  private Router router(StorageClient storage, CommonPasswords common, Connections connections) {
     Router router = Router.router(vertx);
+    router.route().handler(connections::track);
+    String mode = config().getString("authMode", Auth.LOCAL);
+    router.route().handler(new HostCheck(mode, config().getString("publicOrigins", ""), () -> server.actualPort())::handle);
     router.route().handler(new SecurityHeaders()::handle);
     LlmClient llm = new LlmClient(vertx.eventBus());
-    String mode = config().getString("authMode", Auth.LOCAL);
     HealthApi health = new HealthApi(config().getJsonObject("node", new JsonObject()), mode, llm);
     requestChecks(router);
     router.get("/api/health").handler(health::health);
@@ -85,16 +92,33 @@ public class ChatVerticle extends VerticleBase {
     return router;
   }
 
-  /** What every API request passes first: the same origin, a body that is JSON, and not too much of it. */
+  /**
+   * What every API request passes first: the same origin and a body that is JSON. Its body waits unread
+   * (paused) until the request is authenticated; only sign-up and sign-in read one before, and a small one.
+   */
   private void requestChecks(Router router) {
+    router.route("/api/*").handler(ctx -> {
+      if (JsonBodies.carriesBody(ctx.request())) {
+        ctx.request().pause();
+      }
+      ctx.next();
+    });
     router.route("/api/*").handler(Origins::check);
     router.route("/api/*").handler(JsonBodies::check);
-    router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(config().getInteger("maxBodyBytes", 1 << 20)));
+    router.route("/api/auth/*").handler(BodyHandler.create(false).setBodyLimit(AuthApi.MAX_BODY_BYTES));
   }
 
-  /** A browser sends the WebSocket nothing but small pongs: a bigger frame is refused before it is read. */
-  private static HttpServerOptions serverOptions() {
+  /**
+   * A browser sends the WebSocket nothing but small pongs: a bigger frame is refused before it is read. A
+   * connection silent for longer than any query may take is closed. No cleartext HTTP/2: while the server
+   * waits to tell its preface from HTTP/1, a connection is nobody's, and no deadline or cap can see it.
+   */
+  private HttpServerOptions serverOptions() {
+    long idleMs = Math.max(config().getLong("idleTimeoutMs", 120_000L), config().getLong("queryTimeoutMs", 60_000L) + 30_000);
     return new HttpServerOptions()
+        .setHttp2ClearTextEnabled(false)
+        .setIdleTimeout((int) idleMs)
+        .setIdleTimeoutUnit(java.util.concurrent.TimeUnit.MILLISECONDS)
         .setMaxWebSocketFrameSize(EventSocket.MAX_INBOUND_BYTES)
         .setMaxWebSocketMessageSize(EventSocket.MAX_INBOUND_BYTES);
   }
@@ -110,6 +134,7 @@ public class ChatVerticle extends VerticleBase {
     router.route("/api/*").handler(auth::handle);
     router.route("/api/*").handler(new WriteLimit(System::currentTimeMillis, config().getInteger("writesPerMinute", 120),
         config().getInteger("writeBurst", 100))::handle);
+    router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(config().getInteger("maxBodyBytes", 1 << 20)));
     return auth;
   }
 

@@ -4,6 +4,7 @@ import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
@@ -30,6 +31,9 @@ final class HttpErrors {
   }
 
   private static void respond(RoutingContext ctx, Throwable failure, boolean withType) {
+    if (clientGone(ctx, failure)) {
+      return;
+    }
     if (ctx.response().headWritten()) {
       ctx.response().reset();
       return;
@@ -77,8 +81,20 @@ final class HttpErrors {
     ctx.response().setStatusCode(status).putHeader("content-type", "application/json").end(body.encode());
   }
 
+  /** A client that went away mid-request is nobody's error and has nobody to answer. */
+  private static boolean clientGone(RoutingContext ctx, Throwable failure) {
+    if (!ctx.response().closed() && !(failure instanceof HttpClosedException)) {
+      return false;
+    }
+    log.debug("{} {}: the client went away", ctx.request().method(), ctx.request().path());
+    return true;
+  }
+
   /** Router-level errors (no route, wrong method, oversized body, uncaught failure) in the same format. */
   static void routerError(RoutingContext ctx) {
+    if (clientGone(ctx, ctx.failure())) {
+      return;
+    }
     int status = ctx.statusCode() < 400 ? 500 : ctx.statusCode();
     if (ctx.failure() != null && !(ctx.failure() instanceof io.vertx.ext.web.handler.HttpException)) {
       respond(ctx, ctx.failure());

@@ -27,7 +27,7 @@ final class JsonBodies {
     ctx.next();
   }
 
-  private static boolean carriesBody(HttpServerRequest request) {
+  static boolean carriesBody(HttpServerRequest request) {
     String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
     return length != null ? !length.strip().equals("0") : request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
   }

@@ -31,7 +31,8 @@ public class DatasetVerticle extends VerticleBase {
         c.getInteger("maxDatasets", 5));
     long queryTimeoutMs = c.getLong("queryTimeoutMs", 60_000L);
     QueryRunner queries = new QueryRunner(bus, storage, new WorkerClient(bus), queryTimeoutMs,
-        workerWait(c, queryTimeoutMs), c.getInteger("maxSqlChars", 100_000));
+        workerWait(c, queryTimeoutMs), c.getInteger("maxSqlChars", 100_000),
+        new UserLanes(c.getInteger("maxQueriesPerUser", 4), c.getInteger("maxWaitingQueriesPerUser", 32)));
     return Future.all(
         Bus.serve(bus, DATASET_ADD, commands::add).completion(),
         Bus.serve(bus, DATASET_REFRESH, commands::refresh).completion(),

@@ -41,10 +41,12 @@ final class QueryRunner {
   private final long workerTimeoutMs;
   private final int maxSqlChars;
   private final RecentTables recent = new RecentTables();
+  private final UserLanes lanes;
 
   QueryRunner(EventBus bus, StorageClient storage, WorkerClient worker, long timeoutMs, long workerTimeoutMs,
-      int maxSqlChars) {
+      int maxSqlChars, UserLanes lanes) {
     this.bus = bus;
+    this.lanes = lanes;
     this.storage = storage;
     this.worker = worker;
     this.timeoutMs = timeoutMs;
@@ -65,6 +67,10 @@ final class QueryRunner {
     if (sql.length() > maxSqlChars) {
       throw QuarryException.badRequest("Field 'sql' must be at most " + String.format("%,d", maxSqlChars) + " characters");
     }
+    return lanes.submit(userId, () -> runNow(userId, conversationId, sql));
+  }
+
+  private Future<JsonObject> runNow(String userId, String conversationId, String sql) {
     Map<String, String> guess = recent.get(userId, conversationId);
     Future<QueryResult> early = guess == null ? null : runOnAWorker(new QueryRequest(sql, guess, timeoutMs));
     return storage.datasetsForQuery(userId, conversationId)

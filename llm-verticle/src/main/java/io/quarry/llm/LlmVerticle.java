@@ -39,7 +39,8 @@ public class LlmVerticle extends VerticleBase {
         c.getInteger("maxMessages", 50), c.getLong("contextBudgetTokens", 800_000L), c.getInteger("contextRetryDrop", 10),
         c.getLong("answerCheckpointMs", 1_000L));
     StorageClient storage = new StorageClient(bus);
-    TokenBudget budget = new TokenBudget(storage, c.getLong("tokenLimit", 5_000_000L), Clock.systemUTC());
+    TokenBudget budget = new TokenBudget(storage, c.getLong("tokenLimit", 5_000_000L),
+        c.getLong("turnReserveTokens", 4_000L), c.getInteger("maxTurnsPerUser", 3), Clock.systemUTC());
     Turns turns = new Turns(vertx, gemini, storage, new DatasetClient(bus, c.getLong("queryTimeoutMs", 60_000L)),
         settings, budget);
     JsonObject status = new JsonObject().put("available", gemini != null).put("model", model)

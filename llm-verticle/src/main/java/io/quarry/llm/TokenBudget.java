@@ -1,5 +1,7 @@
 package io.quarry.llm;
 
+import io.quarry.bus.Failure;
+import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.Timestamps;
 import io.quarry.bus.UsageWindow;
@@ -8,9 +10,20 @@ import io.vertx.core.json.JsonObject;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 
-/** Each user's tokens over a rolling 24 hours, against a limit (SPEC §10). */
+/**
+ * Each user's tokens over a rolling 24 hours, against a limit (SPEC §10). Usage is recorded only after each
+ * model response, so turns started together would all see the same old total: each running turn holds a
+ * reservation that the others count as spent, a user runs at most {@code maxTurns} at once, and every model
+ * request is checked again, so the limit is overshot by at most the requests already under way.
+ */
 final class TokenBudget {
+
+  static final String EXCEEDED = "Daily token limit exceeded";
+  static final String TOO_MANY_TURNS = "You already have %d answers being written; wait for one to finish";
+  static final String HELD = "Your answers being written may use up today's remaining tokens; wait for them to finish";
 
   static final Duration WINDOW = Duration.ofHours(24);
   static final int WARNING_PERCENT = 80;
@@ -61,14 +74,64 @@ final class TokenBudget {
     }
   }
 
+  /** One running turn's claim on its user's budget, given back when the turn ends. */
+  final class Hold {
+    private final String userId;
+    private boolean released;
+
+    private Hold(String userId) {
+      this.userId = userId;
+    }
+
+    /** Under the limit, counting what the user's other running turns hold: may the next request go? */
+    Future<Boolean> allowsRequest() {
+      return usage(userId).map(u -> u.used() + (holds.getOrDefault(userId, 1) - 1) * reserveTokens < limit);
+    }
+
+    void release() {
+      if (!released) {
+        released = true;
+        holds.computeIfPresent(userId, (k, n) -> n == 1 ? null : n - 1);
+      }
+    }
+  }
+
   private final StorageClient storage;
   private final long limit;
+  private final long reserveTokens;
+  private final int maxTurns;
   private final Clock clock;
+  /** Running turns per user, each holding reserveTokens; the verticle's event loop owns it. */
+  private final Map<String, Integer> holds = new HashMap<>();
 
-  TokenBudget(StorageClient storage, long limit, Clock clock) {
+  TokenBudget(StorageClient storage, long limit, long reserveTokens, int maxTurns, Clock clock) {
     this.storage = storage;
     this.limit = limit;
+    this.reserveTokens = reserveTokens;
+    this.maxTurns = maxTurns;
     this.clock = clock;
+  }
+
+  /**
+   * A hold for a new turn, or a RATE_LIMITED failure: too many turns running, or the used tokens plus what
+   * the running turns hold reach the limit. The hold is taken before usage is read, so turns started
+   * together see each other.
+   */
+  Future<Hold> hold(String userId) {
+    int running = holds.getOrDefault(userId, 0);
+    if (running >= maxTurns) {
+      return Future.failedFuture(new QuarryException(Failure.RATE_LIMITED, String.format(TOO_MANY_TURNS, maxTurns)));
+    }
+    holds.put(userId, running + 1);
+    Hold hold = new Hold(userId);
+    return usage(userId).transform(read -> {
+      if (read.succeeded() && read.result().used() + running * reserveTokens < limit) {
+        return Future.succeededFuture(hold);
+      }
+      hold.release();
+      return read.failed() ? Future.failedFuture(read.cause()) : Future.failedFuture(
+          new QuarryException(Failure.RATE_LIMITED, read.result().exceeded() ? EXCEEDED : HELD));
+    });
   }
 
   Future<Usage> usage(String userId) {

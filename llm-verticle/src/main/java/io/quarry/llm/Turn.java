@@ -5,6 +5,8 @@ import io.quarry.bus.ChatEvents;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.DatasetClient;
+import io.quarry.bus.Failure;
+import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.TokenUsage;
 import io.vertx.core.Future;
@@ -27,6 +29,7 @@ final class Turn {
   static final String CONTEXT_TOO_LARGE = "Conversation context too large. Try starting a new conversation.";
   static final String TOOL_LIMIT_INSTRUCTION = "You have reached the maximum of %d tool calls for this turn. Do not"
       + " call any more tools: answer the user now with the information you already have.";
+  static final String LIMIT_NOTICE = "The daily token limit was reached, so the answer stops here.";
   static final String SQL_LIMIT_INSTRUCTION = "The SQL has failed %d times in this turn. Do not call any more tools:"
       + " explain the error to the user in plain language and suggest what they could try.";
 
@@ -50,6 +53,7 @@ final class Turn {
   private final Events events;
   private final ToolRunner tools;
   private final AnswerSaver saver;
+  private final TokenBudget.Hold hold;
   private final String userId;
   private final String conversationId;
   private final String assistantId;
@@ -70,8 +74,9 @@ final class Turn {
   private String notice;
 
   Turn(GeminiClient gemini, StorageClient storage, DatasetClient datasets, Events events, LlmSettings settings,
-      AnswerSaver saver, String userId, String conversationId, String assistantId) {
+      AnswerSaver saver, TokenBudget.Hold hold, String userId, String conversationId, String assistantId) {
     this.gemini = gemini;
+    this.hold = hold;
     this.storage = storage;
     this.settings = settings;
     this.events = events;
@@ -112,6 +117,17 @@ final class Turn {
     if (stopping) {
       return Future.failedFuture(new Stopped());
     }
+    return hold.allowsRequest().compose(allowed -> allowed ? request() : overBudget());
+  }
+
+  /** Past the limit between two requests: what was answered stands; with nothing answered yet the turn fails. */
+  private Future<Void> overBudget() {
+    return answer.length() == 0 && produced.isEmpty()
+        ? Future.failedFuture(new QuarryException(Failure.RATE_LIMITED, TokenBudget.EXCEEDED))
+        : endShort(ChatMessage.COMPLETE, LIMIT_NOTICE);
+  }
+
+  private Future<Void> request() {
     return storage.datasets(userId, conversationId).compose(datasets -> {
       events.phase("generating");
       ModelResponse response = new ModelResponse(this::onText);

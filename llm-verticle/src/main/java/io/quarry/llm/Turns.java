@@ -68,21 +68,23 @@ final class Turns {
     String assistantId = UUID.randomUUID().toString();
     Events events = new Events(bus, userId, conversationId);
     return storage.conversation(userId, conversationId)
-        .compose(conversation -> withinBudget(userId, events).map(conversation))
-        .compose(conversation -> storage.appendMessage(userId, ChatMessage.user(conversationId, content))
+        .compose(conversation -> hold(userId, events).compose(hold -> storage.appendMessage(userId,
+                ChatMessage.user(conversationId, content))
+            .onFailure(e -> hold.release())
             .map(stored -> {
               AnswerSaver saver = new AnswerSaver(vertx, storage, userId, settings.checkpointMs());
-              Turn turn = new Turn(gemini, storage, datasets, events, settings, saver, userId, conversationId,
+              Turn turn = new Turn(gemini, storage, datasets, events, settings, saver, hold, userId, conversationId,
                   assistantId);
               running.put(conversationId, turn);
               turn.run().onComplete(done -> {
+                hold.release();
                 running.remove(conversationId);
                 busy.remove(conversationId);
                 announceBudget(userId, events);
               });
               nameAfterFirstMessage(conversation, content, events);
               return new JsonObject().put(Keys.MESSAGE_ID, assistantId).put("user_message_id", stored.id());
-            }))
+            })))
         .onFailure(e -> {
           if (!running.containsKey(conversationId)) {
             busy.remove(conversationId);
@@ -94,14 +96,13 @@ final class Turns {
     return budget.usage(required(body, Keys.USER_ID)).map(TokenBudget.Usage::toJson);
   }
 
-  /** A turn starts only under the limit; once started it always finishes. */
-  private Future<Void> withinBudget(String userId, Events events) {
-    return budget.usage(userId).compose(usage -> {
-      if (!usage.exceeded()) {
-        return Future.succeededFuture();
+  /** A turn starts only under the limit, counting the user's other running turns, and holds its share. */
+  private Future<TokenBudget.Hold> hold(String userId, Events events) {
+    return budget.hold(userId).onFailure(e -> {
+      if (TokenBudget.EXCEEDED.equals(e.getMessage())) {
+        budget.usage(userId).onSuccess(usage ->
+            events.emit(ChatEvents.rateLimitExceeded(events.conversationId, usage.resetsInSeconds())));
       }
-      events.emit(ChatEvents.rateLimitExceeded(events.conversationId, usage.resetsInSeconds()));
-      return Future.failedFuture(new QuarryException(Failure.RATE_LIMITED, "Daily token limit exceeded"));
     });
   }
 

@@ -37,7 +37,7 @@ class TokenBudgetTest {
     rows.add(new JsonObject().put("created_at", Timestamps.format(NOW.minus(ago))).put("tokens", tokens));
   }
 
-  private TokenBudget.Usage usageAt(Vertx vertx, Instant now) {
+  private TokenBudget budgetAt(Vertx vertx, Instant now, long limit) {
     Bus.serve(vertx.eventBus(), Addresses.STORAGE_USAGE_WINDOW, body -> {
       String since = body.getString(Keys.SINCE);
       JsonArray entries = new JsonArray();
@@ -50,8 +50,45 @@ class TokenBudgetTest {
       }
       return Future.succeededFuture(new UsageWindow(total, 0, null, entries).toJson());
     }).completion().await();
-    TokenBudget budget = new TokenBudget(new StorageClient(vertx.eventBus()), LIMIT, Clock.fixed(now, ZoneOffset.UTC));
-    return budget.usage("u").await();
+    return new TokenBudget(new StorageClient(vertx.eventBus()), limit, 100, 3, Clock.fixed(now, ZoneOffset.UTC));
+  }
+
+  private TokenBudget.Usage usageAt(Vertx vertx, Instant now) {
+    return budgetAt(vertx, now, LIMIT).usage("u").await();
+  }
+
+  private static String refusal(Future<?> future) {
+    return future.transform(r -> Future.succeededFuture(r.failed() ? r.cause().getMessage() : "granted")).await();
+  }
+
+  @Test
+  @DisplayName("each running turn holds 100 tokens that the others count as spent; a user runs at most 3 turns at once")
+  void holds(Vertx vertx) {
+    used(Duration.ofHours(1), 700);
+    TokenBudget budget = budgetAt(vertx, NOW, LIMIT);
+    TokenBudget.Hold first = budget.hold("u").await();
+    TokenBudget.Hold second = budget.hold("u").await();
+    TokenBudget.Hold third = budget.hold("u").await();
+    assertThat(refusal(budget.hold("u"))).isEqualTo(String.format(TokenBudget.TOO_MANY_TURNS, 3));
+    assertThat(first.allowsRequest().await()).as("700 used + 200 held by the others < 1,000").isTrue();
+    third.release();
+    third.release();
+    assertThat(refusal(budget.hold("u"))).isEqualTo("granted");
+    used(Duration.ofMinutes(1), 100);
+    assertThat(second.allowsRequest().await()).as("800 used + 200 held by the others reaches 1,000").isFalse();
+    assertThat(refusal(budget.hold("u"))).isEqualTo(String.format(TokenBudget.TOO_MANY_TURNS, 3));
+    assertThat(refusal(budget.hold("someone else"))).isEqualTo("granted");
+  }
+
+  @Test
+  @DisplayName("a turn is refused when the used tokens plus the running turns' holds reach the limit, saying which")
+  void heldOrExceeded(Vertx vertx) {
+    used(Duration.ofHours(1), 900);
+    TokenBudget budget = budgetAt(vertx, NOW, LIMIT);
+    budget.hold("u").await();
+    assertThat(refusal(budget.hold("u"))).isEqualTo(TokenBudget.HELD);
+    used(Duration.ofMinutes(1), 100);
+    assertThat(refusal(budget.hold("u"))).isEqualTo(TokenBudget.EXCEEDED);
   }
 
   @Test

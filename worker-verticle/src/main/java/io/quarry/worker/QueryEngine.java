@@ -21,8 +21,9 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Runs one guarded read query on a worker thread: at most {@link QueryResult#MAX_ROWS} rows are
- * converted, the rest only counted, so {@code total_rows} is exact. {@link #check} and {@link #run} block:
+ * Runs one guarded read query on a worker thread: at most {@link QueryResult#MAX_ROWS} rows and
+ * {@link QueryResult#MAX_ROWS_CHARS} characters of them are converted, each cell cut at
+ * {@link QueryResult#MAX_CELL_CHARS}; the rest is only counted, so {@code total_rows} is exact. {@link #check} and {@link #run} block:
  * never call them on an event loop ({@link #checked} does not).
  */
 final class QueryEngine {
@@ -105,15 +106,18 @@ final class QueryEngine {
         JsonArray columns = columns(rs.getMetaData());
         RowsJson.Writer rows = RowsJson.writer();
         long total = 0;
+        int kept = 0;
+        boolean full = false;
         while (rs.next()) {
-          if (total < QueryResult.MAX_ROWS) {
+          full = full || kept == QueryResult.MAX_ROWS || rows.length() >= QueryResult.MAX_ROWS_CHARS;
+          if (!full) {
             rows.add(row(rs, columns.size()));
+            kept++;
           }
           total++;
         }
         long elapsedMs = (System.nanoTime() - started) / 1_000_000;
-        return new QueryResult(null, null, sql, columns, rows.done(), total, total > QueryResult.MAX_ROWS, elapsedMs,
-            null);
+        return new QueryResult(null, null, sql, columns, rows.done(), total, total > kept, elapsedMs, null);
       } finally {
         disarm.run();
       }
@@ -137,9 +141,21 @@ final class QueryEngine {
   private static List<Object> row(ResultSet rs, int width) throws SQLException {
     List<Object> row = new ArrayList<>(width);
     for (int i = 1; i <= width; i++) {
-      row.add(JsonValues.of(rs.getObject(i)));
+      row.add(capped(JsonValues.of(rs.getObject(i))));
     }
     return row;
+  }
+
+  /** One oversized value must not weigh a whole result: past the cell limit its text is cut and marked. */
+  private static Object capped(Object value) {
+    if (value instanceof String text) {
+      return text.length() > QueryResult.MAX_CELL_CHARS ? QueryResult.cut(text) : text;
+    }
+    if (value instanceof JsonArray || value instanceof JsonObject) {
+      String text = value.toString();
+      return text.length() > QueryResult.MAX_CELL_CHARS ? QueryResult.cut(text) : value;
+    }
+    return value;
   }
 
   private static void cancel(Statement statement) {

@@ -144,6 +144,27 @@ class WorkerVerticleTest {
   }
 
   @Test
+  @DisplayName("a cell keeps 8,192 characters (one more is cut and marked) and a result about 2 M characters of rows")
+  void sizeCaps() {
+    String marker = "… [cut: 100,003 characters]";
+    QueryResult wide = run("SELECT repeat('x', 100000) || lpad(i::VARCHAR, 3, '0') AS big FROM range(1000) t(i)");
+    String first = wide.rowValues().getJsonArray(0).getString(0);
+    assertThat(first).startsWith("xxx").endsWith(marker).hasSize(QueryResult.MAX_CELL_CHARS + marker.length());
+    assertThat(wide.totalRows()).isEqualTo(1000);
+    assertThat(wide.truncated()).isTrue();
+    assertThat(wide.rows().size()).isBetween(200, 260);
+    assertThat(wide.rows().text().length())
+        .isBetween(QueryResult.MAX_ROWS_CHARS, QueryResult.MAX_ROWS_CHARS + QueryResult.MAX_CELL_CHARS + 100);
+
+    String atLimit = run("SELECT repeat('y', 8192) AS v").rowValues().getJsonArray(0).getString(0);
+    assertThat(atLimit).hasSize(8192).doesNotContain("[cut");
+    String past = run("SELECT repeat('y', 8193) AS v").rowValues().getJsonArray(0).getString(0);
+    assertThat(past).endsWith("… [cut: 8,193 characters]");
+    Object list = run("SELECT list(repeat('z', 100)) AS l FROM range(100)").rowValues().getJsonArray(0).getValue(0);
+    assertThat(list).asString().startsWith("[\"zzz").endsWith(" characters]");
+  }
+
+  @Test
   @DisplayName("the sandbox refuses every escape attempt with a clear message and writes nothing")
   void sandbox() throws Exception {
     Path outside = dir.resolve("outside.parquet");

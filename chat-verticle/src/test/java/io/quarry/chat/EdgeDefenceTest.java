@@ -1,0 +1,193 @@
+package io.quarry.chat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.quarry.bus.Addresses;
+import io.quarry.bus.Bus;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetSocket;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import io.vertx.junit5.VertxExtension;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The red team's attacks on the HTTP edge, replayed: a page under a rebound name, bodies held open before
+ * sign-in, slowloris, too many connections, and clients that go away mid-request.
+ */
+@ExtendWith(VertxExtension.class)
+class EdgeDefenceTest {
+
+  static final long WAIT_S = 10;
+
+  ChatVerticle chat;
+  WebClient client;
+  final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+
+  private void deploy(Vertx vertx, JsonObject config) {
+    Bus.serve(vertx.eventBus(), Addresses.STORAGE_USER_LOCAL,
+        body -> Future.succeededFuture(ChatEdgeTest.LOCAL.toJson())).completion().await();
+    chat = new ChatVerticle();
+    vertx.deployVerticle(chat, new DeploymentOptions().setConfig(config.put("port", 0))).await();
+    client = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(chat.port()));
+  }
+
+  @AfterEach
+  void detachLog() {
+    ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).detachAppender(logged);
+  }
+
+  private HttpResponse<Buffer> get(String host, String path) {
+    return client.get(path).virtualHost(host).send().await();
+  }
+
+  @Test
+  @DisplayName("local mode answers only to its loopback names on its port: a rebound name gets 421 everywhere")
+  void rebindingRefused(Vertx vertx) {
+    deploy(vertx, new JsonObject());
+    for (String path : new String[] {"/api/health", "/api/me", "/", "/js/app.js", "/ws"}) {
+      HttpResponse<Buffer> rebound = get("rebind.attacker.example", path);
+      assertThat(rebound.statusCode()).as(path).isEqualTo(421);
+      assertThat(rebound.bodyAsJsonObject().getString("error")).isEqualTo(HostCheck.MESSAGE);
+    }
+    HttpResponse<Buffer> post = client.post("/api/conversations").virtualHost("rebind.attacker.example")
+        .putHeader("Origin", "http://rebind.attacker.example:" + chat.port()).sendJsonObject(new JsonObject()).await();
+    assertThat(post.statusCode()).isEqualTo(421);
+    for (String host : new String[] {"127.0.0.1", "localhost", "LOCALHOST", "[::1]", "127.1.2.3"}) {
+      assertThat(get(host, "/api/me").statusCode()).as(host).isEqualTo(200);
+    }
+    HttpResponse<Buffer> otherPort = client.get("/api/me").putHeader("Host", "localhost:1").send().await();
+    assertThat(otherPort.statusCode()).isEqualTo(421);
+  }
+
+  @Test
+  @DisplayName("a configured public origin is answered on its scheme's port; password mode without one answers any name")
+  void publicOrigins(Vertx vertx) {
+    deploy(vertx, new JsonObject().put("publicOrigins", "https://quarry.example.com, http://intranet:8443"));
+    HttpResponse<Buffer> proxied = client.get("/api/health").putHeader("Host", "quarry.example.com")
+        .putHeader("X-Forwarded-Proto", "https").send().await();
+    assertThat(proxied.statusCode()).isEqualTo(200);
+    assertThat(client.get("/api/health").putHeader("Host", "quarry.example.com").send().await().statusCode())
+        .as("same name over plain http, port 80").isEqualTo(421);
+    assertThat(client.get("/api/health").putHeader("Host", "intranet:8443").send().await().statusCode()).isEqualTo(200);
+    assertThat(get("localhost", "/api/health").statusCode()).isEqualTo(200);
+    assertThat(get("rebind.attacker.example", "/api/health").statusCode()).isEqualTo(421);
+  }
+
+  @Test
+  @DisplayName("password mode with no public origin answers to whatever name the proxy in front uses")
+  void passwordModeAnyName(Vertx vertx) {
+    deploy(vertx, new JsonObject().put("authMode", Auth.PASSWORD));
+    assertThat(get("quarry.internal", "/api/health").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  @DisplayName("an anonymous request is refused before its body is read, and its connection is closed")
+  void noBodyBeforeSignIn(Vertx vertx) throws Exception {
+    deploy(vertx, new JsonObject().put("authMode", Auth.PASSWORD));
+    NetSocket socket = connect(vertx);
+    Buffer received = Buffer.buffer();
+    Promise<Void> closed = Promise.promise();
+    socket.handler(received::appendBuffer);
+    socket.closeHandler(v -> closed.tryComplete());
+    socket.write(head("POST /api/conversations", 1 << 20) + "{\"title\": \"" + "x".repeat(1000)).await();
+    closed.future().await(WAIT_S, TimeUnit.SECONDS);
+    assertThat(received.toString()).startsWith("HTTP/1.1 401").contains("Sign in first");
+  }
+
+  @Test
+  @DisplayName("sign-in reads at most 4 KB: a declared bigger body gets 413 at once, one at the limit is read")
+  void smallAuthBodies(Vertx vertx) {
+    deploy(vertx, new JsonObject().put("authMode", Auth.PASSWORD));
+    String atLimit = padded(new JsonObject().put("email", "a@example.com").put("password", "x"), AuthApi.MAX_BODY_BYTES);
+    HttpResponse<Buffer> read = client.post("/api/auth/signin").putHeader("Content-Type", "application/json")
+        .sendBuffer(Buffer.buffer(atLimit)).await();
+    assertThat(read.statusCode()).isNotEqualTo(413);
+    HttpResponse<Buffer> tooBig = client.post("/api/auth/signin").putHeader("Content-Type", "application/json")
+        .sendBuffer(Buffer.buffer(atLimit + " ")).await();
+    assertThat(tooBig.statusCode()).isEqualTo(413);
+    assertThat(tooBig.bodyAsJsonObject().getString("error")).isEqualTo("Request body is too large");
+  }
+
+  @Test
+  @DisplayName("slowloris: a request head not complete within headerTimeoutMs loses its connection; a WebSocket does not")
+  void slowHeadsClosed(Vertx vertx) throws Exception {
+    deploy(vertx, new JsonObject().put("headerTimeoutMs", 300));
+    NetSocket slow = connect(vertx);
+    Promise<Void> closed = Promise.promise();
+    slow.closeHandler(v -> closed.tryComplete());
+    slow.write("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-a: 1\r\n").await();
+    closed.future().await(WAIT_S, TimeUnit.SECONDS);
+
+    WebSocket socket = vertx.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(chat.port())
+        .setURI("/ws").addHeader("Origin", "http://127.0.0.1:" + chat.port())).await();
+    vertx.timer(1_000).await();
+    assertThat(socket.isClosed()).as("a WebSocket is past its request head").isFalse();
+  }
+
+  @Test
+  @DisplayName("past maxConnections a new connection is closed at once; those already open keep working")
+  void connectionCap(Vertx vertx) throws Exception {
+    deploy(vertx, new JsonObject().put("maxConnections", 3));
+    for (int i = 0; i < 3; i++) {
+      assertThat(get("127.0.0.1", "/api/health").statusCode()).isEqualTo(200);
+    }
+    NetSocket[] held = new NetSocket[3];
+    for (int i = 0; i < held.length; i++) {
+      held[i] = connect(vertx);
+    }
+    // The web client keeps its own connection: the cap counts it with the held ones.
+    NetSocket extra = connect(vertx);
+    Promise<Void> closed = Promise.promise();
+    extra.closeHandler(v -> closed.tryComplete());
+    closed.future().await(WAIT_S, TimeUnit.SECONDS);
+  }
+
+  @Test
+  @DisplayName("a client that goes away mid-body is no ERROR in the log")
+  void abortedClientNotAnError(Vertx vertx) {
+    deploy(vertx, new JsonObject());
+    Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    logged.start();
+    root.addAppender(logged);
+    for (int i = 0; i < 5; i++) {
+      NetSocket socket = connect(vertx);
+      socket.write(head("POST /api/conversations", 10_000) + "{\"title\": \"").await();
+      socket.close().await();
+    }
+    // Served in order on the one event loop: by the time this is answered the aborts above were handled.
+    assertThat(get("127.0.0.1", "/api/health").statusCode()).isEqualTo(200);
+    assertThat(logged.list).noneMatch(e -> e.getLevel().isGreaterOrEqual(Level.ERROR));
+  }
+
+  private NetSocket connect(Vertx vertx) {
+    return vertx.createNetClient().connect(chat.port(), "127.0.0.1").await();
+  }
+
+  private String head(String requestLine, int length) {
+    return requestLine + " HTTP/1.1\r\nHost: 127.0.0.1:" + chat.port() + "\r\nContent-Type: application/json\r\n"
+        + "Content-Length: " + length + "\r\n\r\n";
+  }
+
+  private static String padded(JsonObject json, int bytes) {
+    String text = json.encode();
+    return text.substring(0, text.length() - 1) + " ".repeat(bytes - text.length()) + "}";
+  }
+}
