@@ -115,7 +115,8 @@ class RateLimitTest extends ChatTestBase {
     }
     Future.join(asks).await();
     List<Integer> statuses = asks.stream().map(a -> a.result().statusCode()).toList();
-    assertThat(statuses).filteredOn(s -> s == 202).hasSize(1);
+    assertThat(statuses).as(asks.stream().map(a -> a.result().bodyAsString()).toList().toString())
+        .filteredOn(s -> s == 202).hasSize(1);
     assertThat(statuses).filteredOn(s -> s == 429).hasSize(24);
     assertThat(asks.stream().map(a -> a.result().bodyAsJsonObject().getString("error")).filter(e -> e != null))
         .containsOnly("Your answers being written may use up today's remaining tokens; wait for them to finish");

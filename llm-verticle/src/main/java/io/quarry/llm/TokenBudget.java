@@ -16,7 +16,7 @@ import java.util.Map;
 /**
  * Each user's tokens over a rolling 24 hours, against a limit (SPEC §10). Usage is recorded only after each
  * model response, so turns started together would all see the same old total: each running turn holds a
- * reservation that the others count as spent, a user runs at most {@code maxTurns} at once, and every model
+ * reservation that new turns count as spent, a user runs at most {@code maxTurns} at once, and every model
  * request is checked again, so the limit is overshot by at most the requests already under way.
  */
 final class TokenBudget {
@@ -83,9 +83,12 @@ final class TokenBudget {
       this.userId = userId;
     }
 
-    /** Under the limit, counting what the user's other running turns hold: may the next request go? */
+    /**
+     * May the next request go: is the recorded usage, this user's other turns' included, under the limit?
+     * (Holds keep new turns out; counted here they would end a running turn for a question that is refused.)
+     */
     Future<Boolean> allowsRequest() {
-      return usage(userId).map(u -> u.used() + (holds.getOrDefault(userId, 1) - 1) * reserveTokens < limit);
+      return usage(userId).map(u -> !u.exceeded());
     }
 
     void release() {
