@@ -20,7 +20,8 @@ class ChatStreamTest extends ChatTestBase {
 
   @Override
   Map<String, String> env() {
-    return Map.of("QUARRY_LLM_RESPONSE_TIMEOUT_MS", "1500");
+    // One local user streams twenty answers at once here: the per-user cap (3) is raised to let them run.
+    return Map.of("QUARRY_LLM_RESPONSE_TIMEOUT_MS", "1500", "QUARRY_LLM_MAX_TURNS_PER_USER", "20");
   }
 
   @Test
