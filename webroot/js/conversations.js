@@ -1,10 +1,12 @@
 // The left panel: conversations, newest first; new, select, rename, delete.
 import { api } from './api.js';
+import { elements } from './elements.js';
 
 export class ConversationList {
   constructor({ onSelect, onDeleted }) {
-    this.list = document.getElementById('conversation-list');
-    this.title = document.getElementById('conversation-title');
+    const $ = elements(['conversation-list', 'conversation-title']);
+    this.list = $('conversation-list');
+    this.title = $('conversation-title');
     this.onSelect = onSelect;
     this.onDeleted = onDeleted;
     this.items = [];

@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The HTTP edge: REST API, static web UI, authentication. Config: {@code host}, {@code port},
  * {@code authMode}, {@code publicOrigins} (the names it answers to besides loopback), {@code maxBodyBytes}, the
- * connection limits ({@code maxConnections}, {@code headerTimeoutMs}, {@code idleTimeoutMs}), the sign-in throttle ({@code auth*}, {@code trustProxy}), the pace of
- * changes ({@code writesPerMinute}, {@code writeBurst}), password hashing ({@code passwordHashThreads} at once,
+ * connection limits ({@code maxConnections}, {@code headerTimeoutMs}, {@code idleTimeoutMs}), the sign-in
+ * throttle ({@code auth*}, {@code trustProxy}), the pace of changes ({@code writesPerMinute}, {@code writeBurst}), password hashing ({@code passwordHashThreads} at once,
  * {@code passwordHashQueue} waiting at most), and {@code node} ({@code {id, version, roles}}) for health.
  */
 public class ChatVerticle extends VerticleBase {
@@ -59,7 +59,8 @@ public class ChatVerticle extends VerticleBase {
     Router router = Router.router(vertx);
     router.route().handler(connections::track);
     String mode = config().getString("authMode", Auth.LOCAL);
-    router.route().handler(new HostCheck(mode, config().getString("publicOrigins", ""), () -> server.actualPort())::handle);
+    HostCheck hosts = new HostCheck(mode, config().getString("publicOrigins", ""), () -> server.actualPort());
+    router.route().handler(hosts::handle);
     router.route().handler(new SecurityHeaders()::handle);
     LlmClient llm = new LlmClient(vertx.eventBus());
     HealthApi health = new HealthApi(config().getJsonObject("node", new JsonObject()), mode, llm);
@@ -97,12 +98,7 @@ public class ChatVerticle extends VerticleBase {
    * (paused) until the request is authenticated; only sign-up and sign-in read one before, and a small one.
    */
   private void requestChecks(Router router) {
-    router.route("/api/*").handler(ctx -> {
-      if (JsonBodies.carriesBody(ctx.request())) {
-        ctx.request().pause();
-      }
-      ctx.next();
-    });
+    router.route("/api/*").handler(JsonBodies::holdUnread);
     router.route("/api/*").handler(Origins::check);
     router.route("/api/*").handler(JsonBodies::check);
     router.route("/api/auth/*").handler(BodyHandler.create(false).setBodyLimit(AuthApi.MAX_BODY_BYTES));
@@ -114,7 +110,8 @@ public class ChatVerticle extends VerticleBase {
    * waits to tell its preface from HTTP/1, a connection is nobody's, and no deadline or cap can see it.
    */
   private HttpServerOptions serverOptions() {
-    long idleMs = Math.max(config().getLong("idleTimeoutMs", 120_000L), config().getLong("queryTimeoutMs", 60_000L) + 30_000);
+    long idleMs = Math.max(config().getLong("idleTimeoutMs", 120_000L),
+        config().getLong("queryTimeoutMs", 60_000L) + 30_000);
     return new HttpServerOptions()
         .setHttp2ClearTextEnabled(false)
         .setIdleTimeout((int) idleMs)
@@ -134,7 +131,8 @@ public class ChatVerticle extends VerticleBase {
     router.route("/api/*").handler(auth::handle);
     router.route("/api/*").handler(new WriteLimit(System::currentTimeMillis, config().getInteger("writesPerMinute", 120),
         config().getInteger("writeBurst", 100))::handle);
-    router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(config().getInteger("maxBodyBytes", 1 << 20)));
+    router.route("/api/*").handler(BodyHandler.create(false)
+        .setBodyLimit(config().getInteger("maxBodyBytes", 1 << 20)));
     return auth;
   }
 

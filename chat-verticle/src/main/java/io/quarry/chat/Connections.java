@@ -101,9 +101,4 @@ final class Connections {
       vertx.cancelTimer(timer);
     }
   }
-
-  /** Connections open now (tests). */
-  int open() {
-    return open;
-  }
 }

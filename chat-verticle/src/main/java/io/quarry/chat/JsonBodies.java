@@ -27,6 +27,14 @@ final class JsonBodies {
     ctx.next();
   }
 
+  /** A body waits unread until a later handler (after authentication) reads it or the answer drops it. */
+  static void holdUnread(RoutingContext ctx) {
+    if (carriesBody(ctx.request())) {
+      ctx.request().pause();
+    }
+    ctx.next();
+  }
+
   static boolean carriesBody(HttpServerRequest request) {
     String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
     return length != null ? !length.strip().equals("0") : request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import ch.qos.logback.core.AppenderBase;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.vertx.core.DeploymentOptions;
@@ -21,8 +21,9 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.junit5.VertxExtension;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -39,7 +40,6 @@ class EdgeDefenceTest {
 
   ChatVerticle chat;
   WebClient client;
-  final ListAppender<ILoggingEvent> logged = new ListAppender<>();
 
   private void deploy(Vertx vertx, JsonObject config) {
     Bus.serve(vertx.eventBus(), Addresses.STORAGE_USER_LOCAL,
@@ -47,11 +47,6 @@ class EdgeDefenceTest {
     chat = new ChatVerticle();
     vertx.deployVerticle(chat, new DeploymentOptions().setConfig(config.put("port", 0))).await();
     client = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(chat.port()));
-  }
-
-  @AfterEach
-  void detachLog() {
-    ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).detachAppender(logged);
   }
 
   private HttpResponse<Buffer> get(String host, String path) {
@@ -99,17 +94,20 @@ class EdgeDefenceTest {
   }
 
   @Test
-  @DisplayName("an anonymous request is refused before its body is read, and its connection is closed")
+  @DisplayName("an anonymous request's body is never waited for: its connection ends at once, with a 401 if any answer")
   void noBodyBeforeSignIn(Vertx vertx) throws Exception {
     deploy(vertx, new JsonObject().put("authMode", Auth.PASSWORD));
-    NetSocket socket = connect(vertx);
     Buffer received = Buffer.buffer();
     Promise<Void> closed = Promise.promise();
+    NetSocket socket = connect(vertx, closed);
     socket.handler(received::appendBuffer);
-    socket.closeHandler(v -> closed.tryComplete());
-    socket.write(head("POST /api/conversations", 1 << 20) + "{\"title\": \"" + "x".repeat(1000)).await();
+    // Not awaited: the server may close before every byte is written, which is the point.
+    socket.write(head("POST /api/conversations", 1 << 20) + "{\"title\": \"" + "x".repeat(1000));
     closed.future().await(WAIT_S, TimeUnit.SECONDS);
-    assertThat(received.toString()).startsWith("HTTP/1.1 401").contains("Sign in first");
+    // Closed with the body still arriving, the connection may be reset before the 401 reaches the client.
+    if (received.length() > 0) {
+      assertThat(received.toString()).startsWith("HTTP/1.1 401").contains("Sign in first");
+    }
   }
 
   @Test
@@ -130,15 +128,13 @@ class EdgeDefenceTest {
   @DisplayName("slowloris: a request head not complete within headerTimeoutMs loses its connection; a WebSocket does not")
   void slowHeadsClosed(Vertx vertx) throws Exception {
     deploy(vertx, new JsonObject().put("headerTimeoutMs", 300));
-    NetSocket slow = connect(vertx);
+    WebSocket socket = vertx.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1")
+        .setPort(chat.port()).setURI("/ws").addHeader("Origin", "http://127.0.0.1:" + chat.port())).await();
+    // The slow head is sent after the WebSocket opened: its closing says the WebSocket's deadline passed too.
     Promise<Void> closed = Promise.promise();
-    slow.closeHandler(v -> closed.tryComplete());
+    NetSocket slow = connect(vertx, closed);
     slow.write("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-a: 1\r\n").await();
     closed.future().await(WAIT_S, TimeUnit.SECONDS);
-
-    WebSocket socket = vertx.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(chat.port())
-        .setURI("/ws").addHeader("Origin", "http://127.0.0.1:" + chat.port())).await();
-    vertx.timer(1_000).await();
     assertThat(socket.isClosed()).as("a WebSocket is past its request head").isFalse();
   }
 
@@ -154,31 +150,58 @@ class EdgeDefenceTest {
       held[i] = connect(vertx);
     }
     // The web client keeps its own connection: the cap counts it with the held ones.
-    NetSocket extra = connect(vertx);
     Promise<Void> closed = Promise.promise();
-    extra.closeHandler(v -> closed.tryComplete());
+    connect(vertx, closed);
     closed.future().await(WAIT_S, TimeUnit.SECONDS);
   }
 
   @Test
   @DisplayName("a client that goes away mid-body is no ERROR in the log")
-  void abortedClientNotAnError(Vertx vertx) {
+  void abortedClientNotAnError(Vertx vertx) throws Exception {
     deploy(vertx, new JsonObject());
-    Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-    logged.start();
-    root.addAppender(logged);
-    for (int i = 0; i < 5; i++) {
-      NetSocket socket = connect(vertx);
-      socket.write(head("POST /api/conversations", 10_000) + "{\"title\": \"").await();
-      socket.close().await();
+    int aborts = 5;
+    Promise<Void> seen = Promise.promise();
+    List<ILoggingEvent> events = new CopyOnWriteArrayList<>();
+    AppenderBase<ILoggingEvent> appender = new AppenderBase<>() {
+      @Override
+      protected void append(ILoggingEvent event) {
+        events.add(event);
+        // An abort that lands before the body is read fails nothing; those that land mid-body must say so here.
+        if (event.getFormattedMessage().endsWith("the client went away")) {
+          seen.tryComplete();
+        }
+      }
+    };
+    Logger errors = (Logger) LoggerFactory.getLogger(HttpErrors.class);
+    errors.setLevel(Level.DEBUG);
+    appender.start();
+    root().addAppender(appender);
+    try {
+      for (int i = 0; i < aborts; i++) {
+        NetSocket socket = connect(vertx);
+        socket.write(head("POST /api/conversations", 10_000) + "{\"title\": \"").await();
+        socket.close().await();
+      }
+      seen.future().await(WAIT_S, TimeUnit.SECONDS);
+      assertThat(events).noneMatch(e -> e.getLevel().isGreaterOrEqual(Level.ERROR));
+    } finally {
+      root().detachAppender(appender);
+      errors.setLevel(null);
     }
-    // Served in order on the one event loop: by the time this is answered the aborts above were handled.
-    assertThat(get("127.0.0.1", "/api/health").statusCode()).isEqualTo(200);
-    assertThat(logged.list).noneMatch(e -> e.getLevel().isGreaterOrEqual(Level.ERROR));
+  }
+
+  private static Logger root() {
+    return (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
   }
 
   private NetSocket connect(Vertx vertx) {
-    return vertx.createNetClient().connect(chat.port(), "127.0.0.1").await();
+    return connect(vertx, Promise.promise());
+  }
+
+  /** Watches for the close from the moment of connecting: the server may close before await() returns. */
+  private NetSocket connect(Vertx vertx, Promise<Void> closed) {
+    return vertx.createNetClient().connect(chat.port(), "127.0.0.1")
+        .onSuccess(socket -> socket.closeHandler(v -> closed.tryComplete())).await();
   }
 
   private String head(String requestLine, int length) {

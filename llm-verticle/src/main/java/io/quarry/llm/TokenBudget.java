@@ -74,6 +74,16 @@ final class TokenBudget {
     }
   }
 
+  /** The limit is reached: a RATE_LIMITED failure that knows when asking works again. */
+  static final class Exceeded extends QuarryException {
+    final long resetsInSeconds;
+
+    Exceeded(long resetsInSeconds) {
+      super(Failure.RATE_LIMITED, EXCEEDED);
+      this.resetsInSeconds = resetsInSeconds;
+    }
+  }
+
   /** One running turn's claim on its user's budget, given back when the turn ends. */
   final class Hold {
     private final String userId;
@@ -132,8 +142,12 @@ final class TokenBudget {
         return Future.succeededFuture(hold);
       }
       hold.release();
-      return read.failed() ? Future.failedFuture(read.cause()) : Future.failedFuture(
-          new QuarryException(Failure.RATE_LIMITED, read.result().exceeded() ? EXCEEDED : HELD));
+      if (read.failed()) {
+        return Future.failedFuture(read.cause());
+      }
+      Usage usage = read.result();
+      return Future.failedFuture(usage.exceeded() ? new Exceeded(usage.resetsInSeconds())
+          : new QuarryException(Failure.RATE_LIMITED, HELD));
     });
   }
 

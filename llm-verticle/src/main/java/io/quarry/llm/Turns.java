@@ -99,9 +99,8 @@ final class Turns {
   /** A turn starts only under the limit, counting the user's other running turns, and holds its share. */
   private Future<TokenBudget.Hold> hold(String userId, Events events) {
     return budget.hold(userId).onFailure(e -> {
-      if (TokenBudget.EXCEEDED.equals(e.getMessage())) {
-        budget.usage(userId).onSuccess(usage ->
-            events.emit(ChatEvents.rateLimitExceeded(events.conversationId, usage.resetsInSeconds())));
+      if (e instanceof TokenBudget.Exceeded exceeded) {
+        events.emit(ChatEvents.rateLimitExceeded(events.conversationId, exceeded.resetsInSeconds));
       }
     });
   }
