@@ -1,4 +1,4 @@
-// A result table: sortable by any column, paginated, with the row count and a truncation notice.
+// A result table: sortable by any column, paginated, with the row count, a truncation notice and the result's note.
 const PAGE_SIZE = 10;
 
 function format(value) {
@@ -35,6 +35,14 @@ export function renderTable(container, result, visibleColumns) {
   const footer = document.createElement('div');
   footer.className = 'table-footer';
   container.append(scroll, footer);
+  if (result.note) {
+    // Where the rows came from, when the reader must know it (a cached copy not confirmed current).
+    const note = document.createElement('p');
+    note.className = 'result-note';
+    note.setAttribute('role', 'note');
+    note.textContent = result.note;
+    container.prepend(note);
+  }
 
   function draw() {
     const head = document.createElement('thead');

@@ -9,6 +9,8 @@ import io.vertx.core.json.JsonObject;
  *
  * @param columns {@code [{name, type}]}
  * @param rows    row arrays in column order, as JSON text (see {@link RowsJson})
+ * @param note    what the reader must know about where the rows came from (such as a cached copy that could
+ *                not be confirmed current), or null
  */
 public record QueryResult(
     String id,
@@ -19,7 +21,8 @@ public record QueryResult(
     long totalRows,
     boolean truncated,
     long executionTimeMs,
-    String createdAt) {
+    String createdAt,
+    String note) {
 
   /** Rows a result carries at most, on the bus and in storage. */
   public static final int MAX_ROWS = 1_000;
@@ -37,7 +40,7 @@ public record QueryResult(
 
   public QueryResult withIdentity(String newId, String newConversationId, String newSql) {
     return new QueryResult(newId, newConversationId, newSql, columns, rows, totalRows, truncated, executionTimeMs,
-        createdAt);
+        createdAt, note);
   }
 
   /** At most {@link #MAX_ROWS} rows, {@code truncated} when rows were dropped; {@code totalRows} stays exact. */
@@ -47,7 +50,7 @@ public record QueryResult(
       return this;
     }
     return new QueryResult(id, conversationId, sql, columns, rows.first(MAX_ROWS), Math.max(totalRows, size), true,
-        executionTimeMs, createdAt);
+        executionTimeMs, createdAt, note);
   }
 
   /** The rows as values (parsed from their text). */
@@ -57,7 +60,7 @@ public record QueryResult(
 
   public QueryResult stored(String newId, String newCreatedAt) {
     return new QueryResult(newId, conversationId, sql, columns, rows, totalRows, truncated, executionTimeMs,
-        newCreatedAt);
+        newCreatedAt, note);
   }
 
   public JsonObject toJson() {
@@ -70,7 +73,8 @@ public record QueryResult(
         .put("total_rows", totalRows)
         .put("truncated", truncated)
         .put("execution_time_ms", executionTimeMs)
-        .put("created_at", createdAt);
+        .put("created_at", createdAt)
+        .put("note", note);
   }
 
   public static QueryResult fromJson(JsonObject json) {
@@ -83,7 +87,8 @@ public record QueryResult(
         json.getLong("total_rows", 0L),
         json.getBoolean("truncated", false),
         json.getLong("execution_time_ms", 0L),
-        json.getString("created_at"));
+        json.getString("created_at"),
+        json.getString("note"));
   }
 
   /** Rows as a local delivery hands them over (the text itself), or as JSON from elsewhere (a JSON array). */

@@ -23,6 +23,12 @@ public final class WorkerReply {
     return header.toBuffer().appendByte(NEWLINE).appendString(result.rows().text());
   }
 
+  /** The same reply with a note added to its header; the rows' text is not copied into a new string. */
+  public static Buffer noted(Buffer reply, String note) {
+    int end = headerEnd(reply);
+    return header(reply, end).put("note", note).toBuffer().appendBuffer(reply, end, reply.length() - end);
+  }
+
   public static QueryResult decode(Buffer reply) {
     int end = headerEnd(reply);
     JsonObject header = header(reply, end);

@@ -77,13 +77,18 @@ class RowsJsonTest {
   void workerReply() {
     JsonArray columns = new JsonArray().add(new JsonObject().put("name", "a\nb").put("type", "VARCHAR"));
     QueryResult result = new QueryResult(null, null, "SELECT 'x\ny' AS \"a\nb\" -- é", columns, RowsJson.of(VALUES),
-        3, false, 7, null);
+        3, false, 7, null, null);
     Buffer reply = WorkerReply.encode(result, "node-1/worker-2");
     QueryResult back = WorkerReply.decode(reply);
     assertThat(back).isEqualTo(result);
     assertThat(back.rows().size()).isEqualTo(3);
     assertThat(WorkerReply.header(reply).getString("served_by")).isEqualTo("node-1/worker-2");
     assertThat(WorkerReply.header(reply).containsKey("rows")).isFalse();
+
+    QueryResult noted = WorkerReply.decode(WorkerReply.noted(reply, "From the cached copy"));
+    assertThat(noted.note()).isEqualTo("From the cached copy");
+    assertThat(noted.rowValues()).isEqualTo(result.rowValues());
+    assertThat(noted.sql()).isEqualTo(result.sql());
   }
 
   private static QueryResult result(int count, int known) {
@@ -92,6 +97,6 @@ class RowsJsonTest {
       rows.add(new JsonArray(Arrays.asList(i, "row " + i)));
     }
     RowsJson text = known >= 0 ? RowsJson.of(rows) : RowsJson.text(rows.encode());
-    return new QueryResult("r", "c", "SELECT", new JsonArray(List.of()), text, count, false, 1, "now");
+    return new QueryResult("r", "c", "SELECT", new JsonArray(List.of()), text, count, false, 1, "now", null);
   }
 }

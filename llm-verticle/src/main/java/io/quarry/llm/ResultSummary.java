@@ -36,7 +36,7 @@ final class ResultSummary {
       chars += ((JsonArray) row).encode().length();
       rows.add(row);
     }
-    return new JsonObject()
+    JsonObject response = new JsonObject()
         .put("result_id", r.id())
         .put("summary", line(r, all))
         .put("columns", r.columns())
@@ -44,5 +44,7 @@ final class ResultSummary {
         .put("truncated", r.truncated())
         .put("rows", rows)
         .put("rows_shown", rows.size());
+    // The answer must pass on what the reader needs to know of the rows' origin (a cached copy, say).
+    return r.note() == null ? response : response.put("note", r.note());
   }
 }

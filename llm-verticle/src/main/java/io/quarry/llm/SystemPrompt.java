@@ -53,6 +53,8 @@ final class SystemPrompt {
         ## Answers
         - Answer concisely in plain language, with the numbers that matter. Use markdown for lists and tables.
         - Never invent data: base every figure on query results.
+        - When a result carries a note (for example, that it was computed from a cached copy of a file), tell the
+          user what it says.
         """);
     return p.toString();
   }

@@ -20,7 +20,8 @@ final class Migrations {
   private static final Logger log = LoggerFactory.getLogger(Migrations.class);
 
   /** Append only: migration {@code i} (1-based) brings the file to {@code user_version = i}. */
-  private static final List<String> SCRIPTS = List.of("db/V1__schema.sql", "db/V2__notice.sql");
+  private static final List<String> SCRIPTS = List.of("db/V1__schema.sql", "db/V2__notice.sql",
+      "db/V3__result_note.sql");
 
   private Migrations() {
   }

@@ -17,10 +17,11 @@ import java.util.Map;
 final class Quotas {
 
   /**
-   * What a stored result weighs: the length of its rows, columns and SQL as stored text, which for JSON is about
+   * What a stored result weighs: the length of its rows, columns, SQL and note as stored text, which for JSON is about
    * its size in bytes (counted in characters, so that weighing a result costs nothing on the event loop).
    */
-  static final String RESULT_BYTES = "LENGTH(r.rows_json) + LENGTH(r.columns_json) + LENGTH(r.sql)";
+  static final String RESULT_BYTES = "LENGTH(r.rows_json) + LENGTH(r.columns_json) + LENGTH(r.sql)"
+      + " + COALESCE(LENGTH(r.note), 0)";
 
   private final Db db;
   private final int conversations;

@@ -34,14 +34,16 @@ final class ResultStore {
     QueryResult given = QueryResult.fromJson(body.getJsonObject("result", new JsonObject())).capped();
     QueryResult stored = given.id() == null ? given.stored(Db.newId(), Timestamps.now()) : given;
     // One statement: the ownership check is part of the insert, so a save costs one round trip.
-    long bytes = length(stored.rows().text()) + length(Db.text(stored.columns())) + length(stored.sql());
+    long bytes = length(stored.rows().text()) + length(Db.text(stored.columns())) + length(stored.sql())
+        + length(stored.note());
     quotas.resultStored(userId, bytes);
     Future<Void> insert = Db.changed(db.run("INSERT INTO query_results (id, conversation_id, sql, columns_json,"
-                + " rows_json, total_rows, truncated, execution_time_ms, created_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?"
+                + " rows_json, total_rows, truncated, execution_time_ms, created_at, note)"
+                + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
                 + " WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ? AND user_id = ?)",
             stored.id(), stored.conversationId(), stored.sql() == null ? "" : stored.sql(), Db.text(stored.columns()),
             stored.rows().text(), stored.totalRows(), stored.truncated() ? 1 : 0, stored.executionTimeMs(),
-            stored.createdAt(), stored.conversationId() == null ? "" : stored.conversationId(), userId),
+            stored.createdAt(), stored.note(), stored.conversationId() == null ? "" : stored.conversationId(), userId),
         ConversationStore.NOT_FOUND).onFailure(e -> quotas.resultStored(userId, -bytes));
     saving.put(stored.id(), insert);
     return insert.eventually(() -> {
@@ -68,6 +70,7 @@ final class ResultStore {
   private static QueryResult result(Row row) {
     return new QueryResult(row.getString("id"), row.getString("conversation_id"), row.getString("sql"),
         Db.array(row, "columns_json"), RowsJson.text(row.getString("rows_json")), row.getLong("total_rows"),
-        row.getInteger("truncated") != 0, row.getLong("execution_time_ms"), row.getString("created_at"));
+        row.getInteger("truncated") != 0, row.getLong("execution_time_ms"), row.getString("created_at"),
+        row.getString("note"));
   }
 }

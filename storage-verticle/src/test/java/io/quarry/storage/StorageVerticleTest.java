@@ -466,7 +466,7 @@ class StorageVerticleTest {
   }
 
   @Test
-  @DisplayName("a stored result keeps at most 1,000 rows with the exact total and comes back to its owner only")
+  @DisplayName("a stored result keeps at most 1,000 rows with the exact total, and its note, and comes back to its owner only")
   void results() {
     Conversation c = storage.createConversation(alice.id(), "Results").await();
     QueryResult small = storage.saveResult(alice.id(), result(c.id(), 3)).await();
@@ -475,6 +475,11 @@ class StorageVerticleTest {
     assertThat(back.columns()).isEqualTo(small.columns());
     assertThat(back.totalRows()).isEqualTo(3);
     assertThat(back.truncated()).isFalse();
+    assertThat(back.note()).isNull();
+
+    QueryResult cached = QueryResult.fromJson(result(c.id(), 1).toJson().put("note", "From a cached copy"));
+    QueryResult saved = storage.saveResult(alice.id(), cached).await();
+    assertThat(storage.result(alice.id(), saved.id()).await().note()).isEqualTo("From a cached copy");
 
     QueryResult atLimit = storage.saveResult(alice.id(), result(c.id(), 1000)).await();
     assertThat(atLimit.rows().size()).isEqualTo(1000);
@@ -547,6 +552,7 @@ class StorageVerticleTest {
     JsonArray columns = new JsonArray()
         .add(new JsonObject().put("name", "n").put("type", "INTEGER"))
         .add(new JsonObject().put("name", "label").put("type", "VARCHAR"));
-    return new QueryResult(null, conversationId, "SELECT n, label FROM t", columns, RowsJson.of(data), rows, false, 5, null);
+    return new QueryResult(null, conversationId, "SELECT n, label FROM t", columns, RowsJson.of(data), rows, false, 5,
+        null, null);
   }
 }

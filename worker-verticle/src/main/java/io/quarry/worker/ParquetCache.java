@@ -17,7 +17,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -25,6 +27,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
@@ -41,7 +44,15 @@ final class ParquetCache {
   record Settings(Path dir, long maxBytes, long maxFileSize, long downloadTimeoutMs) {
   }
 
-  private record Entry(String url, Path file, String etag, String lastModified, long size) {
+  /** @param confirmed when the URL's server last said this is its current content */
+  private record Entry(String url, Path file, String etag, String lastModified, long size, Instant confirmed) {
+    Entry confirmedNow() {
+      return new Entry(url, file, etag, lastModified, size, Instant.now());
+    }
+  }
+
+  /** Tables whose files are being revalidated, and when the oldest of their cached copies was last confirmed. */
+  record Unconfirmed(List<String> tables, Instant confirmedAt) {
   }
 
   /** Files a query holds; releasing twice, or pinning after release, is harmless. */
@@ -129,6 +140,18 @@ final class ParquetCache {
     return Optional.of(files);
   }
 
+  /**
+   * Of the given tables, those whose revalidation has not ended (all of them if none is under way), with the
+   * oldest confirmation among their cached copies.
+   */
+  Unconfirmed unconfirmed(Map<String, String> tables) {
+    List<String> pending = tables.keySet().stream().filter(name -> inflight.containsKey(tables.get(name))).toList();
+    List<String> named = pending.isEmpty() ? List.copyOf(tables.keySet()) : pending;
+    Instant oldest = named.stream().map(name -> entries.get(tables.get(name))).filter(Objects::nonNull)
+        .map(Entry::confirmed).min(Comparator.naturalOrder()).orElse(Instant.now());
+    return new Unconfirmed(named, oldest);
+  }
+
   Future<Path> fetch(String url) {
     Future<Path> running = inflight.get(url);
     if (running != null) {
@@ -159,6 +182,7 @@ final class ParquetCache {
     int status = exchange.response().statusCode();
     if (cached != null && (status == 304 || (status == 200 && sameVersion(cached, exchange)))) {
       exchange.discard();
+      entries.computeIfPresent(url, (u, entry) -> entry.file().equals(cached.file()) ? entry.confirmedNow() : entry);
       return Future.succeededFuture(cached.file());
     }
     if (status != 200) {
@@ -231,7 +255,7 @@ final class ParquetCache {
     Path target = settings.dir().resolve(sha256(url).substring(0, 32) + "-" + (++versions) + ".parquet");
     return vertx.fileSystem().move(part.toString(), target.toString()).map(v -> {
       Entry entry = new Entry(url, target, exchange.response().getHeader("ETag"),
-          exchange.response().getHeader("Last-Modified"), size);
+          exchange.response().getHeader("Last-Modified"), size, Instant.now());
       Entry replaced = entries.put(url, entry);
       totalBytes += size;
       if (replaced != null) {

@@ -117,7 +117,7 @@ final class QueryEngine {
           total++;
         }
         long elapsedMs = (System.nanoTime() - started) / 1_000_000;
-        return new QueryResult(null, null, sql, columns, rows.done(), total, total > kept, elapsedMs, null);
+        return new QueryResult(null, null, sql, columns, rows.done(), total, total > kept, elapsedMs, null, null);
       } finally {
         disarm.run();
       }

@@ -9,6 +9,7 @@ import io.quarry.bus.WorkerReply;
 import io.quarry.bus.net.AddressPolicy;
 import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
@@ -40,6 +41,7 @@ public class WorkerVerticle extends VerticleBase {
   private QueryEngine engine;
   private Admission admission;
   private long defaultTimeoutMs;
+  private long revalidateWaitMs;
   /** Which node answered, for operators and the tests of work spread across a cluster. */
   private String servedBy;
 
@@ -49,6 +51,7 @@ public class WorkerVerticle extends VerticleBase {
     Path home = Path.of(c.getString("dataDir", "./data")).toAbsolutePath().resolve("worker-" + c.getString("name", "1"));
     int threads = c.getInteger("threads", 2);
     defaultTimeoutMs = c.getLong("queryTimeoutMs", 60_000L);
+    revalidateWaitMs = c.getLong("revalidateWaitMs", 5_000L);
     servedBy = c.getJsonObject("node", new JsonObject()).getString("id", "worker-" + c.getString("name", "1"));
     admission = new Admission(threads + c.getInteger("queueSize", 16));
     executor = vertx.createSharedWorkerExecutor("quarry-duckdb-" + deploymentID(), threads, 1, TimeUnit.DAYS);
@@ -102,7 +105,8 @@ public class WorkerVerticle extends VerticleBase {
    * Files already in the cache are queried while their revalidation is in flight, so the round trip to
    * their server does not delay the answer; an answer is only returned once the revalidation says those
    * files are current. A changed file stops that run and the query runs again on the new version; a
-   * failed revalidation fails the query.
+   * failed revalidation fails the query. A server slower than {@code revalidateWaitMs} does not hold the
+   * answer longer: it is given from the cached copies, with a note that says so.
    */
   private Future<Buffer> run(Map<String, String> tables, String sql, long timeoutMs, long deadline,
       ParquetCache.Pins pins) {
@@ -112,7 +116,11 @@ public class WorkerVerticle extends VerticleBase {
     }
     Abort stale = new Abort();
     Future<Buffer> early = execute(cached.get(), sql, timeoutMs, deadline, stale);
-    return current(tables, timeoutMs, pins).transform(revalidated -> {
+    Future<Map<String, Path>> revalidated = current(tables, timeoutMs, pins);
+    return revalidationOrNote(tables, revalidated, early).compose(note -> {
+      if (note.isPresent()) {
+        return early.map(reply -> WorkerReply.noted(reply, note.get()));
+      }
       boolean unchanged = revalidated.succeeded() && revalidated.result().equals(cached.get());
       if (!unchanged) {
         stale.fire();
@@ -124,6 +132,19 @@ public class WorkerVerticle extends VerticleBase {
         return unchanged ? early : execute(revalidated.result(), sql, timeoutMs, deadline, new Abort());
       });
     });
+  }
+
+  /**
+   * Empty once the revalidation has ended; or, when it is still under way past {@code revalidateWaitMs} and
+   * the answer from the cached copies is ready, the note that answer carries.
+   */
+  private Future<Optional<String>> revalidationOrNote(Map<String, String> tables, Future<?> revalidated,
+      Future<?> early) {
+    Promise<Optional<String>> decided = Promise.promise();
+    revalidated.onComplete(r -> decided.tryComplete(Optional.empty()));
+    long timer = vertx.setTimer(revalidateWaitMs, id -> early.onComplete(r ->
+        decided.tryComplete(Optional.of(CachedCopyNote.of(cache.unconfirmed(tables), revalidateWaitMs)))));
+    return decided.future().onComplete(d -> vertx.cancelTimer(timer));
   }
 
   /** The current version of every table's file: revalidated, or downloaded when new or changed. */

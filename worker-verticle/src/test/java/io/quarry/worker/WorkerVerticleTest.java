@@ -18,8 +18,14 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -282,7 +288,7 @@ class WorkerVerticleTest {
   @Test
   @DisplayName("the answer from a cached file waits for that file's revalidation")
   void answerWaitsForRevalidation() {
-    deploy(new JsonObject().put("threads", 1));
+    deploy(new JsonObject().put("threads", 1).put("revalidateWaitMs", 60_000));
     run("SELECT count(*) FROM people");
     ParquetServer.Held revalidations = people.holdRevalidations();
     Future<QueryResult> query = worker.run(new QueryRequest("SELECT count(*) FROM people", tables, 5_000));
@@ -292,6 +298,33 @@ class WorkerVerticleTest {
     assertThat(query.isComplete()).isFalse();
     revalidations.release();
     assertThat(query.await().rowValues().getJsonArray(0).getLong(0)).isEqualTo(100);
+    assertThat(people.fullDownloads()).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("a revalidation slower than revalidateWaitMs: the answer comes from the cached copy, says so, and the next"
+      + " confirmed answer says nothing")
+  void slowRevalidationAnswersFromCache() {
+    deploy(new JsonObject().put("revalidateWaitMs", 200));
+    Instant before = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    assertThat(run("SELECT count(*) FROM people").note()).isNull();
+    Instant after = Instant.now();
+    ParquetServer.Held revalidations = people.holdRevalidations();
+    QueryResult cached;
+    try {
+      cached = run("SELECT count(*) FROM people");
+    } finally {
+      revalidations.release();
+    }
+    assertThat(cached.rowValues().getJsonArray(0).getLong(0)).isEqualTo(100);
+    Matcher note = Pattern.compile("Answered from the cached copy of people, last confirmed current at"
+        + " (\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d) UTC: its server did not confirm within 0.2 s that the file is"
+        + " unchanged, so newer data may exist.").matcher(cached.note());
+    assertThat(note.matches()).as(cached.note()).isTrue();
+    Instant confirmed = LocalDateTime.parse(note.group(1).replace(' ', 'T')).toInstant(ZoneOffset.UTC);
+    assertThat(confirmed).isBetween(before, after);
+
+    assertThat(run("SELECT count(*) FROM people").note()).isNull();
     assertThat(people.fullDownloads()).isEqualTo(1);
   }
 
