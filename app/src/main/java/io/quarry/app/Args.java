@@ -44,13 +44,13 @@ record Args(Set<Role> roles, boolean cluster, Path config, int localWorkers, Str
   private static int count(String text) {
     try {
       int n = Integer.parseInt(text.strip());
-      if (n >= 0 && n <= io.quarry.app.workers.LocalWorkersConfig.MAX_COUNT) {
+      if (n >= 0 && n <= io.quarry.worker.pool.LocalWorkersConfig.MAX_COUNT) {
         return n;
       }
     } catch (NumberFormatException e) {
       // Reported below with the accepted range.
     }
     throw new IllegalArgumentException("--local-workers must be a whole number from 0 to "
-        + io.quarry.app.workers.LocalWorkersConfig.MAX_COUNT + ", got '" + text + "'");
+        + io.quarry.worker.pool.LocalWorkersConfig.MAX_COUNT + ", got '" + text + "'");
   }
 }

@@ -3,7 +3,7 @@ package io.quarry.app;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.XmlConfigBuilder;
-import io.quarry.app.workers.ClusterKey;
+import io.quarry.worker.pool.ClusterKey;
 import io.quarry.bus.BusSecret;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -53,6 +53,30 @@ final class ConfigLoader {
       overlay(config, read(file), file);
     }
     applyEnvironment(config, env);
+    return selfServedSamples(config);
+  }
+
+  /**
+   * The sample datasets this server serves under {@code /samples/} must pass the outbound address
+   * policy: their exact URL prefix (an IP literal) is trusted by the dataset and worker roles, and the UI
+   * offers the same URLs.
+   */
+  static JsonObject selfServedSamples(JsonObject config) {
+    JsonObject chat = config.getJsonObject("chat");
+    long port = chat.getLong("port", 0L);
+    if (port == 0 || !chat.getString("samplesBaseUrl", "").isBlank()) {
+      return config;
+    }
+    String host = chat.getString("host", "127.0.0.1");
+    String self = host.equals("0.0.0.0") || host.equals("::") || host.equals("localhost") ? "127.0.0.1"
+        : host.contains(":") ? "[" + host + "]" : host;
+    String base = "http://" + self + ":" + port + "/samples/";
+    chat.put("samplesBaseUrl", base);
+    for (String section : new String[] {"dataset", "worker"}) {
+      JsonObject values = config.getJsonObject(section);
+      String trusted = values.getString("trustedUrlPrefixes", "");
+      values.put("trustedUrlPrefixes", trusted.isBlank() ? base : trusted + "," + base);
+    }
     return config;
   }
 

@@ -1,24 +1,19 @@
 package io.quarry.app;
 
-import io.quarry.app.workers.ClusterKey;
-import io.quarry.app.workers.LocalWorkers;
-import io.quarry.app.workers.LocalWorkersConfig;
 import io.quarry.chat.ChatVerticle;
-import io.vertx.core.DeploymentOptions;
+import io.quarry.worker.pool.ClusterKey;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Deployable;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Starts a node: reads the configuration, then deploys this node's roles one after another. */
+/** Starts a node: load the configuration, plan, join the cluster, deploy the plan's steps, announce. */
 public final class Launcher {
 
   private static final Logger log = LoggerFactory.getLogger(Launcher.class);
@@ -26,52 +21,47 @@ public final class Launcher {
   private Launcher() {
   }
 
+  /** What a node starts from, read and checked before anything runs. */
+  private record Setup(Args args, JsonObject config, Plan plan, VertxOptions options, ClusterKey key) {
+  }
+
   /** Parses {@code argv} and starts; a failed future carries the one-line reason. */
   public static Future<Node> start(Map<String, String> env, String... argv) {
     FastJsonNumbers.enable();
-    Args args;
-    JsonObject config;
-    Plan plan;
-    VertxOptions options;
-    ClusterKey key;
+    Setup setup;
     try {
-      args = Args.parse(argv);
-      config = ConfigLoader.load(args.config(), env);
-      plan = Plan.of(args, config);
-      options = vertxOptions(config);
-      key = plan.clustered() ? plan.key(config.getJsonObject("cluster"), System.in) : null;
+      setup = setup(env, argv);
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
-    JsonObject effective = selfServedSamples(config);
-    String nodeId = UUID.randomUUID().toString();
-    Future<Clustering.Joined> joined = plan.clustered()
-        ? Clustering.start(plan.cluster(config.getJsonObject("cluster")), key, args.config(), options)
-        : Future.succeededFuture(new Clustering.Joined(Vertx.vertx(options), null, null));
-    return joined.compose(cluster -> deploy(cluster, plan, effective, nodeId));
+    JsonObject node = new JsonObject().put("id", UUID.randomUUID().toString()).put("version", version())
+        .put("roles", new JsonArray(setup.plan().labels()));
+    ChatVerticle web = setup.plan().inProcess().contains(Role.WEB) ? new ChatVerticle() : null;
+    return join(setup).compose(cluster -> {
+      Future<Void> deployed = Deployment.runAll(cluster.vertx(),
+          setup.plan().deployments(setup.config(), node, cluster, web));
+      return settle(cluster.vertx(), deployed.map(v -> new Node(cluster.vertx(), setup.config(), web)));
+    }).onSuccess(started -> announce(node, setup.plan()));
   }
 
-  /**
-   * The sample datasets this server serves under {@code /samples/} must pass the outbound address
-   * policy: their exact URL prefix (an IP literal) is trusted, and the UI offers the same URLs.
-   */
-  static JsonObject selfServedSamples(JsonObject config) {
-    JsonObject chat = config.getJsonObject("chat");
-    long port = chat.getLong("port", 0L);
-    if (port == 0 || !chat.getString("samplesBaseUrl", "").isBlank()) {
-      return config;
-    }
-    String host = chat.getString("host", "127.0.0.1");
-    String self = host.equals("0.0.0.0") || host.equals("::") || host.equals("localhost") ? "127.0.0.1"
-        : host.contains(":") ? "[" + host + "]" : host;
-    String base = "http://" + self + ":" + port + "/samples/";
-    chat.put("samplesBaseUrl", base);
-    for (String section : new String[] {"dataset", "worker"}) {
-      JsonObject values = config.getJsonObject(section);
-      String trusted = values.getString("trustedUrlPrefixes", "");
-      values.put("trustedUrlPrefixes", trusted.isBlank() ? base : trusted + "," + base);
-    }
-    return config;
+  private static Setup setup(Map<String, String> env, String... argv) {
+    Args args = Args.parse(argv);
+    JsonObject config = ConfigLoader.load(args.config(), env);
+    Plan plan = Plan.of(args, config);
+    ClusterKey key = plan.clustered() ? plan.key(config.getJsonObject("cluster"), System.in) : null;
+    return new Setup(args, config, plan, vertxOptions(config), key);
+  }
+
+  private static Future<Clustering.Joined> join(Setup setup) {
+    return setup.plan().clustered()
+        ? Clustering.start(setup.plan().cluster(setup.config().getJsonObject("cluster")), setup.key(),
+            setup.args().config(), setup.options())
+        : Future.succeededFuture(new Clustering.Joined(Vertx.vertx(setup.options()), null, null));
+  }
+
+  private static void announce(JsonObject node, Plan plan) {
+    log.info("Quarry {} started with roles {}{}", node.getString("version"), node.getJsonArray("roles"),
+        plan.localWorkers() == 0 ? "" : " (" + plan.localWorkers() + " worker processes)");
   }
 
   /**
@@ -98,86 +88,17 @@ public final class Launcher {
     }
   }
 
-  private static Future<Node> deploy(Clustering.Joined cluster, Plan plan, JsonObject config, String nodeId) {
-    Vertx vertx = cluster.vertx();
-    JsonObject node = new JsonObject()
-        .put("id", nodeId)
-        .put("version", version())
-        .put("roles", new JsonArray(plan.labels()));
-    LocalWorkers workers = plan.localWorkers() > 0 ? new LocalWorkers(cluster.key()) : null;
-    Future<Void> chain = vertx.deployVerticle(new NodeVerticle(),
-        new DeploymentOptions().setConfig(new JsonObject().put("node", node))).mapEmpty();
-    if (workers != null) {
-      // First, so that the worker processes start while the other roles deploy.
-      JsonObject setup = localWorkers(plan, config, node, cluster);
-      chain = chain.compose(v -> deploy(vertx, Role.WORKER, workers, setup));
-    }
-    JsonObject sections = plan.supervisor() == null ? config : asWorkerProcess(config, plan.supervisor());
-    for (Role role : plan.inProcess()) {
-      if (role != Role.WEB) {
-        chain = chain.compose(v -> deploy(vertx, role, role.verticle.get(), section(sections, role, node)));
-      }
-    }
-    if (workers != null) {
-      // HTTP opens only once queries can run.
-      chain = chain.compose(v -> workers.ready());
-    }
-    Future<ChatVerticle> web = chain.compose(v -> {
-      if (!plan.inProcess().contains(Role.WEB)) {
-        return Future.succeededFuture(null);
-      }
-      ChatVerticle chat = (ChatVerticle) Role.WEB.verticle.get();
-      return deploy(vertx, Role.WEB, chat, section(sections, Role.WEB, node)).map(chat);
-    });
-    Future<ChatVerticle> started = web
-        .compose(chat -> plan.supervisor() == null ? Future.succeededFuture(chat)
-            : Supervised.begin(vertx, plan.supervisor()).map(chat));
+  /** A node that failed to start closes its Vert.x before it reports why. */
+  private static Future<Node> settle(Vertx vertx, Future<Node> started) {
     Promise<Node> outcome = Promise.promise();
-    started.map(chat -> new Node(vertx, config, chat)).onComplete(result -> {
+    started.onComplete(result -> {
       if (result.succeeded()) {
-        log.info("Quarry {} started with roles {}{}", node.getString("version"), node.getJsonArray("roles"),
-            workers == null ? "" : " (" + plan.localWorkers() + " worker processes)");
         outcome.complete(result.result());
       } else {
         closeThenFail(vertx, result.cause(), outcome);
       }
     });
     return outcome.future();
-  }
-
-  private static JsonObject section(JsonObject config, Role role, JsonObject node) {
-    return config.getJsonObject(role.configSection, new JsonObject()).copy().put("node", node);
-  }
-
-  /** A worker process serves its node only, on an address of its own. */
-  private static JsonObject asWorkerProcess(JsonObject config, String supervisor) {
-    JsonObject copy = config.copy();
-    copy.getJsonObject("worker").put("localWorkerId", Supervised.workerId(supervisor));
-    return copy;
-  }
-
-  /** Deploys one role's verticle; a failure names the role. */
-  private static Future<Void> deploy(Vertx vertx, Role role, Deployable verticle, JsonObject config) {
-    return vertx.deployVerticle(verticle, new DeploymentOptions().setConfig(config))
-        .recover(e -> Future.failedFuture(new IllegalStateException(role.label + " failed to start: " + e.getMessage(), e)))
-        .mapEmpty();
-  }
-
-  /**
-   * What the node's worker processes are told: the node's worker settings, and how to join this node's
-   * cluster (through this very member, as lite members: they hold no cluster data, so one dying loses none).
-   */
-  private static JsonObject localWorkers(Plan plan, JsonObject config, JsonObject node, Clustering.Joined cluster) {
-    JsonObject clusterSection = plan.cluster(config.getJsonObject("cluster")).copy()
-        .put("members", cluster.member())
-        .put("liteMember", true);
-    return new JsonObject()
-        .put("node", node)
-        .put("settings", LocalWorkersConfig.from(config.getJsonObject("localWorkers")).withCount(plan.localWorkers()).toJson())
-        .put("home", Path.of(config.getJsonObject("worker").getString("dataDir", "./data"), "workers").toString())
-        .put("mainClass", Main.class.getName())
-        .put("child", new JsonObject().put("worker", config.getJsonObject("worker").copy()).put("cluster", clusterSection)
-            .put("vertx", config.getJsonObject("vertx").copy()));
   }
 
   /**

@@ -1,9 +1,16 @@
 package io.quarry.app;
 
-import io.quarry.app.workers.ClusterKey;
-import io.quarry.app.workers.LocalWorkersConfig;
+import io.quarry.chat.ChatVerticle;
+import io.quarry.worker.WorkerVerticle;
+import io.quarry.worker.pool.ClusterKey;
+import io.quarry.worker.pool.LocalWorkersConfig;
+import io.quarry.worker.pool.Supervised;
+import io.quarry.worker.pool.WorkerPool;
+import io.vertx.core.Deployable;
 import io.vertx.core.json.JsonObject;
 import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -74,5 +81,70 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
       return ClusterKey.receive(fromSupervisor);
     }
     return privateCluster() ? ClusterKey.random() : ClusterKey.named(configured.getString("name", "quarry"));
+  }
+
+  /**
+   * What this node deploys, in order: its announcement; its worker processes' pool first (they start while
+   * the other roles deploy); the roles, storage first; then, once queries can run, the HTTP edge
+   * ({@code web}, when the node has that role), so that listening means ready; a worker process last tells
+   * its node it is ready.
+   */
+  List<Deployment> deployments(JsonObject config, JsonObject node, Clustering.Joined cluster, ChatVerticle web) {
+    List<Deployment> steps = new ArrayList<>();
+    steps.add(Deployment.of("node", new NodeVerticle(), new JsonObject().put("node", node)));
+    WorkerPool processes = localWorkers > 0 ? WorkerPool.ofProcesses(cluster.key()) : null;
+    if (processes != null) {
+      steps.add(Deployment.of(Role.WORKER.label, processes, processPool(config, node, cluster)));
+    }
+    for (Role role : inProcess) {
+      if (role != Role.WEB) {
+        steps.add(Deployment.of(role.label, verticle(role), roleConfig(config, role, node)));
+      }
+    }
+    if (processes != null) {
+      steps.add(Deployment.waitFor(vertx -> processes.ready()));
+    }
+    if (web != null) {
+      steps.add(Deployment.of(Role.WEB.label, web, roleConfig(config, Role.WEB, node)));
+    }
+    if (supervisor != null) {
+      steps.add(Deployment.waitFor(vertx -> Supervised.begin(vertx, supervisor)));
+    }
+    return steps;
+  }
+
+  /** A worker process's worker verticle is a member of its node's pool; elsewhere the worker role is a pool. */
+  private Deployable verticle(Role role) {
+    return role == Role.WORKER && supervisor != null ? new WorkerVerticle() : role.verticle.get();
+  }
+
+  private JsonObject roleConfig(JsonObject config, Role role, JsonObject node) {
+    JsonObject section = config.getJsonObject(role.configSection, new JsonObject()).copy();
+    if (role != Role.WORKER) {
+      return section.put("node", node);
+    }
+    if (supervisor != null) {
+      return section.put("node", node).put("localWorkerId", Supervised.workerId(supervisor));
+    }
+    return new JsonObject().put("node", node).put("worker", section)
+        .put("settings", LocalWorkersConfig.from(config.getJsonObject("localWorkers")).withCount(1).toJson());
+  }
+
+  /**
+   * What the node's worker processes are told: the node's worker settings, and how to join this node's
+   * cluster (through this very member, as lite members: they hold no cluster data, so one dying loses none).
+   */
+  private JsonObject processPool(JsonObject config, JsonObject node, Clustering.Joined cluster) {
+    JsonObject clusterSection = cluster(config.getJsonObject("cluster")).copy()
+        .put("members", cluster.member())
+        .put("liteMember", true);
+    return new JsonObject()
+        .put("node", node)
+        .put("settings", LocalWorkersConfig.from(config.getJsonObject("localWorkers")).withCount(localWorkers).toJson())
+        .put("home", Path.of(config.getJsonObject("worker").getString("dataDir", "./data"), "workers").toString())
+        .put("mainClass", Main.class.getName())
+        .put("worker", config.getJsonObject("worker").copy())
+        .put("cluster", clusterSection)
+        .put("vertx", config.getJsonObject("vertx").copy());
   }
 }

@@ -4,7 +4,7 @@ import io.quarry.chat.ChatVerticle;
 import io.quarry.dataset.DatasetVerticle;
 import io.quarry.llm.LlmVerticle;
 import io.quarry.storage.StorageVerticle;
-import io.quarry.worker.WorkerVerticle;
+import io.quarry.worker.pool.WorkerPool;
 import io.vertx.core.Deployable;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 /** What a node can deploy, in deployment order: storage first, the HTTP edge last so that listening means ready. */
 enum Role {
   STORAGE("storage", "storage", StorageVerticle::new),
-  WORKER("worker", "worker", WorkerVerticle::new),
+  WORKER("worker", "worker", WorkerPool::inProcess),
   DATASET("dataset", "dataset", DatasetVerticle::new),
   LLM("llm", "llm", LlmVerticle::new),
   WEB("web", "chat", ChatVerticle::new);

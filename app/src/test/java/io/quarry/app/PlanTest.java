@@ -3,8 +3,8 @@ package io.quarry.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quarry.app.workers.ClusterKey;
-import io.quarry.app.workers.LocalWorkersConfig;
+import io.quarry.worker.pool.ClusterKey;
+import io.quarry.worker.pool.LocalWorkersConfig;
 import io.vertx.core.json.JsonObject;
 import java.io.InputStream;
 import java.util.List;

@@ -50,7 +50,11 @@ public final class Addresses {
   public static final String LLM_STATUS = "llm.status";
   public static final String LLM_USAGE_GET = "llm.usage.get";
 
-  // worker-verticle: SQL over a given set of tables, nothing else.
+  /**
+   * SQL over a given set of tables, nothing else. Its one owner on every node with the worker role is that
+   * node's worker pool (worker-verticle's {@code WorkerPool}), which hands each query to a member: one of the
+   * node's worker processes, or the worker verticle of its own process on a worker-only node.
+   */
   public static final String WORKER_QUERY_RUN = "worker.query.run";
 
   /**
@@ -65,7 +69,10 @@ public final class Addresses {
    */
   public static final String WORKER_LOCAL_EVENTS = "worker.local.events";
 
-  /** Where one supervised worker process (one start of it) takes its queries, from its supervisor only. */
+  /**
+   * Where one member of a worker pool (one start of a worker process, or the worker verticle of the pool's own
+   * process) takes its queries, from its pool only.
+   */
   public static String localWorker(String workerId) {
     return "worker.local." + workerId + ".query.run";
   }

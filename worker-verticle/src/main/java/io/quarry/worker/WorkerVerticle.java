@@ -68,10 +68,13 @@ public class WorkerVerticle extends VerticleBase {
         .onSuccess(v -> log.info("Worker ready: {} threads, cache in {}", threads, home));
   }
 
-  /** A worker process started by a node takes queries from that node only; any other worker from everyone. */
+  /** Queries come from this node's {@link io.quarry.worker.pool.WorkerPool} only, on an address of this verticle's own. */
   private static String address(JsonObject config) {
-    String localId = config.getString("localWorkerId", "");
-    return localId.isBlank() ? Addresses.WORKER_QUERY_RUN : Addresses.localWorker(localId);
+    String id = config.getString("localWorkerId", "");
+    if (id.isBlank()) {
+      throw new IllegalArgumentException("worker: localWorkerId is required (the worker pool deploys this verticle)");
+    }
+    return Addresses.localWorker(id);
   }
 
   private Future<Buffer> onQuery(JsonObject body) {

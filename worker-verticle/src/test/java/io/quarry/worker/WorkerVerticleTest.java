@@ -9,6 +9,7 @@ import io.quarry.bus.RowsJson;
 import io.quarry.bus.WorkerClient;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
+import io.quarry.worker.pool.WorkerPool;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -46,6 +47,7 @@ class WorkerVerticleTest {
   WorkerClient worker;
   ParquetServer.Route people;
   Map<String, String> tables;
+  String pool;
 
   @BeforeEach
   void start(Vertx vertx) {
@@ -58,12 +60,14 @@ class WorkerVerticleTest {
   }
 
   private void deploy(JsonObject overrides) {
-    for (String id : List.copyOf(vertx.deploymentIDs())) {
-      vertx.undeploy(id).await();
+    if (pool != null) {
+      vertx.undeploy(pool).await();
     }
     JsonObject config = new JsonObject().put("dataDir", dir.resolve("data").toString()).put("allowPrivateNetworks", true)
         .put("queryTimeoutMs", 5_000).put("threads", 2).put("memoryLimit", "512MB").mergeIn(overrides);
-    vertx.deployVerticle(new WorkerVerticle(), new DeploymentOptions().setConfig(config)).await();
+    // As a worker-only node runs it: its pool of one owns worker.query.run.
+    pool = vertx.deployVerticle(WorkerPool.inProcess(), new DeploymentOptions().setConfig(new JsonObject()
+        .put("node", new JsonObject().put("id", "test-node")).put("worker", config))).await();
   }
 
   private QueryResult run(String sql) {

@@ -1,4 +1,4 @@
-package io.quarry.app.workers;
+package io.quarry.worker.pool;
 
 import java.io.BufferedReader;
 import java.io.IOException;

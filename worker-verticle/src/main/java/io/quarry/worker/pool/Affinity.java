@@ -1,4 +1,4 @@
-package io.quarry.app.workers;
+package io.quarry.worker.pool;
 
 import io.quarry.bus.QueryRequest;
 import java.util.Comparator;
@@ -18,14 +18,14 @@ final class Affinity {
   }
 
   /** {@code busyAt}: queries a process runs at once; from there on, a less busy process is preferred. */
-  static Optional<WorkerProcess> choose(List<WorkerProcess> ready, QueryRequest query, int busyAt) {
+  static Optional<Member> choose(List<Member> ready, QueryRequest query, int busyAt) {
     String key = String.join("\n", new TreeSet<>(query.tables().values()));
-    Comparator<WorkerProcess> byAffinity = Comparator.comparingInt((WorkerProcess p) -> score(key, p.slot())).reversed();
-    Optional<WorkerProcess> preferred = ready.stream().min(byAffinity);
+    Comparator<Member> byAffinity = Comparator.comparingInt((Member p) -> score(key, p.slot())).reversed();
+    Optional<Member> preferred = ready.stream().min(byAffinity);
     if (preferred.isEmpty() || preferred.get().load() < busyAt) {
       return preferred;
     }
-    return ready.stream().min(Comparator.comparingInt(WorkerProcess::load).thenComparing(byAffinity));
+    return ready.stream().min(Comparator.comparingInt(Member::load).thenComparing(byAffinity));
   }
 
   /** A well-mixed hash of the key and the slot (String.hashCode alone differs too little between slots). */

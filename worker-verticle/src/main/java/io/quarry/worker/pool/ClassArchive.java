@@ -1,4 +1,4 @@
-package io.quarry.app.workers;
+package io.quarry.worker.pool;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

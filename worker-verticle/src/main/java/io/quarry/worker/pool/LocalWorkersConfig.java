@@ -1,4 +1,4 @@
-package io.quarry.app.workers;
+package io.quarry.worker.pool;
 
 import io.vertx.core.json.JsonObject;
 

@@ -1,4 +1,4 @@
-package io.quarry.app.workers;
+package io.quarry.worker.pool;
 
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Deliveries;
@@ -27,6 +27,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * node. The queries it runs are tracked, so that when it dies their callers hear why at once instead
  * of waiting out their time limit. Lives on its supervisor's context only.
  */
-final class WorkerProcess {
+final class WorkerProcess implements Member {
 
   private static final Logger log = LoggerFactory.getLogger(WorkerProcess.class);
 
@@ -53,7 +54,7 @@ final class WorkerProcess {
   private final Path configFile;
   private final ClusterKey key;
   private final LocalWorkersConfig settings;
-  private final Runnable changed;
+  private final Consumer<Member> changed;
   private final Set<Promise<Buffer>> inFlight = new HashSet<>();
   private final Promise<Void> firstStart = Promise.promise();
 
@@ -68,7 +69,7 @@ final class WorkerProcess {
   private String lastExitCause;
 
   WorkerProcess(Context context, int slot, String supervisor, WorkerCommand command, Path configFile, ClusterKey key,
-      LocalWorkersConfig settings, Runnable changed) {
+      LocalWorkersConfig settings, Consumer<Member> changed) {
     this.context = context;
     this.slot = slot;
     this.supervisor = supervisor;
@@ -80,11 +81,13 @@ final class WorkerProcess {
   }
 
   /** Completes when the first start is ready; fails if that process dies before. */
-  Future<Void> firstStart() {
+  @Override
+  public Future<Void> firstStart() {
     return firstStart.future();
   }
 
-  void start() {
+  @Override
+  public void start() {
     String id = UUID.randomUUID().toString();
     workerId = id;
     state = State.STARTING;
@@ -124,11 +127,12 @@ final class WorkerProcess {
       return;
     }
     process = started;
-    changed.run();
+    changed.accept(this);
   }
 
   /** A process announced itself; only the current start counts (a late word from a dead one is ignored). */
-  void ready(LocalWorker worker) {
+  @Override
+  public void announced(LocalWorker worker) {
     if (state != State.STARTING || !worker.id().equals(workerId)) {
       return;
     }
@@ -137,23 +141,27 @@ final class WorkerProcess {
     log.info("{} ready: pid {}, address-space cap {}", name(), worker.pid(),
         worker.memoryCapBytes() > 0 ? Sizes.human(worker.memoryCapBytes()) : "none");
     firstStart.tryComplete();
-    changed.run();
+    changed.accept(this);
   }
 
-  int slot() {
+  @Override
+  public int slot() {
     return slot;
   }
 
-  boolean isReady() {
+  @Override
+  public boolean isReady() {
     return state == State.READY;
   }
 
-  int load() {
+  @Override
+  public int load() {
     return inFlight.size();
   }
 
-  /** Forwards one query to this process; its caller hears at once if the process dies under it. */
-  Future<Buffer> run(QueryRequest query, long defaultTimeoutMs) {
+  /** Forwards one query to this process. */
+  @Override
+  public Future<Buffer> run(QueryRequest query, long defaultTimeoutMs) {
     Promise<Buffer> answer = Promise.promise();
     inFlight.add(answer);
     long timeoutMs = query.timeoutMs() > 0 ? query.timeoutMs() : defaultTimeoutMs;
@@ -210,7 +218,7 @@ final class WorkerProcess {
     state = State.RESTARTING;
     process = null;
     restarts++;
-    changed.run();
+    changed.accept(this);
     context.owner().setTimer(delay, t -> {
       if (state == State.RESTARTING) {
         start();
@@ -226,7 +234,8 @@ final class WorkerProcess {
   }
 
   /** Asks the process to end (SIGTERM), and kills it if it has not within a few seconds. */
-  Future<Void> stop() {
+  @Override
+  public Future<Void> stop() {
     state = State.STOPPED;
     failInFlight(new QuarryException(Failure.UNAVAILABLE, WorkerClient.NO_WORKER));
     Process running = process;
@@ -242,7 +251,8 @@ final class WorkerProcess {
         .mapEmpty();
   }
 
-  LocalWorkerStatus status() {
+  @Override
+  public LocalWorkerStatus status() {
     Process running = process;
     return new LocalWorkerStatus(name(), state.name().toLowerCase(Locale.ROOT), running == null ? null : running.pid(),
         restarts, inFlight.size(), announced == null ? null : announced.memoryCapBytes(), lastExitAt, lastExitCause);

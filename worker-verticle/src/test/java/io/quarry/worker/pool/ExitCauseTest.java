@@ -1,4 +1,4 @@
-package io.quarry.app.workers;
+package io.quarry.worker.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.quarry.app.workers;
+package io.quarry.worker.pool;
 
 import io.quarry.bus.BusSecret;
 import io.vertx.core.json.JsonObject;

@@ -1,4 +1,4 @@
-package io.quarry.app.workers;
+package io.quarry.worker.pool;
 
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
@@ -25,50 +25,69 @@ import java.util.Deque;
 import java.util.List;
 
 /**
- * The worker role of a node that also serves HTTP, runs LLM turns or owns SQLite: DuckDB must not run
- * in that process, so this verticle starts worker processes from the same jar, joined to this node
- * over the clustered event bus, and takes {@code worker.query.run} on their behalf, handing each query
- * to a ready process (see {@link Affinity}). It restarts a process that dies and tells that process's callers why.
+ * The one owner of {@code worker.query.run} on a node, whatever its shape. A node that also serves HTTP,
+ * runs LLM turns or owns SQLite must not run DuckDB in its own process, so its pool starts worker processes
+ * from the same jar, joined to this node over the clustered event bus, restarts a process that dies and tells
+ * that process's callers why. A node that runs DuckDB itself (worker-only) has a pool of one: the worker
+ * verticle of its own process. Either way each query goes to a ready member (see {@link Affinity}).
  *
- * <p>Deployment config: {@code node} (this node), {@code settings} ({@link LocalWorkersConfig}),
- * {@code home} (a directory for the processes' files), {@code child} (their configuration: sections
- * {@code worker}, {@code cluster} and {@code vertx}), {@code mainClass}.
+ * <p>Deployment config: {@code node} (this node), {@code settings} ({@link LocalWorkersConfig}), {@code worker}
+ * (the worker section); for processes also {@code home} (a directory for their files), {@code cluster} and
+ * {@code vertx} (their sections of configuration) and {@code mainClass}.
  */
-public class LocalWorkers extends VerticleBase {
+public class WorkerPool extends VerticleBase {
 
+  /** Null for a pool of one in this process. */
   private final ClusterKey key;
-  private final List<WorkerProcess> processes = new ArrayList<>();
+  private final List<Member> members = new ArrayList<>();
   private final Deque<Waiting> waiting = new ArrayDeque<>();
   private LocalWorkersConfig settings;
   private long queryTimeoutMs;
   private int busyAt;
 
-  /** {@code key}: how the processes join this node's cluster, handed to each over its standard input. */
-  public LocalWorkers(ClusterKey key) {
+  private WorkerPool(ClusterKey key) {
     this.key = key;
+  }
+
+  /** {@code key}: how the processes join this node's cluster, handed to each over its standard input. */
+  public static WorkerPool ofProcesses(ClusterKey key) {
+    return new WorkerPool(key);
+  }
+
+  public static WorkerPool inProcess() {
+    return new WorkerPool(null);
   }
 
   @Override
   public Future<?> start() {
-    settings = LocalWorkersConfig.from(config().getJsonObject("settings"));
-    queryTimeoutMs = config().getJsonObject("child").getJsonObject("worker").getLong("queryTimeoutMs", 60_000L);
-    busyAt = config().getJsonObject("child").getJsonObject("worker").getInteger("threads", 2);
-    String supervisor = config().getJsonObject("node").getString("id");
-    Path home = Path.of(config().getString("home")).toAbsolutePath();
-    JsonObject child = config().getJsonObject("child");
-    return vertx.executeBlocking(() -> prepare(home, child), false)
-        .compose(prepared -> {
-          createProcesses(supervisor, prepared);
+    LocalWorkersConfig configured = LocalWorkersConfig.from(config().getJsonObject("settings", new JsonObject()));
+    settings = key == null ? configured.withCount(1) : configured;
+    JsonObject worker = config().getJsonObject("worker");
+    queryTimeoutMs = worker.getLong("queryTimeoutMs", 60_000L);
+    busyAt = worker.getInteger("threads", 2);
+    JsonObject node = config().getJsonObject("node");
+    String supervisor = node.getString("id");
+    Future<List<Member>> created = key == null
+        ? Future.succeededFuture(List.of(new InProcessWorker(vertx, worker.copy().put("node", node), this::changed)))
+        : vertx.executeBlocking(() -> prepare(Path.of(config().getString("home")).toAbsolutePath()), false)
+            .map(prepared -> processes(supervisor, prepared));
+    Future<?> started = created
+        .compose(list -> {
+          members.addAll(list);
           return listen(supervisor);
         })
-        .onSuccess(v -> processes.forEach(WorkerProcess::start));
+        .onSuccess(v -> members.forEach(Member::start));
+    // Processes start while the node deploys its other roles (see ready()); a verticle here starts at once.
+    return key == null ? started.compose(v -> ready()) : started;
   }
 
   /** What the processes need: their configuration files, and their command (class archive, temporary files). */
   private record Prepared(List<Path> configFiles, WorkerCommand command) {
   }
 
-  private Prepared prepare(Path home, JsonObject child) throws IOException {
+  private Prepared prepare(Path home) throws IOException {
+    JsonObject child = new JsonObject().put("worker", config().getJsonObject("worker").copy())
+        .put("cluster", config().getJsonObject("cluster")).put("vertx", config().getJsonObject("vertx"));
     List<Path> files = writeConfigurations(home, child, settings.count());
     ClassArchive classes = ClassArchive.in(settings.classArchiveDir().isBlank() ? home
         : Path.of(settings.classArchiveDir()).toAbsolutePath());
@@ -78,14 +97,13 @@ public class LocalWorkers extends VerticleBase {
     return new Prepared(files, command);
   }
 
-  private void createProcesses(String supervisor, Prepared prepared) {
-    WorkerCommand command = prepared.command();
+  private List<Member> processes(String supervisor, Prepared prepared) {
+    List<Member> created = new ArrayList<>();
     for (int slot = 1; slot <= settings.count(); slot++) {
-      int index = slot - 1;
-      Path file = prepared.configFiles().get(index);
-      processes.add(new WorkerProcess(context, slot, supervisor, command, file, key, settings,
-          () -> changed(processes.get(index))));
+      Path file = prepared.configFiles().get(slot - 1);
+      created.add(new WorkerProcess(context, slot, supervisor, prepared.command(), file, key, settings, this::changed));
     }
+    return created;
   }
 
   /** Every address is registered (cluster-wide where it must be) before the first process starts. */
@@ -98,14 +116,14 @@ public class LocalWorkers extends VerticleBase {
   }
 
   /**
-   * Completes when every process has started once, within {@code startTimeoutMs}; fails with the first
+   * Completes when every member has started once, within {@code startTimeoutMs}; fails with the first
    * process's reason if one dies before it is ready (a misconfiguration should stop the node, not loop).
    */
   public Future<Void> ready() {
     Promise<Void> ready = Promise.promise();
     long timer = vertx.setTimer(settings.startTimeoutMs(), t -> ready.tryFail(new IllegalStateException(
         "Local workers were not ready within " + settings.startTimeoutMs() / 1000 + " s: " + status().encode())));
-    Future.all(processes.stream().map(WorkerProcess::firstStart).toList())
+    Future.all(members.stream().map(Member::firstStart).toList())
         .onComplete(all -> {
           vertx.cancelTimer(timer);
           if (all.succeeded()) {
@@ -142,7 +160,7 @@ public class LocalWorkers extends VerticleBase {
   }
 
   private void announced(LocalWorker worker, Message<JsonObject> msg) {
-    processes.forEach(p -> p.ready(worker));
+    members.forEach(m -> m.announced(worker));
     msg.reply(new JsonObject());
   }
 
@@ -152,46 +170,46 @@ public class LocalWorkers extends VerticleBase {
     return ready(query).compose(process -> process.run(query, queryTimeoutMs));
   }
 
-  /** The process for this query (see {@link Affinity}); when none is ready (all restarting), the query waits for one. */
-  private Future<WorkerProcess> ready(QueryRequest query) {
-    List<WorkerProcess> ready = processes.stream().filter(WorkerProcess::isReady).toList();
+  /** The member for this query (see {@link Affinity}); when none is ready (all restarting), the query waits for one. */
+  private Future<Member> ready(QueryRequest query) {
+    List<Member> ready = members.stream().filter(Member::isReady).toList();
     if (!ready.isEmpty()) {
       return Future.succeededFuture(Affinity.choose(ready, query, busyAt).orElseThrow());
     }
-    Promise<WorkerProcess> wait = Promise.promise();
+    Promise<Member> wait = Promise.promise();
     waiting.add(new Waiting(query, wait));
     vertx.setTimer(settings.startTimeoutMs(), t -> {
-      if (waiting.removeIf(w -> w.process() == wait)) {
+      if (waiting.removeIf(w -> w.member() == wait)) {
         wait.tryFail(new QuarryException(Failure.UNAVAILABLE, WorkerClient.NO_WORKER));
       }
     });
     return wait.future();
   }
 
-  private record Waiting(QueryRequest query, Promise<WorkerProcess> process) {
+  private record Waiting(QueryRequest query, Promise<Member> member) {
   }
 
-  /** A process started, became ready or died: queries waiting for one may go, and local listeners hear of it. */
-  private void changed(WorkerProcess process) {
+  /** A member started, became ready or died: queries waiting for one may go, and local listeners hear of it. */
+  private void changed(Member member) {
     drainWaiting();
-    vertx.eventBus().publish(Addresses.WORKER_LOCAL_EVENTS, process.status().toJson(), new DeliveryOptions().setLocalOnly(true));
+    vertx.eventBus().publish(Addresses.WORKER_LOCAL_EVENTS, member.status().toJson(), new DeliveryOptions().setLocalOnly(true));
   }
 
   private void drainWaiting() {
-    while (!waiting.isEmpty() && processes.stream().anyMatch(WorkerProcess::isReady)) {
+    while (!waiting.isEmpty() && members.stream().anyMatch(Member::isReady)) {
       Waiting next = waiting.poll();
-      ready(next.query()).onSuccess(next.process()::tryComplete);
+      ready(next.query()).onSuccess(next.member()::tryComplete);
     }
   }
 
   private JsonObject status() {
     return LocalWorkerStatus.pool(settings.count(), settings.heapMb(), settings.memoryCapMb(),
-        processes.stream().map(WorkerProcess::status).toList());
+        members.stream().map(Member::status).toList());
   }
 
   @Override
   public Future<?> stop() {
-    waiting.forEach(w -> w.process().tryFail(new QuarryException(Failure.UNAVAILABLE, WorkerClient.NO_WORKER)));
-    return Future.all(processes.stream().map(WorkerProcess::stop).toList());
+    waiting.forEach(w -> w.member().tryFail(new QuarryException(Failure.UNAVAILABLE, WorkerClient.NO_WORKER)));
+    return Future.all(members.stream().map(Member::stop).toList());
   }
 }

@@ -1,4 +1,4 @@
-package io.quarry.app;
+package io.quarry.worker.pool;
 
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * The worker-process side of supervision: it tells its node it is ready, and ends when the node is
  * gone (its standard input, a pipe from the node, reaches end of file — even if the node was killed).
  */
-final class Supervised {
+public final class Supervised {
 
   private static final Logger log = LoggerFactory.getLogger(Supervised.class);
 
@@ -25,11 +25,11 @@ final class Supervised {
   }
 
   /** {@code supervisor}: {@code supervisorId/workerId} as the node passed it. */
-  static String workerId(String supervisor) {
+  public static String workerId(String supervisor) {
     return supervisor.substring(supervisor.indexOf('/') + 1);
   }
 
-  static Future<Void> begin(Vertx vertx, String supervisor) {
+  public static Future<Void> begin(Vertx vertx, String supervisor) {
     exitWithParent(System.in);
     String supervisorId = supervisor.substring(0, supervisor.indexOf('/'));
     // Reading procfs is file IO: not on the event loop.

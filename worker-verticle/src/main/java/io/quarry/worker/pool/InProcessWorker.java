@@ -1,0 +1,99 @@
+package io.quarry.worker.pool;
+
+import io.quarry.bus.Addresses;
+import io.quarry.bus.Deliveries;
+import io.quarry.bus.Failure;
+import io.quarry.bus.LocalWorkerStatus;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.QueryRequest;
+import io.quarry.bus.WorkerClient;
+import io.quarry.worker.WorkerVerticle;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.json.JsonObject;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * The pool of one of a node that runs DuckDB itself (a worker-only node, or a worker process): the worker
+ * verticle, deployed by the pool (so undeployed with it) on an address of its own.
+ */
+final class InProcessWorker implements Member {
+
+  private final Vertx vertx;
+  private final JsonObject workerConfig;
+  private final Consumer<Member> changed;
+  private final String id = UUID.randomUUID().toString();
+  private final Promise<Void> firstStart = Promise.promise();
+  private boolean ready;
+  private int inFlight;
+
+  InProcessWorker(Vertx vertx, JsonObject workerConfig, Consumer<Member> changed) {
+    this.vertx = vertx;
+    this.workerConfig = workerConfig;
+    this.changed = changed;
+  }
+
+  @Override
+  public void start() {
+    vertx.deployVerticle(new WorkerVerticle(), new DeploymentOptions()
+            .setConfig(workerConfig.copy().put("localWorkerId", id)))
+        .onSuccess(deployment -> {
+          ready = true;
+          firstStart.tryComplete();
+          changed.accept(this);
+        })
+        .onFailure(firstStart::tryFail);
+  }
+
+  @Override
+  public Future<Void> firstStart() {
+    return firstStart.future();
+  }
+
+  @Override
+  public int slot() {
+    return 1;
+  }
+
+  @Override
+  public boolean isReady() {
+    return ready;
+  }
+
+  @Override
+  public int load() {
+    return inFlight;
+  }
+
+  /** The worker cancels a query at its limit and says so; silence well past it is a timeout all the same. */
+  @Override
+  public Future<Buffer> run(QueryRequest query, long defaultTimeoutMs) {
+    long timeoutMs = query.timeoutMs() > 0 ? query.timeoutMs() : defaultTimeoutMs;
+    inFlight++;
+    return vertx.eventBus().<Buffer>request(Addresses.localWorker(id), query.toJson(),
+            Deliveries.within(timeoutMs + Deliveries.LOCAL_WORKER_GRACE_MS))
+        .map(Message::body)
+        .recover(e -> Future.failedFuture(e instanceof ReplyException re && re.failureType() == ReplyFailure.TIMEOUT
+            ? new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(timeoutMs, "")) : e))
+        .onComplete(done -> inFlight--);
+  }
+
+  @Override
+  public LocalWorkerStatus status() {
+    return new LocalWorkerStatus("in-process", ready ? "ready" : "starting", ProcessHandle.current().pid(), 0,
+        inFlight, null, null, null);
+  }
+
+  @Override
+  public Future<Void> stop() {
+    ready = false;
+    return Future.succeededFuture();
+  }
+}

@@ -1,0 +1,34 @@
+package io.quarry.worker.pool;
+
+import io.quarry.bus.LocalWorker;
+import io.quarry.bus.LocalWorkerStatus;
+import io.quarry.bus.QueryRequest;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+
+/** One member of a node's worker pool: a supervised worker process, or the worker verticle of this very process. */
+interface Member {
+
+  void start();
+
+  /** Completes when the member is first ready; fails if it ends before. */
+  Future<Void> firstStart();
+
+  /** A worker process said it is ready (it may be another member's). */
+  default void announced(LocalWorker worker) {
+  }
+
+  int slot();
+
+  boolean isReady();
+
+  /** Queries it runs now. */
+  int load();
+
+  /** Runs one query; its caller hears at once if the member dies under it. */
+  Future<Buffer> run(QueryRequest query, long defaultTimeoutMs);
+
+  LocalWorkerStatus status();
+
+  Future<Void> stop();
+}
