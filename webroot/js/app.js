@@ -6,6 +6,7 @@ import { DatasetPanel } from './datasets.js';
 import { ConversationList } from './conversations.js';
 import { showSignIn, signOut } from './auth.js';
 import { elements } from './elements.js';
+import { EVENTS, isDatasetEvent } from './events.js';
 
 const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false };
 const $ = elements([
@@ -106,7 +107,7 @@ async function send() {
     const { message_id: id } = await api.post(`/api/conversations/${state.conversationId}/messages`, { content });
     messages.claim(id);
   } catch (e) {
-    messages.onEvent({ type: 'chat_error', error: e.message, details: e.details });
+    messages.onEvent({ type: EVENTS.CHAT_ERROR, error: e.message, details: e.details });
     setStreaming(false);
     if (e.status === 429 && e.body.resets_in_seconds > 0) limitReached(e.body.resets_in_seconds);
   }
@@ -129,27 +130,27 @@ function limitReached(resetsInSeconds) {
 }
 
 function onEvent(event) {
-  if (event.type === 'rate_limit_warning') {
+  if (event.type === EVENTS.RATE_LIMIT_WARNING) {
     banner(`You have used ${Math.round(event.usage_percent)}% of today's tokens.`);
     return;
   }
-  if (event.type === 'rate_limit_exceeded') {
+  if (event.type === EVENTS.RATE_LIMIT_EXCEEDED) {
     limitReached(event.resets_in_seconds);
     return;
   }
-  if (event.type === 'conversation_updated') {
+  if (event.type === EVENTS.CONVERSATION_UPDATED) {
     conversations.retitle(event.conversation_id, event.title);
     if (event.conversation_id === state.conversationId) $('conversation-title').textContent = event.title;
     return;
   }
   if (event.conversation_id !== state.conversationId) return;
-  if (event.type.startsWith('dataset_')) {
-    if (event.type === 'dataset_removed') datasets.removed(event.dataset); else datasets.upsert(event.dataset);
+  if (isDatasetEvent(event.type)) {
+    if (event.type === EVENTS.DATASET_REMOVED) datasets.removed(event.dataset); else datasets.upsert(event.dataset);
     return;
   }
   const live = messages.active;
   messages.onEvent(event);
-  if (event.type === 'chat_complete' || event.type === 'chat_error') {
+  if (event.type === EVENTS.CHAT_COMPLETE || event.type === EVENTS.CHAT_ERROR) {
     setStreaming(false);
     showUsage();
     // An answer that was already streaming when this page loaded shows as stored, now complete.

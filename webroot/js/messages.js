@@ -3,6 +3,7 @@ import { api } from './api.js';
 import { renderMarkdown } from './markdown.js';
 import { renderTable } from './table.js';
 import { renderChart } from './chart.js';
+import { EVENTS } from './events.js';
 
 const PHASES = { generating: 'Generating SQL…', executing: 'Executing query…', formatting: 'Formatting response…' };
 /** What a stored answer's status says under it when the server gave no notice of its own. */
@@ -113,36 +114,36 @@ export class MessageView {
   onEvent(event) {
     const a = this.active;
     switch (event.type) {
-      case 'chat_token':
+      case EVENTS.CHAT_TOKEN:
         if (!a) return;
         this.claim(event.message_id);
         a.text += event.token;
         a.phase.textContent = '';
         this.renderText();
         break;
-      case 'query_status':
+      case EVENTS.QUERY_STATUS:
         if (a) a.phase.textContent = PHASES[event.phase] || '';
         break;
-      case 'tool_call_start':
+      case EVENTS.TOOL_CALL_START:
         if (a && event.tool === 'load_dataset') a.phase.textContent = 'Loading dataset…';
         break;
-      case 'query_result':
+      case EVENTS.QUERY_RESULT:
         if (a) this.resultBlock(this.artifact(a.artifacts), event.sql, event);
         break;
-      case 'query_error':
+      case EVENTS.QUERY_ERROR:
         if (a) this.errorBlock(this.artifact(a.artifacts), event.sql, event.error);
         break;
-      case 'chart':
+      case EVENTS.CHART:
         if (a) this.chartBlock(this.artifact(a.artifacts), event.result_id, event.spec);
         break;
-      case 'table':
+      case EVENTS.TABLE:
         if (a) this.tableBlock(this.artifact(a.artifacts), event);
         break;
-      case 'chat_complete':
+      case EVENTS.CHAT_COMPLETE:
         if (a && event.notice && (!a.id || a.id === event.message_id)) this.note(a.artifacts, event.notice);
         this.finish(event.message_id);
         break;
-      case 'chat_error':
+      case EVENTS.CHAT_ERROR:
         if (a) {
           this.claim(event.message_id);
           this.errorBox(a.artifacts, event.error, event.details);

@@ -1,5 +1,7 @@
 // The event socket: reconnects with backoff 1, 2, 4, 8, 16, 30 s; after 5 failed attempts it reports
 // "lost" and waits for retry(). Answers the server's pings.
+import { EVENTS } from './events.js';
+
 const BACKOFF_SECONDS = [1, 2, 4, 8, 16, 30];
 const MAX_FAILED_ATTEMPTS = 5;
 
@@ -26,7 +28,7 @@ export function connectSocket({ onEvent, onStatus, onReconnect }) {
     };
     socket.onmessage = (message) => {
       const event = JSON.parse(message.data);
-      if (event.type === 'ping') {
+      if (event.type === EVENTS.PING) {
         socket.send(JSON.stringify({ type: 'pong' }));
         return;
       }

@@ -5,6 +5,7 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.XmlConfigBuilder;
 import io.quarry.worker.pool.ClusterKey;
 import io.quarry.bus.BusSecret;
+import io.quarry.bus.Defaults;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -45,7 +46,7 @@ final class Clustering {
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
-    String host = cluster.getString("host", "127.0.0.1");
+    String host = cluster.getString("host");
     options.setEventBusOptions(new EventBusOptions().setHost(host).setPort(0));
     HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
     return Vertx.builder().with(options).withClusterManager(manager).buildClustered()
@@ -69,16 +70,18 @@ final class Clustering {
     return address.getHost() + ":" + address.getPort();
   }
 
-  static Config hazelcastConfig(JsonObject cluster, Path configFile) {
+  /** {@code given}: the cluster section (any setting it lacks has its default). */
+  static Config hazelcastConfig(JsonObject given, Path configFile) {
+    JsonObject cluster = Defaults.section("cluster", given);
     Config config = read(configFile == null ? null : configFile.toAbsolutePath().getParent().resolve("cluster.xml"));
-    config.setClusterName(cluster.getString("name", "quarry"));
-    config.setLiteMember(cluster.getBoolean("liteMember", false));
-    config.getNetworkConfig().setPort(cluster.getInteger("port", 5701)).setPortAutoIncrement(true);
-    config.getNetworkConfig().getInterfaces().setEnabled(true).clear().addInterface(cluster.getString("host", "127.0.0.1"));
+    config.setClusterName(cluster.getString("name"));
+    config.setLiteMember(cluster.getBoolean("liteMember"));
+    config.getNetworkConfig().setPort(cluster.getInteger("port")).setPortAutoIncrement(true);
+    config.getNetworkConfig().getInterfaces().setEnabled(true).clear().addInterface(cluster.getString("host"));
     JoinConfig join = config.getNetworkConfig().getJoin();
     join.getMulticastConfig().setEnabled(false);
     join.getAutoDetectionConfig().setEnabled(false);
-    join.getTcpIpConfig().setEnabled(true).setMembers(Arrays.stream(cluster.getString("members", "127.0.0.1").split(","))
+    join.getTcpIpConfig().setEnabled(true).setMembers(Arrays.stream(cluster.getString("members").split(","))
         .map(String::strip).filter(m -> !m.isEmpty()).toList());
     config.setProperty("hazelcast.logging.type", "slf4j");
     // Listen on the configured interface only, not on every address of the machine.
@@ -87,8 +90,8 @@ final class Clustering {
     config.setProperty("hazelcast.wait.seconds.before.join", "0");
     config.setProperty("hazelcast.shutdownhook.enabled", "false");
     // 0 keeps what cluster.xml (or Hazelcast) says; a node's private cluster with its workers sets them short.
-    int heartbeat = cluster.getInteger("heartbeatSeconds", 0);
-    int silence = cluster.getInteger("maxNoHeartbeatSeconds", 0);
+    int heartbeat = cluster.getInteger("heartbeatSeconds");
+    int silence = cluster.getInteger("maxNoHeartbeatSeconds");
     if (heartbeat > 0) {
       config.setProperty("hazelcast.heartbeat.interval.seconds", String.valueOf(heartbeat));
     }

@@ -1,11 +1,9 @@
 package io.quarry.app;
 
+import io.quarry.bus.Defaults;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,12 +14,10 @@ import java.util.Map;
  * operator's {@code conf/config.json}, then environment variables. One section per verticle.
  *
  * <p>Every setting {@code section.key} can be set by {@code QUARRY_SECTION_KEY} (camelCase becomes
- * UPPER_SNAKE, e.g. {@code worker.queryTimeoutMs} by {@code QUARRY_WORKER_QUERY_TIMEOUT_MS}); the
+ * UPPER_SNAKE, e.g. {@code worker.revalidateWaitMs} by {@code QUARRY_WORKER_REVALIDATE_WAIT_MS}); the
  * documented names of {@link #NAMED} take precedence. Secrets come from the environment only.
  */
 final class ConfigLoader {
-
-  static final String DEFAULTS_RESOURCE = "quarry/config.json";
 
   /** The fixed names operators and scripts rely on (SPEC §2), each setting one or more keys. */
   static final Map<String, List<String>> NAMED = Map.ofEntries(
@@ -33,13 +29,22 @@ final class ConfigLoader {
       Map.entry("QUARRY_DATA_DIR", List.of("storage.dataDir", "worker.dataDir")),
       Map.entry("QUARRY_AUTH_MODE", List.of("chat.authMode")),
       Map.entry("QUARRY_ALLOW_PRIVATE_NETWORKS", List.of("dataset.allowPrivateNetworks", "worker.allowPrivateNetworks")),
-      Map.entry("QUARRY_QUERY_TIMEOUT_MS", List.of("worker.queryTimeoutMs", "dataset.queryTimeoutMs",
-          "chat.queryTimeoutMs", "llm.queryTimeoutMs")),
+      Map.entry("QUARRY_QUERY_TIMEOUT_MS", List.of("query.timeoutMs")),
       Map.entry("QUARRY_TOKEN_LIMIT", List.of("llm.tokenLimit")),
       Map.entry("QUARRY_CLUSTER_NAME", List.of("cluster.name")),
       Map.entry("QUARRY_CLUSTER_HOST", List.of("cluster.host")),
       Map.entry("QUARRY_CLUSTER_MEMBERS", List.of("cluster.members")),
       Map.entry("QUARRY_LOCAL_WORKERS", List.of("localWorkers.count")));
+
+  /**
+   * Settings that moved, by their old names, which keep working in a file and (as {@code QUARRY_WORKER_QUERY_TIMEOUT_MS},
+   * the README's example) in the environment: the query timeout sat in four sections before it was one.
+   */
+  static final Map<String, String> MOVED = Map.of(
+      "chat.queryTimeoutMs", "query.timeoutMs",
+      "dataset.queryTimeoutMs", "query.timeoutMs",
+      "worker.queryTimeoutMs", "query.timeoutMs",
+      "llm.queryTimeoutMs", "query.timeoutMs");
 
   /** Settings that exist only through the environment: secrets never sit in a file. */
   static final Map<String, String> SECRETS = Map.of("llm.apiKey", "GEMINI_API_KEY");
@@ -81,14 +86,7 @@ final class ConfigLoader {
   }
 
   static JsonObject defaults() {
-    try (InputStream in = ConfigLoader.class.getClassLoader().getResourceAsStream(DEFAULTS_RESOURCE)) {
-      if (in == null) {
-        throw new IllegalStateException("Built-in defaults " + DEFAULTS_RESOURCE + " are missing from the jar");
-      }
-      return new JsonObject(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return Defaults.all();
   }
 
   private static JsonObject read(Path file) {
@@ -118,12 +116,21 @@ final class ConfigLoader {
           throw new ConfigException("'" + path + "' must not be in " + file + ": set " + SECRETS.get(path)
               + " in the environment instead");
         }
-        if (!target.containsKey(key)) {
+        if (MOVED.containsKey(path)) {
+          set(config, MOVED.get(path), values.getValue(key), file.toString());
+        } else if (!target.containsKey(key)) {
           throw new ConfigException("Unknown setting '" + path + "' in " + file);
+        } else {
+          target.put(key, checked(path, target.getValue(key), values.getValue(key), file.toString()));
         }
-        target.put(key, checked(path, target.getValue(key), values.getValue(key), file.toString()));
       }
     }
+  }
+
+  private static void set(JsonObject config, String path, Object value, String source) {
+    String[] parts = path.split("\\.");
+    JsonObject target = config.getJsonObject(parts[0]);
+    target.put(parts[1], checked(path, target.getValue(parts[1]), value, source));
   }
 
   private static Object checked(String path, Object current, Object value, String source) {
@@ -140,21 +147,35 @@ final class ConfigLoader {
     for (String section : config.fieldNames()) {
       JsonObject values = config.getJsonObject(section);
       for (String key : List.copyOf(values.fieldNames())) {
-        String name = "QUARRY_" + snake(section) + "_" + snake(key);
+        String name = envName(section + "." + key);
         if (env.containsKey(name)) {
           values.put(key, parse(name, values.getValue(key), env.get(name)));
         }
       }
     }
-    NAMED.forEach((name, paths) -> {
+    MOVED.forEach((old, path) -> {
+      String name = envName(old);
       if (env.containsKey(name)) {
-        for (String path : paths) {
-          String[] parts = path.split("\\.");
-          JsonObject values = config.getJsonObject(parts[0]);
-          values.put(parts[1], parse(name, values.getValue(parts[1], ""), env.get(name)));
-        }
+        setFromEnvironment(config, path, name, env.get(name));
       }
     });
+    NAMED.forEach((name, paths) -> {
+      if (env.containsKey(name)) {
+        paths.forEach(path -> setFromEnvironment(config, path, name, env.get(name)));
+      }
+    });
+  }
+
+  private static void setFromEnvironment(JsonObject config, String path, String name, String text) {
+    String[] parts = path.split("\\.");
+    JsonObject values = config.getJsonObject(parts[0]);
+    values.put(parts[1], parse(name, values.getValue(parts[1], ""), text));
+  }
+
+  /** {@code worker.queryTimeoutMs} is set by {@code QUARRY_WORKER_QUERY_TIMEOUT_MS}. */
+  static String envName(String path) {
+    String[] parts = path.split("\\.");
+    return "QUARRY_" + snake(parts[0]) + "_" + snake(parts[1]);
   }
 
   private static Object parse(String name, Object current, String text) {

@@ -80,7 +80,7 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
     if (supervisor != null) {
       return ClusterKey.receive(fromSupervisor);
     }
-    return privateCluster() ? ClusterKey.random() : ClusterKey.named(configured.getString("name", "quarry"));
+    return privateCluster() ? ClusterKey.random() : ClusterKey.named(configured.getString("name"));
   }
 
   /**
@@ -118,15 +118,17 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
     return role == Role.WORKER && supervisor != null ? new WorkerVerticle() : role.verticle.get();
   }
 
+  /** A role's section, with what every role knows: its node, and the query timeout every wait derives from. */
   private JsonObject roleConfig(JsonObject config, Role role, JsonObject node) {
     JsonObject section = config.getJsonObject(role.configSection, new JsonObject()).copy();
+    JsonObject query = config.getJsonObject("query").copy();
     if (role != Role.WORKER) {
-      return section.put("node", node);
+      return section.put("node", node).put("query", query);
     }
     if (supervisor != null) {
-      return section.put("node", node).put("localWorkerId", Supervised.workerId(supervisor));
+      return section.put("node", node).put("query", query).put("localWorkerId", Supervised.workerId(supervisor));
     }
-    return new JsonObject().put("node", node).put("worker", section)
+    return new JsonObject().put("node", node).put("query", query).put("worker", section)
         .put("settings", LocalWorkersConfig.from(config.getJsonObject("localWorkers")).withCount(1).toJson());
   }
 
@@ -140,6 +142,7 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
         .put("liteMember", true);
     return new JsonObject()
         .put("node", node)
+        .put("query", config.getJsonObject("query").copy())
         .put("settings", LocalWorkersConfig.from(config.getJsonObject("localWorkers")).withCount(localWorkers).toJson())
         .put("home", Path.of(config.getJsonObject("worker").getString("dataDir", "./data"), "workers").toString())
         .put("mainClass", Main.class.getName())

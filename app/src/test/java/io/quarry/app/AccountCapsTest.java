@@ -77,7 +77,9 @@ class AccountCapsTest {
   void resultBytes() throws Exception {
     start(Map.of());
     String probe = chat.conversation();
-    String probed = query(probe, NOTHING_EXPENSIVE).bodyAsJsonObject().getString("id");
+    HttpResponse<Buffer> probeRun = query(probe, NOTHING_EXPENSIVE);
+    assertThat(probeRun.statusCode()).as("the probe query: %s", probeRun.bodyAsString()).isEqualTo(200);
+    String probed = probeRun.bodyAsJsonObject().getString("id");
     assertThat(chat.send(HttpMethod.GET, "/api/results/" + probed, null).statusCode()).as("read once saved").isEqualTo(200);
     long one = chat.sqlite("SELECT LENGTH(rows_json) + LENGTH(columns_json) + LENGTH(sql) FROM query_results");
     chat.close();

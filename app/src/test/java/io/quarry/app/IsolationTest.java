@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LlmClient;
+import io.quarry.bus.QueryTimeouts;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -142,7 +143,7 @@ class IsolationTest {
   @Test
   @DisplayName("every bus operation with another user's id fails NOT_FOUND and changes nothing")
   void busMatrix() throws Exception {
-    DatasetClient datasets = new DatasetClient(chat.node.vertx().eventBus(), 60_000);
+    DatasetClient datasets = new DatasetClient(chat.node.vertx().eventBus(), new QueryTimeouts(60_000));
     LlmClient llm = new LlmClient(chat.node.vertx().eventBus());
     assertThat(failure(datasets.add(bobId, conversation, chat.files.url("/people.parquet") + "?bus"))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(datasets.rename(bobId, conversation, dataset, "stolen"))).isEqualTo(Failure.NOT_FOUND);

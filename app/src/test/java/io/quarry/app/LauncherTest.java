@@ -1,6 +1,7 @@
 package io.quarry.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -182,13 +183,28 @@ class LauncherTest {
     Map<String, String> env = Map.of("QUARRY_MODEL", "from-env", "QUARRY_DATASET_MAX_DATASETS", "7",
         "QUARRY_ALLOW_PRIVATE_NETWORKS", "true", "GEMINI_API_KEY", "k-123");
     JsonObject config = ConfigLoader.load(file, env);
-    assertThat(config.getJsonObject("worker").getLong("queryTimeoutMs")).isEqualTo(5000);
+    assertThat(config.getJsonObject("query").getLong("timeoutMs")).as("the old name of the query timeout").isEqualTo(5000);
+    assertThat(config.getJsonObject("worker").containsKey("queryTimeoutMs")).isFalse();
     assertThat(config.getJsonObject("llm").getString("model")).isEqualTo("from-env");
     assertThat(config.getJsonObject("llm").getString("apiKey")).isEqualTo("k-123");
     assertThat(config.getJsonObject("dataset").getLong("maxDatasets")).isEqualTo(7);
     assertThat(config.getJsonObject("dataset").getBoolean("allowPrivateNetworks")).isTrue();
     assertThat(config.getJsonObject("worker").getBoolean("allowPrivateNetworks")).isTrue();
     assertThat(config.getJsonObject("chat").getLong("port")).isEqualTo(8080);
+  }
+
+  @Test
+  @DisplayName("one query timeout: QUARRY_QUERY_TIMEOUT_MS, or the README's QUARRY_WORKER_QUERY_TIMEOUT_MS, sets query.timeoutMs")
+  void oneQueryTimeout() throws IOException {
+    Path none = dir.resolve("absent.json");
+    assertThat(ConfigLoader.load(none, Map.of("QUARRY_WORKER_QUERY_TIMEOUT_MS", "4000"))
+        .getJsonObject("query").getLong("timeoutMs")).isEqualTo(4000);
+    assertThat(ConfigLoader.load(none, Map.of("QUARRY_WORKER_QUERY_TIMEOUT_MS", "4000", "QUARRY_QUERY_TIMEOUT_MS", "3000"))
+        .getJsonObject("query").getLong("timeoutMs")).as("the documented name wins").isEqualTo(3000);
+    assertThat(ConfigLoader.load(config("{\"llm\": {\"queryTimeoutMs\": 2000}}"), Map.of())
+        .getJsonObject("query").getLong("timeoutMs")).isEqualTo(2000);
+    assertThatThrownBy(() -> ConfigLoader.load(config("{\"worker\": {\"queryTimeoutMs\": \"soon\"}}"), Map.of()))
+        .hasMessageContaining("'query.timeoutMs'").hasMessageContaining("must be a number");
   }
 
   @Test

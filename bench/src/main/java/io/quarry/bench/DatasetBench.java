@@ -7,6 +7,7 @@ import io.quarry.bus.DatasetClient;
 import io.quarry.bus.Deliveries;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
+import io.quarry.bus.QueryTimeouts;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.WorkerClient;
 import io.quarry.bus.WorkerReply;
@@ -83,7 +84,7 @@ public final class DatasetBench {
         String userId = client.get("/api/me").send().await().bodyAsJsonObject().getString("id");
         Map<String, String> tables = Map.of("table1", files.url("/big.parquet"));
         WorkerClient worker = new WorkerClient(node.vertx().eventBus());
-        DatasetClient datasets = new DatasetClient(node.vertx().eventBus(), 60_000);
+        DatasetClient datasets = new DatasetClient(node.vertx().eventBus(), new QueryTimeouts(60_000));
         System.out.println("   trivial, by layer:");
         compare("  worker over the bus", 300, () -> worker.run(new QueryRequest(TRIVIAL, tables, 60_000)).await(),
             () -> bare(duck, TRIVIAL));

@@ -46,7 +46,7 @@ public final class Bus {
 
   private static void fail(Message<JsonObject> msg, String address, Throwable cause) {
     if (cause instanceof QuarryException qe) {
-      msg.fail(qe.failure().code(), qe.busText());
+      msg.fail(qe.failure().code(), BusFailure.encode(qe));
     } else if (cause instanceof io.vertx.core.eventbus.ReplyException re) {
       // A neighbour's failure passes through unchanged so the edge still sees its code.
       msg.fail(Failure.classify(re).code(), re.getMessage());

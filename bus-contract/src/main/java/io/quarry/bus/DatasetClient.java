@@ -3,7 +3,6 @@ package io.quarry.bus;
 import static io.quarry.bus.Addresses.*;
 
 import io.vertx.core.Future;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
 
@@ -14,12 +13,12 @@ import io.vertx.core.json.JsonObject;
 public final class DatasetClient {
 
   private final EventBus bus;
-  private final long queryTimeoutMs;
+  private final QueryTimeouts timeouts;
 
-  /** @param queryTimeoutMs how long a query may run; the bus request waits a little longer */
-  public DatasetClient(EventBus bus, long queryTimeoutMs) {
+  /** @param timeouts how long a query may run; the bus request waits a little longer */
+  public DatasetClient(EventBus bus, QueryTimeouts timeouts) {
     this.bus = bus;
-    this.queryTimeoutMs = queryTimeoutMs;
+    this.timeouts = timeouts;
   }
 
   public Future<Dataset> add(String userId, String conversationId, String url) {
@@ -48,13 +47,8 @@ public final class DatasetClient {
    * with SQL, TIMEOUT, NETWORK, BAD_REQUEST (not a read query) or UNAVAILABLE (busy, no worker).
    */
   public Future<QueryResult> query(String userId, String conversationId, String sql) {
-    return Bus.request(bus, DATASET_QUERY_RUN, scope(userId, conversationId).put(Keys.SQL, sql), queryDelivery())
-        .map(QueryResult::fromJson);
-  }
-
-  /** Long enough for the dataset verticle to try two workers in turn. */
-  private DeliveryOptions queryDelivery() {
-    return Deliveries.within(2 * (queryTimeoutMs + Deliveries.QUERY_GRACE_MS));
+    return Bus.request(bus, DATASET_QUERY_RUN, scope(userId, conversationId).put(Keys.SQL, sql),
+        Deliveries.within(timeouts.datasetWaitMs())).map(QueryResult::fromJson);
   }
 
   private static JsonObject scope(String userId, String conversationId) {

@@ -44,28 +44,15 @@ public enum Failure {
     };
   }
 
-  /** The human message of a failure, without its details. */
+  /** The human message of a failure, without its details (see {@link BusFailure}). */
   public static String messageOf(Throwable t) {
-    String text = t.getMessage() == null ? "" : t.getMessage();
-    int split = text.indexOf(DETAILS_SEPARATOR);
-    return split < 0 ? text : text.substring(0, split);
+    return BusFailure.of(t).message();
   }
 
   /** The optional details of a failure, or null. */
   public static String detailsOf(Throwable t) {
-    if (t instanceof QuarryException qe) {
-      return qe.details();
-    }
-    String text = t.getMessage() == null ? "" : t.getMessage();
-    int split = text.indexOf(DETAILS_SEPARATOR);
-    return split < 0 ? null : text.substring(split + DETAILS_SEPARATOR.length());
+    return BusFailure.of(t).details();
   }
-
-  /**
-   * A failure's text on the bus is its message, optionally followed by this separator and details
-   * (for example the HTTP status a dataset server answered).
-   */
-  public static final String DETAILS_SEPARATOR = "\n\n";
 
   public static Failure ofCode(int code) {
     for (Failure f : values()) {

@@ -45,8 +45,8 @@ public final class LlmClient {
     return Bus.request(bus, LLM_USAGE_GET, new JsonObject().put(Keys.USER_ID, userId), Deliveries.storage());
   }
 
-  /** {@code {available, model, reason}}: whether chat can run (a Gemini key is configured). */
-  public Future<JsonObject> status() {
-    return Bus.request(bus, LLM_STATUS, new JsonObject(), Deliveries.within(2_000));
+  /** Whether chat can run (a Gemini key is configured). */
+  public Future<LlmStatus> status() {
+    return Bus.request(bus, LLM_STATUS, new JsonObject(), Deliveries.within(2_000)).map(LlmStatus::fromJson);
   }
 }

@@ -1,28 +1,37 @@
 package io.quarry.bus;
 
-/** A domain failure with a human-readable message, turned into {@code msg.fail(code, message)} by {@link Bus}. */
+import io.vertx.core.json.JsonObject;
+
+/**
+ * A domain failure with a human-readable message and optional structured fields, turned into
+ * {@code msg.fail(code, text)} by {@link Bus} (see {@link BusFailure} for the text).
+ */
 public class QuarryException extends RuntimeException {
 
   private final Failure failure;
-  private final String details;
+  private final JsonObject fields;
 
   public QuarryException(Failure failure, String message) {
-    this(failure, message, null);
+    this(failure, message, new JsonObject());
   }
 
   public QuarryException(Failure failure, String message, String details) {
+    this(failure, message, details == null ? new JsonObject() : new JsonObject().put(BusFailure.DETAILS, details));
+  }
+
+  protected QuarryException(Failure failure, String message, JsonObject fields) {
     super(message, null, false, false);
     this.failure = failure;
-    this.details = details;
+    this.fields = fields.copy();
   }
 
   public String details() {
-    return details;
+    return fields.getString(BusFailure.DETAILS);
   }
 
-  /** The text carried on the bus: message, then details after {@link Failure#DETAILS_SEPARATOR}. */
-  public String busText() {
-    return details == null ? getMessage() : getMessage() + Failure.DETAILS_SEPARATOR + details;
+  /** A copy of the structured fields (see {@link BusFailure}). */
+  public JsonObject fields() {
+    return fields.copy();
   }
 
   public Failure failure() {
@@ -39,5 +48,17 @@ public class QuarryException extends RuntimeException {
 
   public static QuarryException conflict(String message) {
     return new QuarryException(Failure.CONFLICT, message);
+  }
+
+  /** A query could not read the dataset at {@code url}: the seed's message names it, the failure carries it. */
+  public static QuarryException unreachable(String url, String reason) {
+    return new QuarryException(Failure.NETWORK, "The dataset at " + url + " is no longer accessible",
+        new JsonObject().put(BusFailure.DETAILS, reason).put(BusFailure.URL, url));
+  }
+
+  /** Refused for now; asking works again in {@code resetsInSeconds} (0: as soon as what holds it ends). */
+  public static QuarryException rateLimited(String message, long resetsInSeconds) {
+    return new QuarryException(Failure.RATE_LIMITED, message, new JsonObject().put(BusFailure.RESETS_IN_SECONDS,
+        resetsInSeconds));
   }
 }

@@ -2,18 +2,35 @@ package io.quarry.bus;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
 
 /**
  * A user's token use inside a window.
  *
  * @param oldestAt when the oldest usage inside the window was recorded (null when none): the window
  *                 frees that usage once it is older than the window
- * @param entries  {@code [{created_at, tokens}]}, oldest first: when each usage leaves the window
+ * @param entries  oldest first: when each usage leaves the window
  */
-public record UsageWindow(long inputTokens, long outputTokens, String oldestAt, JsonArray entries) {
+public record UsageWindow(long inputTokens, long outputTokens, String oldestAt, List<Entry> entries) {
+
+  /** One recorded use: its time and its tokens (input and output). */
+  public record Entry(String createdAt, long tokens) {
+
+    JsonObject toJson() {
+      return new JsonObject().put("created_at", createdAt).put("tokens", tokens);
+    }
+
+    static Entry fromJson(JsonObject json) {
+      return new Entry(json.getString("created_at"), json.getLong("tokens", 0L));
+    }
+  }
+
+  public UsageWindow {
+    entries = List.copyOf(entries);
+  }
 
   public UsageWindow(long inputTokens, long outputTokens, String oldestAt) {
-    this(inputTokens, outputTokens, oldestAt, new JsonArray());
+    this(inputTokens, outputTokens, oldestAt, List.of());
   }
 
   public long total() {
@@ -25,11 +42,12 @@ public record UsageWindow(long inputTokens, long outputTokens, String oldestAt, 
         .put("input_tokens", inputTokens)
         .put("output_tokens", outputTokens)
         .put("oldest_at", oldestAt)
-        .put("entries", entries);
+        .put("entries", new JsonArray(entries.stream().map(Entry::toJson).toList()));
   }
 
   public static UsageWindow fromJson(JsonObject json) {
     return new UsageWindow(json.getLong("input_tokens", 0L), json.getLong("output_tokens", 0L),
-        json.getString("oldest_at"), json.getJsonArray("entries", new JsonArray()));
+        json.getString("oldest_at"), json.getJsonArray("entries", new JsonArray()).stream()
+            .map(entry -> Entry.fromJson((JsonObject) entry)).toList());
   }
 }

@@ -33,7 +33,7 @@ public final class WorkerClient {
 
   /** The result carries no id: it is not stored yet. */
   public Future<QueryResult> run(QueryRequest request) {
-    return run(request, request.timeoutMs() + Deliveries.QUERY_GRACE_MS);
+    return run(request, QueryTimeouts.workerWaitMs(request.timeoutMs()));
   }
 
   /**

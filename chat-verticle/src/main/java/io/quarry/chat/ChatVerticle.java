@@ -8,7 +8,6 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.StaticHandler;
@@ -28,12 +27,14 @@ public class ChatVerticle extends VerticleBase {
 
   private HttpServer server;
   private Passwords passwords;
+  private ChatSettings settings;
 
   @Override
   public Future<?> start() {
-    String host = config().getString("host", "127.0.0.1");
-    int port = config().getInteger("port", 8080);
-    String mode = config().getString("authMode", Auth.LOCAL);
+    settings = ChatSettings.from(config());
+    String host = settings.host();
+    int port = settings.port();
+    String mode = settings.authMode();
     if (!Auth.LOCAL.equals(mode) && !Auth.PASSWORD.equals(mode)) {
       return Future.failedFuture(new IllegalArgumentException("auth.mode must be 'local' or 'password', got '" + mode + "'"));
     }
@@ -43,8 +44,7 @@ public class ChatVerticle extends VerticleBase {
     }
     StorageClient storage = new StorageClient(vertx.eventBus());
     return vertx.executeBlocking(CommonPasswords::load, false).compose(common -> {
-      Connections connections = new Connections(vertx, config().getLong("headerTimeoutMs", 10_000L),
-          config().getInteger("maxConnections", 10_000));
+      Connections connections = new Connections(vertx, settings.headerTimeoutMs(), settings.maxConnections());
       server = vertx.createHttpServer(serverOptions())
           .connectionHandler(connections::accept)
           .requestHandler(connections.guard(router(storage, common, connections)));
@@ -58,17 +58,17 @@ public class ChatVerticle extends VerticleBase {
   private Router router(StorageClient storage, CommonPasswords common, Connections connections) {
     Router router = Router.router(vertx);
     router.route().handler(connections::track);
-    String mode = config().getString("authMode", Auth.LOCAL);
-    HostCheck hosts = new HostCheck(mode, config().getString("publicOrigins", ""), () -> server.actualPort());
+    String mode = settings.authMode();
+    HostCheck hosts = new HostCheck(mode, settings.publicOrigins(), () -> server.actualPort());
     router.route().handler(hosts::handle);
     router.route().handler(new SecurityHeaders()::handle);
     LlmClient llm = new LlmClient(vertx.eventBus());
-    HealthApi health = new HealthApi(config().getJsonObject("node", new JsonObject()), mode, llm);
+    HealthApi health = new HealthApi(settings.node(), mode, llm);
     requestChecks(router);
     router.get("/api/health").handler(health::health);
     Routes.allowOnly(router, "/api/health", HttpMethod.GET);
     Auth auth = accounts(router, storage, mode, common);
-    EventSocket socket = new EventSocket(vertx, storage, config().getLong("pingIntervalMs", 30_000L));
+    EventSocket socket = new EventSocket(vertx, storage, settings.pingIntervalMs());
     // Paused so the upgrade can still happen after authentication, which may wait for storage.
     router.get("/ws").handler(ctx -> {
       ctx.request().pause();
@@ -79,8 +79,7 @@ public class ChatVerticle extends VerticleBase {
     router.get("/api/me").handler(health::me);
     Routes.allowOnly(router, "/api/me", HttpMethod.GET);
     new ConversationApi(storage).mount(router);
-    new DatasetApi(new DatasetClient(vertx.eventBus(), config().getLong("queryTimeoutMs", 60_000L)), storage)
-        .mount(router);
+    new DatasetApi(new DatasetClient(vertx.eventBus(), settings.timeouts()), storage).mount(router);
     new MessageApi(llm).mount(router);
     router.get("/api/samples").handler(new SampleApi(this::samplesBaseUrl)::list);
     router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id())));
@@ -110,11 +109,9 @@ public class ChatVerticle extends VerticleBase {
    * waits to tell its preface from HTTP/1, a connection is nobody's, and no deadline or cap can see it.
    */
   private HttpServerOptions serverOptions() {
-    long idleMs = Math.max(config().getLong("idleTimeoutMs", 120_000L),
-        config().getLong("queryTimeoutMs", 60_000L) + 30_000);
     return new HttpServerOptions()
         .setHttp2ClearTextEnabled(false)
-        .setIdleTimeout((int) idleMs)
+        .setIdleTimeout((int) settings.idleTimeoutMs())
         .setIdleTimeoutUnit(java.util.concurrent.TimeUnit.MILLISECONDS)
         .setMaxWebSocketFrameSize(EventSocket.MAX_INBOUND_BYTES)
         .setMaxWebSocketMessageSize(EventSocket.MAX_INBOUND_BYTES);
@@ -122,17 +119,15 @@ public class ChatVerticle extends VerticleBase {
 
   /** Sign-up, sign-in and sign-out, throttled; past them every API route needs a user, whose changes are paced. */
   private Auth accounts(Router router, StorageClient storage, String mode, CommonPasswords common) {
-    Throttle throttle = new Throttle(System::currentTimeMillis, config().getLong("authFailuresForgetMs", 900_000L),
-        100_000);
-    passwords = new Passwords(vertx, config().getInteger("passwordHashThreads", 2),
-        config().getInteger("passwordHashQueue", 64));
-    new AuthApi(storage, mode, new SignInGuard(throttle, config()), passwords, common).mount(router);
+    Throttle throttle = new Throttle(System::currentTimeMillis, settings.signIn().forgetMs(), 100_000);
+    passwords = new Passwords(vertx, settings.passwordHashThreads(), settings.passwordHashQueue());
+    new AuthApi(storage, mode, new SignInGuard(throttle, settings.signIn()), passwords, common).mount(router);
     Auth auth = new Auth(storage, mode);
     router.route("/api/*").handler(auth::handle);
-    router.route("/api/*").handler(new WriteLimit(System::currentTimeMillis, config().getInteger("writesPerMinute", 120),
-        config().getInteger("writeBurst", 100))::handle);
+    router.route("/api/*").handler(new WriteLimit(System::currentTimeMillis, settings.writesPerMinute(),
+        settings.writeBurst())::handle);
     router.route("/api/*").handler(BodyHandler.create(false)
-        .setBodyLimit(config().getInteger("maxBodyBytes", 1 << 20)));
+        .setBodyLimit(settings.maxBodyBytes()));
     return auth;
   }
 
@@ -147,7 +142,7 @@ public class ChatVerticle extends VerticleBase {
 
   /** Where this server's sample files are, as the outbound policy trusts them. */
   private String samplesBaseUrl() {
-    String configured = config().getString("samplesBaseUrl", "");
+    String configured = settings.samplesBaseUrl();
     return configured.isBlank() ? "http://127.0.0.1:" + server.actualPort() + "/samples/" : configured;
   }
 

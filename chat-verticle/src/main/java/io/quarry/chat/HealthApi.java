@@ -4,6 +4,7 @@ import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Deliveries;
 import io.quarry.bus.LlmClient;
+import io.quarry.bus.LlmStatus;
 import io.vertx.core.Future;
 import io.vertx.core.shareddata.AsyncMap;
 import io.vertx.core.json.JsonArray;
@@ -77,9 +78,9 @@ final class HealthApi {
   void me(RoutingContext ctx) {
     JsonObject me = Auth.user(ctx).toJson().put("auth_mode", authMode);
     llm.status()
-        .otherwise(new JsonObject().put("available", false).put("reason", "No chat service is running"))
-        .onSuccess(status -> Replies.json(ctx, 200, me.put("chat_available", status.getBoolean("available", false))
-            .put("chat_unavailable_reason", status.getString("reason"))
-            .put("model", status.getString("model"))));
+        .otherwise(LlmStatus.NO_SERVICE)
+        .onSuccess(status -> Replies.json(ctx, 200, me.put("chat_available", status.available())
+            .put("chat_unavailable_reason", status.reason())
+            .put("model", status.model())));
   }
 }

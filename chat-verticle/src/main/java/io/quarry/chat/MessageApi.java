@@ -1,5 +1,6 @@
 package io.quarry.chat;
 
+import io.quarry.bus.BusFailure;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LlmClient;
 import io.vertx.core.json.JsonObject;
@@ -28,17 +29,18 @@ final class MessageApi {
     String userId = Auth.user(ctx).id();
     llm.start(userId, ctx.pathParam("id"), content)
         .onSuccess(started -> Replies.json(ctx, 202, started))
-        .onFailure(e -> {
-          if (Failure.classify(e) != Failure.RATE_LIMITED) {
-            HttpErrors.respond(ctx, e);
-            return;
-          }
-          // The edge tells when asking works again, as the 429's contract says.
-          llm.usage(userId)
-              .onSuccess(usage -> Replies.json(ctx, 429, new JsonObject().put("error", Failure.messageOf(e))
-                  .put("resets_in_seconds", usage.getLong("resets_in_seconds"))))
-              .onFailure(x -> HttpErrors.respond(ctx, e));
-        });
+        .onFailure(e -> refused(ctx, e));
+  }
+
+  /** A 429 tells when asking works again, as its contract says: the refusal carries it. */
+  private static void refused(RoutingContext ctx, Throwable e) {
+    BusFailure failure = BusFailure.of(e);
+    if (failure.failure() != Failure.RATE_LIMITED) {
+      HttpErrors.respond(ctx, e);
+      return;
+    }
+    Replies.json(ctx, 429, new JsonObject().put("error", failure.message())
+        .put(BusFailure.RESETS_IN_SECONDS, failure.resetsInSeconds().orElse(0)));
   }
 
   private void stop(RoutingContext ctx) {

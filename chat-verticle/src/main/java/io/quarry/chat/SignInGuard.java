@@ -1,6 +1,5 @@
 package io.quarry.chat;
 
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.List;
 import java.util.Locale;
@@ -22,14 +21,11 @@ final class SignInGuard {
   private final Throttle.Rule address;
   private final boolean trustProxy;
 
-  SignInGuard(Throttle throttle, JsonObject config) {
+  SignInGuard(Throttle throttle, ChatSettings.SignIn rules) {
     this.throttle = throttle;
-    long base = config.getLong("authBackoffBaseMs", 1_000L);
-    this.account = new Throttle.Rule(config.getInteger("authAccountFreeFailures", 5), base,
-        config.getLong("authAccountMaxBackoffMs", 60_000L));
-    this.address = new Throttle.Rule(config.getInteger("authAddressFreeFailures", 20), base,
-        config.getLong("authAddressMaxBackoffMs", 900_000L));
-    this.trustProxy = config.getBoolean("trustProxy", false);
+    this.account = rules.account();
+    this.address = rules.address();
+    this.trustProxy = rules.trustProxy();
   }
 
   Attempt signIn(RoutingContext ctx, String email) {

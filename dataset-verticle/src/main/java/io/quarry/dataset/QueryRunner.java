@@ -11,7 +11,7 @@ import io.quarry.bus.QueryResult;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.Timestamps;
-import io.quarry.bus.Unreachable;
+import io.quarry.bus.BusFailure;
 import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
@@ -43,15 +43,14 @@ final class QueryRunner {
   private final RecentTables recent = new RecentTables();
   private final UserLanes lanes;
 
-  QueryRunner(EventBus bus, StorageClient storage, WorkerClient worker, long timeoutMs, long workerTimeoutMs,
-      int maxSqlChars, UserLanes lanes) {
+  QueryRunner(EventBus bus, StorageClient storage, WorkerClient worker, DatasetSettings settings) {
     this.bus = bus;
-    this.lanes = lanes;
+    this.lanes = new UserLanes(settings.maxQueriesPerUser(), settings.maxWaitingQueriesPerUser());
     this.storage = storage;
     this.worker = worker;
-    this.timeoutMs = timeoutMs;
-    this.workerTimeoutMs = workerTimeoutMs;
-    this.maxSqlChars = maxSqlChars;
+    this.timeoutMs = settings.timeouts().queryMs();
+    this.workerTimeoutMs = settings.workerWaitMs();
+    this.maxSqlChars = settings.maxSqlChars();
   }
 
   /**
@@ -118,7 +117,7 @@ final class QueryRunner {
 
   private Future<QueryResult> markUnreachable(String userId, List<Dataset> datasets, Throwable failure) {
     Optional<String> failedUrl = Failure.classify(failure) == Failure.NETWORK
-        ? Unreachable.url(Failure.messageOf(failure)) : Optional.empty();
+        ? BusFailure.of(failure).url() : Optional.empty();
     if (failedUrl.isPresent()) {
       datasets.stream()
           .filter(d -> Dataset.READY.equals(d.status()) && failedUrl.get().equals(d.url()))

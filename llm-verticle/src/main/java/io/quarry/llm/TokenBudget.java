@@ -1,5 +1,6 @@
 package io.quarry.llm;
 
+import io.quarry.bus.BusFailure;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageClient;
@@ -60,11 +61,10 @@ final class TokenBudget {
       long resets = 0;
       if (used >= limit) {
         long remaining = used;
-        for (Object item : window.entries()) {
-          JsonObject entry = (JsonObject) item;
-          remaining -= entry.getLong("tokens", 0L);
+        for (UsageWindow.Entry entry : window.entries()) {
+          remaining -= entry.tokens();
           if (remaining < limit) {
-            Instant leaves = Timestamps.parse(entry.getString("created_at")).plus(WINDOW);
+            Instant leaves = Timestamps.parse(entry.createdAt()).plus(WINDOW);
             resets = Math.max(1, (long) Math.ceil(Duration.between(now, leaves).toMillis() / 1000.0));
             break;
           }
@@ -79,7 +79,7 @@ final class TokenBudget {
     final long resetsInSeconds;
 
     Exceeded(long resetsInSeconds) {
-      super(Failure.RATE_LIMITED, EXCEEDED);
+      super(Failure.RATE_LIMITED, EXCEEDED, new JsonObject().put(BusFailure.RESETS_IN_SECONDS, resetsInSeconds));
       this.resetsInSeconds = resetsInSeconds;
     }
   }
@@ -133,7 +133,8 @@ final class TokenBudget {
   Future<Hold> hold(String userId) {
     int running = holds.getOrDefault(userId, 0);
     if (running >= maxTurns) {
-      return Future.failedFuture(new QuarryException(Failure.RATE_LIMITED, String.format(TOO_MANY_TURNS, maxTurns)));
+      return usage(userId).compose(usage -> Future.failedFuture(
+          QuarryException.rateLimited(String.format(TOO_MANY_TURNS, maxTurns), usage.resetsInSeconds())));
     }
     holds.put(userId, running + 1);
     Hold hold = new Hold(userId);
@@ -147,7 +148,7 @@ final class TokenBudget {
       }
       Usage usage = read.result();
       return Future.failedFuture(usage.exceeded() ? new Exceeded(usage.resetsInSeconds())
-          : new QuarryException(Failure.RATE_LIMITED, HELD));
+          : QuarryException.rateLimited(HELD, usage.resetsInSeconds()));
     });
   }
 

@@ -10,7 +10,6 @@ import io.quarry.bus.Timestamps;
 import io.quarry.bus.UsageWindow;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import java.time.Clock;
@@ -40,11 +39,11 @@ class TokenBudgetTest {
   private TokenBudget budgetAt(Vertx vertx, Instant now, long limit) {
     Bus.serve(vertx.eventBus(), Addresses.STORAGE_USAGE_WINDOW, body -> {
       String since = body.getString(Keys.SINCE);
-      JsonArray entries = new JsonArray();
+      List<UsageWindow.Entry> entries = new ArrayList<>();
       long total = 0;
       for (JsonObject row : rows) {
         if (row.getString("created_at").compareTo(since) >= 0) {
-          entries.add(row);
+          entries.add(new UsageWindow.Entry(row.getString("created_at"), row.getLong("tokens")));
           total += row.getLong("tokens");
         }
       }
@@ -106,8 +105,8 @@ class TokenBudgetTest {
   }
 
   private static TokenBudget.Usage usage(long used) {
-    return TokenBudget.Usage.of(new UsageWindow(used, 0, null, new JsonArray()
-        .add(new JsonObject().put("created_at", Timestamps.format(NOW.minusSeconds(60))).put("tokens", used))), LIMIT, NOW);
+    return TokenBudget.Usage.of(new UsageWindow(used, 0, null,
+        List.of(new UsageWindow.Entry(Timestamps.format(NOW.minusSeconds(60)), used))), LIMIT, NOW);
   }
 
   @Test

@@ -3,7 +3,6 @@ package io.quarry.storage;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.Sizes;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -30,11 +29,11 @@ final class Quotas {
   /** Bytes of results each account stores, once summed; only touched on the storage verticle's event loop. */
   private final Map<String, Long> stored = new HashMap<>();
 
-  Quotas(Db db, JsonObject config) {
+  Quotas(Db db, StorageSettings settings) {
     this.db = db;
-    this.conversations = config.getInteger("maxConversationsPerUser", 1_000);
-    this.messages = config.getInteger("maxMessagesPerConversation", 2_000);
-    this.resultBytes = config.getLong("maxResultBytesPerUser", 1L << 30);
+    this.conversations = settings.maxConversationsPerUser();
+    this.messages = settings.maxMessagesPerConversation();
+    this.resultBytes = settings.maxResultBytesPerUser();
   }
 
   int conversations() {

@@ -32,13 +32,15 @@ public class StorageVerticle extends VerticleBase {
 
   private Db db;
   private Lock singleton;
+  private StorageSettings settings;
 
   @Override
   public Future<?> start() {
-    Path file = Path.of(config().getString("dataDir", "./data")).toAbsolutePath().resolve(DATABASE_FILE);
+    settings = StorageSettings.from(config());
+    Path file = settings.database();
     return vertx.fileSystem().mkdirs(file.getParent().toString())
         .compose(v -> {
-          db = new Db(JDBCPool.pool(vertx, dataSource(file), new PoolOptions().setMaxSize(config().getInteger("poolSize", 4))));
+          db = new Db(JDBCPool.pool(vertx, dataSource(file), new PoolOptions().setMaxSize(settings.poolSize())));
           return Migrations.apply(db);
         })
         .recover(e -> Future.failedFuture(new IllegalStateException(
@@ -52,7 +54,7 @@ public class StorageVerticle extends VerticleBase {
 
   /** Now, and every {@code sessionPurgeMs} (an hour) after. */
   private Future<Void> purgeSessions(UserStore users) {
-    vertx.setPeriodic(config().getLong("sessionPurgeMs", 3_600_000L), t -> users.purgeExpiredSessions()
+    vertx.setPeriodic(settings.sessionPurgeMs(), t -> users.purgeExpiredSessions()
         .onFailure(e -> log.warn("Could not purge expired sessions: {}", e.getMessage())));
     return users.purgeExpiredSessions()
         .onSuccess(purged -> log.debug("Purged {} expired sessions", purged))
@@ -60,7 +62,7 @@ public class StorageVerticle extends VerticleBase {
   }
 
   private Future<Void> claimSingleton() {
-    return vertx.sharedData().getLockWithTimeout(SINGLETON_LOCK, config().getLong("singletonWaitMs", 2_000L))
+    return vertx.sharedData().getLockWithTimeout(SINGLETON_LOCK, settings.singletonWaitMs())
         .map(lock -> {
           singleton = lock;
           return (Void) null;
@@ -72,7 +74,7 @@ public class StorageVerticle extends VerticleBase {
   private Future<?> bind(EventBus bus) {
     UserStore users = new UserStore(db);
     DatasetLists datasetLists = new DatasetLists();
-    Quotas quotas = new Quotas(db, config());
+    Quotas quotas = new Quotas(db, settings);
     ConversationStore conversations = new ConversationStore(db, datasetLists, quotas);
     MessageStore messages = new MessageStore(db, quotas);
     DatasetStore datasets = new DatasetStore(db, datasetLists, quotas);

@@ -7,9 +7,10 @@ import io.quarry.bus.TokenUsage;
 import io.quarry.bus.Timestamps;
 import io.quarry.bus.UsageWindow;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Token usage: one row per Gemini request, summed over a rolling window. */
 final class UsageStore {
@@ -39,13 +40,13 @@ final class UsageStore {
           long input = 0;
           long output = 0;
           String oldest = null;
-          JsonArray entries = new JsonArray();
+          List<UsageWindow.Entry> entries = new ArrayList<>();
           for (Row row : rows) {
             input += row.getLong("input_tokens");
             output += row.getLong("output_tokens");
             oldest = oldest == null ? row.getString("created_at") : oldest;
-            entries.add(new JsonObject().put("created_at", row.getString("created_at"))
-                .put("tokens", row.getLong("input_tokens") + row.getLong("output_tokens")));
+            entries.add(new UsageWindow.Entry(row.getString("created_at"),
+                row.getLong("input_tokens") + row.getLong("output_tokens")));
           }
           return new UsageWindow(input, output, oldest, entries).toJson();
         });

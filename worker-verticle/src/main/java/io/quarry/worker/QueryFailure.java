@@ -2,7 +2,6 @@ package io.quarry.worker;
 
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
-import io.quarry.bus.Unreachable;
 import io.quarry.bus.WorkerClient;
 
 /** Builders for the worker's structured failures: {@code error_type} travels as the failure code. */
@@ -24,6 +23,6 @@ final class QueryFailure {
   }
 
   static QuarryException network(String url, String reason) {
-    return new QuarryException(Failure.NETWORK, Unreachable.message(url), reason);
+    return QuarryException.unreachable(url, reason);
   }
 }

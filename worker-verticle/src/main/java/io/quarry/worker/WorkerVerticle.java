@@ -40,37 +40,25 @@ public class WorkerVerticle extends VerticleBase {
   private ParquetCache cache;
   private QueryEngine engine;
   private Admission admission;
-  private long defaultTimeoutMs;
-  private long revalidateWaitMs;
-  /** Which node answered, for operators and the tests of work spread across a cluster. */
-  private String servedBy;
+  private WorkerSettings settings;
 
   @Override
   public Future<?> start() {
-    JsonObject c = config();
-    Path home = Path.of(c.getString("dataDir", "./data")).toAbsolutePath().resolve("worker-" + c.getString("name", "1"));
-    int threads = c.getInteger("threads", 2);
-    defaultTimeoutMs = c.getLong("queryTimeoutMs", 60_000L);
-    revalidateWaitMs = c.getLong("revalidateWaitMs", 5_000L);
-    servedBy = c.getJsonObject("node", new JsonObject()).getString("id", "worker-" + c.getString("name", "1"));
-    admission = new Admission(threads + c.getInteger("queueSize", 16));
-    executor = vertx.createSharedWorkerExecutor("quarry-duckdb-" + deploymentID(), threads, 1, TimeUnit.DAYS);
-    instances = new DuckInstances(new DuckInstances.Limits(c.getString("memoryLimit", "1GB"),
-        c.getInteger("duckdbThreads", 2), c.getInteger("instances", 8), home.resolve("spill")));
+    settings = WorkerSettings.from(config());
+    admission = new Admission(settings.threads() + settings.queueSize());
+    executor = vertx.createSharedWorkerExecutor("quarry-duckdb-" + deploymentID(), settings.threads(), 1, TimeUnit.DAYS);
+    instances = new DuckInstances(settings.duckdb());
     engine = new QueryEngine(instances);
-    http = new OutboundHttp(vertx, AddressPolicy.of(c.getBoolean("allowPrivateNetworks", false),
-        c.getString("allowedAddresses", ""), c.getString("trustedUrlPrefixes", "")), 10_000);
-    cache = new ParquetCache(vertx, http, new ParquetCache.Settings(home.resolve("cache"),
-        c.getLong("cacheMaxBytes", 10L << 30), c.getLong("maxFileSizeBytes", 2L << 30),
-        c.getLong("downloadTimeoutMs", 600_000L)), this::forget);
+    http = new OutboundHttp(vertx, settings.policy(), 10_000);
+    cache = new ParquetCache(vertx, http, settings.cache(), this::forget);
     return cache.open()
-        .compose(v -> Bus.serve(vertx.eventBus(), address(c), this::onQuery).completion())
-        .onSuccess(v -> log.info("Worker ready: {} threads, cache in {}", threads, home));
+        .compose(v -> Bus.serve(vertx.eventBus(), address(settings), this::onQuery).completion())
+        .onSuccess(v -> log.info("Worker ready: {} threads, cache in {}", settings.threads(), settings.home()));
   }
 
   /** Queries come from this node's {@link io.quarry.worker.pool.WorkerPool} only, on an address of this verticle's own. */
-  private static String address(JsonObject config) {
-    String id = config.getString("localWorkerId", "");
+  private static String address(WorkerSettings settings) {
+    String id = settings.localWorkerId();
     if (id.isBlank()) {
       throw new IllegalArgumentException("worker: localWorkerId is required (the worker pool deploys this verticle)");
     }
@@ -85,7 +73,7 @@ public class WorkerVerticle extends VerticleBase {
     if (!admission.tryEnter()) {
       return Future.failedFuture(new QuarryException(Failure.UNAVAILABLE, BUSY));
     }
-    long timeoutMs = request.timeoutMs() > 0 ? Math.min(request.timeoutMs(), defaultTimeoutMs) : defaultTimeoutMs;
+    long timeoutMs = settings.timeouts().limit(request.timeoutMs());
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     ParquetCache.Pins pins = cache.pins();
     return tablesRead(request)
@@ -145,8 +133,9 @@ public class WorkerVerticle extends VerticleBase {
       Future<?> early) {
     Promise<Optional<String>> decided = Promise.promise();
     revalidated.onComplete(r -> decided.tryComplete(Optional.empty()));
-    long timer = vertx.setTimer(revalidateWaitMs, id -> early.onComplete(r ->
-        decided.tryComplete(Optional.of(CachedCopyNote.of(cache.unconfirmed(tables), revalidateWaitMs)))));
+    long waitMs = settings.revalidateWaitMs();
+    long timer = vertx.setTimer(waitMs, id -> early.onComplete(r ->
+        decided.tryComplete(Optional.of(CachedCopyNote.of(cache.unconfirmed(tables), waitMs)))));
     return decided.future().onComplete(d -> vertx.cancelTimer(timer));
   }
 
@@ -179,7 +168,7 @@ public class WorkerVerticle extends VerticleBase {
         vertx.cancelTimer(timer);
         disarm.run();
       };
-    }), servedBy), false);
+    }), settings.servedBy()), false);
   }
 
   /** A file left the cache: databases reading it are retired (closing DuckDB can block, so not here). */

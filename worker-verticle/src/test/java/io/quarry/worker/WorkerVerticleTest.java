@@ -55,19 +55,24 @@ class WorkerVerticleTest {
     server = ParquetServer.start(vertx);
     people = server.route("/people.parquet").content(ParquetFixtures.people(dir));
     tables = Map.of("people", server.url("/people.parquet"));
-    deploy(new JsonObject());
+    deploy(new JsonObject(), 5_000);
     worker = new WorkerClient(vertx.eventBus());
   }
 
   private void deploy(JsonObject overrides) {
+    deploy(overrides, 5_000);
+  }
+
+  private void deploy(JsonObject overrides, long queryTimeoutMs) {
     if (pool != null) {
       vertx.undeploy(pool).await();
     }
     JsonObject config = new JsonObject().put("dataDir", dir.resolve("data").toString()).put("allowPrivateNetworks", true)
-        .put("queryTimeoutMs", 5_000).put("threads", 2).put("memoryLimit", "512MB").mergeIn(overrides);
+        .put("threads", 2).put("memoryLimit", "512MB").mergeIn(overrides);
     // As a worker-only node runs it: its pool of one owns worker.query.run.
     pool = vertx.deployVerticle(WorkerPool.inProcess(), new DeploymentOptions().setConfig(new JsonObject()
-        .put("node", new JsonObject().put("id", "test-node")).put("worker", config))).await();
+        .put("node", new JsonObject().put("id", "test-node")).put("worker", config)
+        .put("query", new JsonObject().put("timeoutMs", queryTimeoutMs)))).await();
   }
 
   private QueryResult run(String sql) {
@@ -235,7 +240,7 @@ class WorkerVerticleTest {
   @Test
   @DisplayName("a runaway query is cancelled at the timeout and the worker answers the next query")
   void timeout() {
-    deploy(new JsonObject().put("queryTimeoutMs", 500));
+    deploy(new JsonObject(), 500);
     ReplyException e = failure(worker.run(new QueryRequest(
         "SELECT count(*) FROM range(100000000000) a WHERE a.range % 7 = 3", tables, 500)));
     assertThat(Failure.classify(e)).isEqualTo(Failure.TIMEOUT);

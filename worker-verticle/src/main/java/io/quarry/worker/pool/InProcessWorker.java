@@ -6,6 +6,7 @@ import io.quarry.bus.Failure;
 import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
+import io.quarry.bus.QueryTimeouts;
 import io.quarry.bus.WorkerClient;
 import io.quarry.worker.WorkerVerticle;
 import io.vertx.core.DeploymentOptions;
@@ -74,11 +75,10 @@ final class InProcessWorker implements Member {
 
   /** The worker cancels a query at its limit and says so; silence well past it is a timeout all the same. */
   @Override
-  public Future<Buffer> run(QueryRequest query, long defaultTimeoutMs) {
-    long timeoutMs = query.timeoutMs() > 0 ? query.timeoutMs() : defaultTimeoutMs;
+  public Future<Buffer> run(QueryRequest query, long timeoutMs) {
     inFlight++;
     return vertx.eventBus().<Buffer>request(Addresses.localWorker(id), query.toJson(),
-            Deliveries.within(timeoutMs + Deliveries.LOCAL_WORKER_GRACE_MS))
+            Deliveries.within(QueryTimeouts.memberWaitMs(timeoutMs)))
         .map(Message::body)
         .recover(e -> Future.failedFuture(e instanceof ReplyException re && re.failureType() == ReplyFailure.TIMEOUT
             ? new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(timeoutMs, "")) : e))

@@ -1,5 +1,6 @@
 package io.quarry.worker.pool;
 
+import io.quarry.bus.Defaults;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -16,10 +17,12 @@ public record LocalWorkersConfig(int count, int heapMb, long memoryCapMb, long s
 
   public static final int MAX_COUNT = 64;
 
-  public static LocalWorkersConfig from(JsonObject section) {
-    LocalWorkersConfig config = new LocalWorkersConfig(section.getInteger("count", 2), section.getInteger("heapMb", 256),
-        section.getLong("memoryCapMb", 3072L), section.getLong("startTimeoutMs", 60_000L),
-        section.getLong("restartDelayMs", 500L), section.getString("classArchiveDir", ""));
+  /** The section's settings over the defaults. */
+  public static LocalWorkersConfig from(JsonObject given) {
+    JsonObject section = Defaults.section("localWorkers", given);
+    LocalWorkersConfig config = new LocalWorkersConfig(section.getInteger("count"), section.getInteger("heapMb"),
+        section.getLong("memoryCapMb"), section.getLong("startTimeoutMs"), section.getLong("restartDelayMs"),
+        section.getString("classArchiveDir"));
     if (config.count < 0 || config.count > MAX_COUNT) {
       throw new IllegalArgumentException("localWorkers.count must be from 0 to " + MAX_COUNT + ", got " + config.count);
     }

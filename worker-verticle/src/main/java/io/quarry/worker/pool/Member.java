@@ -25,8 +25,8 @@ interface Member {
   /** Queries it runs now. */
   int load();
 
-  /** Runs one query; its caller hears at once if the member dies under it. */
-  Future<Buffer> run(QueryRequest query, long defaultTimeoutMs);
+  /** Runs one query that may run {@code timeoutMs}; its caller hears at once if the member dies under it. */
+  Future<Buffer> run(QueryRequest query, long timeoutMs);
 
   LocalWorkerStatus status();
 

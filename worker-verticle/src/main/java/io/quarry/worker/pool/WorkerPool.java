@@ -2,11 +2,14 @@ package io.quarry.worker.pool;
 
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
+import io.quarry.bus.Defaults;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LocalWorker;
 import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
+import io.quarry.bus.QueryTimeouts;
+import io.quarry.worker.WorkerSettings;
 import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -32,7 +35,7 @@ import java.util.List;
  * verticle of its own process. Either way each query goes to a ready member (see {@link Affinity}).
  *
  * <p>Deployment config: {@code node} (this node), {@code settings} ({@link LocalWorkersConfig}), {@code worker}
- * (the worker section); for processes also {@code home} (a directory for their files), {@code cluster} and
+ * (the worker section), {@code query}; for processes also {@code home} (a directory for their files), {@code cluster} and
  * {@code vertx} (their sections of configuration) and {@code mainClass}.
  */
 public class WorkerPool extends VerticleBase {
@@ -42,7 +45,7 @@ public class WorkerPool extends VerticleBase {
   private final List<Member> members = new ArrayList<>();
   private final Deque<Waiting> waiting = new ArrayDeque<>();
   private LocalWorkersConfig settings;
-  private long queryTimeoutMs;
+  private QueryTimeouts timeouts;
   private int busyAt;
 
   private WorkerPool(ClusterKey key) {
@@ -62,14 +65,16 @@ public class WorkerPool extends VerticleBase {
   public Future<?> start() {
     LocalWorkersConfig configured = LocalWorkersConfig.from(config().getJsonObject("settings", new JsonObject()));
     settings = key == null ? configured.withCount(1) : configured;
+    JsonObject query = Defaults.section("query", config().getJsonObject("query"));
+    timeouts = new QueryTimeouts(query.getLong("timeoutMs"));
     JsonObject worker = config().getJsonObject("worker");
-    queryTimeoutMs = worker.getLong("queryTimeoutMs", 60_000L);
-    busyAt = worker.getInteger("threads", 2);
+    busyAt = WorkerSettings.from(worker).threads();
     JsonObject node = config().getJsonObject("node");
     String supervisor = node.getString("id");
     Future<List<Member>> created = key == null
-        ? Future.succeededFuture(List.of(new InProcessWorker(vertx, worker.copy().put("node", node), this::changed)))
-        : vertx.executeBlocking(() -> prepare(Path.of(config().getString("home")).toAbsolutePath()), false)
+        ? Future.succeededFuture(List.of(new InProcessWorker(vertx,
+            worker.copy().put("node", node).put("query", query), this::changed)))
+        : vertx.executeBlocking(() -> prepare(Path.of(config().getString("home")).toAbsolutePath(), query), false)
             .map(prepared -> processes(supervisor, prepared));
     Future<?> started = created
         .compose(list -> {
@@ -85,9 +90,10 @@ public class WorkerPool extends VerticleBase {
   private record Prepared(List<Path> configFiles, WorkerCommand command) {
   }
 
-  private Prepared prepare(Path home) throws IOException {
+  private Prepared prepare(Path home, JsonObject query) throws IOException {
     JsonObject child = new JsonObject().put("worker", config().getJsonObject("worker").copy())
-        .put("cluster", config().getJsonObject("cluster")).put("vertx", config().getJsonObject("vertx"));
+        .put("cluster", config().getJsonObject("cluster")).put("vertx", config().getJsonObject("vertx"))
+        .put("query", query);
     List<Path> files = writeConfigurations(home, child, settings.count());
     ClassArchive classes = ClassArchive.in(settings.classArchiveDir().isBlank() ? home
         : Path.of(settings.classArchiveDir()).toAbsolutePath());
@@ -167,7 +173,7 @@ public class WorkerPool extends VerticleBase {
   /** The worker's reply passes on as it came (see {@link io.quarry.bus.WorkerReply}). */
   private Future<Buffer> onQuery(JsonObject body) {
     QueryRequest query = QueryRequest.fromJson(body);
-    return ready(query).compose(process -> process.run(query, queryTimeoutMs));
+    return ready(query).compose(process -> process.run(query, timeouts.limit(query.timeoutMs())));
   }
 
   /** The member for this query (see {@link Affinity}); when none is ready (all restarting), the query waits for one. */

@@ -7,6 +7,7 @@ import io.quarry.bus.LocalWorker;
 import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
+import io.quarry.bus.QueryTimeouts;
 import io.quarry.bus.Sizes;
 import io.quarry.bus.Timestamps;
 import io.quarry.bus.WorkerClient;
@@ -161,13 +162,12 @@ final class WorkerProcess implements Member {
 
   /** Forwards one query to this process. */
   @Override
-  public Future<Buffer> run(QueryRequest query, long defaultTimeoutMs) {
+  public Future<Buffer> run(QueryRequest query, long timeoutMs) {
     Promise<Buffer> answer = Promise.promise();
     inFlight.add(answer);
-    long timeoutMs = query.timeoutMs() > 0 ? query.timeoutMs() : defaultTimeoutMs;
     String id = workerId;
     context.owner().eventBus().<Buffer>request(Addresses.localWorker(id), query.toJson(),
-        Deliveries.within(timeoutMs + Deliveries.LOCAL_WORKER_GRACE_MS)).onComplete(reply -> {
+        Deliveries.within(QueryTimeouts.memberWaitMs(timeoutMs))).onComplete(reply -> {
           inFlight.remove(answer);
           if (reply.succeeded()) {
             answer.tryComplete(reply.result().body());
@@ -188,8 +188,8 @@ final class WorkerProcess implements Member {
   private void wedged(String id, long timeoutMs) {
     Process running = process;
     if (id.equals(workerId) && running != null && running.isAlive()) {
-      log.warn("{} did not answer a query within {} ms of its {} ms limit; killing it", name(),
-          Deliveries.LOCAL_WORKER_GRACE_MS, timeoutMs);
+      log.warn("{} did not answer a query within {} ms, {} ms past its limit; killing it", name(),
+          QueryTimeouts.memberWaitMs(timeoutMs), QueryTimeouts.memberWaitMs(timeoutMs) - timeoutMs);
       running.destroyForcibly();
     }
   }

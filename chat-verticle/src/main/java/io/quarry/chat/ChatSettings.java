@@ -1,0 +1,43 @@
+package io.quarry.chat;
+
+import io.quarry.bus.Defaults;
+import io.quarry.bus.QueryTimeouts;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The {@code chat} section, over the defaults of {@code conf/config.json}; built by {@link #from} only.
+ *
+ * @param publicOrigins the names the server answers to besides loopback
+ * @param node {@code {id, version, roles}}, for health
+ * @param idleTimeoutMs how long a quiet connection stays open: at least as configured, and longer than any query
+ */
+record ChatSettings(String host, int port, String authMode, String publicOrigins, JsonObject node, int maxBodyBytes,
+    String samplesBaseUrl, long pingIntervalMs, int maxConnections, long headerTimeoutMs, long idleTimeoutMs,
+    int writesPerMinute, int writeBurst, int passwordHashThreads, int passwordHashQueue, SignIn signIn,
+    QueryTimeouts timeouts) {
+
+  /**
+   * The sign-in throttle: per account a short back-off, per client address a long one.
+   *
+   * @param forgetMs how long a failure is remembered
+   * @param trustProxy whether the client address comes from {@code X-Forwarded-For}
+   */
+  record SignIn(Throttle.Rule account, Throttle.Rule address, long forgetMs, boolean trustProxy) {
+  }
+
+  static ChatSettings from(JsonObject config) {
+    JsonObject c = Defaults.section("chat", config);
+    QueryTimeouts timeouts = QueryTimeouts.from(c);
+    long base = c.getLong("authBackoffBaseMs");
+    SignIn signIn = new SignIn(
+        new Throttle.Rule(c.getInteger("authAccountFreeFailures"), base, c.getLong("authAccountMaxBackoffMs")),
+        new Throttle.Rule(c.getInteger("authAddressFreeFailures"), base, c.getLong("authAddressMaxBackoffMs")),
+        c.getLong("authFailuresForgetMs"), c.getBoolean("trustProxy"));
+    return new ChatSettings(c.getString("host"), c.getInteger("port"), c.getString("authMode"),
+        c.getString("publicOrigins"), c.getJsonObject("node", new JsonObject()), c.getInteger("maxBodyBytes"),
+        c.getString("samplesBaseUrl"), c.getLong("pingIntervalMs"), c.getInteger("maxConnections"),
+        c.getLong("headerTimeoutMs"), timeouts.connectionIdleMs(c.getLong("idleTimeoutMs")),
+        c.getInteger("writesPerMinute"), c.getInteger("writeBurst"), c.getInteger("passwordHashThreads"),
+        c.getInteger("passwordHashQueue"), signIn, timeouts);
+  }
+}

@@ -1,0 +1,29 @@
+package io.quarry.dataset;
+
+import io.quarry.bus.Defaults;
+import io.quarry.bus.QueryTimeouts;
+import io.quarry.bus.net.AddressPolicy;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The {@code dataset} section, over the defaults of {@code conf/config.json}; built by {@link #from} only.
+ *
+ * @param workerWaitMs how long a worker may take before the query goes to another one: {@code workerTimeoutMs}
+ *     when set, else the query timeout plus 10 s
+ */
+record DatasetSettings(Pipeline.Settings pipeline, AddressPolicy policy, int maxDatasets, int maxSqlChars,
+    int maxQueriesPerUser, int maxWaitingQueriesPerUser, QueryTimeouts timeouts, long workerWaitMs) {
+
+  static DatasetSettings from(JsonObject config) {
+    JsonObject c = Defaults.section("dataset", config);
+    QueryTimeouts timeouts = QueryTimeouts.from(c);
+    long workerWait = c.getLong("workerTimeoutMs");
+    return new DatasetSettings(
+        new Pipeline.Settings(c.getLong("headTimeoutMs"), c.getLong("magicTimeoutMs"), c.getLong("schemaTimeoutMs"),
+            c.getLong("maxFileSizeBytes"), c.getLong("rangelessMaxBytes"), c.getInteger("maxFooterBytes")),
+        AddressPolicy.of(c.getBoolean("allowPrivateNetworks"), c.getString("allowedAddresses"),
+            c.getString("trustedUrlPrefixes")),
+        c.getInteger("maxDatasets"), c.getInteger("maxSqlChars"), c.getInteger("maxQueriesPerUser"),
+        c.getInteger("maxWaitingQueriesPerUser"), timeouts, workerWait > 0 ? workerWait : timeouts.workerWaitMs());
+  }
+}

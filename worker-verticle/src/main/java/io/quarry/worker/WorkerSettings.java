@@ -1,0 +1,40 @@
+package io.quarry.worker;
+
+import io.quarry.bus.Defaults;
+import io.quarry.bus.QueryTimeouts;
+import io.quarry.bus.net.AddressPolicy;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
+
+/**
+ * The {@code worker} section, over the defaults of {@code conf/config.json}; built by {@link #from} only.
+ *
+ * @param threads queries run at once (each on a DuckDB thread of the pool); {@code queueSize} more wait
+ * @param servedBy which node answers, for operators and the tests of work spread across a cluster
+ * @param localWorkerId the member address its pool gives it (empty when it is not deployed by a pool)
+ */
+public record WorkerSettings(Path home, int threads, int queueSize, String memoryLimit, int duckdbThreads,
+    int instances, long cacheMaxBytes, long maxFileSizeBytes, long downloadTimeoutMs, long revalidateWaitMs,
+    AddressPolicy policy, QueryTimeouts timeouts, String servedBy, String localWorkerId) {
+
+  public static WorkerSettings from(JsonObject config) {
+    JsonObject c = Defaults.section("worker", config);
+    String name = c.getString("name");
+    return new WorkerSettings(Path.of(c.getString("dataDir")).toAbsolutePath().resolve("worker-" + name),
+        c.getInteger("threads"), c.getInteger("queueSize"), c.getString("memoryLimit"), c.getInteger("duckdbThreads"),
+        c.getInteger("instances"), c.getLong("cacheMaxBytes"), c.getLong("maxFileSizeBytes"),
+        c.getLong("downloadTimeoutMs"), c.getLong("revalidateWaitMs"),
+        AddressPolicy.of(c.getBoolean("allowPrivateNetworks"), c.getString("allowedAddresses"),
+            c.getString("trustedUrlPrefixes")),
+        QueryTimeouts.from(c), c.getJsonObject("node", new JsonObject()).getString("id", "worker-" + name),
+        c.getString("localWorkerId", ""));
+  }
+
+  DuckInstances.Limits duckdb() {
+    return new DuckInstances.Limits(memoryLimit, duckdbThreads, instances, home.resolve("spill"));
+  }
+
+  ParquetCache.Settings cache() {
+    return new ParquetCache.Settings(home.resolve("cache"), cacheMaxBytes, maxFileSizeBytes, downloadTimeoutMs);
+  }
+}
