@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * Configuration in three layers: built-in defaults (the shipped {@code conf/config.json}), then the
@@ -117,7 +118,8 @@ final class ConfigLoader {
               + " in the environment instead");
         }
         if (MOVED.containsKey(path)) {
-          set(config, MOVED.get(path), values.getValue(key), file.toString());
+          Object value = values.getValue(key);
+          update(config, MOVED.get(path), current -> checked(MOVED.get(path), current, value, file.toString()));
         } else if (!target.containsKey(key)) {
           throw new ConfigException("Unknown setting '" + path + "' in " + file);
         } else {
@@ -127,10 +129,11 @@ final class ConfigLoader {
     }
   }
 
-  private static void set(JsonObject config, String path, Object value, String source) {
+  /** Replaces setting {@code section.key} by what {@code value} makes of its current value. */
+  private static void update(JsonObject config, String path, UnaryOperator<Object> value) {
     String[] parts = path.split("\\.");
-    JsonObject target = config.getJsonObject(parts[0]);
-    target.put(parts[1], checked(path, target.getValue(parts[1]), value, source));
+    JsonObject section = config.getJsonObject(parts[0]);
+    section.put(parts[1], value.apply(section.getValue(parts[1], "")));
   }
 
   private static Object checked(String path, Object current, Object value, String source) {
@@ -156,20 +159,14 @@ final class ConfigLoader {
     MOVED.forEach((old, path) -> {
       String name = envName(old);
       if (env.containsKey(name)) {
-        setFromEnvironment(config, path, name, env.get(name));
+        update(config, path, current -> parse(name, current, env.get(name)));
       }
     });
     NAMED.forEach((name, paths) -> {
       if (env.containsKey(name)) {
-        paths.forEach(path -> setFromEnvironment(config, path, name, env.get(name)));
+        paths.forEach(path -> update(config, path, current -> parse(name, current, env.get(name))));
       }
     });
-  }
-
-  private static void setFromEnvironment(JsonObject config, String path, String name, String text) {
-    String[] parts = path.split("\\.");
-    JsonObject values = config.getJsonObject(parts[0]);
-    values.put(parts[1], parse(name, values.getValue(parts[1], ""), text));
   }
 
   /** {@code worker.queryTimeoutMs} is set by {@code QUARRY_WORKER_QUERY_TIMEOUT_MS}. */

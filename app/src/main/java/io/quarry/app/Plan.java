@@ -129,7 +129,7 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
       return section.put("node", node).put("query", query).put("localWorkerId", Supervised.workerId(supervisor));
     }
     return new JsonObject().put("node", node).put("query", query).put("worker", section)
-        .put("settings", LocalWorkersConfig.from(config.getJsonObject("localWorkers")).withCount(1).toJson());
+        .put("settings", config.getJsonObject("localWorkers").copy());
   }
 
   /**

@@ -70,9 +70,4 @@ public record BusFailure(Failure failure, String message, JsonObject fields) {
     Long value = fields.getLong(RESETS_IN_SECONDS);
     return value == null ? OptionalLong.empty() : OptionalLong.of(value);
   }
-
-  /** The same failure raised again, e.g. by a service that passes a neighbour's failure on. */
-  public QuarryException toException() {
-    return new QuarryException(failure, message, fields);
-  }
 }

@@ -133,8 +133,9 @@ final class TokenBudget {
   Future<Hold> hold(String userId) {
     int running = holds.getOrDefault(userId, 0);
     if (running >= maxTurns) {
-      return usage(userId).compose(usage -> Future.failedFuture(
-          QuarryException.rateLimited(String.format(TOO_MANY_TURNS, maxTurns), usage.resetsInSeconds())));
+      // The refusal stands even when usage cannot be read: it then cannot say when the budget resets.
+      return usage(userId).transform(read -> Future.failedFuture(QuarryException.rateLimited(
+          String.format(TOO_MANY_TURNS, maxTurns), read.succeeded() ? read.result().resetsInSeconds() : 0)));
     }
     holds.put(userId, running + 1);
     Hold hold = new Hold(userId);

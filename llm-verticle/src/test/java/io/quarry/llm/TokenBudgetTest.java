@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
+import io.quarry.bus.BusFailure;
+import io.quarry.bus.Failure;
 import io.quarry.bus.Keys;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.Timestamps;
@@ -58,6 +60,21 @@ class TokenBudgetTest {
 
   private static String refusal(Future<?> future) {
     return future.transform(r -> Future.succeededFuture(r.failed() ? r.cause().getMessage() : "granted")).await();
+  }
+
+  @Test
+  @DisplayName("a user at the turn cap is refused with a 429 even when usage cannot be read, then with no reset time")
+  void capWithoutStorage(Vertx vertx) {
+    var window = Bus.serve(vertx.eventBus(), Addresses.STORAGE_USAGE_WINDOW,
+        body -> Future.succeededFuture(new UsageWindow(0, 0, null).toJson()));
+    window.completion().await();
+    TokenBudget budget = new TokenBudget(new StorageClient(vertx.eventBus()), LIMIT, 100, 1, Clock.fixed(NOW, ZoneOffset.UTC));
+    budget.hold("u").await();
+    window.unregister().await();
+    BusFailure refused = BusFailure.of(budget.hold("u").transform(r -> Future.succeededFuture(r.cause())).await());
+    assertThat(refused.failure()).isEqualTo(Failure.RATE_LIMITED);
+    assertThat(refused.message()).isEqualTo(String.format(TokenBudget.TOO_MANY_TURNS, 1));
+    assertThat(refused.resetsInSeconds()).hasValue(0);
   }
 
   @Test

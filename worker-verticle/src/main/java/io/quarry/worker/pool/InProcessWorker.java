@@ -2,12 +2,9 @@ package io.quarry.worker.pool;
 
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Deliveries;
-import io.quarry.bus.Failure;
 import io.quarry.bus.LocalWorkerStatus;
-import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryTimeouts;
-import io.quarry.bus.WorkerClient;
 import io.quarry.worker.WorkerVerticle;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -15,8 +12,6 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.Message;
-import io.vertx.core.eventbus.ReplyException;
-import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -80,8 +75,7 @@ final class InProcessWorker implements Member {
     return vertx.eventBus().<Buffer>request(Addresses.localWorker(id), query.toJson(),
             Deliveries.within(QueryTimeouts.memberWaitMs(timeoutMs)))
         .map(Message::body)
-        .recover(e -> Future.failedFuture(e instanceof ReplyException re && re.failureType() == ReplyFailure.TIMEOUT
-            ? new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(timeoutMs, "")) : e))
+        .recover(e -> Future.failedFuture(Member.silent(e) ? Member.timedOut(timeoutMs) : e))
         .onComplete(done -> inFlight--);
   }
 

@@ -1,10 +1,15 @@
 package io.quarry.worker.pool;
 
+import io.quarry.bus.Failure;
 import io.quarry.bus.LocalWorker;
 import io.quarry.bus.LocalWorkerStatus;
+import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
+import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 
 /** One member of a node's worker pool: a supervised worker process, or the worker verticle of this very process. */
 interface Member {
@@ -31,4 +36,13 @@ interface Member {
   LocalWorkerStatus status();
 
   Future<Void> stop();
+
+  /** The member stayed silent past its query's limit and its wait: the caller hears the usual timeout. */
+  static boolean silent(Throwable failure) {
+    return failure instanceof ReplyException re && re.failureType() == ReplyFailure.TIMEOUT;
+  }
+
+  static QuarryException timedOut(long timeoutMs) {
+    return new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(timeoutMs, ""));
+  }
 }

@@ -16,8 +16,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.eventbus.ReplyException;
-import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -171,8 +169,8 @@ final class WorkerProcess implements Member {
           inFlight.remove(answer);
           if (reply.succeeded()) {
             answer.tryComplete(reply.result().body());
-          } else if (reply.cause() instanceof ReplyException re && re.failureType() == ReplyFailure.TIMEOUT) {
-            answer.tryFail(new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(timeoutMs, "")));
+          } else if (Member.silent(reply.cause())) {
+            answer.tryFail(Member.timedOut(timeoutMs));
             wedged(id, timeoutMs);
           } else {
             answer.tryFail(reply.cause());
