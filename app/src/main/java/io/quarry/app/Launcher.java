@@ -1,12 +1,12 @@
 package io.quarry.app;
 
+import io.quarry.bus.NodeInfo;
 import io.quarry.chat.ChatVerticle;
 import io.quarry.worker.pool.ClusterKey;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Map;
 import java.util.UUID;
@@ -34,8 +34,7 @@ public final class Launcher {
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
-    JsonObject node = new JsonObject().put("id", UUID.randomUUID().toString()).put("version", version())
-        .put("roles", new JsonArray(setup.plan().labels()));
+    NodeInfo node = new NodeInfo(UUID.randomUUID().toString(), version(), setup.plan().labels());
     ChatVerticle web = setup.plan().inProcess().contains(Role.WEB) ? new ChatVerticle() : null;
     return join(setup).compose(cluster -> {
       Future<Void> deployed = Deployment.runAll(cluster.vertx(),
@@ -59,8 +58,8 @@ public final class Launcher {
         : Future.succeededFuture(new Clustering.Joined(Vertx.vertx(setup.options()), null, null));
   }
 
-  private static void announce(JsonObject node, Plan plan) {
-    log.info("Quarry {} started with roles {}{}", node.getString("version"), node.getJsonArray("roles"),
+  private static void announce(NodeInfo node, Plan plan) {
+    log.info("Quarry {} started with roles {}{}", node.version(), node.roles(),
         plan.localWorkers() == 0 ? "" : " (" + plan.localWorkers() + " worker processes)");
   }
 

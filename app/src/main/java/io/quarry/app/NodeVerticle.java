@@ -1,6 +1,7 @@
 package io.quarry.app;
 
 import io.quarry.bus.Addresses;
+import io.quarry.bus.NodeInfo;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
@@ -20,7 +21,7 @@ public class NodeVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    JsonObject node = config().getJsonObject("node");
+    NodeInfo node = NodeInfo.of(config());
     return vertx.sharedData().<String, JsonObject>getAsyncMap(Addresses.NODES_MAP)
         .compose(map -> {
           nodes = map;
@@ -29,8 +30,8 @@ public class NodeVerticle extends VerticleBase {
         });
   }
 
-  private Future<Void> announce(JsonObject node) {
-    return nodes.put(node.getString("id"), node, TTL_MS);
+  private Future<Void> announce(NodeInfo node) {
+    return nodes.put(node.id(), node.toJson(), TTL_MS);
   }
 
   /** Asks for the entry's removal without waiting: while Vert.x closes it may never answer, and it expires anyway. */
@@ -38,7 +39,7 @@ public class NodeVerticle extends VerticleBase {
   public Future<?> stop() {
     vertx.cancelTimer(timer);
     if (nodes != null) {
-      nodes.remove(config().getJsonObject("node").getString("id"));
+      nodes.remove(NodeInfo.of(config()).id());
     }
     return Future.succeededFuture();
   }

@@ -1,5 +1,6 @@
 package io.quarry.app;
 
+import io.quarry.bus.NodeInfo;
 import io.quarry.chat.ChatVerticle;
 import io.quarry.worker.WorkerVerticle;
 import io.quarry.worker.pool.ClusterKey;
@@ -89,9 +90,9 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
    * ({@code web}, when the node has that role), so that listening means ready; a worker process last tells
    * its node it is ready.
    */
-  List<Deployment> deployments(JsonObject config, JsonObject node, Clustering.Joined cluster, ChatVerticle web) {
+  List<Deployment> deployments(JsonObject config, NodeInfo node, Clustering.Joined cluster, ChatVerticle web) {
     List<Deployment> steps = new ArrayList<>();
-    steps.add(Deployment.of("node", new NodeVerticle(), new JsonObject().put("node", node)));
+    steps.add(Deployment.of("node", new NodeVerticle(), node.into(new JsonObject())));
     WorkerPool processes = localWorkers > 0 ? WorkerPool.ofProcesses(cluster.key()) : null;
     if (processes != null) {
       steps.add(Deployment.of(Role.WORKER.label, processes, processPool(config, node, cluster)));
@@ -119,16 +120,16 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
   }
 
   /** A role's section, with what every role knows: its node, and the query timeout every wait derives from. */
-  private JsonObject roleConfig(JsonObject config, Role role, JsonObject node) {
+  private JsonObject roleConfig(JsonObject config, Role role, NodeInfo node) {
     JsonObject section = config.getJsonObject(role.configSection, new JsonObject()).copy();
     JsonObject query = config.getJsonObject("query").copy();
     if (role != Role.WORKER) {
-      return section.put("node", node).put("query", query);
+      return node.into(section).put("query", query);
     }
     if (supervisor != null) {
-      return section.put("node", node).put("query", query).put("localWorkerId", Supervised.workerId(supervisor));
+      return node.into(section).put("query", query).put("localWorkerId", Supervised.workerId(supervisor));
     }
-    return new JsonObject().put("node", node).put("query", query).put("worker", section)
+    return node.into(new JsonObject()).put("query", query).put("worker", section)
         .put("settings", config.getJsonObject("localWorkers").copy());
   }
 
@@ -136,12 +137,11 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
    * What the node's worker processes are told: the node's worker settings, and how to join this node's
    * cluster (through this very member, as lite members: they hold no cluster data, so one dying loses none).
    */
-  private JsonObject processPool(JsonObject config, JsonObject node, Clustering.Joined cluster) {
+  private JsonObject processPool(JsonObject config, NodeInfo node, Clustering.Joined cluster) {
     JsonObject clusterSection = cluster(config.getJsonObject("cluster")).copy()
         .put("members", cluster.member())
         .put("liteMember", true);
-    return new JsonObject()
-        .put("node", node)
+    return node.into(new JsonObject())
         .put("query", config.getJsonObject("query").copy())
         .put("settings", LocalWorkersConfig.from(config.getJsonObject("localWorkers")).withCount(localWorkers).toJson())
         .put("home", Path.of(config.getJsonObject("worker").getString("dataDir", "./data"), "workers").toString())

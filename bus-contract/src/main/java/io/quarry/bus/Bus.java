@@ -61,11 +61,11 @@ public final class Bus {
   }
 
   public static Future<JsonArray> requestArray(EventBus bus, String address, JsonObject body, DeliveryOptions options) {
-    return request(bus, address, body, options).map(reply -> reply.getJsonArray("items", new JsonArray()));
+    return request(bus, address, body, options).map(reply -> reply.getJsonArray(Keys.ITEMS, new JsonArray()));
   }
 
   /** Wraps a list reply so that every reply body is a JSON object. */
   public static JsonObject items(JsonArray items) {
-    return new JsonObject().put("items", items);
+    return new JsonObject().put(Keys.ITEMS, items);
   }
 }

@@ -39,4 +39,6 @@ public final class Keys {
   public static final String FOR_QUERY = "for_query";
   public static final String USER = "user";
   public static final String CODE = "code";
+  /** The envelope of a list reply: every reply body is a JSON object, so a list travels under this key. */
+  public static final String ITEMS = "items";
 }

@@ -35,9 +35,9 @@ public final class StorageClient {
     return call(STORAGE_USER_GET, scope(userId)).map(User::fromJson);
   }
 
-  /** {@code {user, password_hash}} for an email; NOT_FOUND when there is no such user. */
-  public Future<JsonObject> credentials(String email) {
-    return call(STORAGE_USER_CREDENTIALS, new JsonObject().put(Keys.EMAIL, email));
+  /** NOT_FOUND when there is no user with this email. */
+  public Future<Credentials> credentials(String email) {
+    return call(STORAGE_USER_CREDENTIALS, new JsonObject().put(Keys.EMAIL, email)).map(Credentials::fromJson);
   }
 
   public Future<Void> createSession(String userId, String tokenHash, String expiresAt) {

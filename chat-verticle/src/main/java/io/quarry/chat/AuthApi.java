@@ -84,8 +84,8 @@ final class AuthApi {
     }
     storage.credentials(email)
         .recover(e -> Failure.classify(e) == Failure.NOT_FOUND ? Future.succeededFuture(null) : Future.failedFuture(e))
-        .compose(found -> passwords.matches(password, found == null ? null : found.getString("password_hash"))
-            .compose(ok -> ok ? Future.succeededFuture(User.fromJson(found.getJsonObject("user")))
+        .compose(found -> passwords.matches(password, found == null ? null : found.passwordHash())
+            .compose(ok -> ok ? Future.succeededFuture(found.user())
                 : Future.failedFuture(new QuarryException(Failure.UNAUTHORIZED, BAD_CREDENTIALS))))
         .compose(user -> startSession(ctx, user))
         .onSuccess(user -> {

@@ -1,6 +1,7 @@
 package io.quarry.chat;
 
 import io.quarry.bus.Defaults;
+import io.quarry.bus.NodeInfo;
 import io.quarry.bus.QueryTimeouts;
 import io.vertx.core.json.JsonObject;
 
@@ -8,10 +9,10 @@ import io.vertx.core.json.JsonObject;
  * The {@code chat} section, over the defaults of {@code conf/config.json}; built by {@link #from} only.
  *
  * @param publicOrigins the names the server answers to besides loopback
- * @param node {@code {id, version, roles}}, for health
+ * @param node this node, for health
  * @param idleTimeoutMs how long a quiet connection stays open: at least as configured, and longer than any query
  */
-record ChatSettings(String host, int port, String authMode, String publicOrigins, JsonObject node, int maxBodyBytes,
+record ChatSettings(String host, int port, String authMode, String publicOrigins, NodeInfo node, int maxBodyBytes,
     String samplesBaseUrl, long pingIntervalMs, int maxConnections, long headerTimeoutMs, long idleTimeoutMs,
     int writesPerMinute, int writeBurst, int passwordHashThreads, int passwordHashQueue, SignIn signIn,
     QueryTimeouts timeouts) {
@@ -34,7 +35,7 @@ record ChatSettings(String host, int port, String authMode, String publicOrigins
         new Throttle.Rule(c.getInteger("authAddressFreeFailures"), base, c.getLong("authAddressMaxBackoffMs")),
         c.getLong("authFailuresForgetMs"), c.getBoolean("trustProxy"));
     return new ChatSettings(c.getString("host"), c.getInteger("port"), c.getString("authMode"),
-        c.getString("publicOrigins"), c.getJsonObject("node", new JsonObject()), c.getInteger("maxBodyBytes"),
+        c.getString("publicOrigins"), NodeInfo.of(c), c.getInteger("maxBodyBytes"),
         c.getString("samplesBaseUrl"), c.getLong("pingIntervalMs"), c.getInteger("maxConnections"),
         c.getLong("headerTimeoutMs"), timeouts.connectionIdleMs(c.getLong("idleTimeoutMs")),
         c.getInteger("writesPerMinute"), c.getInteger("writeBurst"), c.getInteger("passwordHashThreads"),

@@ -5,6 +5,7 @@ import io.quarry.bus.Bus;
 import io.quarry.bus.Deliveries;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.LlmStatus;
+import io.quarry.bus.NodeInfo;
 import io.vertx.core.Future;
 import io.vertx.core.shareddata.AsyncMap;
 import io.vertx.core.json.JsonArray;
@@ -22,12 +23,11 @@ final class HealthApi {
   /** The worker processes' state comes from this very process: an answer slower than this means trouble. */
   private static final long LOCAL_STATUS_TIMEOUT_MS = 2_000;
 
-  private final JsonObject node;
+  private final NodeInfo node;
   private final String authMode;
   private final LlmClient llm;
 
-  /** {@code node}: {@code {version, roles}} as the launcher describes this node. */
-  HealthApi(JsonObject node, String authMode, LlmClient llm) {
+  HealthApi(NodeInfo node, String authMode, LlmClient llm) {
     this.node = node;
     this.authMode = authMode;
     this.llm = llm;
@@ -40,7 +40,7 @@ final class HealthApi {
   void health(RoutingContext ctx) {
     members(ctx).onSuccess(list -> Replies.json(ctx, 200, summary(list)
         .put("cluster_members", new JsonArray(list.stream()
-            .map(n -> new JsonObject().put("roles", n.getJsonArray("roles", new JsonArray()))).toList()))));
+            .map(n -> new JsonObject().put("roles", new JsonArray(n.roles()))).toList()))));
   }
 
   /** For a signed-in user: every live node with its id, and this node's worker processes. */
@@ -50,28 +50,27 @@ final class HealthApi {
     Future.all(localWorkers, members(ctx)).onComplete(both -> Replies.json(ctx, 200,
         summary(both.result().resultAt(1))
             .put("local_workers", localWorkers.result())
-            .put("cluster_members", new JsonArray(both.result().<List<JsonObject>>resultAt(1)))));
+            .put("cluster_members", new JsonArray(both.result().<List<NodeInfo>>resultAt(1).stream()
+                .map(NodeInfo::toJson).toList()))));
   }
 
-  private JsonObject summary(List<JsonObject> members) {
+  private JsonObject summary(List<NodeInfo> members) {
     Set<String> present = new TreeSet<>();
-    members.forEach(n -> n.getJsonArray("roles", new JsonArray()).forEach(r -> present.add((String) r)));
+    members.forEach(n -> present.addAll(n.roles()));
     return new JsonObject()
         .put("status", "ok")
-        .put("version", node.getString("version", "dev"))
-        .put("roles", node.getJsonArray("roles", new JsonArray()))
+        .put("version", node.version())
+        .put("roles", new JsonArray(node.roles()))
         .put("roles_present", new JsonArray(new ArrayList<>(present)));
   }
 
   /** Every live node of the cluster by id, or this one alone when not clustered. */
-  private Future<List<JsonObject>> members(RoutingContext ctx) {
+  private Future<List<NodeInfo>> members(RoutingContext ctx) {
     return ctx.vertx().sharedData().<String, JsonObject>getAsyncMap(Addresses.NODES_MAP)
         .compose(AsyncMap::values)
         .otherwise(List.of())
-        .map(values -> values.isEmpty()
-            ? List.of(new JsonObject().put("id", node.getString("id", "local"))
-                .put("roles", node.getJsonArray("roles", new JsonArray())))
-            : values.stream().sorted(Comparator.comparing(n -> n.getString("id", ""))).toList());
+        .map(values -> values.isEmpty() ? List.of(node)
+            : values.stream().map(NodeInfo::fromJson).sorted(Comparator.comparing(NodeInfo::id)).toList());
   }
 
   /** The user, and whether chat can run here (the UI says plainly when it cannot). */

@@ -18,9 +18,7 @@ import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -40,7 +38,7 @@ final class QueryRunner {
   private final long timeoutMs;
   private final long workerTimeoutMs;
   private final int maxSqlChars;
-  private final RecentTables recent = new RecentTables();
+  private final GuessedTables guessed = new GuessedTables();
   private final UserLanes lanes;
 
   QueryRunner(EventBus bus, StorageClient storage, WorkerClient worker, DatasetSettings settings) {
@@ -53,12 +51,6 @@ final class QueryRunner {
     this.maxSqlChars = settings.maxSqlChars();
   }
 
-  /**
-   * Storage says which tables a conversation has, but the query does not wait for it: it goes to a
-   * worker at once with the tables the conversation had at its last query, and again only if storage
-   * then names others (a dataset added, renamed, removed or loaded since). No answer leaves before storage
-   * has confirmed the tables it was computed over.
-   */
   Future<JsonObject> run(JsonObject body) {
     String userId = required(body, Keys.USER_ID);
     String conversationId = required(body, Keys.CONVERSATION_ID);
@@ -70,15 +62,9 @@ final class QueryRunner {
   }
 
   private Future<JsonObject> runNow(String userId, String conversationId, String sql) {
-    Map<String, String> guess = recent.get(userId, conversationId);
-    Future<QueryResult> early = guess == null ? null : runOnAWorker(new QueryRequest(sql, guess, timeoutMs));
-    return storage.datasetsForQuery(userId, conversationId)
-        .compose(datasets -> {
-          Map<String, String> tables = tables(datasets);
-          recent.put(userId, conversationId, tables);
-          Future<QueryResult> answer = tables.equals(guess) ? early : runOnAWorker(new QueryRequest(sql, tables, timeoutMs));
-          return answer.recover(e -> markUnreachable(userId, datasets, e));
-        })
+    return guessed.run(userId, conversationId, () -> storage.datasetsForQuery(userId, conversationId),
+            tables -> runOnAWorker(new QueryRequest(sql, tables, timeoutMs)))
+        .compose(confirmed -> confirmed.answer().recover(e -> markUnreachable(userId, confirmed.datasets(), e)))
         .map(result -> store(userId, result.withIdentity(null, conversationId, sql)).toJson());
   }
 
@@ -106,13 +92,6 @@ final class QueryRunner {
 
   private static boolean unreachable(Throwable e) {
     return e instanceof ReplyException re && re.failureType() != ReplyFailure.RECIPIENT_FAILURE;
-  }
-
-  /** Ready datasets, and those in error so that a query names their URL's problem rather than a missing table. */
-  private static Map<String, String> tables(List<Dataset> datasets) {
-    Map<String, String> tables = new LinkedHashMap<>();
-    datasets.stream().filter(d -> !Dataset.LOADING.equals(d.status())).forEach(d -> tables.put(d.name(), d.url()));
-    return tables;
   }
 
   private Future<QueryResult> markUnreachable(String userId, List<Dataset> datasets, Throwable failure) {

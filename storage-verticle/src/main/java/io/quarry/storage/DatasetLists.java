@@ -7,11 +7,12 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The dataset lists of recently used conversations, so that the look-up every query makes is answered
- * from memory instead of SQLite (it runs while the query's scan needs the CPU). Storage is the only
- * writer of its database, so it sees every change: a write to a conversation's datasets drops that
- * conversation's list when it starts and when it ends, and a list read from the database is kept only if
- * no such write started or ended while it was read. Touched on the storage verticle's event loop only.
+ * Saves a SQLite read from every query: the look-up of a conversation's tables, which would run while the
+ * query's scan needs the CPU, is answered from the lists of the 1,024 most recently used conversations. It
+ * stays correct because storage is the only writer of its database, so it sees every change: a write to a
+ * conversation's datasets drops that conversation's list when it starts and when it ends, and a list read
+ * from the database is kept only if no such write started or ended while it was read. Touched on the
+ * storage verticle's event loop only.
  */
 final class DatasetLists {
 

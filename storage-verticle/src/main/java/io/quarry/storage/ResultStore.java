@@ -9,16 +9,13 @@ import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
-import java.util.HashMap;
-import java.util.Map;
 
 /** Stored query results, at most {@link QueryResult#MAX_ROWS} rows each, so a reload redraws every table and chart. */
 final class ResultStore {
 
   private final Db db;
   private final Quotas quotas;
-  /** Saves not ended yet, by result id; only touched on the storage verticle's event loop. */
-  private final Map<String, Future<Void>> saving = new HashMap<>();
+  private final PendingSaves pending = new PendingSaves();
 
   ResultStore(Db db, Quotas quotas) {
     this.db = db;
@@ -26,7 +23,7 @@ final class ResultStore {
   }
 
   /**
-   * Keeps the id a result comes with (the caller may already have handed it out, see {@link #get}),
+   * Keeps the id a result comes with (the caller may already have handed it out, see {@link PendingSaves}),
    * or gives it one.
    */
   Future<JsonObject> save(JsonObject body) {
@@ -45,11 +42,7 @@ final class ResultStore {
             stored.rows().text(), stored.totalRows(), stored.truncated() ? 1 : 0, stored.executionTimeMs(),
             stored.createdAt(), stored.note(), stored.conversationId() == null ? "" : stored.conversationId(), userId),
         ConversationStore.NOT_FOUND).onFailure(e -> quotas.resultStored(userId, -bytes));
-    saving.put(stored.id(), insert);
-    return insert.eventually(() -> {
-      saving.remove(stored.id());
-      return Future.succeededFuture();
-    }).map(v -> new JsonObject().put("id", stored.id()).put("created_at", stored.createdAt()));
+    return pending.save(stored.id(), insert).map(v -> new JsonObject().put("id", stored.id()).put("created_at", stored.createdAt()));
   }
 
   /** As {@link Quotas#RESULT_BYTES} weighs it. */
@@ -57,12 +50,10 @@ final class ResultStore {
     return text == null ? 0 : text.length();
   }
 
-  /** A result whose save has not ended yet is read once it has. */
   Future<JsonObject> get(JsonObject body) {
     String resultId = required(body, Keys.RESULT_ID);
     String userId = required(body, Keys.USER_ID);
-    Future<Void> pending = saving.getOrDefault(resultId, Future.succeededFuture());
-    return pending.transform(saved -> db.one("Result not found", "SELECT r.* FROM query_results r JOIN conversations c"
+    return pending.read(resultId, () -> db.one("Result not found", "SELECT r.* FROM query_results r JOIN conversations c"
             + " ON c.id = r.conversation_id WHERE r.id = ? AND c.user_id = ?", resultId, userId))
         .map(row -> result(row).toJson());
   }

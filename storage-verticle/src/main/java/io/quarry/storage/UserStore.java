@@ -2,6 +2,7 @@ package io.quarry.storage;
 
 import static io.quarry.bus.Keys.required;
 
+import io.quarry.bus.Credentials;
 import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageClient;
@@ -81,8 +82,7 @@ final class UserStore {
   Future<JsonObject> credentials(JsonObject body) {
     return db.one("User not found", "SELECT " + USER_COLUMNS + ", password_hash FROM users WHERE email = ?",
             required(body, Keys.EMAIL))
-        .map(row -> new JsonObject().put(Keys.USER, user(row).toJson())
-            .put(Keys.PASSWORD_HASH, row.getString("password_hash")));
+        .map(row -> new Credentials(user(row), row.getString("password_hash")).toJson());
   }
 
   Future<JsonObject> createSession(JsonObject body) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
+import io.quarry.bus.Credentials;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QueryResult;
@@ -179,9 +180,9 @@ class StorageVerticleTest {
     assertThat(count("SELECT COUNT(*) FROM users WHERE email IN ('dave@example.com', 'erin@example.com')")).isZero();
     assertThat(count("SELECT COUNT(*) FROM users WHERE email = 'carol@example.com' COLLATE NOCASE")).isEqualTo(1);
 
-    JsonObject credentials = storage.credentials("carol@example.com").await();
-    assertThat(credentials.getString("password_hash")).isEqualTo("h");
-    assertThat(credentials.getJsonObject("user").getString("id")).isEqualTo(carol.id());
+    Credentials credentials = storage.credentials("carol@example.com").await();
+    assertThat(credentials.passwordHash()).isEqualTo("h");
+    assertThat(credentials.user().id()).isEqualTo(carol.id());
     assertFails(storage.credentials("nobody@example.com"), Failure.NOT_FOUND, "User not found");
   }
 

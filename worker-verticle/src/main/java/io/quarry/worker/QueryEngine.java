@@ -12,12 +12,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -29,15 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class QueryEngine {
 
   private final DuckInstances instances;
-  /** Statements that passed the check, by table names and text: at most 512 of up to 10,000 characters. */
-  private final Map<String, Set<String>> checked = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Set<String>> eldest) {
-      return size() > CHECKED_ENTRIES;
-    }
-  });
-  private static final int CHECKED_ENTRIES = 512;
-  private static final int CHECKED_MAX_CHARS = 10_000;
+  private final CheckedStatements checked = new CheckedStatements();
 
   QueryEngine(DuckInstances instances) {
     this.instances = instances;
@@ -48,33 +37,20 @@ final class QueryEngine {
     Runnable arm(long delayMs, Runnable action);
   }
 
-  /**
-   * Checks a statement (see {@link SqlGuard}); returns the tables it reads. The verdict depends only on
-   * the statement and the table names, so a statement run again (a re-run, a chart of a result) is
-   * not parsed again: parsing costs as much as running a small query.
-   */
+  /** Checks a statement (see {@link SqlGuard}); returns the tables it reads. */
   Set<String> check(String sql, Collection<String> tables) throws SQLException {
-    Set<String> known = checked(sql, tables);
+    Set<String> known = checked.tablesRead(sql, tables);
     if (known != null) {
       return known;
     }
     Set<String> read = Set.copyOf(SqlGuard.check(instances.serializer(), sql, tables));
-    if (sql.length() <= CHECKED_MAX_CHARS) {
-      checked.put(key(sql, tables), read);
-    }
+    checked.accepted(sql, tables, read);
     return read;
   }
 
-  /**
-   * The tables a statement reads if it already passed the check, else null. Does not block, so a
-   * repeated statement skips the trip to a worker thread.
-   */
+  /** The tables a statement reads if it already passed the check, else null; does not block. */
   Set<String> checked(String sql, Collection<String> tables) {
-    return sql.length() <= CHECKED_MAX_CHARS ? checked.get(key(sql, tables)) : null;
-  }
-
-  private static String key(String sql, Collection<String> tables) {
-    return String.join("\n", new TreeSet<>(tables)) + "\u0000" + sql;
+    return checked.tablesRead(sql, tables);
   }
 
   /** Runs a checked statement over the tables it reads. */

@@ -1,6 +1,7 @@
 package io.quarry.worker;
 
 import io.quarry.bus.Defaults;
+import io.quarry.bus.NodeInfo;
 import io.quarry.bus.QueryTimeouts;
 import io.quarry.bus.net.AddressPolicy;
 import io.vertx.core.json.JsonObject;
@@ -26,7 +27,7 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
         c.getLong("downloadTimeoutMs"), c.getLong("revalidateWaitMs"),
         AddressPolicy.of(c.getBoolean("allowPrivateNetworks"), c.getString("allowedAddresses"),
             c.getString("trustedUrlPrefixes")),
-        QueryTimeouts.from(c), c.getJsonObject("node", new JsonObject()).getString("id", "worker-" + name),
+        QueryTimeouts.from(c), c.containsKey(NodeInfo.CONFIG_KEY) ? NodeInfo.of(c).id() : "worker-" + name,
         c.getString("localWorkerId", ""));
   }
 

@@ -9,7 +9,6 @@ import io.quarry.bus.WorkerReply;
 import io.quarry.bus.net.AddressPolicy;
 import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
@@ -17,7 +16,6 @@ import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -38,6 +36,7 @@ public class WorkerVerticle extends VerticleBase {
   private DuckInstances instances;
   private WorkerExecutor executor;
   private ParquetCache cache;
+  private RunWhileRevalidating revalidating;
   private QueryEngine engine;
   private Admission admission;
   private WorkerSettings settings;
@@ -51,6 +50,7 @@ public class WorkerVerticle extends VerticleBase {
     engine = new QueryEngine(instances);
     http = new OutboundHttp(vertx, settings.policy(), 10_000);
     cache = new ParquetCache(vertx, http, settings.cache(), this::forget);
+    revalidating = new RunWhileRevalidating(vertx, cache, settings.revalidateWaitMs());
     return cache.open()
         .compose(v -> Bus.serve(vertx.eventBus(), address(settings), this::onQuery).completion())
         .onSuccess(v -> log.info("Worker ready: {} threads, cache in {}", settings.threads(), settings.home()));
@@ -92,51 +92,10 @@ public class WorkerVerticle extends VerticleBase {
         : executor.executeBlocking(() -> engine.check(request.sql(), request.tables().keySet()), false);
   }
 
-  /**
-   * Files already in the cache are queried while their revalidation is in flight, so the round trip to
-   * their server does not delay the answer; an answer is only returned once the revalidation says those
-   * files are current. A changed file stops that run and the query runs again on the new version; a
-   * failed revalidation fails the query. A server slower than {@code revalidateWaitMs} does not hold the
-   * answer longer: it is given from the cached copies, with a note that says so.
-   */
   private Future<Buffer> run(Map<String, String> tables, String sql, long timeoutMs, long deadline,
       ParquetCache.Pins pins) {
-    Optional<Map<String, Path>> cached = cache.cached(tables, pins);
-    if (cached.isEmpty()) {
-      return current(tables, timeoutMs, pins).compose(files -> execute(files, sql, timeoutMs, deadline, new Abort()));
-    }
-    Abort stale = new Abort();
-    Future<Buffer> early = execute(cached.get(), sql, timeoutMs, deadline, stale);
-    Future<Map<String, Path>> revalidated = current(tables, timeoutMs, pins);
-    return revalidationOrNote(tables, revalidated, early).compose(note -> {
-      if (note.isPresent()) {
-        return early.map(reply -> WorkerReply.noted(reply, note.get()));
-      }
-      boolean unchanged = revalidated.succeeded() && revalidated.result().equals(cached.get());
-      if (!unchanged) {
-        stale.fire();
-      }
-      return early.transform(ran -> {
-        if (revalidated.failed()) {
-          return Future.failedFuture(revalidated.cause());
-        }
-        return unchanged ? early : execute(revalidated.result(), sql, timeoutMs, deadline, new Abort());
-      });
-    });
-  }
-
-  /**
-   * Empty once the revalidation has ended; or, when it is still under way past {@code revalidateWaitMs} and
-   * the answer from the cached copies is ready, the note that answer carries.
-   */
-  private Future<Optional<String>> revalidationOrNote(Map<String, String> tables, Future<?> revalidated,
-      Future<?> early) {
-    Promise<Optional<String>> decided = Promise.promise();
-    revalidated.onComplete(r -> decided.tryComplete(Optional.empty()));
-    long waitMs = settings.revalidateWaitMs();
-    long timer = vertx.setTimer(waitMs, id -> early.onComplete(r ->
-        decided.tryComplete(Optional.of(CachedCopyNote.of(cache.unconfirmed(tables), waitMs)))));
-    return decided.future().onComplete(d -> vertx.cancelTimer(timer));
+    return revalidating.answer(tables, pins, () -> current(tables, timeoutMs, pins),
+        (files, abort) -> execute(files, sql, timeoutMs, deadline, abort));
   }
 
   /** The current version of every table's file: revalidated, or downloaded when new or changed. */

@@ -3,6 +3,7 @@ package io.quarry.worker.pool;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Defaults;
+import io.quarry.bus.NodeInfo;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LocalWorker;
 import io.quarry.bus.LocalWorkerStatus;
@@ -69,11 +70,11 @@ public class WorkerPool extends VerticleBase {
     timeouts = new QueryTimeouts(query.getLong("timeoutMs"));
     JsonObject worker = config().getJsonObject("worker");
     busyAt = WorkerSettings.from(worker).threads();
-    JsonObject node = config().getJsonObject("node");
-    String supervisor = node.getString("id");
+    NodeInfo node = NodeInfo.of(config());
+    String supervisor = node.id();
     Future<List<Member>> created = key == null
         ? Future.succeededFuture(List.of(new InProcessWorker(vertx,
-            worker.copy().put("node", node).put("query", query), this::changed)))
+            node.into(worker.copy()).put("query", query), this::changed)))
         : vertx.executeBlocking(() -> prepare(Path.of(config().getString("home")).toAbsolutePath(), query), false)
             .map(prepared -> processes(supervisor, prepared));
     Future<?> started = created
