@@ -1,0 +1,71 @@
+package io.quarry.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quarry.bus.ChatMessage;
+import io.quarry.bus.Conversation;
+import io.quarry.bus.Dataset;
+import io.quarry.bus.Failure;
+import io.quarry.bus.QueryResult;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** Conversations: their life, their owner's alone, and the fields a request must carry. */
+class ConversationStoreTest extends StorageTestBase {
+
+  @Test
+  @DisplayName("conversations are created, listed newest first, renamed and deleted")
+  void conversationLifecycle() {
+    Conversation first = storage.createConversation(alice.id(), "First").await();
+    Conversation second = storage.createConversation(alice.id(), "Second").await();
+    assertThat(storage.conversations(alice.id()).await()).extracting(Conversation::id)
+        .containsExactly(second.id(), first.id());
+
+    Conversation renamed = storage.renameConversation(alice.id(), first.id(), "Renamed").await();
+    assertThat(renamed.title()).isEqualTo("Renamed");
+    assertThat(storage.conversations(alice.id()).await()).extracting(Conversation::id)
+        .containsExactly(first.id(), second.id());
+
+    storage.deleteConversation(alice.id(), first.id()).await();
+    assertFails(storage.conversation(alice.id(), first.id()), Failure.NOT_FOUND, "Conversation not found");
+    assertThat(storage.conversations(bob.id()).await()).isEmpty();
+  }
+
+  @Test
+  @DisplayName("another user can neither read, rename, delete nor write into a conversation: not found, nothing changed")
+  void isolation() throws Exception {
+    Conversation c = storage.createConversation(alice.id(), "Private").await();
+    storage.appendMessage(alice.id(), ChatMessage.user(c.id(), "secret")).await();
+    Dataset d = storage.claimDataset(alice.id(), c.id(), "https://example.com/a.parquet", 5).await();
+    QueryResult r = storage.saveResult(alice.id(), result(c.id(), 3)).await();
+
+    assertFails(storage.conversation(bob.id(), c.id()), Failure.NOT_FOUND, "Conversation not found");
+    assertFails(storage.renameConversation(bob.id(), c.id(), "Mine"), Failure.NOT_FOUND, "Conversation not found");
+    assertFails(storage.deleteConversation(bob.id(), c.id()), Failure.NOT_FOUND, "Conversation not found");
+    assertFails(storage.messages(bob.id(), c.id()), Failure.NOT_FOUND, "Conversation not found");
+    assertFails(storage.appendMessage(bob.id(), ChatMessage.user(c.id(), "intrusion")), Failure.NOT_FOUND,
+        "Conversation not found");
+    assertFails(storage.datasets(bob.id(), c.id()), Failure.NOT_FOUND, "Conversation not found");
+    assertFails(storage.claimDataset(bob.id(), c.id(), "https://example.com/b.parquet", 5), Failure.NOT_FOUND,
+        "Conversation not found");
+    assertFails(storage.dataset(bob.id(), c.id(), d.id()), Failure.NOT_FOUND, "Dataset not found");
+    assertFails(storage.renameDataset(bob.id(), c.id(), d.id(), "stolen"), Failure.NOT_FOUND, "Dataset not found");
+    assertFails(storage.updateDataset(bob.id(), d.failed("x")), Failure.NOT_FOUND, "Dataset not found");
+    assertFails(storage.deleteDataset(bob.id(), c.id(), d.id()), Failure.NOT_FOUND, "Dataset not found");
+    assertFails(storage.result(bob.id(), r.id()), Failure.NOT_FOUND, "Result not found");
+    assertFails(storage.saveResult(bob.id(), result(c.id(), 1)), Failure.NOT_FOUND, "Conversation not found");
+
+    assertThat(storage.conversation(alice.id(), c.id()).await().title()).isEqualTo("Private");
+    assertThat(count("SELECT COUNT(*) FROM messages")).isEqualTo(1);
+    assertThat(count("SELECT COUNT(*) FROM datasets WHERE name = 'table1' AND status = 'loading'")).isEqualTo(1);
+    assertThat(count("SELECT COUNT(*) FROM query_results")).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("a request without a required field is refused with a message naming it")
+  void missingField() {
+    assertThatThrownBy(() -> storage.createConversation(alice.id(), null).await())
+        .hasMessage("Field 'title' is required");
+  }
+}

@@ -1,0 +1,72 @@
+package io.quarry.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.ChatMessage;
+import io.quarry.bus.Conversation;
+import io.quarry.bus.Failure;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** A conversation's messages: their order and contents, an answer saved as it grows, the roles allowed. */
+class MessageStoreTest extends StorageTestBase {
+
+  @Test
+  @DisplayName("messages come back in the order written, with their tool rounds, SQL, results, charts and tokens")
+  void messages() {
+    Conversation c = storage.createConversation(alice.id(), "Chat").await();
+    storage.appendMessage(alice.id(), ChatMessage.user(c.id(), "How many rows?")).await();
+    ChatMessage answer = new ChatMessage(null, c.id(), ChatMessage.ASSISTANT, "There are 3 rows.",
+        new JsonArray().add(new JsonObject().put("tool", "execute_sql")), new JsonArray().add("SELECT 1"),
+        new JsonArray().add("r1"), new JsonArray().add(new JsonObject().put("chart_type", "bar")), 120, 30, "complete",
+        null, null);
+    storage.appendMessage(alice.id(), answer).await();
+
+    List<ChatMessage> messages = storage.messages(alice.id(), c.id()).await();
+    assertThat(messages).extracting(ChatMessage::role).containsExactly("user", "assistant");
+    ChatMessage stored = messages.get(1);
+    assertThat(stored.sql().getString(0)).isEqualTo("SELECT 1");
+    assertThat(stored.resultIds().getString(0)).isEqualTo("r1");
+    assertThat(stored.charts().getJsonObject(0).getString("chart_type")).isEqualTo("bar");
+    assertThat(stored.toolRounds().getJsonObject(0).getString("tool")).isEqualTo("execute_sql");
+    assertThat(stored.inputTokens() + stored.outputTokens()).isEqualTo(150);
+    assertThat(stored.id()).isNotBlank();
+    assertThat(stored.createdAt()).isNotBlank();
+  }
+
+  @Test
+  @DisplayName("an answer saved again under its id is replaced in place: one message, the newest text, status and notice")
+  void answerSavedAsItGrows() {
+    Conversation c = storage.createConversation(alice.id(), "Chat").await();
+    storage.appendMessage(alice.id(), ChatMessage.user(c.id(), "Tell me")).await();
+    String id = UUID.randomUUID().toString();
+    storage.appendMessage(alice.id(), answer(id, c.id(), "Par", ChatMessage.STREAMING, null)).await();
+    storage.appendMessage(alice.id(), ChatMessage.user(c.id(), "not yet: the answer keeps its place")).await();
+    storage.appendMessage(alice.id(), answer(id, c.id(), "Partial answer", ChatMessage.COMPLETE, "Cut off.")).await();
+
+    List<ChatMessage> messages = storage.messages(alice.id(), c.id()).await();
+    assertThat(messages).extracting(ChatMessage::content)
+        .containsExactly("Tell me", "Partial answer", "not yet: the answer keeps its place");
+    assertThat(messages.get(1).status()).isEqualTo(ChatMessage.COMPLETE);
+    assertThat(messages.get(1).notice()).isEqualTo("Cut off.");
+    Conversation other = storage.createConversation(bob.id(), "Bob's").await();
+    storage.appendMessage(bob.id(), answer(id, other.id(), "overwritten?", ChatMessage.COMPLETE, null)).await();
+    assertThat(storage.messages(alice.id(), c.id()).await().get(1).content()).isEqualTo("Partial answer");
+    assertThat(storage.messages(bob.id(), other.id()).await()).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a message with an unknown role is refused with a message naming the field")
+  void messageRole() {
+    Conversation c = storage.createConversation(alice.id(), "Chat").await();
+    ChatMessage odd = new ChatMessage(null, c.id(), "system", "x", null, null, null, null, 0, 0, "complete", null, null);
+    ReplyException e = failure(storage.appendMessage(alice.id(), odd));
+    assertThat(Failure.classify(e)).isEqualTo(Failure.BAD_REQUEST);
+    assertThat(e.getMessage()).contains("'message'");
+  }
+}

@@ -1,0 +1,67 @@
+package io.quarry.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.Conversation;
+import io.quarry.bus.Failure;
+import io.quarry.bus.QueryResult;
+import io.quarry.bus.Timestamps;
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** Stored query results: rows kept, totals, notes, owners, and a read that waits for its save. */
+class ResultStoreTest extends StorageTestBase {
+
+  @Test
+  @DisplayName("a stored result keeps at most 1,000 rows with the exact total, and its note, and comes back to its owner only")
+  void results() {
+    Conversation c = storage.createConversation(alice.id(), "Results").await();
+    QueryResult small = storage.saveResult(alice.id(), result(c.id(), 3)).await();
+    QueryResult back = storage.result(alice.id(), small.id()).await();
+    assertThat(back.rowValues()).isEqualTo(small.rowValues());
+    assertThat(back.columns()).isEqualTo(small.columns());
+    assertThat(back.totalRows()).isEqualTo(3);
+    assertThat(back.truncated()).isFalse();
+    assertThat(back.note()).isNull();
+
+    QueryResult cached = QueryResult.fromJson(result(c.id(), 1).toJson().put("note", "From a cached copy"));
+    QueryResult saved = storage.saveResult(alice.id(), cached).await();
+    assertThat(storage.result(alice.id(), saved.id()).await().note()).isEqualTo("From a cached copy");
+
+    QueryResult atLimit = storage.saveResult(alice.id(), result(c.id(), 1000)).await();
+    assertThat(atLimit.rows().size()).isEqualTo(1000);
+    assertThat(atLimit.truncated()).isFalse();
+
+    QueryResult big = storage.saveResult(alice.id(), result(c.id(), 1001)).await();
+    QueryResult bigBack = storage.result(alice.id(), big.id()).await();
+    assertThat(bigBack.rows().size()).isEqualTo(1000);
+    assertThat(bigBack.totalRows()).isEqualTo(1001);
+    assertThat(bigBack.truncated()).isTrue();
+  }
+
+  @Test
+  @DisplayName("a result saved with an id keeps it, and a read sent right behind its save waits for the save")
+  void readBehindSave() {
+    Conversation c = storage.createConversation(alice.id(), "Results").await();
+    List<Future<QueryResult>> reads = new ArrayList<>();
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      String id = UUID.randomUUID().toString();
+      ids.add(id);
+      Future<QueryResult> saved = storage.saveResult(alice.id(), result(c.id(), 1000).stored(id, Timestamps.now()));
+      reads.add(storage.result(alice.id(), id));
+      assertThat(saved.await().id()).isEqualTo(id);
+    }
+    assertThat(reads).allSatisfy(read -> assertThat(read.await().rows().size()).isEqualTo(1000));
+    assertThat(reads.stream().map(read -> read.await().id()).toList()).isEqualTo(ids);
+
+    String lost = UUID.randomUUID().toString();
+    Future<QueryResult> refused = storage.saveResult(bob.id(), result(c.id(), 1).stored(lost, Timestamps.now()));
+    assertFails(storage.result(alice.id(), lost), Failure.NOT_FOUND, "Result not found");
+    assertFails(refused, Failure.NOT_FOUND, "Conversation not found");
+  }
+}

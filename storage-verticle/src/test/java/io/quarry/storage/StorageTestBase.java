@@ -1,0 +1,115 @@
+package io.quarry.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.ChatMessage;
+import io.quarry.bus.Failure;
+import io.quarry.bus.QueryResult;
+import io.quarry.bus.RowsJson;
+import io.quarry.bus.StorageClient;
+import io.quarry.bus.User;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The storage verticle deployed alone over a fresh SQLite file, with two signed-up users, Alice and Bob; the
+ * client every test calls it through; and what the tests share to check its answers and its file.
+ */
+@ExtendWith(VertxExtension.class)
+abstract class StorageTestBase {
+
+  @TempDir
+  Path dataDir;
+
+  StorageClient storage;
+  User alice;
+  User bob;
+
+  @BeforeEach
+  void deploy(Vertx vertx) {
+    deployStorage(vertx).await();
+    storage = new StorageClient(vertx.eventBus());
+    alice = newUser(vertx, "alice@example.com");
+    bob = newUser(vertx, "bob@example.com");
+  }
+
+  Future<String> deployStorage(Vertx vertx) {
+    return vertx.deployVerticle(new StorageVerticle(),
+        new DeploymentOptions().setConfig(new JsonObject().put("dataDir", dataDir.toString())));
+  }
+
+  /** Undeploys storage and deploys it again over the same file, as a server restart does. */
+  void restartStorage(Vertx vertx) {
+    for (String id : new ArrayList<>(vertx.deploymentIDs())) {
+      vertx.undeploy(id).await();
+    }
+    deployStorage(vertx).await();
+  }
+
+  private User newUser(Vertx vertx, String email) {
+    String invite = storage.createInvite().await();
+    return storage.createUser(email, "hash-of-" + email, invite).await();
+  }
+
+  static ReplyException failure(Future<?> future) {
+    Throwable t = catchFailure(future);
+    assertThat(t).isInstanceOf(ReplyException.class);
+    return (ReplyException) t;
+  }
+
+  static Throwable catchFailure(Future<?> future) {
+    try {
+      future.await();
+    } catch (Throwable t) {
+      return t;
+    }
+    throw new AssertionError("expected a failure");
+  }
+
+  static void assertFails(Future<?> future, Failure code, String message) {
+    ReplyException e = failure(future);
+    assertThat(Failure.classify(e)).isEqualTo(code);
+    assertThat(e.getMessage()).isEqualTo(message);
+  }
+
+  Connection sqlite() throws SQLException {
+    return DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve(StorageVerticle.DATABASE_FILE));
+  }
+
+  long count(String sql) throws SQLException {
+    try (Connection c = sqlite(); ResultSet rs = c.createStatement().executeQuery(sql)) {
+      return rs.next() ? rs.getLong(1) : -1;
+    }
+  }
+
+  static ChatMessage answer(String id, String conversationId, String content, String status, String notice) {
+    return new ChatMessage(id, conversationId, ChatMessage.ASSISTANT, content, null, null, null, null, 0, 0, status,
+        notice, null);
+  }
+
+  static QueryResult result(String conversationId, int rows) {
+    JsonArray data = new JsonArray();
+    for (int i = 0; i < rows; i++) {
+      data.add(new JsonArray().add(i).add("row " + i));
+    }
+    JsonArray columns = new JsonArray()
+        .add(new JsonObject().put("name", "n").put("type", "INTEGER"))
+        .add(new JsonObject().put("name", "label").put("type", "VARCHAR"));
+    return new QueryResult(null, conversationId, "SELECT n, label FROM t", columns, RowsJson.of(data), rows, false, 5,
+        null, null);
+  }
+}

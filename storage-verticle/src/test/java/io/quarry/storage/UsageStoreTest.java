@@ -1,0 +1,38 @@
+package io.quarry.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.Conversation;
+import io.quarry.bus.TokenUsage;
+import io.quarry.bus.Timestamps;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** Token usage, summed over a window. */
+class UsageStoreTest extends StorageTestBase {
+
+  @Test
+  @DisplayName("token usage sums inside the window and survives deleting its conversation")
+  void usage() {
+    Conversation c = storage.createConversation(alice.id(), "Tokens").await();
+    Instant now = Instant.now();
+    storage.recordUsage(new TokenUsage(alice.id(), c.id(), "gemini-2.5-flash", 100, 20,
+        Timestamps.format(now.minus(Duration.ofHours(25))))).await();
+    storage.recordUsage(new TokenUsage(alice.id(), c.id(), "gemini-2.5-flash", 300, 40,
+        Timestamps.format(now.minus(Duration.ofHours(2))))).await();
+    storage.recordUsage(new TokenUsage(alice.id(), c.id(), "gemini-2.5-flash", 5, 1, null)).await();
+    storage.recordUsage(new TokenUsage(bob.id(), null, "gemini-2.5-flash", 999, 999, null)).await();
+
+    String since = Timestamps.format(now.minus(Duration.ofHours(24)));
+    var window = storage.usageSince(alice.id(), since).await();
+    assertThat(window.inputTokens()).isEqualTo(305);
+    assertThat(window.outputTokens()).isEqualTo(41);
+    assertThat(window.oldestAt()).isEqualTo(Timestamps.format(now.minus(Duration.ofHours(2))));
+
+    storage.deleteConversation(alice.id(), c.id()).await();
+    assertThat(storage.usageSince(alice.id(), since).await().total()).isEqualTo(346);
+    assertThat(storage.usageSince(bob.id(), Timestamps.format(now.plusSeconds(3600))).await().total()).isZero();
+  }
+}

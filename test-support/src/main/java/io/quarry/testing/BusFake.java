@@ -1,0 +1,104 @@
+package io.quarry.testing;
+
+import io.quarry.bus.Bus;
+import io.quarry.bus.QuarryException;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * A fake neighbour: a verticle bound to contract addresses that records every request and can fail or hold
+ * the next calls of an address. Its state lives on its own event loop, so the methods a test calls hop there
+ * and answer with a future (a test awaits it).
+ */
+public abstract class BusFake extends VerticleBase {
+
+  /** One request as it arrived. */
+  public record Request(String address, JsonObject body) {
+  }
+
+  private final List<Request> requests = new ArrayList<>();
+  /** What the next calls of an address get instead of their answer, in order. */
+  private final Map<String, Deque<Supplier<Future<JsonObject>>>> planned = new HashMap<>();
+
+  /** Each address this fake answers, with how: a handler throws a {@link QuarryException} to fail. */
+  protected abstract Map<String, Function<JsonObject, JsonObject>> handlers();
+
+  protected static <F extends BusFake> Future<F> deploy(Vertx vertx, F fake) {
+    return vertx.deployVerticle(fake).map(id -> fake);
+  }
+
+  @Override
+  public Future<?> start() {
+    EventBus bus = vertx.eventBus();
+    return Future.all(handlers().entrySet().stream()
+        .map(bound -> Bus.serve(bus, bound.getKey(), body -> answer(bound.getKey(), bound.getValue(), body))
+            .completion())
+        .toList());
+  }
+
+  private Future<JsonObject> answer(String address, Function<JsonObject, JsonObject> handler, JsonObject body) {
+    requests.add(new Request(address, body));
+    Deque<Supplier<Future<JsonObject>>> next = planned.getOrDefault(address, new ArrayDeque<>());
+    return next.isEmpty() ? Future.succeededFuture(handler.apply(body)) : next.poll().get();
+  }
+
+  /** Every request received so far, oldest first, including those that were failed or held. */
+  public Future<List<Request>> requests() {
+    return onLoop(() -> List.copyOf(requests));
+  }
+
+  /** How many requests {@code address} received, so a test can say "storage was asked once". */
+  public Future<Integer> calls(String address) {
+    return onLoop(() -> (int) requests.stream().filter(r -> r.address().equals(address)).count());
+  }
+
+  /** The next {@code times} calls of {@code address} fail with {@code failure}, as the real service would. */
+  public Future<Void> failNext(String address, int times, QuarryException failure) {
+    return plan(address, times, () -> Future.failedFuture(failure));
+  }
+
+  /** The next {@code times} calls of {@code address} are never answered: their callers time out. */
+  public Future<Void> hangNext(String address, int times) {
+    return plan(address, times, () -> Promise.<JsonObject>promise().future());
+  }
+
+  private Future<Void> plan(String address, int times, Supplier<Future<JsonObject>> outcome) {
+    return onLoop(() -> {
+      Deque<Supplier<Future<JsonObject>>> next = planned.computeIfAbsent(address, a -> new ArrayDeque<>());
+      for (int i = 0; i < times; i++) {
+        next.add(outcome);
+      }
+      return null;
+    });
+  }
+
+  /** Unbinds every address. */
+  public Future<Void> close() {
+    return vertx.undeploy(deploymentID());
+  }
+
+  /** Runs {@code action} on this fake's event loop, where its state may be touched. */
+  protected <T> Future<T> onLoop(Supplier<T> action) {
+    Promise<T> done = Promise.promise();
+    context.runOnContext(v -> {
+      try {
+        done.complete(action.get());
+      } catch (RuntimeException e) {
+        done.fail(e);
+      }
+    });
+    return done.future();
+  }
+}

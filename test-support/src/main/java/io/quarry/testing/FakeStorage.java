@@ -1,0 +1,218 @@
+package io.quarry.testing;
+
+import static io.quarry.bus.Addresses.*;
+import static io.quarry.bus.Keys.required;
+import static java.util.Map.entry;
+
+import io.quarry.bus.Bus;
+import io.quarry.bus.ChatMessage;
+import io.quarry.bus.Conversation;
+import io.quarry.bus.Dataset;
+import io.quarry.bus.Keys;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.QueryResult;
+import io.quarry.bus.Timestamps;
+import io.quarry.bus.TokenUsage;
+import io.quarry.bus.UsageWindow;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * The storage verticle in memory, for testing the verticles that call it (llm, dataset) alone: it answers the
+ * conversation, message, dataset, result and usage addresses with the replies and failures of storage-verticle,
+ * without its quotas. Tests seed it, read back what was stored, and count, fail or hold requests (see
+ * {@link BusFake}).
+ */
+public final class FakeStorage extends BusFake {
+
+  /** storage-verticle's texts; the contract has no constants for them. */
+  static final String CONVERSATION_NOT_FOUND = "Conversation not found";
+  private static final String RESULT_NOT_FOUND = "Result not found";
+  private static final Set<String> ROLES = Set.of(ChatMessage.USER, ChatMessage.ASSISTANT, ChatMessage.TOOL);
+
+  private final Map<String, Conversation> conversations = new HashMap<>();
+  private final StoredMessages messages = new StoredMessages();
+  private final StoredDatasets datasets = new StoredDatasets(this::owns);
+  private final Map<String, QueryResult> results = new LinkedHashMap<>();
+  private final List<TokenUsage> usage = new ArrayList<>();
+
+  private FakeStorage() {
+  }
+
+  /** Deployed, its addresses bound. */
+  public static Future<FakeStorage> start(Vertx vertx) {
+    return deploy(vertx, new FakeStorage());
+  }
+
+  @Override
+  protected Map<String, Function<JsonObject, JsonObject>> handlers() {
+    return Map.ofEntries(
+        entry(STORAGE_CONVERSATION_GET, body -> owned(body).toJson()),
+        entry(STORAGE_CONVERSATION_RENAME, this::renameConversation),
+        entry(STORAGE_MESSAGE_APPEND, this::appendMessage),
+        entry(STORAGE_MESSAGE_LIST, body -> Bus.items(new JsonArray(messages.of(owned(body).id()).stream()
+            .map(ChatMessage::toJson).toList()))),
+        entry(STORAGE_DATASET_CLAIM, datasets::claim),
+        entry(STORAGE_DATASET_LIST, datasets::list),
+        entry(STORAGE_DATASET_GET, datasets::get),
+        entry(STORAGE_DATASET_UPDATE, datasets::update),
+        entry(STORAGE_DATASET_RENAME, datasets::rename),
+        entry(STORAGE_DATASET_DELETE, datasets::delete),
+        entry(STORAGE_RESULT_SAVE, this::saveResult),
+        entry(STORAGE_RESULT_GET, this::result),
+        entry(STORAGE_USAGE_RECORD, this::recordUsage),
+        entry(STORAGE_USAGE_WINDOW, this::usageWindow));
+  }
+
+  // What a test arranges
+
+  public Future<Conversation> seedConversation(String userId, String title) {
+    String now = Timestamps.now();
+    Conversation created = new Conversation(UUID.randomUUID().toString(), userId, title, now, now);
+    return onLoop(() -> store(created));
+  }
+
+  /** A ready dataset of the conversation, as a finished load leaves it. */
+  public Future<Dataset> seedDataset(String conversationId, String name, String url, long rowCount, JsonArray schema) {
+    return onLoop(() -> datasets.add(StoredDatasets.ready(conversationId, url, name, rowCount, schema)));
+  }
+
+  /** Each given an id and a time when it has none, and kept in its conversation in this order. */
+  public Future<List<ChatMessage>> seedMessages(ChatMessage... seeded) {
+    return onLoop(() -> Arrays.stream(seeded).map(messages::seed).toList());
+  }
+
+  /** A stored result (with an id of its own if it has none), e.g. the one a faked query answered with. */
+  public Future<QueryResult> seedResult(QueryResult result) {
+    return onLoop(() -> keep(result.id() == null ? result.stored(UUID.randomUUID().toString(), Timestamps.now())
+        : result));
+  }
+
+  // What a test reads back
+
+  /** The conversation as stored now, or null. */
+  public Future<Conversation> conversation(String conversationId) {
+    return onLoop(() -> conversations.get(conversationId));
+  }
+
+  /** Oldest first. */
+  public Future<List<ChatMessage>> messages(String conversationId) {
+    return onLoop(() -> messages.of(conversationId));
+  }
+
+  /** In the order they were added. */
+  public Future<List<Dataset>> datasets(String conversationId) {
+    return onLoop(() -> datasets.of(conversationId));
+  }
+
+  /** Every result stored, in the order it was saved. */
+  public Future<List<QueryResult>> results() {
+    return onLoop(() -> List.copyOf(results.values()));
+  }
+
+  /** Every usage recorded, in the order it was. */
+  public Future<List<TokenUsage>> usage() {
+    return onLoop(() -> List.copyOf(usage));
+  }
+
+  // The handlers: storage-verticle's answers
+
+  private JsonObject renameConversation(JsonObject body) {
+    String title = required(body, Keys.TITLE);
+    Conversation c = owned(body);
+    return store(new Conversation(c.id(), c.userId(), title, c.createdAt(), Timestamps.now())).toJson();
+  }
+
+  /** A message that comes again with its id (a streamed answer as it grows) replaces itself. */
+  private JsonObject appendMessage(JsonObject body) {
+    String userId = required(body, Keys.USER_ID);
+    ChatMessage m = ChatMessage.fromJson(body.getJsonObject("message", new JsonObject()));
+    if (m.conversationId() == null || !ROLES.contains(m.role())) {
+      throw QuarryException.badRequest("Field 'message' needs a conversation_id and a role of user, assistant or tool");
+    }
+    Conversation c = owned(userId, m.conversationId());
+    ChatMessage stored = messages.append(m);
+    store(new Conversation(c.id(), c.userId(), c.title(), c.createdAt(), stored.createdAt()));
+    return stored.toJson();
+  }
+
+  private JsonObject saveResult(JsonObject body) {
+    String userId = required(body, Keys.USER_ID);
+    QueryResult given = QueryResult.fromJson(body.getJsonObject("result", new JsonObject())).capped();
+    QueryResult stored = given.id() == null ? given.stored(UUID.randomUUID().toString(), Timestamps.now()) : given;
+    owned(userId, stored.conversationId());
+    keep(stored);
+    return new JsonObject().put("id", stored.id()).put("created_at", stored.createdAt());
+  }
+
+  private JsonObject result(JsonObject body) {
+    QueryResult r = results.get(required(body, Keys.RESULT_ID));
+    if (r == null || !owns(required(body, Keys.USER_ID), r.conversationId())) {
+      throw QuarryException.notFound(RESULT_NOT_FOUND);
+    }
+    return r.toJson();
+  }
+
+  private JsonObject recordUsage(JsonObject body) {
+    TokenUsage u = TokenUsage.fromJson(body);
+    usage.add(new TokenUsage(required(body, Keys.USER_ID), u.conversationId(),
+        u.modelName() == null ? "unknown" : u.modelName(), u.inputTokens(), u.outputTokens(),
+        u.createdAt() == null ? Timestamps.now() : u.createdAt()));
+    return new JsonObject();
+  }
+
+  private JsonObject usageWindow(JsonObject body) {
+    String userId = required(body, Keys.USER_ID);
+    String since = required(body, Keys.SINCE);
+    List<TokenUsage> inside = usage.stream()
+        .filter(u -> u.userId().equals(userId) && u.createdAt().compareTo(since) >= 0)
+        .sorted(Comparator.comparing(TokenUsage::createdAt))
+        .toList();
+    return new UsageWindow(inside.stream().mapToLong(TokenUsage::inputTokens).sum(),
+        inside.stream().mapToLong(TokenUsage::outputTokens).sum(),
+        inside.isEmpty() ? null : inside.get(0).createdAt(),
+        inside.stream().map(u -> new UsageWindow.Entry(u.createdAt(), u.inputTokens() + u.outputTokens())).toList())
+        .toJson();
+  }
+
+  // The tables
+
+  private boolean owns(String userId, String conversationId) {
+    Conversation c = conversations.get(conversationId);
+    return c != null && c.userId().equals(userId);
+  }
+
+  /** Another user's conversation is simply not found. */
+  private Conversation owned(String userId, String conversationId) {
+    if (!owns(userId, conversationId)) {
+      throw QuarryException.notFound(CONVERSATION_NOT_FOUND);
+    }
+    return conversations.get(conversationId);
+  }
+
+  private Conversation owned(JsonObject body) {
+    return owned(required(body, Keys.USER_ID), required(body, Keys.CONVERSATION_ID));
+  }
+
+  private Conversation store(Conversation c) {
+    conversations.put(c.id(), c);
+    return c;
+  }
+
+  private QueryResult keep(QueryResult r) {
+    results.put(r.id(), r);
+    return r;
+  }
+}

@@ -1,0 +1,131 @@
+package io.quarry.testing;
+
+import static io.quarry.bus.Keys.required;
+
+import io.quarry.bus.Bus;
+import io.quarry.bus.Dataset;
+import io.quarry.bus.Keys;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.Timestamps;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.BiPredicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@link FakeStorage}'s datasets: the answers of storage-verticle's {@code DatasetStore}, with its texts, in
+ * memory. Touched on the fake's event loop only.
+ */
+final class StoredDatasets {
+
+  /** storage-verticle's text; the contract has no constant for it. */
+  static final String NOT_FOUND = "Dataset not found";
+  private static final Pattern DEFAULT_NAME = Pattern.compile("table(\\d{1,9})", Pattern.CASE_INSENSITIVE);
+
+  /** In the order they were added, as storage lists them. */
+  private final Map<String, Dataset> datasets = new LinkedHashMap<>();
+  private final BiPredicate<String, String> owns;
+
+  /** @param owns whether a user (first) owns a conversation (second) */
+  StoredDatasets(BiPredicate<String, String> owns) {
+    this.owns = owns;
+  }
+
+  /** A dataset as a finished load leaves it; its size and etag mean nothing to a fake. */
+  static Dataset ready(String conversationId, String url, String name, long rowCount, JsonArray schema) {
+    String now = Timestamps.now();
+    return new Dataset(UUID.randomUUID().toString(), conversationId, url, name, rowCount, schema.size(), schema,
+        Dataset.READY, null, null, null, now, now);
+  }
+
+  static Dataset renamed(Dataset d, String name) {
+    return new Dataset(d.id(), d.conversationId(), d.url(), name, d.rowCount(), d.columnCount(), d.schema(),
+        d.status(), d.errorMessage(), d.fileSize(), d.etag(), d.createdAt(), Timestamps.now());
+  }
+
+  Dataset add(Dataset dataset) {
+    datasets.put(dataset.id(), dataset);
+    return dataset;
+  }
+
+  List<Dataset> of(String conversationId) {
+    return datasets.values().stream().filter(d -> d.conversationId().equals(conversationId)).toList();
+  }
+
+  JsonObject claim(JsonObject body) {
+    String conversationId = owned(body);
+    String url = required(body, Keys.URL);
+    int max = body.getInteger(Keys.MAX_DATASETS, 5);
+    List<Dataset> present = of(conversationId);
+    if (present.stream().anyMatch(d -> d.url().equals(url))) {
+      throw QuarryException.conflict("This dataset is already loaded");
+    }
+    if (present.size() >= max) {
+      throw QuarryException.conflict("Maximum " + max + " datasets reached");
+    }
+    int highest = 0;
+    for (Dataset d : present) {
+      Matcher m = DEFAULT_NAME.matcher(d.name());
+      highest = m.matches() ? Math.max(highest, Integer.parseInt(m.group(1))) : highest;
+    }
+    String now = Timestamps.now();
+    return add(new Dataset(UUID.randomUUID().toString(), conversationId, url, "table" + (highest + 1), null, null,
+        new JsonArray(), Dataset.LOADING, null, null, null, now, now)).toJson();
+  }
+
+  /** The quota a {@code for_query} list checks is not kept: {@code failNext} refuses such a list instead. */
+  JsonObject list(JsonObject body) {
+    return Bus.items(new JsonArray(of(owned(body)).stream().map(Dataset::toJson).toList()));
+  }
+
+  JsonObject get(JsonObject body) {
+    return find(body).toJson();
+  }
+
+  /** Stores what a load learned; the dataset's url, name and creation stay as they were. */
+  JsonObject update(JsonObject body) {
+    Dataset d = Dataset.fromJson(body.getJsonObject("dataset", new JsonObject()));
+    Dataset s = find(required(body, Keys.USER_ID), d.conversationId(), d.id());
+    return add(new Dataset(s.id(), s.conversationId(), s.url(), s.name(), d.rowCount(), d.columnCount(), d.schema(),
+        d.status(), d.errorMessage(), d.fileSize(), d.etag(), s.createdAt(), Timestamps.now())).toJson();
+  }
+
+  JsonObject rename(JsonObject body) {
+    Dataset d = find(body);
+    String name = required(body, Keys.NAME);
+    if (of(d.conversationId()).stream().anyMatch(other -> other.name().equals(name) && !other.id().equals(d.id()))) {
+      throw QuarryException.conflict("A dataset named '" + name + "' already exists in this conversation");
+    }
+    return add(renamed(d, name)).toJson();
+  }
+
+  JsonObject delete(JsonObject body) {
+    return datasets.remove(find(body).id()).toJson();
+  }
+
+  private String owned(JsonObject body) {
+    String conversationId = required(body, Keys.CONVERSATION_ID);
+    if (!owns.test(required(body, Keys.USER_ID), conversationId)) {
+      throw QuarryException.notFound(FakeStorage.CONVERSATION_NOT_FOUND);
+    }
+    return conversationId;
+  }
+
+  private Dataset find(JsonObject body) {
+    return find(required(body, Keys.USER_ID), required(body, Keys.CONVERSATION_ID), required(body, Keys.DATASET_ID));
+  }
+
+  /** Another user's dataset, or one of another conversation, is simply not found. */
+  private Dataset find(String userId, String conversationId, String datasetId) {
+    Dataset d = datasets.get(datasetId);
+    if (d == null || !d.conversationId().equals(conversationId) || !owns.test(userId, conversationId)) {
+      throw QuarryException.notFound(NOT_FOUND);
+    }
+    return d;
+  }
+}

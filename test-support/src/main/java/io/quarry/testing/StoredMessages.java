@@ -1,0 +1,56 @@
+package io.quarry.testing;
+
+import io.quarry.bus.ChatMessage;
+import io.quarry.bus.Timestamps;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+
+/** {@link FakeStorage}'s messages, kept as storage-verticle's {@code MessageStore} keeps them. */
+final class StoredMessages {
+
+  /** Of every conversation, in the order they were first stored. */
+  private final List<ChatMessage> messages = new ArrayList<>();
+
+  /** Oldest first, as storage lists them. */
+  List<ChatMessage> of(String conversationId) {
+    return messages.stream().filter(m -> m.conversationId().equals(conversationId))
+        .sorted(Comparator.comparing(ChatMessage::createdAt)).toList();
+  }
+
+  /** A caller may name a message beforehand (a streamed answer's id is known before it is stored). */
+  ChatMessage append(ChatMessage m) {
+    String id = m.id() != null && m.id().matches("[0-9a-fA-F-]{36}") ? m.id() : UUID.randomUUID().toString();
+    return keep(withIdAndTime(m, id, Timestamps.now()));
+  }
+
+  /** Kept with its id and time, or new ones when it has none. */
+  ChatMessage seed(ChatMessage m) {
+    return keep(withIdAndTime(m, m.id() == null ? UUID.randomUUID().toString() : m.id(),
+        m.createdAt() == null ? Timestamps.now() : m.createdAt()));
+  }
+
+  /**
+   * As storage's upsert: a known id has its content and outcome replaced, keeping its time, if it is of the
+   * same conversation and role; otherwise nothing changes.
+   */
+  private ChatMessage keep(ChatMessage m) {
+    for (int i = 0; i < messages.size(); i++) {
+      ChatMessage old = messages.get(i);
+      if (old.id().equals(m.id())) {
+        if (old.conversationId().equals(m.conversationId()) && old.role().equals(m.role())) {
+          messages.set(i, withIdAndTime(m, old.id(), old.createdAt()));
+        }
+        return m;
+      }
+    }
+    messages.add(m);
+    return m;
+  }
+
+  private static ChatMessage withIdAndTime(ChatMessage m, String id, String createdAt) {
+    return new ChatMessage(id, m.conversationId(), m.role(), m.content(), m.toolRounds(), m.sql(), m.resultIds(),
+        m.charts(), m.inputTokens(), m.outputTokens(), m.status(), m.notice(), createdAt);
+  }
+}
