@@ -2,6 +2,7 @@ package io.quarry.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.testing.EventLog;
 import io.quarry.testing.FakeGemini;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
@@ -16,12 +17,8 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
@@ -103,8 +100,7 @@ final class ChatHarness implements AutoCloseable {
 
   /** A browser's WebSocket: every event it receives, in order, with when it arrived. */
   static final class Socket implements AutoCloseable {
-    private final BlockingQueue<JsonObject> events = new LinkedBlockingQueue<>();
-    final List<JsonObject> seen = new ArrayList<>();
+    private final EventLog events = new EventLog();
     private final WebSocketClient client;
     final WebSocket ws;
 
@@ -112,43 +108,32 @@ final class ChatHarness implements AutoCloseable {
       client = node.vertx().createWebSocketClient();
       ws = client.connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
           .setURI("/ws").addHeader("Origin", origin)).await();
-      ws.textMessageHandler(text -> events.add(new JsonObject(text).put("_received_nanos", System.nanoTime())));
+      ws.textMessageHandler(text -> events.add(new JsonObject(text)));
     }
 
-    /** The next event matching, waiting at most ten seconds; every event passed on the way is kept in {@link #seen}. */
+    /** See {@link EventLog#next(Predicate)}. */
     JsonObject next(Predicate<JsonObject> wanted) throws InterruptedException {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (true) {
-        JsonObject event = events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-        if (event == null) {
-          throw new AssertionError("no matching event within 10 s; seen: " + seen);
-        }
-        seen.add(event);
-        if (wanted.test(event)) {
-          return event;
-        }
-      }
+      return events.next(wanted);
     }
 
     JsonObject next(String type) throws InterruptedException {
-      return next(e -> type.equals(e.getString("type")));
+      return events.next(type);
     }
 
-    /** Events up to and including the first that ends a turn (chat_complete or chat_error). */
     List<JsonObject> untilTurnEnds() throws InterruptedException {
-      int from = seen.size();
-      next(e -> "chat_complete".equals(e.getString("type")) || "chat_error".equals(e.getString("type")));
-      return List.copyOf(seen.subList(from, seen.size()));
+      return events.untilTurnEnds();
+    }
+
+    List<JsonObject> seen() {
+      return events.seen();
     }
 
     static List<String> types(List<JsonObject> events) {
-      return events.stream().map(e -> e.getString("type")).filter(t -> !"ping".equals(t)).toList();
+      return EventLog.types(events);
     }
 
     static String tokens(List<JsonObject> events) {
-      StringBuilder text = new StringBuilder();
-      events.stream().filter(e -> "chat_token".equals(e.getString("type"))).forEach(e -> text.append(e.getString("token")));
-      return text.toString();
+      return EventLog.tokens(events);
     }
 
     @Override

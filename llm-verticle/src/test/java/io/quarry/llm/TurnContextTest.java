@@ -1,41 +1,63 @@
-package io.quarry.app;
+package io.quarry.llm;
 
+import static io.quarry.llm.TurnHarness.column;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.bus.ChatMessage;
-import io.quarry.bus.StorageClient;
+import io.quarry.bus.Dataset;
+import io.quarry.testing.EventLog;
 import io.quarry.testing.FakeGemini;
-import io.quarry.testing.ParquetFixtures;
-import io.vertx.core.http.HttpMethod;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-/** What Quarry sends to Gemini: the system prompt built fresh from the datasets, and the pruned history. */
-class ChatContextTest extends ChatTestBase {
+/**
+ * What the llm verticle sends to Gemini (PROMPT-*, CONTEXT-*): the system prompt built fresh from the datasets
+ * storage holds, and the pruned history.
+ */
+@ExtendWith(VertxExtension.class)
+class TurnContextTest {
+
+  static final JsonArray PEOPLE = new JsonArray().add(column("name", "VARCHAR", "Text"))
+      .add(column("score", "DECIMAL(10,2)", "Decimal")).add(column("joined", "DATE", "Date"))
+      .add(column("active", "BOOLEAN", "Boolean"));
+  static final JsonArray CITIES = new JsonArray().add(column("city", "VARCHAR", "Text"))
+      .add(column("population", "INTEGER", "Integer"));
+
+  TurnHarness turn;
 
   @BeforeEach
-  void prepare() {
-    chat.files.route("/cities.parquet").content(ParquetFixtures.write(dir.resolve("cities.parquet"),
-        "SELECT 'Paris' AS city, 2100000 AS population, DATE '2024-01-01' AS counted"));
+  void start(Vertx vertx) {
+    turn = new TurnHarness(vertx, new JsonObject());
+  }
+
+  @AfterEach
+  void stop() {
+    turn.close();
   }
 
   private FakeGemini.Request askAndRecord(String question) throws Exception {
-    chat.gemini.next().answer("OK.");
-    chat.asked(conversation, question);
-    socket.untilTurnEnds();
-    List<FakeGemini.Request> requests = chat.gemini.requests();
+    turn.gemini.next().answer("OK.");
+    turn.asked(question);
+    turn.events.untilTurnEnds();
+    List<FakeGemini.Request> requests = turn.gemini.requests();
     return requests.get(requests.size() - 1);
   }
 
   @Test
-  @DisplayName("PROMPT-1: with two datasets, the system prompt has both tables, their columns with friendly types, and DuckDB SQL instructions")
+  @DisplayName("PROMPT-1: with two datasets, the system prompt has both tables, their columns with friendly types, "
+      + "and DuckDB SQL instructions")
   void prompt1() throws Exception {
-    chat.addDataset(conversation, "/people.parquet");
-    chat.addDataset(conversation, "/cities.parquet");
+    turn.dataset("table1", 100, PEOPLE);
+    turn.dataset("table2", 1, CITIES);
     String system = askAndRecord("Compare them").systemText();
     assertThat(system).startsWith("You are a data analyst assistant. Help users understand and explore their data.");
     assertThat(system).contains("### table1 (100 rows", "- name: Text (VARCHAR)", "- score: Decimal (DECIMAL(10,2))",
@@ -45,13 +67,14 @@ class ChatContextTest extends ChatTestBase {
   }
 
   @Test
-  @DisplayName("PROMPT-2 and PROMPT-3: a dataset added or removed mid-conversation is in, then out of, the next request's prompt")
+  @DisplayName("PROMPT-2 and PROMPT-3: a dataset added or removed mid-conversation is in, then out of, the next "
+      + "request's prompt")
   void prompt2and3() throws Exception {
-    chat.addDataset(conversation, "/people.parquet");
+    turn.dataset("table1", 100, PEOPLE);
     assertThat(askAndRecord("first").systemText()).doesNotContain("table2");
-    JsonObject cities = chat.addDataset(conversation, "/cities.parquet");
+    Dataset cities = turn.dataset("table2", 1, CITIES);
     assertThat(askAndRecord("second").systemText()).contains("### table2", "- city: Text");
-    chat.send(HttpMethod.DELETE, "/api/conversations/" + conversation + "/datasets/" + cities.getString("id"), null);
+    turn.storageClient.deleteDataset(TurnHarness.USER, turn.conversation, cities.id()).await();
     assertThat(askAndRecord("third").systemText()).doesNotContain("table2").contains("### table1");
   }
 
@@ -60,25 +83,26 @@ class ChatContextTest extends ChatTestBase {
   void prompt4() throws Exception {
     String system = askAndRecord("Hello").systemText();
     assertThat(system).contains("No datasets are loaded", "call load_dataset", "tell the user to add a dataset");
-    assertThat(chat.gemini.requests().get(0).body().getJsonArray("tools").getJsonObject(0)
+    assertThat(turn.request(0).body().getJsonArray("tools").getJsonObject(0)
         .getJsonArray("functionDeclarations").stream().map(f -> ((JsonObject) f).getString("name")))
         .containsExactly("execute_sql", "load_dataset", "render_chart", "render_table");
   }
 
+  /** Questions and answers 1 to {@code messages}, odd ones asked, even ones answered. */
   private void seed(int messages) {
-    String userId = chat.send(HttpMethod.GET, "/api/me", null).bodyAsJsonObject().getString("id");
-    StorageClient storage = new StorageClient(chat.node.vertx().eventBus());
+    List<ChatMessage> seeded = new ArrayList<>();
     for (int i = 1; i <= messages; i++) {
-      ChatMessage m = i % 2 == 1 ? ChatMessage.user(conversation, "question " + i)
-          : new ChatMessage(null, conversation, ChatMessage.ASSISTANT, "answer " + i, null, null, null, null, 1, 1,
-              "complete", null, null);
-      storage.appendMessage(userId, m).await();
+      seeded.add(i % 2 == 1 ? ChatMessage.user(turn.conversation, "question " + i)
+          : new ChatMessage(null, turn.conversation, ChatMessage.ASSISTANT, "answer " + i, null, null, null, null, 1,
+              1, ChatMessage.COMPLETE, null, null));
     }
+    turn.storage.seedMessages(seeded.toArray(ChatMessage[]::new)).await();
   }
 
   private static List<String> texts(FakeGemini.Request request) {
     List<String> texts = new ArrayList<>();
-    request.contents().forEach(c -> texts.add(((JsonObject) c).getJsonArray("parts").getJsonObject(0).getString("text")));
+    request.contents().forEach(c -> texts.add(((JsonObject) c).getJsonArray("parts").getJsonObject(0)
+        .getString("text")));
     return texts;
   }
 
@@ -101,7 +125,7 @@ class ChatContextTest extends ChatTestBase {
   @DisplayName("CONTEXT-2 and CONTEXT-3: of 55 messages only the newest 50 are sent, and the prompt is still fresh")
   void context2and3() throws Exception {
     seed(54);
-    chat.addDataset(conversation, "/people.parquet");
+    turn.dataset("table1", 100, PEOPLE);
     FakeGemini.Request request = askAndRecord("question 55");
     List<String> texts = texts(request);
     assertThat(texts).hasSize(50);
@@ -114,34 +138,35 @@ class ChatContextTest extends ChatTestBase {
   @DisplayName("a context-too-large error is retried once without the ten oldest messages")
   void contextRetry() throws Exception {
     seed(20);
-    chat.gemini.next().httpError(400, "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).");
-    chat.gemini.next().answer("Fits now.");
-    chat.asked(conversation, "question 21");
-    assertThat(ChatHarness.Socket.tokens(socket.untilTurnEnds())).isEqualTo("Fits now.");
-    assertThat(texts(chat.gemini.requests().get(0))).hasSize(21);
-    assertThat(texts(chat.gemini.requests().get(1))).hasSize(11).first().isEqualTo("question 11");
+    turn.gemini.next().httpError(400, "The input token count (1200000) exceeds the maximum number of tokens "
+        + "allowed (1048576).");
+    turn.gemini.next().answer("Fits now.");
+    turn.asked("question 21");
+    assertThat(EventLog.tokens(turn.events.untilTurnEnds())).isEqualTo("Fits now.");
+    assertThat(texts(turn.request(0))).hasSize(21);
+    assertThat(texts(turn.request(1))).hasSize(11).first().isEqualTo("question 11");
   }
 
   @Test
   @DisplayName("a second context-too-large error ends the turn with the seed's message")
   void contextTooLarge() throws Exception {
     String tooMany = "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).";
-    chat.gemini.next().httpError(400, tooMany);
-    chat.gemini.next().httpError(400, tooMany);
-    chat.asked(conversation, "anything");
-    assertThat(socket.next("chat_error").getString("details"))
+    turn.gemini.next().httpError(400, tooMany);
+    turn.gemini.next().httpError(400, tooMany);
+    turn.asked("anything");
+    assertThat(turn.events.next("chat_error").getString("details"))
         .isEqualTo("Conversation context too large. Try starting a new conversation.");
   }
 
   @Test
   @DisplayName("a conversation without a title is named after its first question")
   void title() throws Exception {
-    chat.gemini.next().answer("OK.");
-    chat.asked(conversation, "Which cities have more than a million people?");
-    assertThat(socket.next("conversation_updated").getString("title"))
+    turn.gemini.next().answer("OK.");
+    turn.asked("Which cities have more than a million people?");
+    assertThat(turn.events.next("conversation_updated").getString("title"))
         .isEqualTo("Which cities have more than a million people?");
-    socket.untilTurnEnds();
-    assertThat(chat.conversationJson(conversation).getJsonObject("conversation").getString("title"))
+    turn.events.untilTurnEnds();
+    assertThat(turn.storage.conversation(turn.conversation).await().title())
         .isEqualTo("Which cities have more than a million people?");
   }
 }

@@ -1,0 +1,173 @@
+package io.quarry.llm;
+
+import static io.quarry.llm.TurnHarness.row;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.ChatMessage;
+import io.quarry.bus.Failure;
+import io.quarry.bus.TokenUsage;
+import io.quarry.testing.EventLog;
+import io.quarry.testing.FakeGemini;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Streaming, stopping, Gemini's errors and token accounting of a turn (STREAM-*, EDGE-2, EDGE-3, TOKEN-*). */
+@ExtendWith(VertxExtension.class)
+class TurnStreamTest {
+
+  TurnHarness turn;
+
+  @BeforeEach
+  void start(Vertx vertx) {
+    turn = new TurnHarness(vertx, new JsonObject().put("responseTimeoutMs", 1500));
+  }
+
+  @AfterEach
+  void stop() {
+    turn.close();
+  }
+
+  @Test
+  @DisplayName("STREAM-1: every token is published as chat_token under the answer's message id, then chat_complete")
+  void stream1() throws Exception {
+    turn.gemini.next().answer("There ", "are ", "100 ", "people.");
+    String messageId = turn.asked("How many people?");
+    List<JsonObject> events = turn.events.untilTurnEnds();
+    List<JsonObject> tokens = EventLog.ofType(events, "chat_token");
+    assertThat(tokens).extracting(e -> e.getString("token")).containsExactly("There ", "are ", "100 ", "people.");
+    assertThat(tokens).allSatisfy(e -> assertThat(e.getString("message_id")).isEqualTo(messageId));
+    assertThat(events.get(events.size() - 1).getString("type")).isEqualTo("chat_complete");
+    ChatMessage answer = turn.answer();
+    assertThat(answer.content()).isEqualTo("There are 100 people.");
+    assertThat(answer.id()).isEqualTo(messageId);
+    assertThat(turn.messages()).extracting(ChatMessage::role).containsExactly(ChatMessage.USER, ChatMessage.ASSISTANT);
+  }
+
+  @Test
+  @DisplayName("STREAM-2 and STREAM-3: a tool call pauses the tokens, the tool runs, then streaming resumes to "
+      + "chat_complete")
+  void stream2and3() throws Exception {
+    turn.answers("SELECT count(*) AS n FROM table1", List.of("n BIGINT"), row(100));
+    turn.gemini.next().text("Let me count. ").call("execute_sql", new JsonObject().put("query",
+        "SELECT count(*) AS n FROM table1")).usage(50, 10);
+    turn.gemini.next().answer("There are ", "100 people.");
+    turn.asked("How many people?");
+    List<JsonObject> events = turn.events.untilTurnEnds();
+    assertThat(EventLog.types(events)).containsSubsequence("chat_token", "tool_call_start", "query_status",
+        "query_result", "chat_token", "chat_token", "chat_complete");
+    assertThat(EventLog.tokens(events)).isEqualTo("Let me count. There are 100 people.");
+    assertThat(EventLog.ofType(events, "query_result").get(0).getJsonArray("rows")).isEqualTo(row(100));
+  }
+
+  @Test
+  @DisplayName("STREAM-4: stop on a stalled stream cancels it, keeps the partial answer, and sends no chat_complete")
+  void stream4() throws Exception {
+    FakeGemini.Script script = turn.gemini.next().text("Partial answer").stall();
+    String messageId = turn.asked("Tell me everything");
+    turn.events.next("chat_token");
+    assertThat(turn.llm.stop(TurnHarness.USER, turn.conversation).await().getBoolean("stopped")).isTrue();
+    script.closed().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    ChatMessage saved = turn.messages().get(1);
+    assertThat(saved.id()).isEqualTo(messageId);
+    assertThat(saved.content()).isEqualTo("Partial answer");
+    assertThat(saved.status()).isEqualTo(ChatMessage.CANCELLED);
+    // The next turn works, and no chat_complete of the stopped one ever arrives before its own.
+    turn.gemini.next().answer("Next.");
+    String next = turn.asked("Again");
+    assertThat(turn.events.next("chat_complete").getString("message_id")).isEqualTo(next);
+    assertThat(turn.events.seen()).noneMatch(e -> "chat_complete".equals(e.getString("type"))
+        && messageId.equals(e.getString("message_id")));
+    assertThat(turn.llm.stop(TurnHarness.USER, turn.conversation).await().getBoolean("stopped")).isFalse();
+  }
+
+  @Test
+  @DisplayName("a second question while an answer runs is refused with 'Generation already in progress for this "
+      + "conversation'")
+  void oneTurnAtATime() throws Exception {
+    turn.gemini.next().text("Thinking").stall();
+    turn.asked("First");
+    turn.events.next("chat_token");
+    Throwable refused = turn.llm.start(TurnHarness.USER, turn.conversation, "Second")
+        .transform(r -> Future.succeededFuture(r.cause())).await();
+    assertThat(Failure.classify(refused)).isEqualTo(Failure.CONFLICT);
+    assertThat(Failure.messageOf(refused)).isEqualTo(Turns.IN_PROGRESS);
+  }
+
+  @Test
+  @DisplayName("EDGE-2: a Gemini 5xx becomes a descriptive chat_error; the next question is answered")
+  void edge2() throws Exception {
+    turn.gemini.next().httpError(503, "The model is overloaded. Please try again later.");
+    turn.asked("Hello?");
+    JsonObject error = turn.events.next("chat_error");
+    assertThat(error.getString("error")).isEqualTo("Gemini is unavailable right now (HTTP 503); try again shortly");
+    assertThat(error.getString("details")).isEqualTo("The model is overloaded. Please try again later.");
+    turn.gemini.next().answer("Back.");
+    turn.asked("Hello again");
+    assertThat(EventLog.tokens(turn.events.untilTurnEnds())).isEqualTo("Back.");
+  }
+
+  @Test
+  @DisplayName("EDGE-3: Gemini silent past the timeout: request cancelled, chat_error sent, tokens so far counted")
+  void edge3() throws Exception {
+    turn.answers("SELECT 1", List.of("1 INTEGER"), row(1));
+    turn.gemini.next().call("execute_sql", new JsonObject().put("query", "SELECT 1")).usage(40, 5);
+    FakeGemini.Script silent = turn.gemini.next().stall();
+    turn.asked("Slow one");
+    assertThat(turn.events.next("chat_error").getString("error")).isEqualTo("Gemini did not respond within 1.5 s");
+    silent.closed().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    assertThat(turn.usage()).hasSize(2);
+    assertThat(turn.inputTokens()).isEqualTo(40);
+  }
+
+  @Test
+  @DisplayName("TOKEN-1: each request's input and output tokens are recorded with user, conversation, model and time")
+  void token1() throws Exception {
+    turn.gemini.next().text("Hi").usage(120, 7);
+    turn.asked("Hi");
+    turn.events.next("chat_complete");
+    TokenUsage recorded = turn.usage().get(0);
+    assertThat(turn.usage()).hasSize(1);
+    assertThat(recorded.inputTokens()).isEqualTo(120);
+    assertThat(recorded.outputTokens()).isEqualTo(7);
+    assertThat(recorded.modelName()).isEqualTo("gemini-2.5-flash");
+    assertThat(recorded.userId()).isEqualTo(TurnHarness.USER);
+    assertThat(recorded.conversationId()).isEqualTo(turn.conversation);
+  }
+
+  @Test
+  @DisplayName("TOKEN-2: tokens of a request that fails mid-stream are still recorded")
+  void token2() throws Exception {
+    turn.gemini.next().chunk(new JsonObject().put("candidates", new JsonArray().add(new JsonObject()
+            .put("content", new JsonObject().put("role", "model").put("parts", new JsonArray()
+                .add(new JsonObject().put("text", "Hal"))))))
+            .put("usageMetadata", new JsonObject().put("promptTokenCount", 33).put("candidatesTokenCount", 4)))
+        .streamError(500, "Internal error encountered.");
+    turn.asked("Break please");
+    turn.events.next("chat_error");
+    assertThat(turn.usage()).extracting(u -> u.inputTokens() + u.outputTokens()).containsExactly(37L);
+  }
+
+  @Test
+  @DisplayName("TOKEN-3: chat_complete carries the tokens summed over every request of the turn")
+  void token3() throws Exception {
+    turn.answers("SELECT 1 AS one", List.of("one INTEGER"), row(1));
+    turn.gemini.next().call("execute_sql", new JsonObject().put("query", "SELECT 1 AS one")).usage(100, 10);
+    turn.gemini.next().text("Done").usage(150, 20);
+    String id = turn.asked("Count");
+    JsonObject complete = turn.events.next("chat_complete");
+    assertThat(complete.getString("message_id")).isEqualTo(id);
+    assertThat(complete.getLong("input_tokens")).isEqualTo(250);
+    assertThat(complete.getLong("output_tokens")).isEqualTo(30);
+    assertThat(complete.getLong("token_count")).isEqualTo(280);
+  }
+}
