@@ -3,7 +3,6 @@ package io.quarry.dataset;
 import static io.quarry.bus.Addresses.STORAGE_DATASET_LIST;
 import static io.quarry.bus.Addresses.STORAGE_RESULT_SAVE;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -19,6 +18,7 @@ import io.quarry.bus.QueryResult;
 import io.quarry.bus.QueryTimeouts;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.WorkerClient;
+import io.quarry.testing.Failures;
 import io.quarry.testing.FakeStorage;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -78,12 +78,6 @@ class QueryPathTest {
 
   private Future<QueryResult> query() {
     return datasets.query(USER, conversation.id(), SQL);
-  }
-
-  private static Throwable failureOf(Future<?> future) {
-    Throwable failure = catchThrowable(future::await);
-    assertThat(failure).as("the query's failure").isNotNull();
-    return failure;
   }
 
   private List<QueryRequest> workerRequests(int expected) {
@@ -189,7 +183,7 @@ class QueryPathTest {
     String message = "Binder Error: Referenced column \"amount\" not found";
     worker.thenFail(new QuarryException(Failure.SQL, message));
 
-    Throwable failure = failureOf(query());
+    Throwable failure = Failures.failure(query());
 
     assertThat(Failure.classify(failure)).isEqualTo(Failure.SQL);
     assertThat(Failure.messageOf(failure)).isEqualTo(message);
@@ -202,7 +196,7 @@ class QueryPathTest {
   void noWorkerIsUnavailable() {
     worker.unregister().await();
 
-    Throwable failure = failureOf(query());
+    Throwable failure = Failures.failure(query());
 
     assertThat(Failure.classify(failure)).isEqualTo(Failure.UNAVAILABLE);
     assertThat(Failure.messageOf(failure)).isEqualTo(WorkerClient.NO_WORKER);
@@ -233,7 +227,7 @@ class QueryPathTest {
         .completion().await();
     worker.thenFail(QuarryException.unreachable(SALES_URL, "The server answered HTTP 404"));
 
-    Throwable failure = failureOf(query());
+    Throwable failure = Failures.failure(query());
 
     assertThat(Failure.classify(failure)).isEqualTo(Failure.NETWORK);
     assertThat(Failure.messageOf(failure)).isEqualTo("The dataset at " + SALES_URL + " is no longer accessible");

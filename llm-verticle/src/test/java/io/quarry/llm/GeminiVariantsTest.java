@@ -6,15 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.TokenUsage;
 import io.quarry.testing.EventLog;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.junit5.VertxExtension;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -22,20 +17,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The responses real Gemini 2.5 Flash sends besides a plain answer — empty candidates, malformed calls,
  * refusals, cut-off answers, parallel calls, thoughts — never end a turn in a silent blank answer.
  */
-@ExtendWith(VertxExtension.class)
-class GeminiVariantsTest {
-
-  TurnHarness turn;
-
-  @BeforeEach
-  void start(Vertx vertx) {
-    turn = new TurnHarness(vertx, new JsonObject());
-  }
-
-  @AfterEach
-  void stop() {
-    turn.close();
-  }
+class GeminiVariantsTest extends TurnTestBase {
 
   static final String EMPTY = "Gemini returned an empty answer; try asking again or rephrasing";
   static final String MALFORMED = "Gemini could not form a valid tool call; try asking again or rephrasing";

@@ -7,42 +7,24 @@ import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Dataset;
 import io.quarry.testing.EventLog;
 import io.quarry.testing.FakeGemini;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.junit5.VertxExtension;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * What the llm verticle sends to Gemini (PROMPT-*, CONTEXT-*): the system prompt built fresh from the datasets
  * storage holds, and the pruned history.
  */
-@ExtendWith(VertxExtension.class)
-class TurnContextTest {
+class TurnContextTest extends TurnTestBase {
 
   static final JsonArray PEOPLE = new JsonArray().add(column("name", "VARCHAR", "Text"))
       .add(column("score", "DECIMAL(10,2)", "Decimal")).add(column("joined", "DATE", "Date"))
       .add(column("active", "BOOLEAN", "Boolean"));
   static final JsonArray CITIES = new JsonArray().add(column("city", "VARCHAR", "Text"))
       .add(column("population", "INTEGER", "Integer"));
-
-  TurnHarness turn;
-
-  @BeforeEach
-  void start(Vertx vertx) {
-    turn = new TurnHarness(vertx, new JsonObject());
-  }
-
-  @AfterEach
-  void stop() {
-    turn.close();
-  }
 
   private FakeGemini.Request askAndRecord(String question) throws Exception {
     turn.gemini.next().answer("OK.");

@@ -7,34 +7,21 @@ import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Failure;
 import io.quarry.bus.TokenUsage;
 import io.quarry.testing.EventLog;
+import io.quarry.testing.Failures;
 import io.quarry.testing.FakeGemini;
-import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.junit5.VertxExtension;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Streaming, stopping, Gemini's errors and token accounting of a turn (STREAM-*, EDGE-2, EDGE-3, TOKEN-*). */
-@ExtendWith(VertxExtension.class)
-class TurnStreamTest {
+class TurnStreamTest extends TurnTestBase {
 
-  TurnHarness turn;
-
-  @BeforeEach
-  void start(Vertx vertx) {
-    turn = new TurnHarness(vertx, new JsonObject().put("responseTimeoutMs", 1500));
-  }
-
-  @AfterEach
-  void stop() {
-    turn.close();
+  @Override
+  JsonObject llmConfig() {
+    return new JsonObject().put("responseTimeoutMs", 1500);
   }
 
   @Test
@@ -97,8 +84,7 @@ class TurnStreamTest {
     turn.gemini.next().text("Thinking").stall();
     turn.asked("First");
     turn.events.next("chat_token");
-    Throwable refused = turn.llm.start(TurnHarness.USER, turn.conversation, "Second")
-        .transform(r -> Future.succeededFuture(r.cause())).await();
+    Throwable refused = Failures.failure(turn.llm.start(TurnHarness.USER, turn.conversation, "Second"));
     assertThat(Failure.classify(refused)).isEqualTo(Failure.CONFLICT);
     assertThat(Failure.messageOf(refused)).isEqualTo(Turns.IN_PROGRESS);
   }

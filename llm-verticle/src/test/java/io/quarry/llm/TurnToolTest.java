@@ -14,38 +14,25 @@ import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryResult;
 import io.quarry.testing.EventLog;
 import io.quarry.testing.FakeGemini;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.junit5.VertxExtension;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The tool loop of llm-test.md (TOOL-*, ERR-CORRECT-*, EDGE-1) and charts by tool, with the llm verticle alone:
  * SQL and loads are answered by a fake dataset service, as the whole node's tests answer them with DuckDB.
  */
-@ExtendWith(VertxExtension.class)
-class TurnToolTest {
+class TurnToolTest extends TurnTestBase {
 
   static final JsonArray PEOPLE = new JsonArray().add(column("name", "VARCHAR", "Text"))
       .add(column("age", "INTEGER", "Integer")).add(column("active", "BOOLEAN", "Boolean"));
 
-  TurnHarness turn;
-
   @BeforeEach
-  void start(Vertx vertx) {
-    turn = new TurnHarness(vertx, new JsonObject());
+  void people() {
     turn.dataset("table1", 100, PEOPLE);
-  }
-
-  @AfterEach
-  void stop() {
-    turn.close();
   }
 
   private static JsonObject sql(String query) {

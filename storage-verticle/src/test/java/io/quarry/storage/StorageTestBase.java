@@ -8,6 +8,7 @@ import io.quarry.bus.QueryResult;
 import io.quarry.bus.RowsJson;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.User;
+import io.quarry.testing.Failures;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -72,12 +73,7 @@ abstract class StorageTestBase {
   }
 
   static Throwable catchFailure(Future<?> future) {
-    try {
-      future.await();
-    } catch (Throwable t) {
-      return t;
-    }
-    throw new AssertionError("expected a failure");
+    return Failures.failure(future);
   }
 
   static void assertFails(Future<?> future, Failure code, String message) {

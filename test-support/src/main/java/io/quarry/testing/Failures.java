@@ -5,13 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.bus.Failure;
 import io.vertx.core.Future;
 
-/** How the fakes' tests look at a failed request. */
-final class Failures {
+/** How a test looks at a request that must fail. */
+public final class Failures {
 
   private Failures() {
   }
 
-  static Throwable failure(Future<?> future) {
+  /** The failure {@code future} ends with; an assertion error if it succeeds. */
+  public static Throwable failure(Future<?> future) {
     try {
       future.await();
     } catch (Throwable t) {
@@ -21,7 +22,7 @@ final class Failures {
   }
 
   /** The failure as the caller reads it: its code, and its message without details. */
-  static void assertFails(Future<?> future, Failure code, String message) {
+  public static void assertFails(Future<?> future, Failure code, String message) {
     Throwable t = failure(future);
     assertThat(Failure.classify(t)).isEqualTo(code);
     assertThat(Failure.messageOf(t)).isEqualTo(message);
