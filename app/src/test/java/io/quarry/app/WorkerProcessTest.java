@@ -7,6 +7,7 @@ import io.quarry.bus.Addresses;
 import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.WorkerClient;
 import io.quarry.testing.ParquetFixtures;
+import io.quarry.testing.ParquetServer;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -90,7 +91,8 @@ class WorkerProcessTest {
   }
 
   /** A conversation with people.parquet, and a query of another conversation held on a worker mid-download. */
-  private record Held(String other, Future<HttpResponse<Buffer>> running, JsonObject worker) {
+  private record Held(String other, Future<HttpResponse<Buffer>> running, JsonObject worker,
+      ParquetServer.Held downloads) {
   }
 
   private Held queryHeldOnAWorker() {
@@ -99,12 +101,12 @@ class WorkerProcessTest {
     String victim = chat.conversation();
     chat.files.route("/held.parquet").content(ParquetFixtures.people(dir));
     chat.addDataset(victim, "/held.parquet");
-    Future<Void> downloading = chat.files.route("/held.parquet").holdFull().arrived();
+    ParquetServer.Held downloads = chat.files.route("/held.parquet").holdFull();
     Future<HttpResponse<Buffer>> running = querying(victim, "SELECT count(*) FROM table1");
-    downloading.await();
+    downloads.arrived().await();
     JsonObject busy = workers().stream().map(JsonObject.class::cast).filter(w -> w.getInteger("in_flight") == 1)
         .findFirst().orElseThrow();
-    return new Held(other, running, busy);
+    return new Held(other, running, busy, downloads);
   }
 
   @Test
@@ -176,7 +178,8 @@ class WorkerProcessTest {
   }
 
   @Test
-  @DisplayName("SIGKILL of a worker during a query: its caller hears 'The query worker stopped unexpectedly' at once, another conversation keeps working, the worker comes back")
+  @DisplayName("SIGKILL of a worker during a query: the query runs again on the other worker and answers, another "
+      + "conversation keeps working, the worker comes back")
   void killed() throws InterruptedException, IOException {
     start(Map.of());
     Held held = queryHeldOnAWorker();
@@ -187,7 +190,11 @@ class WorkerProcessTest {
     assertThat(temps).hasSize(2);
     ProcessHandle.of(busy.getLong("pid")).orElseThrow().destroyForcibly();
 
-    assertError(held.running().await(), 500, WorkerClient.STOPPED);
+    held.downloads().arrived(2).await(); // the same query, on the other worker
+    held.downloads().release();
+    HttpResponse<Buffer> answer = held.running().await();
+    assertThat(answer.statusCode()).as(answer.bodyAsString()).isEqualTo(200);
+    assertThat(answer.bodyAsJsonObject().getJsonArray("rows")).isEqualTo(new JsonArray().add(new JsonArray().add(100)));
     assertPeopleCount(other);
     LocalWorkerStatus back = awaitReady(busy.getString("name"));
     assertThat(back.restarts()).isEqualTo(1);
@@ -202,6 +209,23 @@ class WorkerProcessTest {
       assertThat(temps.get(gone)).as("DuckDB's library, unpacked in the killed worker's own directory").hasSize(1);
       assertThat(gone).doesNotExist();
     });
+  }
+
+  @Test
+  @DisplayName("a query whose worker is SIGKILLed, and then the worker it ran again on too, answers 'The query "
+      + "worker stopped unexpectedly'")
+  void killedTwice() {
+    start(Map.of());
+    Held held = queryHeldOnAWorker();
+    long firstPid = held.worker().getLong("pid");
+    ProcessHandle.of(firstPid).orElseThrow().destroyForcibly();
+    held.downloads().arrived(2).await();
+    JsonObject second = workers().stream().map(JsonObject.class::cast)
+        .filter(w -> w.getInteger("in_flight") == 1 && w.getLong("pid") != firstPid).findFirst().orElseThrow();
+    ProcessHandle.of(second.getLong("pid")).orElseThrow().destroyForcibly();
+
+    assertError(held.running().await(), 500, WorkerClient.STOPPED);
+    held.downloads().release();
   }
 
   /** Each worker process's temporary directory, where the DuckDB driver unpacks its native library. */

@@ -9,13 +9,25 @@ import java.util.Map;
  * SQL for a worker: the statement and the only tables it may read, each a name bound to a Parquet URL.
  *
  * @param tables table name → URL, in the order the datasets were added
+ * @param userId whom it runs for: a node that holds queries while its workers are busy serves users in turn;
+ *     empty for a caller that acts for nobody in particular (they share one turn)
  */
-public record QueryRequest(String sql, Map<String, String> tables, long timeoutMs) {
+public record QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId) {
+
+  public QueryRequest(String sql, Map<String, String> tables, long timeoutMs) {
+    this(sql, tables, timeoutMs, "");
+  }
+
+  /** The same query with less time left, e.g. after waiting for a worker. */
+  public QueryRequest withTimeout(long newTimeoutMs) {
+    return new QueryRequest(sql, tables, newTimeoutMs, userId);
+  }
 
   public JsonObject toJson() {
     JsonArray list = new JsonArray();
     tables.forEach((name, url) -> list.add(new JsonObject().put("name", name).put("url", url)));
-    return new JsonObject().put("sql", sql).put("tables", list).put("timeout_ms", timeoutMs);
+    return new JsonObject().put("sql", sql).put("tables", list).put("timeout_ms", timeoutMs)
+        .put(Keys.USER_ID, userId);
   }
 
   public static QueryRequest fromJson(JsonObject json) {
@@ -24,6 +36,7 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
       JsonObject table = (JsonObject) item;
       tables.put(table.getString("name"), table.getString("url"));
     }
-    return new QueryRequest(json.getString("sql"), tables, json.getLong("timeout_ms", 0L));
+    return new QueryRequest(json.getString("sql"), tables, json.getLong("timeout_ms", 0L),
+        json.getString(Keys.USER_ID, ""));
   }
 }

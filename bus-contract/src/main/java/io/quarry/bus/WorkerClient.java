@@ -10,6 +10,9 @@ public final class WorkerClient {
   /** What a query's caller hears when no worker can take it (UNAVAILABLE). */
   public static final String NO_WORKER = "No query worker available";
 
+  /** What a query's caller hears when its node already holds as many queries as it may (UNAVAILABLE). */
+  public static final String BUSY = "Server busy, try again shortly";
+
   /** The query made its worker run out of memory (inside DuckDB, or the whole process). */
   public static final String OUT_OF_MEMORY = "The query used too much memory and was stopped";
 

@@ -13,6 +13,7 @@ import io.vertx.core.http.HttpServerResponse;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -182,14 +183,22 @@ public final class ParquetServer {
     }
   }
 
-  /** Requests held back: {@link #arrived()} completes when the first comes in, {@link #release()} answers them all. */
+  /**
+   * Requests held back: {@link #arrived()} completes when the first comes in, {@link #arrived(int)} when the
+   * n-th has, {@link #release()} answers them all and every later one at once.
+   */
   public static final class Held {
-    private final Promise<Void> arrived = Promise.promise();
+    private final Map<Integer, Promise<Void>> arrivals = new HashMap<>();
     private final List<Runnable> waiting = new ArrayList<>();
+    private int arrivedCount;
     private boolean released;
 
     public Future<Void> arrived() {
-      return arrived.future();
+      return arrived(1);
+    }
+
+    public synchronized Future<Void> arrived(int n) {
+      return arrivedCount >= n ? Future.succeededFuture() : arrivals.computeIfAbsent(n, k -> Promise.promise()).future();
     }
 
     public synchronized void release() {
@@ -199,7 +208,11 @@ public final class ParquetServer {
     }
 
     private synchronized void hold(Runnable answer) {
-      arrived.tryComplete();
+      arrivedCount++;
+      Promise<Void> awaited = arrivals.remove(arrivedCount);
+      if (awaited != null) {
+        awaited.complete();
+      }
       if (released) {
         answer.run();
       } else {

@@ -12,11 +12,13 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.duckdb.DuckDBConnection;
 
@@ -24,13 +26,20 @@ import org.duckdb.DuckDBConnection;
  * In-memory DuckDB databases, one per set of table bindings (name → cached file), each locked down at
  * creation: external access off except the exact bound files, configuration locked, memory and thread
  * limits, its own spill directory. Kept in an LRU because creating one costs ~15 ms while a warm
- * trivial query costs a fraction of a millisecond. Besides them, one table-less database parses
- * statements for {@link SqlGuard}, with a prepared statement per worker thread. Used from worker
- * threads, hence synchronized.
+ * trivial query costs a fraction of a millisecond; the LRU holds as many as the memory set aside for them
+ * allows (see {@link WorkerSettings}), so the conversations a node serves at once keep theirs. Besides them,
+ * one table-less database parses statements for {@link SqlGuard}, with a prepared statement per worker
+ * thread. Used from worker threads: the maps are guarded by this object's lock, which is never held while a
+ * database is created or closed.
  */
 final class DuckInstances implements AutoCloseable {
 
-  record Limits(String memoryLimit, int threads, int maxInstances, Path spillDir) {
+  /**
+   * @param threads    DuckDB's threads per database (per query)
+   * @param queries    queries run at once, each on a database of its own
+   * @param keep       databases kept idle; 0 to size them from memory (see {@link DatabaseBudget})
+   */
+  record Limits(String memoryLimit, int threads, int queries, int keep, long idleDatabaseBytes, Path spillDir) {
   }
 
   /** One database; {@code columns} per table feed friendly error messages. */
@@ -55,8 +64,22 @@ final class DuckInstances implements AutoCloseable {
     }
   }
 
+  /** One instance being created; {@code stale} once a file it reads left the cache meanwhile. */
+  private static final class Creation {
+    final CompletableFuture<Instance> done = new CompletableFuture<>();
+    final Collection<Path> files;
+    boolean stale;
+
+    Creation(Collection<Path> files) {
+      this.files = files;
+    }
+  }
+
   private final Limits limits;
+  private int keep = DatabaseBudget.MIN;
   private final LinkedHashMap<String, Instance> instances = new LinkedHashMap<>(16, 0.75f, true);
+  /** Instances being created, by key: whoever else wants one waits for it. */
+  private final Map<String, Creation> creating = new HashMap<>();
   private int created;
   private Instance parser;
   /** One prepared parsing statement per worker thread (the pool's threads live as long as this worker). */
@@ -65,6 +88,19 @@ final class DuckInstances implements AutoCloseable {
 
   DuckInstances(Limits limits) {
     this.limits = limits;
+  }
+
+  /**
+   * Loads DuckDB and makes the parsing database, then sizes the LRU (blocks): measured now, the address space
+   * in use includes DuckDB's library. Returns how many databases it keeps.
+   */
+  synchronized int open() throws SQLException {
+    if (parser == null) {
+      parser = create("", Map.of());
+    }
+    keep = limits.keep() > 0 ? limits.keep() : DatabaseBudget.databases(limits.memoryLimit(), limits.queries(),
+        limits.idleDatabaseBytes(), ProcessMemory.addressSpaceCap(), ProcessMemory.addressSpaceUsed());
+    return keep;
   }
 
   /**
@@ -89,55 +125,125 @@ final class DuckInstances implements AutoCloseable {
     return connection;
   }
 
-  /** An instance for these bindings, leased until {@link #release}. */
-  synchronized Instance lease(Map<String, Path> bindings) throws SQLException {
+  /**
+   * An instance for these bindings, leased until {@link #release}. A missing one is created outside the lock
+   * (it takes milliseconds), so queries over other bindings are not held up by it; queries that want the
+   * same missing one wait for its one creation instead of making their own.
+   */
+  Instance lease(Map<String, Path> bindings) throws SQLException {
     String key = bindings.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
         .sorted().collect(Collectors.joining("\n"));
-    Instance instance = instances.get(key);
-    if (instance == null) {
-      instance = create(key, bindings);
-      instances.put(key, instance);
-      evictBeyondLimit();
+    while (true) {
+      Creation pending;
+      synchronized (this) {
+        Instance found = instances.get(key);
+        if (found != null) {
+          found.leases++;
+          return found;
+        }
+        pending = creating.get(key);
+        if (pending == null) {
+          creating.put(key, new Creation(List.copyOf(bindings.values())));
+        }
+      }
+      if (pending == null) {
+        return createAndKeep(key, bindings);
+      }
+      pending.done.handle((instance, failure) -> null).join(); // then look again: it may already be gone
     }
-    instance.leases++;
+  }
+
+  private Instance createAndKeep(String key, Map<String, Path> bindings) throws SQLException {
+    Instance instance;
+    try {
+      instance = create(key, bindings);
+    } catch (SQLException | RuntimeException e) {
+      finished(key).done.completeExceptionally(e);
+      throw e;
+    }
+    List<Instance> closing;
+    Creation pending;
+    synchronized (this) {
+      pending = finished(key);
+      instance.leases++;
+      if (pending.stale) {
+        instance.retired = true; // a file it reads left the cache while it was being made: used once, not kept
+        closing = List.of();
+      } else {
+        instances.put(key, instance);
+        closing = evictBeyondLimit();
+      }
+    }
+    pending.done.complete(instance);
+    closing.forEach(DuckInstances::closeQuietly);
     return instance;
   }
 
-  synchronized void release(Instance instance) {
-    instance.leases--;
-    if (instance.retired && instance.leases == 0) {
+  private synchronized int nextNumber() {
+    return ++created;
+  }
+
+  private synchronized Creation finished(String key) {
+    return creating.remove(key);
+  }
+
+  void release(Instance instance) {
+    boolean close;
+    synchronized (this) {
+      instance.leases--;
+      close = instance.retired && instance.leases == 0;
+    }
+    if (close) {
       closeQuietly(instance);
     }
   }
 
   /** Retires every instance that reads this file (it was replaced or evicted from the cache). */
-  synchronized void forget(Path file) {
-    for (Iterator<Instance> it = instances.values().iterator(); it.hasNext(); ) {
-      Instance instance = it.next();
-      if (instance.files.contains(file)) {
-        it.remove();
-        retire(instance);
+  void forget(Path file) {
+    List<Instance> closing = new ArrayList<>();
+    synchronized (this) {
+      for (Iterator<Instance> it = instances.values().iterator(); it.hasNext(); ) {
+        Instance instance = it.next();
+        if (instance.files.contains(file)) {
+          it.remove();
+          retire(instance, closing);
+        }
       }
+      creating.values().stream().filter(c -> c.files.contains(file)).forEach(c -> c.stale = true);
     }
+    closing.forEach(DuckInstances::closeQuietly);
   }
 
-  private void evictBeyondLimit() {
-    for (Iterator<Instance> it = instances.values().iterator(); it.hasNext() && instances.size() > limits.maxInstances(); ) {
+  /** The least recently used instances past the limit, retired; those nobody uses are returned for closing. */
+  private List<Instance> evictBeyondLimit() {
+    List<Instance> closing = new ArrayList<>();
+    for (Iterator<Instance> it = instances.values().iterator(); it.hasNext() && instances.size() > keep; ) {
       Instance eldest = it.next();
       it.remove();
-      retire(eldest);
+      retire(eldest, closing);
+    }
+    return closing;
+  }
+
+  private static void retire(Instance instance, List<Instance> closing) {
+    instance.retired = true;
+    if (instance.leases == 0) {
+      closing.add(instance);
     }
   }
 
-  private void retire(Instance instance) {
-    instance.retired = true;
-    if (instance.leases == 0) {
-      closeQuietly(instance);
-    }
+  /** How many databases are kept now. */
+  synchronized int kept() {
+    return instances.size();
+  }
+
+  /** How many databases were made so far, the parsing one included. */
+  synchronized int created() {
+    return created;
   }
 
   private Instance create(String key, Map<String, Path> bindings) throws SQLException {
-    Path spill = limits.spillDir().resolve("db-" + (++created));
+    Path spill = limits.spillDir().resolve("db-" + nextNumber());
     try {
       Files.createDirectories(spill);
     } catch (IOException e) {
@@ -146,6 +252,9 @@ final class DuckInstances implements AutoCloseable {
     Properties properties = new Properties();
     properties.setProperty("autoload_known_extensions", "false");
     properties.setProperty("autoinstall_known_extensions", "false");
+    // DuckDB starts 8 threads per database for asynchronous I/O, which reading local files does not use: with
+    // them an idle database maps 77 MB of address space instead of 12 MB (bench/run.sh load measures it).
+    properties.setProperty("async_threads", "0");
     DuckDBConnection base = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:", properties);
     try (Statement s = base.createStatement()) {
       s.execute("SET memory_limit = '" + limits.memoryLimit().replace("'", "") + "'");
@@ -199,8 +308,10 @@ final class DuckInstances implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    instances.values().forEach(this::retire);
+    List<Instance> closing = new ArrayList<>();
+    instances.values().forEach(instance -> retire(instance, closing));
     instances.clear();
+    closing.forEach(DuckInstances::closeQuietly);
     for (Connection connection : parsers) {
       try {
         connection.close();

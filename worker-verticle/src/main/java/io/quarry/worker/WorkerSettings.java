@@ -13,9 +13,11 @@ import java.nio.file.Path;
  * @param threads queries run at once (each on a DuckDB thread of the pool); {@code queueSize} more wait
  * @param servedBy which node answers, for operators and the tests of work spread across a cluster
  * @param localWorkerId the member address its pool gives it (empty when it is not deployed by a pool)
+ * @param instances databases kept idle, one per set of table bindings; 0 sizes them from memory
+ *     ({@link DatabaseBudget})
  */
 public record WorkerSettings(Path home, int threads, int queueSize, String memoryLimit, int duckdbThreads,
-    int instances, long cacheMaxBytes, long maxFileSizeBytes, long downloadTimeoutMs, long revalidateWaitMs,
+    int instances, long idleDatabaseBytes, long cacheMaxBytes, long maxFileSizeBytes, long downloadTimeoutMs, long revalidateWaitMs,
     AddressPolicy policy, QueryTimeouts timeouts, String servedBy, String localWorkerId) {
 
   public static WorkerSettings from(JsonObject config) {
@@ -23,7 +25,7 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
     String name = c.getString("name");
     return new WorkerSettings(Path.of(c.getString("dataDir")).toAbsolutePath().resolve("worker-" + name),
         c.getInteger("threads"), c.getInteger("queueSize"), c.getString("memoryLimit"), c.getInteger("duckdbThreads"),
-        c.getInteger("instances"), c.getLong("cacheMaxBytes"), c.getLong("maxFileSizeBytes"),
+        c.getInteger("instances"), c.getLong("idleDatabaseBytes"), c.getLong("cacheMaxBytes"), c.getLong("maxFileSizeBytes"),
         c.getLong("downloadTimeoutMs"), c.getLong("revalidateWaitMs"),
         AddressPolicy.of(c.getBoolean("allowPrivateNetworks"), c.getString("allowedAddresses"),
             c.getString("trustedUrlPrefixes")),
@@ -32,7 +34,8 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
   }
 
   DuckInstances.Limits duckdb() {
-    return new DuckInstances.Limits(memoryLimit, duckdbThreads, instances, home.resolve("spill"));
+    return new DuckInstances.Limits(memoryLimit, duckdbThreads, threads, instances, idleDatabaseBytes,
+        home.resolve("spill"));
   }
 
   ParquetCache.Settings cache() {

@@ -5,6 +5,7 @@ import io.quarry.bus.Bus;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.WorkerClient;
 import io.quarry.bus.WorkerReply;
 import io.quarry.bus.net.AddressPolicy;
 import io.quarry.bus.net.OutboundHttp;
@@ -30,7 +31,6 @@ import org.slf4j.LoggerFactory;
 public class WorkerVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(WorkerVerticle.class);
-  static final String BUSY = "Server busy, try again shortly";
 
   private OutboundHttp http;
   private DuckInstances instances;
@@ -52,8 +52,10 @@ public class WorkerVerticle extends VerticleBase {
     cache = new ParquetCache(vertx, http, settings.cache(), this::forget);
     revalidating = new RunWhileRevalidating(vertx, cache, settings.revalidateWaitMs());
     return cache.open()
-        .compose(v -> Bus.serve(vertx.eventBus(), address(settings), this::onQuery).completion())
-        .onSuccess(v -> log.info("Worker ready: {} threads, cache in {}", settings.threads(), settings.home()));
+        .compose(v -> executor.executeBlocking(instances::open, false))
+        .compose(kept -> Bus.serve(vertx.eventBus(), address(settings), this::onQuery).completion()
+            .onSuccess(v -> log.info("Worker ready: {} threads, {} databases kept, cache in {}", settings.threads(),
+                kept, settings.home())));
   }
 
   /** Queries come from this node's {@link io.quarry.worker.pool.WorkerPool} only, on an address of this verticle's own. */
@@ -71,7 +73,7 @@ public class WorkerVerticle extends VerticleBase {
       throw QuarryException.badRequest("Field 'sql' is required");
     }
     if (!admission.tryEnter()) {
-      return Future.failedFuture(new QuarryException(Failure.UNAVAILABLE, BUSY));
+      return Future.failedFuture(new QuarryException(Failure.UNAVAILABLE, WorkerClient.BUSY));
     }
     long timeoutMs = settings.timeouts().limit(request.timeoutMs());
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);

@@ -64,6 +64,11 @@ class WorkerVerticleTest {
   }
 
   private void deploy(JsonObject overrides, long queryTimeoutMs) {
+    deploy(overrides, queryTimeoutMs, new JsonObject());
+  }
+
+  /** {@code poolSettings}: the {@code localWorkers} section the pool reads (e.g. its queue). */
+  private void deploy(JsonObject overrides, long queryTimeoutMs, JsonObject poolSettings) {
     if (pool != null) {
       vertx.undeploy(pool).await();
     }
@@ -71,7 +76,7 @@ class WorkerVerticleTest {
         .put("threads", 2).put("memoryLimit", "512MB").mergeIn(overrides);
     // As a worker-only node runs it: its pool of one owns worker.query.run.
     pool = vertx.deployVerticle(WorkerPool.inProcess(), new DeploymentOptions().setConfig(new JsonObject()
-        .put("node", new JsonObject().put("id", "test-node")).put("worker", config)
+        .put("node", new JsonObject().put("id", "test-node")).put("worker", config).put("settings", poolSettings)
         .put("query", new JsonObject().put("timeoutMs", queryTimeoutMs)))).await();
   }
 
@@ -403,17 +408,20 @@ class WorkerVerticleTest {
   }
 
   @Test
-  @DisplayName("beyond running plus queued capacity, a query is refused with 'Server busy, try again shortly'")
+  @DisplayName("the node gives its worker twice its threads and holds localWorkers.queueSize more: the query at the "
+      + "limit waits and runs, the one past it is refused with 'Server busy, try again shortly'")
   void busy() {
-    deploy(new JsonObject().put("threads", 1).put("queueSize", 1));
+    deploy(new JsonObject().put("threads", 1).put("queueSize", 1), 5_000, new JsonObject().put("queueSize", 1));
     people.delayFull(1_000);
     Future<QueryResult> first = worker.run(new QueryRequest("SELECT 1 FROM people LIMIT 1", tables, 5_000));
     Future<QueryResult> second = worker.run(new QueryRequest("SELECT 2 FROM people LIMIT 1", tables, 5_000));
-    ReplyException third = failure(worker.run(new QueryRequest("SELECT 3", Map.of(), 5_000)));
-    assertThat(Failure.classify(third)).isEqualTo(Failure.UNAVAILABLE);
-    assertThat(third.getMessage()).isEqualTo("Server busy, try again shortly");
+    Future<QueryResult> atTheLimit = worker.run(new QueryRequest("SELECT 3 FROM people LIMIT 1", tables, 5_000));
+    ReplyException past = failure(worker.run(new QueryRequest("SELECT 4", Map.of(), 5_000)));
+    assertThat(Failure.classify(past)).isEqualTo(Failure.UNAVAILABLE);
+    assertThat(past.getMessage()).isEqualTo("Server busy, try again shortly");
+    assertThat(atTheLimit.await().rowValues().getJsonArray(0).getInteger(0)).isEqualTo(3);
     Future.all(first, second).await();
-    assertThat(run("SELECT 4", Map.of()).rowValues().getJsonArray(0).getInteger(0)).isEqualTo(4);
+    assertThat(run("SELECT 5", Map.of()).rowValues().getJsonArray(0).getInteger(0)).isEqualTo(5);
   }
 
   @Test

@@ -9,11 +9,12 @@ import io.vertx.core.json.JsonObject;
  * @param heapMb the Java heap of each worker process
  * @param memoryCapMb the address space the operating system allows each worker process (0: no cap);
  *     DuckDB's own {@code worker.memoryLimit} and the heap must fit well inside it
+ * @param queueSize queries the node holds while every worker is busy or restarting; past it "Server busy"
  * @param classArchiveDir where the workers' class-data-sharing archive lives; empty for the node's
  *     {@code workers} directory under {@code worker.dataDir}
  */
 public record LocalWorkersConfig(int count, int heapMb, long memoryCapMb, long startTimeoutMs, long restartDelayMs,
-    String classArchiveDir) {
+    int queueSize, String classArchiveDir) {
 
   public static final int MAX_COUNT = 64;
 
@@ -22,7 +23,7 @@ public record LocalWorkersConfig(int count, int heapMb, long memoryCapMb, long s
     JsonObject section = Defaults.section("localWorkers", given);
     LocalWorkersConfig config = new LocalWorkersConfig(section.getInteger("count"), section.getInteger("heapMb"),
         section.getLong("memoryCapMb"), section.getLong("startTimeoutMs"), section.getLong("restartDelayMs"),
-        section.getString("classArchiveDir"));
+        section.getInteger("queueSize"), section.getString("classArchiveDir"));
     if (config.count < 0 || config.count > MAX_COUNT) {
       throw new IllegalArgumentException("localWorkers.count must be from 0 to " + MAX_COUNT + ", got " + config.count);
     }
@@ -33,15 +34,19 @@ public record LocalWorkersConfig(int count, int heapMb, long memoryCapMb, long s
       throw new IllegalArgumentException("localWorkers.memoryCapMb must be 0 (no cap) or at least heapMb + 512 ("
           + (config.heapMb + 512) + "), got " + config.memoryCapMb);
     }
+    if (config.queueSize < 0) {
+      throw new IllegalArgumentException("localWorkers.queueSize must be 0 or more, got " + config.queueSize);
+    }
     return config;
   }
 
   public LocalWorkersConfig withCount(int n) {
-    return new LocalWorkersConfig(n, heapMb, memoryCapMb, startTimeoutMs, restartDelayMs, classArchiveDir);
+    return new LocalWorkersConfig(n, heapMb, memoryCapMb, startTimeoutMs, restartDelayMs, queueSize, classArchiveDir);
   }
 
   public JsonObject toJson() {
     return new JsonObject().put("count", count).put("heapMb", heapMb).put("memoryCapMb", memoryCapMb)
-        .put("startTimeoutMs", startTimeoutMs).put("restartDelayMs", restartDelayMs).put("classArchiveDir", classArchiveDir);
+        .put("startTimeoutMs", startTimeoutMs).put("restartDelayMs", restartDelayMs).put("queueSize", queueSize)
+        .put("classArchiveDir", classArchiveDir);
   }
 }

@@ -4,12 +4,11 @@ import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Deliveries;
 import io.quarry.bus.LocalWorker;
+import io.quarry.worker.ProcessMemory;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +32,7 @@ public final class Supervised {
     exitWithParent(System.in);
     String supervisorId = supervisor.substring(0, supervisor.indexOf('/'));
     // Reading procfs is file IO: not on the event loop.
-    return vertx.executeBlocking(Supervised::addressSpaceCap, false)
+    return vertx.executeBlocking(ProcessMemory::addressSpaceCap, false)
         .map(cap -> new LocalWorker(workerId(supervisor), ProcessHandle.current().pid(), cap))
         .compose(me -> Bus.request(vertx.eventBus(), Addresses.localWorkerReady(supervisorId), me.toJson(),
             Deliveries.within(Deliveries.LOCAL_WORKER_READY_MS)))
@@ -54,20 +53,5 @@ public final class Supervised {
     }, "quarry-parent-watch");
     watcher.setDaemon(true);
     watcher.start();
-  }
-
-  /** The address-space limit the operating system holds this process to (Linux), or 0 when there is none. */
-  static long addressSpaceCap() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
-        if (line.startsWith("Max address space")) {
-          String soft = line.substring("Max address space".length()).strip().split("\\s+")[0];
-          return soft.equals("unlimited") ? 0 : Long.parseLong(soft);
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // Not Linux, or no procfs: report no cap rather than guess.
-    }
-    return 0;
   }
 }

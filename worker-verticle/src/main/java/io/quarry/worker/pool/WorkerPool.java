@@ -4,14 +4,11 @@ import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Defaults;
 import io.quarry.bus.NodeInfo;
-import io.quarry.bus.Failure;
 import io.quarry.bus.LocalWorker;
 import io.quarry.bus.LocalWorkerStatus;
-import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryTimeouts;
 import io.quarry.worker.WorkerSettings;
-import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
@@ -23,9 +20,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 
 /**
@@ -33,7 +28,8 @@ import java.util.List;
  * runs LLM turns or owns SQLite must not run DuckDB in its own process, so its pool starts worker processes
  * from the same jar, joined to this node over the clustered event bus, restarts a process that dies and tells
  * that process's callers why. A node that runs DuckDB itself (worker-only) has a pool of one: the worker
- * verticle of its own process. Either way each query goes to a ready member (see {@link Affinity}).
+ * verticle of its own process. Either way {@link Placement} puts each query on a member, or holds it until one
+ * has room.
  *
  * <p>Deployment config: {@code node} (this node), {@code settings} ({@link LocalWorkersConfig}), {@code worker}
  * (the worker section), {@code query}; for processes also {@code home} (a directory for their files), {@code cluster} and
@@ -44,10 +40,9 @@ public class WorkerPool extends VerticleBase {
   /** Null for a pool of one in this process. */
   private final ClusterKey key;
   private final List<Member> members = new ArrayList<>();
-  private final Deque<Waiting> waiting = new ArrayDeque<>();
   private LocalWorkersConfig settings;
   private QueryTimeouts timeouts;
-  private int busyAt;
+  private Placement placement;
 
   private WorkerPool(ClusterKey key) {
     this.key = key;
@@ -69,7 +64,8 @@ public class WorkerPool extends VerticleBase {
     JsonObject query = Defaults.section("query", config().getJsonObject("query"));
     timeouts = new QueryTimeouts(query.getLong("timeoutMs"));
     JsonObject worker = config().getJsonObject("worker");
-    busyAt = WorkerSettings.from(worker).threads();
+    int threads = WorkerSettings.from(worker).threads();
+    placement = new Placement(vertx, members, threads, 2 * threads, settings.queueSize());
     NodeInfo node = NodeInfo.of(config());
     String supervisor = node.id();
     Future<List<Member>> created = key == null
@@ -174,39 +170,13 @@ public class WorkerPool extends VerticleBase {
   /** The worker's reply passes on as it came (see {@link io.quarry.bus.WorkerReply}). */
   private Future<Buffer> onQuery(JsonObject body) {
     QueryRequest query = QueryRequest.fromJson(body);
-    return ready(query).compose(process -> process.run(query, timeouts.limit(query.timeoutMs())));
-  }
-
-  /** The member for this query (see {@link Affinity}); when none is ready (all restarting), the query waits for one. */
-  private Future<Member> ready(QueryRequest query) {
-    List<Member> ready = members.stream().filter(Member::isReady).toList();
-    if (!ready.isEmpty()) {
-      return Future.succeededFuture(Affinity.choose(ready, query, busyAt).orElseThrow());
-    }
-    Promise<Member> wait = Promise.promise();
-    waiting.add(new Waiting(query, wait));
-    vertx.setTimer(settings.startTimeoutMs(), t -> {
-      if (waiting.removeIf(w -> w.member() == wait)) {
-        wait.tryFail(new QuarryException(Failure.UNAVAILABLE, WorkerClient.NO_WORKER));
-      }
-    });
-    return wait.future();
-  }
-
-  private record Waiting(QueryRequest query, Promise<Member> member) {
+    return placement.run(query, timeouts.limit(query.timeoutMs()));
   }
 
   /** A member started, became ready or died: queries waiting for one may go, and local listeners hear of it. */
   private void changed(Member member) {
-    drainWaiting();
+    placement.drain();
     vertx.eventBus().publish(Addresses.WORKER_LOCAL_EVENTS, member.status().toJson(), new DeliveryOptions().setLocalOnly(true));
-  }
-
-  private void drainWaiting() {
-    while (!waiting.isEmpty() && members.stream().anyMatch(Member::isReady)) {
-      Waiting next = waiting.poll();
-      ready(next.query()).onSuccess(next.member()::tryComplete);
-    }
   }
 
   private JsonObject status() {
@@ -216,7 +186,7 @@ public class WorkerPool extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    waiting.forEach(w -> w.member().tryFail(new QuarryException(Failure.UNAVAILABLE, WorkerClient.NO_WORKER)));
+    placement.close();
     return Future.all(members.stream().map(Member::stop).toList());
   }
 }

@@ -209,11 +209,13 @@ final class WorkerProcess implements Member {
     long delay = Math.min(MAX_RESTART_DELAY_MS, settings.restartDelayMs() << Math.min(quickDeaths, 6));
     lastExitAt = Timestamps.now();
     lastExitCause = description;
-    failInFlight(cause == null ? new QuarryException(Failure.INTERNAL, WorkerClient.STOPPED)
-        : new QuarryException(cause.memory() ? Failure.SQL : Failure.INTERNAL, cause.message()));
+    // Restarting before its queries hear of it, so that none of them is run again on this member.
+    state = State.RESTARTING;
+    boolean memory = cause != null && cause.memory();
+    failInFlight(new MemberDied(new QuarryException(memory ? Failure.SQL : Failure.INTERNAL,
+        cause == null ? WorkerClient.STOPPED : cause.message()), !memory));
     firstStart.tryFail(new IllegalStateException(name() + " stopped before it was ready: " + description));
     log.warn("{} ended ({}); restarting in {} ms", name(), description, delay);
-    state = State.RESTARTING;
     process = null;
     restarts++;
     changed.accept(this);
@@ -224,11 +226,10 @@ final class WorkerProcess implements Member {
     });
   }
 
-  private void failInFlight(QuarryException failure) {
-    for (Promise<Buffer> answer : new ArrayList<>(inFlight)) {
-      answer.tryFail(failure);
-    }
+  private void failInFlight(RuntimeException failure) {
+    List<Promise<Buffer>> failing = new ArrayList<>(inFlight);
     inFlight.clear();
+    failing.forEach(answer -> answer.tryFail(failure));
   }
 
   /** Asks the process to end (SIGTERM), and kills it if it has not within a few seconds. */

@@ -1,0 +1,50 @@
+package io.quarry.worker;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * How many idle databases a worker keeps (see {@link DuckInstances}). Each is one set of table bindings, so a
+ * node keeps one per conversation it serves, and a conversation without one pays ~13 ms to make it, and more
+ * when many conversations take turns evicting each other's. What bounds them is address space: an idle locked
+ * database costs {@code worker.idleDatabaseBytes} of it (12 MB measured by {@code bench/run.sh load}: one DuckDB
+ * thread's stack and its allocator's arenas; 3.5 MB of it resident). Under an address-space cap they get what
+ * is left once the process as it is now and every running query's memory limit are counted; without one, as
+ * much as one query's memory limit.
+ */
+final class DatabaseBudget {
+
+  /** Fewer than this and two users taking turns would already make a worker rebuild databases. */
+  static final int MIN = 8;
+  static final int MAX = 1_000;
+
+  private static final Pattern SIZE = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*([KMGT]?i?B)?\\s*",
+      Pattern.CASE_INSENSITIVE);
+
+  private DatabaseBudget() {
+  }
+
+  /**
+   * @param capBytes    the process's address-space cap, 0 for none
+   * @param usedBytes   the address space the process maps now, with DuckDB loaded
+   * @param queries     queries a worker runs at once, each up to {@code memoryLimit}
+   */
+  static int databases(String memoryLimit, int queries, long idleDatabaseBytes, long capBytes, long usedBytes) {
+    long limit = bytes(memoryLimit);
+    long budget = capBytes > 0 ? capBytes - usedBytes - queries * limit : limit;
+    return (int) Math.max(MIN, Math.min(MAX, budget / Math.max(1, idleDatabaseBytes)));
+  }
+
+  /** A size as DuckDB reads {@code memory_limit}: KB, MB, GB, TB in powers of 1,000, KiB ... TiB of 1,024. */
+  static long bytes(String size) {
+    Matcher m = SIZE.matcher(size);
+    if (!m.matches()) {
+      throw new IllegalArgumentException("worker.memoryLimit: not a size: '" + size + "'");
+    }
+    String unit = m.group(2) == null ? "B" : m.group(2).toUpperCase(Locale.ROOT);
+    int power = "BKMGT".indexOf(unit.charAt(0));
+    double base = unit.contains("I") ? 1024 : 1000;
+    return (long) (Double.parseDouble(m.group(1)) * Math.pow(base, power));
+  }
+}

@@ -1,0 +1,155 @@
+package io.quarry.worker.pool;
+
+import io.quarry.bus.Failure;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.QueryRequest;
+import io.quarry.bus.WorkerClient;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Places each query on a member of its pool: the member its files live on when that one has room (see
+ * {@link Affinity}), else another with room. When every member is full or restarting, the query waits, its
+ * user's turn kept ({@link WaitingQueries}), until a member frees or its own time limit passes; "Server busy"
+ * only once the node holds {@code localWorkers.queueSize} waiting queries. A query whose member died under it
+ * runs once more on another member within what is left of its limit. Lives on its pool's context only.
+ */
+final class Placement {
+
+  private static final Logger log = LoggerFactory.getLogger(Placement.class);
+  static final String WAITED = " while waiting for a free worker";
+
+  private final Vertx vertx;
+  private final List<Member> members;
+  private final int busyAt;
+  private final int room;
+  private final WaitingQueries<Queued> waiting;
+
+  /**
+   * @param busyAt   queries a member runs at once; past it another member with room is preferred
+   * @param room     queries a member is given at once (some wait on it, so it never idles between two)
+   * @param queueMax queries the node holds while no member has room
+   */
+  Placement(Vertx vertx, List<Member> members, int busyAt, int room, int queueMax) {
+    this.vertx = vertx;
+    this.members = members;
+    this.busyAt = busyAt;
+    this.room = room;
+    this.waiting = new WaitingQueries<>(queueMax);
+  }
+
+  /** One query on its way: its deadline holds through waiting and through a second try. */
+  private static final class Queued {
+    final QueryRequest query;
+    final long limitMs;
+    final long deadlineNanos;
+    final Promise<Buffer> answer = Promise.promise();
+    long timer = -1;
+    /** It waited or is on its second try: it runs with what is left of its limit, not all of it. */
+    boolean delayed;
+    boolean retried;
+
+    Queued(QueryRequest query, long limitMs) {
+      this.query = query;
+      this.limitMs = limitMs;
+      this.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limitMs);
+    }
+
+    long remainingMs() {
+      return TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+    }
+  }
+
+  /** Runs {@code query} within {@code limitMs}, from now. */
+  Future<Buffer> run(QueryRequest query, long limitMs) {
+    Queued queued = new Queued(query, limitMs);
+    place(queued);
+    return queued.answer.future();
+  }
+
+  private void place(Queued q) {
+    if (waiting.isEmpty() && start(q)) {
+      return;
+    }
+    if (!waiting.offer(q.query.userId(), q)) {
+      q.answer.tryFail(new QuarryException(Failure.UNAVAILABLE, WorkerClient.BUSY));
+      return;
+    }
+    q.delayed = true;
+    q.timer = vertx.setTimer(Math.max(1, q.remainingMs()), t -> expired(q));
+  }
+
+  private void expired(Queued q) {
+    if (waiting.remove(q.query.userId(), q)) {
+      q.answer.tryFail(members.stream().anyMatch(Member::isReady)
+          ? new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(q.limitMs, WAITED))
+          : new QuarryException(Failure.UNAVAILABLE, WorkerClient.NO_WORKER));
+    }
+  }
+
+  /** On a member with room, if one has; false otherwise. */
+  private boolean start(Queued q) {
+    List<Member> open = members.stream().filter(this::hasRoom).toList();
+    Optional<Member> member = Affinity.choose(open, q.query, busyAt);
+    if (member.isEmpty()) {
+      return false;
+    }
+    vertx.cancelTimer(q.timer);
+    long runMs = q.delayed ? Math.max(1, q.remainingMs()) : q.limitMs;
+    member.get().run(q.delayed ? q.query.withTimeout(runMs) : q.query, runMs).onComplete(done -> {
+      finished(q, done);
+      drain();
+    });
+    return true;
+  }
+
+  private boolean hasRoom(Member member) {
+    return member.isReady() && member.load() < room;
+  }
+
+  private void finished(Queued q, AsyncResult<Buffer> done) {
+    if (done.succeeded()) {
+      q.answer.tryComplete(done.result());
+    } else if (q.delayed && Failure.classify(done.cause()) == Failure.TIMEOUT) {
+      // It ran with what was left: its caller hears the limit it was given, which has now passed.
+      q.answer.tryFail(new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(q.limitMs, "")));
+    } else if (!(done.cause() instanceof MemberDied died)) {
+      q.answer.tryFail(done.cause());
+    } else if (died.retryable && !q.retried && q.remainingMs() > 0) {
+      q.retried = true;
+      q.delayed = true;
+      log.info("A worker died under a query; running it again ({} ms of its limit left)", q.remainingMs());
+      place(q);
+    } else {
+      q.answer.tryFail(died.failure);
+    }
+  }
+
+  /** Starts waiting queries, users in turn, while members have room: after a query ends or a member changed. */
+  void drain() {
+    while (!waiting.isEmpty() && members.stream().anyMatch(this::hasRoom)) {
+      start(waiting.poll());
+    }
+  }
+
+  /** Queries the node holds now. */
+  int waiting() {
+    return waiting.size();
+  }
+
+  /** The pool stops: nothing waiting will be run. */
+  void close() {
+    for (Queued q : waiting.drain()) {
+      vertx.cancelTimer(q.timer);
+      q.answer.tryFail(new QuarryException(Failure.UNAVAILABLE, WorkerClient.NO_WORKER));
+    }
+  }
+}

@@ -1,0 +1,156 @@
+package io.quarry.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.testing.ParquetFixtures;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The databases a worker keeps, one per set of table bindings. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class DuckInstancesTest {
+
+  @TempDir
+  Path dir;
+
+  Path file;
+  DuckInstances instances;
+
+  @BeforeEach
+  void file() {
+    file = dir.resolve("numbers.parquet");
+    ParquetFixtures.create(file, "SELECT range AS n FROM range(10)");
+  }
+
+  @AfterEach
+  void close() {
+    if (instances != null) {
+      instances.close();
+    }
+  }
+
+  private int open(int keep) throws Exception {
+    instances = new DuckInstances(new DuckInstances.Limits("512MB", 2, 2, keep, 12L << 20, dir.resolve("spill")));
+    return instances.open();
+  }
+
+  /** A conversation's bindings: its own table name over the file. */
+  private static Map<String, Path> conversation(Path file, int n) {
+    return Map.of("table" + n, file);
+  }
+
+  private long count(Map<String, Path> bindings) throws Exception {
+    DuckInstances.Instance instance = instances.lease(bindings);
+    try (Connection c = instance.connect(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*) FROM " + bindings.keySet().iterator().next())) {
+      rs.next();
+      return rs.getLong(1);
+    } finally {
+      instances.release(instance);
+    }
+  }
+
+  @Test
+  @DisplayName("sized from memory (512MB, no cap: 40 databases), thirty conversations keep theirs: asked again, "
+      + "none is made anew")
+  void thirtyConversationsKeepTheirDatabases() throws Exception {
+    assertThat(open(0)).isEqualTo(40);
+    for (int i = 1; i <= 30; i++) {
+      assertThat(count(conversation(file, i))).isEqualTo(10);
+    }
+    int made = instances.created();
+    for (int i = 1; i <= 30; i++) {
+      count(conversation(file, i));
+    }
+    assertThat(instances.created()).isEqualTo(made);
+    assertThat(instances.kept()).isEqualTo(30);
+  }
+
+  @Test
+  @DisplayName("past what it may keep, the least recently used database goes and is made again when asked")
+  void leastRecentlyUsedGoes() throws Exception {
+    assertThat(open(2)).isEqualTo(2);
+    count(conversation(file, 1));
+    count(conversation(file, 2));
+    count(conversation(file, 1));
+    int made = instances.created();
+    count(conversation(file, 3)); // conversation 2 is the least recently used: it goes
+    count(conversation(file, 1));
+    assertThat(instances.created()).isEqualTo(made + 1);
+    count(conversation(file, 2));
+    assertThat(instances.created()).isEqualTo(made + 2);
+    assertThat(instances.kept()).isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("a database evicted while a query uses it stays usable until that query releases it")
+  void evictedWhileInUse() throws Exception {
+    open(1);
+    DuckInstances.Instance held = instances.lease(conversation(file, 1));
+    count(conversation(file, 2));
+    try (Connection c = held.connect(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT sum(n) FROM table1")) {
+      rs.next();
+      assertThat(rs.getLong(1)).isEqualTo(45);
+    }
+    instances.release(held);
+    assertThat(instances.kept()).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("eight queries that want the same missing database at once make it once")
+  void madeOnceForMany() throws Exception {
+    open(0);
+    int made = instances.created();
+    ExecutorService threads = Executors.newFixedThreadPool(8);
+    CountDownLatch go = new CountDownLatch(1);
+    List<CompletableFuture<Long>> counts = new ArrayList<>();
+    try {
+      for (int i = 0; i < 8; i++) {
+        counts.add(CompletableFuture.supplyAsync(() -> {
+          try {
+            go.await();
+            return count(conversation(file, 1));
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        }, threads));
+      }
+      go.countDown();
+      assertThat(counts).allSatisfy(c -> assertThat(c.get(30, TimeUnit.SECONDS)).isEqualTo(10));
+    } finally {
+      threads.shutdownNow();
+    }
+    assertThat(instances.created()).isEqualTo(made + 1);
+  }
+
+  @Test
+  @DisplayName("a database starts no threads for asynchronous I/O (eight of them made an idle database map 77 MB)")
+  void noAsyncThreads() throws Exception {
+    open(0);
+    DuckInstances.Instance instance = instances.lease(conversation(file, 1));
+    try (Connection c = instance.connect(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT current_setting('async_threads')")) {
+      rs.next();
+      assertThat(rs.getLong(1)).isZero();
+    } finally {
+      instances.release(instance);
+    }
+  }
+}

@@ -1,0 +1,305 @@
+package io.quarry.worker.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.Failure;
+import io.quarry.bus.LocalWorkerStatus;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.QueryRequest;
+import io.quarry.bus.WorkerClient;
+import io.quarry.testing.Failures;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.junit5.VertxExtension;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Where a node's queries go, with members that answer when the test says: on a member with room, else waiting
+ * (users in turn, each until its own limit), "Server busy" only past the node's queue, and once more elsewhere
+ * when the member dies under it.
+ */
+@ExtendWith(VertxExtension.class)
+class PlacementTest {
+
+  static final long LIMIT_MS = 10_000;
+
+  /** A member whose queries stay running until the test answers them. */
+  static final class FakeMember implements Member {
+    final int slot;
+    boolean ready = true;
+    final List<Run> runs = new ArrayList<>();
+
+    record Run(QueryRequest query, long timeoutMs, Promise<Buffer> answer) {
+    }
+
+    FakeMember(int slot) {
+      this.slot = slot;
+    }
+
+    @Override
+    public void start() {
+    }
+
+    @Override
+    public Future<Void> firstStart() {
+      return Future.succeededFuture();
+    }
+
+    @Override
+    public int slot() {
+      return slot;
+    }
+
+    @Override
+    public boolean isReady() {
+      return ready;
+    }
+
+    @Override
+    public int load() {
+      return (int) runs.stream().filter(r -> !r.answer().future().isComplete()).count();
+    }
+
+    @Override
+    public Future<Buffer> run(QueryRequest query, long timeoutMs) {
+      Run run = new Run(query, timeoutMs, Promise.promise());
+      runs.add(run);
+      return run.answer().future();
+    }
+
+    @Override
+    public LocalWorkerStatus status() {
+      return new LocalWorkerStatus("fake-" + slot, ready ? "ready" : "restarting", null, 0, load(), null, null, null);
+    }
+
+    @Override
+    public Future<Void> stop() {
+      return Future.succeededFuture();
+    }
+
+    /** The oldest query still running here, answered with its own SQL. */
+    void answerOldest() {
+      Run run = runs.stream().filter(r -> !r.answer().future().isComplete()).findFirst().orElseThrow();
+      run.answer().complete(Buffer.buffer(run.query().sql()));
+    }
+  }
+
+  Context context;
+  List<Member> members;
+  FakeMember first;
+  FakeMember second;
+
+  @BeforeEach
+  void start(Vertx vertx) {
+    context = vertx.getOrCreateContext();
+    first = new FakeMember(1);
+    second = new FakeMember(2);
+  }
+
+  /** Runs on the placement's context, as its pool does, and waits for the outcome. */
+  private <T> T on(Callable<T> action) {
+    Promise<T> done = Promise.promise();
+    context.runOnContext(v -> {
+      try {
+        done.complete(action.call());
+      } catch (Exception e) {
+        done.fail(e);
+      }
+    });
+    return done.future().await();
+  }
+
+  private void inContext(Runnable action) {
+    on(() -> {
+      action.run();
+      return null;
+    });
+  }
+
+  private Placement placement(int room, int queueMax, FakeMember... given) {
+    members = new ArrayList<>(List.of(given));
+    return new Placement(context.owner(), members, room, room, queueMax);
+  }
+
+  private static QueryRequest query(String user, String sql) {
+    return new QueryRequest(sql, Map.of("t", "https://data.example.com/" + user + ".parquet"), LIMIT_MS, user);
+  }
+
+  private Future<Buffer> ask(Placement placement, String user, String sql, long limitMs) {
+    return on(() -> placement.run(query(user, sql), limitMs));
+  }
+
+  @Test
+  @DisplayName("queries past the members' room wait and all run as room frees: none is refused")
+  void waitInsteadOfRefusing() {
+    Placement placement = placement(1, 10, first);
+    List<Future<Buffer>> answers = new ArrayList<>();
+    for (int i = 1; i <= 5; i++) {
+      answers.add(ask(placement, "alice", "q" + i, LIMIT_MS));
+    }
+    assertThat(on(() -> placement.waiting())).isEqualTo(4);
+    for (int i = 0; i < 5; i++) {
+      inContext(first::answerOldest);
+    }
+    assertThat(Future.all(answers).await().<Buffer>list()).extracting(Buffer::toString)
+        .containsExactly("q1", "q2", "q3", "q4", "q5");
+  }
+
+  @Test
+  @DisplayName("the node holds localWorkers.queueSize waiting queries: the one at the limit waits, the next is "
+      + "refused with 'Server busy, try again shortly'")
+  void busyPastTheQueue() {
+    Placement placement = placement(1, 2, first);
+    ask(placement, "alice", "running", LIMIT_MS);
+    Future<Buffer> atTheLimit = ask(placement, "alice", "waits", LIMIT_MS);
+    ask(placement, "bob", "waits too", LIMIT_MS);
+
+    Throwable refused = Failures.failure(ask(placement, "carol", "refused", LIMIT_MS));
+
+    assertThat(Failure.classify(refused)).isEqualTo(Failure.UNAVAILABLE);
+    assertThat(Failure.messageOf(refused)).isEqualTo(WorkerClient.BUSY);
+    inContext(first::answerOldest);
+    inContext(first::answerOldest);
+    assertThat(atTheLimit.await().toString()).isEqualTo("waits");
+  }
+
+  @Test
+  @DisplayName("one user's burst cannot starve another's single query: users take turns, so it waits for one query "
+      + "of the burst, not for all of it")
+  void fairBetweenUsers() {
+    Placement placement = placement(1, 10, first);
+    for (int i = 1; i <= 5; i++) {
+      ask(placement, "alice", "alice " + i, LIMIT_MS);
+    }
+    Future<Buffer> bob = ask(placement, "bob", "bob 1", LIMIT_MS);
+    for (int i = 0; i < 6; i++) {
+      inContext(first::answerOldest);
+    }
+    assertThat(bob.await().toString()).isEqualTo("bob 1");
+    assertThat(first.runs).extracting(r -> r.query().sql())
+        .containsExactly("alice 1", "alice 2", "bob 1", "alice 3", "alice 4", "alice 5");
+  }
+
+  @Test
+  @DisplayName("a query that waits past its own limit fails with the timeout message, saying it waited for a worker")
+  void waitsUntilItsDeadline() {
+    Placement placement = placement(1, 10, first);
+    ask(placement, "alice", "running", LIMIT_MS);
+
+    Throwable late = Failures.failure(ask(placement, "bob", "waits", 100));
+
+    assertThat(Failure.classify(late)).isEqualTo(Failure.TIMEOUT);
+    assertThat(Failure.messageOf(late)).isEqualTo(WorkerClient.timedOut(100, Placement.WAITED));
+    assertThat(on(() -> placement.waiting())).isZero();
+    assertThat(first.runs).hasSize(1);
+  }
+
+  @Test
+  @DisplayName("a query that waited runs with what is left of its limit; if that runs out, its caller hears the limit "
+      + "it was given")
+  void waitedQueryKeepsItsDeadline() {
+    Placement placement = placement(1, 10, first);
+    ask(placement, "alice", "running", LIMIT_MS);
+    Future<Buffer> waited = ask(placement, "bob", "waited", LIMIT_MS);
+    inContext(first::answerOldest);
+    FakeMember.Run run = on(() -> first.runs.get(1));
+    assertThat(run.timeoutMs()).isLessThan(LIMIT_MS).isEqualTo(run.query().timeoutMs());
+    inContext(() -> run.answer().fail(new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(run.timeoutMs(),
+        ""))));
+
+    Throwable late = Failures.failure(waited);
+
+    assertThat(Failure.classify(late)).isEqualTo(Failure.TIMEOUT);
+    assertThat(Failure.messageOf(late)).isEqualTo(WorkerClient.timedOut(LIMIT_MS, ""));
+  }
+
+  @Test
+  @DisplayName("while no member is ready a query waits for one; if none comes in time: 'No query worker available'")
+  void noMemberReady() {
+    first.ready = false;
+    Placement placement = placement(1, 10, first);
+    Future<Buffer> waiting = ask(placement, "alice", "waits for a restart", LIMIT_MS);
+    Throwable none = Failures.failure(ask(placement, "bob", "gives up", 100));
+    assertThat(Failure.classify(none)).isEqualTo(Failure.UNAVAILABLE);
+    assertThat(Failure.messageOf(none)).isEqualTo(WorkerClient.NO_WORKER);
+
+    inContext(() -> {
+      first.ready = true;
+      placement.drain();
+      first.answerOldest();
+    });
+    assertThat(waiting.await().toString()).isEqualTo("waits for a restart");
+  }
+
+  /** As a worker process does when it dies: not ready any more, then its queries hear why. */
+  private void dies(FakeMember member, boolean memory) {
+    inContext(() -> {
+      member.ready = false;
+      QuarryException failure = memory ? new QuarryException(Failure.SQL, WorkerClient.OUT_OF_MEMORY)
+          : new QuarryException(Failure.INTERNAL, WorkerClient.STOPPED);
+      member.runs.stream().filter(r -> !r.answer().future().isComplete()).toList()
+          .forEach(r -> r.answer().fail(new MemberDied(failure, !memory)));
+    });
+  }
+
+  private FakeMember runningOn() {
+    return on(() -> first.load() == 1 ? first : second);
+  }
+
+  @Test
+  @DisplayName("a query whose member died under it runs once more on another member, within what is left of its "
+      + "limit, and its caller gets that answer")
+  void runsAgainElsewhere() {
+    Placement placement = placement(2, 10, first, second);
+    Future<Buffer> answer = ask(placement, "alice", "SELECT 1", LIMIT_MS);
+    FakeMember died = runningOn();
+    FakeMember other = died == first ? second : first;
+
+    dies(died, false);
+
+    assertThat(other.runs).hasSize(1);
+    assertThat(other.runs.get(0).timeoutMs()).isLessThanOrEqualTo(died.runs.get(0).timeoutMs());
+    inContext(other::answerOldest);
+    assertThat(answer.await().toString()).isEqualTo("SELECT 1");
+  }
+
+  @Test
+  @DisplayName("a query whose second member dies too fails with 'The query worker stopped unexpectedly'")
+  void diesTwice() {
+    Placement placement = placement(2, 10, first, second);
+    Future<Buffer> answer = ask(placement, "alice", "SELECT 1", LIMIT_MS);
+    FakeMember died = runningOn();
+    dies(died, false);
+    dies(died == first ? second : first, false);
+
+    Throwable failure = Failures.failure(answer);
+
+    assertThat(Failure.classify(failure)).isEqualTo(Failure.INTERNAL);
+    assertThat(Failure.messageOf(failure)).isEqualTo(WorkerClient.STOPPED);
+    assertThat(first.runs.size() + second.runs.size()).isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("a query whose member ran out of memory is not run again: it would most likely take the next down too")
+  void memoryDeathIsNotRetried() {
+    Placement placement = placement(2, 10, first, second);
+    Future<Buffer> answer = ask(placement, "alice", "SELECT 1", LIMIT_MS);
+    dies(runningOn(), true);
+
+    Throwable failure = Failures.failure(answer);
+
+    assertThat(Failure.classify(failure)).isEqualTo(Failure.SQL);
+    assertThat(Failure.messageOf(failure)).isEqualTo(WorkerClient.OUT_OF_MEMORY);
+    assertThat(first.runs.size() + second.runs.size()).isEqualTo(1);
+  }
+}
