@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a benchmark on this machine: bench/run.sh dataset|chat|cluster|startup
+# Runs a benchmark on this machine: bench/run.sh dataset|chat|cluster|startup|load
 # Traffic stays on loopback. Figures are ratios against a baseline measured in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +21,18 @@ case "${1:-dataset}" in
     fi
     main=io.quarry.bench.StartupBench
     args=("$before" "app/target/quarry.jar") ;;
-  *) echo "unknown benchmark: $1 (dataset, chat, cluster, startup)" >&2; exit 2 ;;
+  load)
+    # The baseline is the jar from before issue 19 (commit 65bd3a0), built once into the temp directory, unless
+    # jars are given: bench/run.sh load [jar ...]
+    before="${TMPDIR:-/tmp}/quarry-before-load/app/target/quarry.jar"
+    if [ $# -lt 2 ] && [ ! -f "$before" ]; then
+      tree="${TMPDIR:-/tmp}/quarry-before-load"
+      rm -rf "$tree" && git worktree prune && git worktree add -f --detach "$tree" 65bd3a0 >/dev/null
+      (cd "$tree" && mvn -B -q -DskipTests package -pl app -am)
+    fi
+    main=io.quarry.bench.LoadBench
+    if [ $# -lt 2 ]; then args=("$before" "app/target/quarry.jar"); fi ;;
+  *) echo "unknown benchmark: $1 (dataset, chat, cluster, startup, load)" >&2; exit 2 ;;
 esac
 exec java ${BENCH_JAVA_OPTS:-} -Xmx6g -Djdk.net.hosts.file=bench/hosts -Dvertx.disableDnsResolver=true \
   -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$main" "${args[@]}"

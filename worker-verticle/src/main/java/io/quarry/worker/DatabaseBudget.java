@@ -8,16 +8,18 @@ import java.util.regex.Pattern;
  * How many idle databases a worker keeps (see {@link DuckInstances}). Each is one set of table bindings, so a
  * node keeps one per conversation it serves, and a conversation without one pays ~13 ms to make it, and more
  * when many conversations take turns evicting each other's. What bounds them is address space: an idle locked
- * database costs {@code worker.idleDatabaseBytes} of it (12 MB measured by {@code bench/run.sh load}: one DuckDB
- * thread's stack and its allocator's arenas; 3.5 MB of it resident). Under an address-space cap they get what
- * is left once the process as it is now and every running query's memory limit are counted; without one, as
- * much as one query's memory limit.
+ * database maps one DuckDB thread's stack and a little more (measured by each worker at start: 12 MB with the
+ * usual 8 MB stacks, 6 MB in a worker process, whose stacks are 2 MB; 3.5 MB of it resident). Under an
+ * address-space cap they get what is left once the process as it is now and every running query's memory limit
+ * are counted; without one, as much as one query's memory limit.
  */
 final class DatabaseBudget {
 
   /** Fewer than this and two users taking turns would already make a worker rebuild databases. */
   static final int MIN = 8;
   static final int MAX = 1_000;
+  /** What an idle database maps with 8 MB thread stacks, for a system where it cannot be measured. */
+  static final long UNMEASURED_IDLE_BYTES = 12L << 20;
 
   private static final Pattern SIZE = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*([KMGT]?i?B)?\\s*",
       Pattern.CASE_INSENSITIVE);

@@ -39,7 +39,7 @@ final class DuckInstances implements AutoCloseable {
    * @param queries    queries run at once, each on a database of its own
    * @param keep       databases kept idle; 0 to size them from memory (see {@link DatabaseBudget})
    */
-  record Limits(String memoryLimit, int threads, int queries, int keep, long idleDatabaseBytes, Path spillDir) {
+  record Limits(String memoryLimit, int threads, int queries, int keep, Path spillDir) {
   }
 
   /** One database; {@code columns} per table feed friendly error messages. */
@@ -77,6 +77,9 @@ final class DuckInstances implements AutoCloseable {
 
   private final Limits limits;
   private int keep = DatabaseBudget.MIN;
+  private long idleBytes = DatabaseBudget.UNMEASURED_IDLE_BYTES;
+  /** Databases made and closed at start to measure what one costs. */
+  private static final int PROBES = 4;
   private final LinkedHashMap<String, Instance> instances = new LinkedHashMap<>(16, 0.75f, true);
   /** Instances being created, by key: whoever else wants one waits for it. */
   private final Map<String, Creation> creating = new HashMap<>();
@@ -98,9 +101,33 @@ final class DuckInstances implements AutoCloseable {
     if (parser == null) {
       parser = create("", Map.of());
     }
+    idleBytes = measureIdleDatabase();
     keep = limits.keep() > 0 ? limits.keep() : DatabaseBudget.databases(limits.memoryLimit(), limits.queries(),
-        limits.idleDatabaseBytes(), ProcessMemory.addressSpaceCap(), ProcessMemory.addressSpaceUsed());
+        idleBytes, ProcessMemory.addressSpaceCap(), ProcessMemory.addressSpaceUsed());
     return keep;
+  }
+
+  /**
+   * What one idle database maps on this process, measured over a few made and closed at once: it is mostly the
+   * stack of its one thread, so it depends on the process's stack limit (see the worker processes' command).
+   */
+  private long measureIdleDatabase() throws SQLException {
+    long before = ProcessMemory.addressSpaceUsed();
+    List<Instance> probes = new ArrayList<>();
+    try {
+      for (int i = 0; i < PROBES; i++) {
+        probes.add(create("", Map.of()));
+      }
+      long each = (ProcessMemory.addressSpaceUsed() - before) / PROBES;
+      return before == 0 || each <= 0 ? DatabaseBudget.UNMEASURED_IDLE_BYTES : each;
+    } finally {
+      probes.forEach(DuckInstances::closeQuietly);
+    }
+  }
+
+  /** The address space one idle database was measured to map (see {@link #open}). */
+  synchronized long idleBytes() {
+    return idleBytes;
   }
 
   /**
@@ -253,7 +280,7 @@ final class DuckInstances implements AutoCloseable {
     properties.setProperty("autoload_known_extensions", "false");
     properties.setProperty("autoinstall_known_extensions", "false");
     // DuckDB starts 8 threads per database for asynchronous I/O, which reading local files does not use: with
-    // them an idle database maps 77 MB of address space instead of 12 MB (bench/run.sh load measures it).
+    // them an idle database maps 77 MB of address space instead of 12 MB (6 MB with 2 MB thread stacks).
     properties.setProperty("async_threads", "0");
     DuckDBConnection base = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:", properties);
     try (Statement s = base.createStatement()) {

@@ -17,7 +17,7 @@ import java.nio.file.Path;
  *     ({@link DatabaseBudget})
  */
 public record WorkerSettings(Path home, int threads, int queueSize, String memoryLimit, int duckdbThreads,
-    int instances, long idleDatabaseBytes, long cacheMaxBytes, long maxFileSizeBytes, long downloadTimeoutMs, long revalidateWaitMs,
+    int instances, long cacheMaxBytes, long maxFileSizeBytes, long downloadTimeoutMs, long revalidateWaitMs,
     AddressPolicy policy, QueryTimeouts timeouts, String servedBy, String localWorkerId) {
 
   public static WorkerSettings from(JsonObject config) {
@@ -25,7 +25,7 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
     String name = c.getString("name");
     return new WorkerSettings(Path.of(c.getString("dataDir")).toAbsolutePath().resolve("worker-" + name),
         c.getInteger("threads"), c.getInteger("queueSize"), c.getString("memoryLimit"), c.getInteger("duckdbThreads"),
-        c.getInteger("instances"), c.getLong("idleDatabaseBytes"), c.getLong("cacheMaxBytes"), c.getLong("maxFileSizeBytes"),
+        c.getInteger("instances"), c.getLong("cacheMaxBytes"), c.getLong("maxFileSizeBytes"),
         c.getLong("downloadTimeoutMs"), c.getLong("revalidateWaitMs"),
         AddressPolicy.of(c.getBoolean("allowPrivateNetworks"), c.getString("allowedAddresses"),
             c.getString("trustedUrlPrefixes")),
@@ -34,8 +34,7 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
   }
 
   DuckInstances.Limits duckdb() {
-    return new DuckInstances.Limits(memoryLimit, duckdbThreads, threads, instances, idleDatabaseBytes,
-        home.resolve("spill"));
+    return new DuckInstances.Limits(memoryLimit, duckdbThreads, threads, instances, home.resolve("spill"));
   }
 
   ParquetCache.Settings cache() {

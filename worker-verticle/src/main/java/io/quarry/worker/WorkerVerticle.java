@@ -5,6 +5,7 @@ import io.quarry.bus.Bus;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.Sizes;
 import io.quarry.bus.WorkerClient;
 import io.quarry.bus.WorkerReply;
 import io.quarry.bus.net.AddressPolicy;
@@ -54,8 +55,8 @@ public class WorkerVerticle extends VerticleBase {
     return cache.open()
         .compose(v -> executor.executeBlocking(instances::open, false))
         .compose(kept -> Bus.serve(vertx.eventBus(), address(settings), this::onQuery).completion()
-            .onSuccess(v -> log.info("Worker ready: {} threads, {} databases kept, cache in {}", settings.threads(),
-                kept, settings.home())));
+            .onSuccess(v -> log.info("Worker ready: {} threads, {} databases kept ({} each), cache in {}",
+                settings.threads(), kept, Sizes.human(instances.idleBytes()), settings.home())));
   }
 
   /** Queries come from this node's {@link io.quarry.worker.pool.WorkerPool} only, on an address of this verticle's own. */

@@ -1,0 +1,264 @@
+package io.quarry.bench;
+
+import io.quarry.testing.FakeGemini;
+import io.quarry.testing.JarCommand;
+import io.quarry.testing.ParquetFixtures;
+import io.quarry.testing.ParquetServer;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Issue 19's load benchmark, on loopback only: one node of each given jar (default mode, two worker processes,
+ * 2 cores), then 1, 10, 30 and 100 conversations at once, each with datasets of its own (a 12 KB file and a
+ * 1 M-row file, each at a URL of its own), each running queries one after another: a trivial query and a
+ * group-by. Then 30 conversations again with a worker process SIGKILLed halfway, and a chat turn's time to
+ * its first token (fake Gemini) while 30 conversations query.
+ *
+ * <p>Arguments: the jars to compare, e.g. the one before the change and the current one.
+ */
+public final class LoadBench {
+
+  private static final int[] LEVELS = {1, 10, 30, 100};
+  private static final String TRIVIAL = "SELECT count(*) + %d AS n FROM table1";
+  private static final String GROUP_BY = "SELECT g, count(*) AS n, avg(v) AS mean FROM table2 GROUP BY g ORDER BY g";
+  /** Queries of a kind per level, spread over its conversations (at least 3 trivial and 1 group-by each). */
+  private static final int TRIVIAL_TOTAL = 300;
+  private static final int GROUP_BY_TOTAL = 90;
+  private static final int TURNS = 5;
+  private static final long LIMIT_S = 180;
+
+  private final Vertx outside = Vertx.vertx();
+  private final ParquetServer files = ParquetServer.start(outside);
+  private final FakeGemini gemini = FakeGemini.start(outside);
+  private final Path small;
+  private final Path big;
+  private final AtomicInteger routes = new AtomicInteger();
+
+  private LoadBench(Path work) {
+    small = work.resolve("small.parquet");
+    big = work.resolve("big.parquet");
+    ParquetFixtures.create(small, "SELECT range AS id, range % 7 AS k FROM range(1000)");
+    ParquetFixtures.create(big, "SELECT range % 100 AS g, random() AS v FROM range(1000000)");
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path work = Scratch.dir("quarry-load");
+    LoadBench bench = new LoadBench(work);
+    System.out.printf(Locale.ROOT, "Load: conversations at once, each with its own datasets (%,d and %,d bytes), "
+        + "%d cores%n", Files.size(bench.small), Files.size(bench.big), Runtime.getRuntime().availableProcessors());
+    for (String jar : args) {
+      bench.run(Path.of(jar), work.resolve("node-" + Math.abs(jar.hashCode())));
+    }
+    bench.outside.close().await();
+  }
+
+  private void run(Path jar, Path data) throws Exception {
+    System.out.printf(Locale.ROOT, "%n%s%n", jar);
+    System.out.printf(Locale.ROOT, "   %-13s %-9s %8s %8s %8s %8s  %s%n", "conversations", "query", "p50 ms", "p99 ms",
+        "q/s", "queries", "failed");
+    try (LoadNode node = LoadNode.start(jar, data, gemini.baseUrl(), outside)) {
+      for (int level : LEVELS) {
+        List<String> conversations = conversations(node.client, level);
+        report(level + "", "trivial", load(node.client, conversations, TRIVIAL, TRIVIAL_TOTAL, null));
+        report(level + "", "group-by", load(node.client, conversations, GROUP_BY, GROUP_BY_TOTAL, null));
+      }
+      List<String> thirty = conversations(node.client, 30);
+      report("30, killed", "trivial", load(node.client, thirty, TRIVIAL, TRIVIAL_TOTAL, node::killWorker));
+      timeToFirstToken(node, thirty);
+    }
+  }
+
+  /** Conversations with datasets of their own, each queried once (unmeasured) so its files are cached. */
+  private List<String> conversations(WebClient client, int n) {
+    List<Future<String>> created = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      int route = routes.incrementAndGet();
+      files.route("/small-" + route + ".parquet").file(small);
+      files.route("/big-" + route + ".parquet").file(big);
+      created.add(client.post("/api/conversations").send().map(r -> r.bodyAsJsonObject().getString("id"))
+          .compose(id -> add(client, id, "/small-" + route + ".parquet")
+              .compose(v -> add(client, id, "/big-" + route + ".parquet"))
+              .compose(v -> query(client, id, String.format(TRIVIAL, 0)))
+              .compose(r -> query(client, id, GROUP_BY))
+              .map(id)));
+    }
+    return Future.all(created).await().list();
+  }
+
+  private Future<Void> add(WebClient client, String conversation, String path) {
+    return client.post("/api/conversations/" + conversation + "/datasets")
+        .sendJsonObject(new JsonObject().put("url", files.url(path)))
+        .compose(r -> r.statusCode() == 201 ? Future.succeededFuture()
+            : Future.failedFuture("adding " + path + ": " + r.statusCode() + " " + r.bodyAsString()));
+  }
+
+  private static Future<HttpResponse<Buffer>> query(WebClient client, String conversation, String sql) {
+    return client.post("/api/conversations/" + conversation + "/query").sendJsonObject(new JsonObject().put("sql", sql));
+  }
+
+  /**
+   * Each conversation runs its share of {@code total} queries one after another, all conversations at once;
+   * {@code halfway} runs once half of them have answered.
+   */
+  private LoadStats load(WebClient client, List<String> conversations, String sql, int total, Runnable halfway) {
+    int each = Math.max(sql.equals(GROUP_BY) ? 1 : 3, total / conversations.size());
+    LoadStats stats = new LoadStats(each * conversations.size(), halfway);
+    List<Future<Void>> loops = new ArrayList<>();
+    for (String conversation : conversations) {
+      loops.add(loop(client, conversation, sql, each, stats));
+    }
+    Future.all(loops).await();
+    return stats.done();
+  }
+
+  private static Future<Void> loop(WebClient client, String conversation, String sql, int left, LoadStats stats) {
+    if (left == 0) {
+      return Future.succeededFuture();
+    }
+    long started = System.nanoTime();
+    return query(client, conversation, String.format(sql, left))
+        .transform(r -> {
+          stats.answered(started, r.succeeded() ? r.result().statusCode() : -1);
+          return loop(client, conversation, sql, left - 1, stats);
+        });
+  }
+
+  private static void report(String conversations, String query, LoadStats stats) {
+    System.out.printf(Locale.ROOT, "   %-13s %-9s %8.1f %8.1f %8.1f %8d  %s%n", conversations, query, stats.p50(),
+        stats.p99(), stats.perSecond(), stats.count(), stats.failures());
+  }
+
+  /** Time from asking to the first chat_token on the WebSocket, alone and while 30 conversations query. */
+  private void timeToFirstToken(LoadNode node, List<String> thirty) throws Exception {
+    WebSocket ws = outside.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1")
+        .setPort(node.port).setURI("/ws").addHeader("Origin", "http://127.0.0.1:" + node.port)).await();
+    List<Double> idle = turns(node.client, ws, TURNS);
+    CompletableFuture<List<Double>> busyTurns = new CompletableFuture<>();
+    Runnable halfway = () -> CompletableFuture.supplyAsync(() -> turns(node.client, ws, TURNS))
+        .whenComplete((times, failure) -> {
+          if (failure != null) {
+            busyTurns.completeExceptionally(failure);
+          } else {
+            busyTurns.complete(times);
+          }
+        });
+    load(node.client, thirty, TRIVIAL, TRIVIAL_TOTAL * 3, halfway);
+    List<Double> busy = busyTurns.get(LIMIT_S, TimeUnit.SECONDS);
+    ws.close().await();
+    System.out.printf(Locale.ROOT, "   chat, time to first token: alone median %.1f ms, while 30 conversations query "
+        + "median %.1f ms (max %.1f), %d turns each%n", LoadStats.median(idle), LoadStats.median(busy),
+        busy.stream().mapToDouble(Double::doubleValue).max().orElse(0), TURNS);
+  }
+
+  /** {@code n} chat turns one after another, each timed to its first token. */
+  private List<Double> turns(WebClient client, WebSocket ws, int n) {
+    List<Double> times = new ArrayList<>();
+    String conversation = client.post("/api/conversations").send().await().bodyAsJsonObject().getString("id");
+    for (int i = 0; i < n; i++) {
+      gemini.next().answer("Forty-", "two.");
+      Promise<Long> first = Promise.promise();
+      Promise<Void> complete = Promise.promise();
+      ws.textMessageHandler(text -> {
+        JsonObject event = new JsonObject(text);
+        if ("chat_token".equals(event.getString("type"))) {
+          first.tryComplete(System.nanoTime());
+        } else if ("chat_complete".equals(event.getString("type")) || "chat_error".equals(event.getString("type"))) {
+          complete.tryComplete();
+        }
+      });
+      long asked = System.nanoTime();
+      client.post("/api/conversations/" + conversation + "/messages")
+          .sendJsonObject(new JsonObject().put("content", "How many?")).await();
+      times.add((first.future().timeout(LIMIT_S, TimeUnit.SECONDS).await() - asked) / 1e6);
+      complete.future().timeout(LIMIT_S, TimeUnit.SECONDS).await();
+    }
+    return times;
+  }
+
+  /** A node of one jar, in a process of its own, its output in its data directory. */
+  private static final class LoadNode implements AutoCloseable {
+    final Process process;
+    final int port;
+    final WebClient client;
+
+    private LoadNode(Process process, int port, WebClient client) {
+      this.process = process;
+      this.port = port;
+      this.client = client;
+    }
+
+    static LoadNode start(Path jar, Path data, String geminiUrl, Vertx outside) throws Exception {
+      Files.createDirectories(data);
+      int port = JarCommand.freePort();
+      ProcessBuilder builder = new ProcessBuilder(JarCommand.of(jar, List.of(), "--config",
+          data.resolve("absent.json").toString())).redirectErrorStream(true)
+          .redirectOutput(data.resolve("node.log").toFile());
+      builder.environment().put("QUARRY_HTTP_PORT", String.valueOf(port));
+      builder.environment().put("QUARRY_DATA_DIR", data.toString());
+      builder.environment().put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
+      builder.environment().put("GEMINI_API_KEY", "bench");
+      builder.environment().put("GEMINI_BASE_URL", geminiUrl);
+      // The one local user stands for a team: its own limits (queries waiting per user, changes per minute) are
+      // raised so that what is measured is the node, not one user's allowance.
+      builder.environment().put("QUARRY_DATASET_MAX_WAITING_QUERIES_PER_USER", "1000");
+      builder.environment().put("QUARRY_CHAT_WRITE_BURST", "100000");
+      builder.environment().put("QUARRY_CHAT_WRITES_PER_MINUTE", "100000");
+      Process process = builder.start();
+      WebClient client = WebClient.create(outside, new WebClientOptions().setDefaultHost("127.0.0.1")
+          .setDefaultPort(port), new PoolOptions().setHttp1MaxSize(200));
+      LoadNode node = new LoadNode(process, port, client);
+      node.awaitHealthy();
+      return node;
+    }
+
+    private void awaitHealthy() throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIMIT_S);
+      while (System.nanoTime() < deadline && process.isAlive()) {
+        try {
+          if (client.get("/api/health").send().await().statusCode() == 200) {
+            return;
+          }
+        } catch (Exception notYet) {
+          // Not listening yet.
+        }
+        Thread.sleep(50);
+      }
+      throw new IllegalStateException("the node was not healthy within " + LIMIT_S + " s; see its node.log");
+    }
+
+    /** SIGKILLs the first worker process. */
+    void killWorker() {
+      client.get("/api/health/nodes").send().onSuccess(r -> {
+        JsonArray workers = r.bodyAsJsonObject().getJsonObject("local_workers").getJsonArray("workers");
+        ProcessHandle.of(workers.getJsonObject(0).getLong("pid")).ifPresent(ProcessHandle::destroyForcibly);
+      });
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      process.descendants().forEach(ProcessHandle::destroy);
+      process.destroy();
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    }
+  }
+}
