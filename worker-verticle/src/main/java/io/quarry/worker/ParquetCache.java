@@ -128,16 +128,21 @@ final class ParquetCache {
    * a query can start on them while {@link #fetchAll} revalidates.
    */
   Optional<Map<String, Path>> cached(Map<String, String> tables, Pins into) {
+    Map<String, Path> files = held(tables, into);
+    return files.size() == tables.size() ? Optional.of(files) : Optional.empty();
+  }
+
+  /** Of these tables, those whose file the cache holds now, pinned in {@code into}: nothing is fetched or revalidated. */
+  Map<String, Path> held(Map<String, String> tables, Pins into) {
     Map<String, Path> files = new LinkedHashMap<>();
-    for (Map.Entry<String, String> table : tables.entrySet()) {
-      Entry entry = entries.get(table.getValue());
-      if (entry == null) {
-        return Optional.empty();
+    tables.forEach((name, url) -> {
+      Entry entry = entries.get(url);
+      if (entry != null) {
+        into.hold(entry.file());
+        files.put(name, entry.file());
       }
-      files.put(table.getKey(), entry.file());
-    }
-    files.values().forEach(into::hold);
-    return Optional.of(files);
+    });
+    return files;
   }
 
   /**

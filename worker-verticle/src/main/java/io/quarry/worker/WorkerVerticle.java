@@ -80,7 +80,7 @@ public class WorkerVerticle extends VerticleBase {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     ParquetCache.Pins pins = cache.pins();
     return tablesRead(request)
-        .compose(read -> run(only(request.tables(), read), request.sql(), timeoutMs, deadline, pins))
+        .compose(read -> run(request.tables(), read, request.sql(), timeoutMs, deadline, pins))
         .eventually(() -> {
           pins.release();
           admission.leave();
@@ -95,10 +95,25 @@ public class WorkerVerticle extends VerticleBase {
         : executor.executeBlocking(() -> engine.check(request.sql(), request.tables().keySet()), false);
   }
 
-  private Future<Buffer> run(Map<String, String> tables, String sql, long timeoutMs, long deadline,
+  /** Only the tables a statement reads are fetched (and revalidated). */
+  private Future<Buffer> run(Map<String, String> all, Set<String> read, String sql, long timeoutMs, long deadline,
       ParquetCache.Pins pins) {
+    Map<String, String> tables = only(all, read);
     return revalidating.answer(tables, pins, () -> current(tables, timeoutMs, pins),
-        (files, abort) -> execute(files, sql, timeoutMs, deadline, abort));
+        (files, abort) -> execute(alsoCached(files, all, pins), sql, timeoutMs, deadline, abort));
+  }
+
+  /**
+   * The files a statement reads, and the copies the cache holds of its conversation's other tables: bound
+   * together, a conversation's queries share one database whichever of its tables each reads. Those copies are
+   * not read by this statement, so they need not be current; the one that reads them revalidates them.
+   */
+  private Map<String, Path> alsoCached(Map<String, Path> read, Map<String, String> all, ParquetCache.Pins pins) {
+    Map<String, String> others = new LinkedHashMap<>(all);
+    others.keySet().removeAll(read.keySet());
+    Map<String, Path> bound = new LinkedHashMap<>(read);
+    bound.putAll(cache.held(others, pins));
+    return bound;
   }
 
   /** The current version of every table's file: revalidated, or downloaded when new or changed. */
@@ -109,7 +124,6 @@ public class WorkerVerticle extends VerticleBase {
             ? QueryFailure.timeout(timeoutMs, " while the data was still downloading") : e));
   }
 
-  /** Only the tables a statement reads are fetched (and revalidated) and bound. */
   private static Map<String, String> only(Map<String, String> tables, Set<String> read) {
     Map<String, String> subset = new LinkedHashMap<>();
     tables.forEach((name, url) -> {

@@ -398,6 +398,23 @@ class WorkerVerticleTest {
   }
 
   @Test
+  @DisplayName("a conversation's cached tables are bound with the one a query reads, without asking their server: "
+      + "a table read earlier is neither revalidated nor downloaded by a query that does not read it")
+  void cachedTablesBoundWithoutRequests() {
+    ParquetServer.Route other = server.route("/other.parquet").content(ParquetFixtures.people(dir));
+    Map<String, String> both = Map.of("people", tables.get("people"), "other", server.url("/other.parquet"));
+    run("SELECT count(*) FROM other", both);
+    long otherRequests = other.requests();
+
+    assertThat(run("SELECT count(*) FROM people WHERE active", both).rowValues().getJsonArray(0).getLong(0))
+        .isEqualTo(50);
+    assertThat(run("SELECT max(age) FROM people", both).rowValues().getJsonArray(0).getInteger(0))
+        .isEqualTo(run("SELECT max(age) FROM other", both).rowValues().getJsonArray(0).getInteger(0));
+    assertThat(other.requests()).as("only the query that reads it revalidates it").isEqualTo(otherRequests + 1);
+    assertThat(other.fullDownloads()).isEqualTo(1);
+  }
+
+  @Test
   @DisplayName("a download past the maximum file size is stopped, also without a Content-Length")
   void maxFileSize() {
     deploy(new JsonObject().put("maxFileSizeBytes", 1000));
