@@ -216,8 +216,9 @@ public final class LoadBench {
       builder.environment().put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
       builder.environment().put("GEMINI_API_KEY", "bench");
       builder.environment().put("GEMINI_BASE_URL", geminiUrl);
-      // The one local user stands for a team: its own limits (queries waiting per user, changes per minute) are
-      // raised so that what is measured is the node, not one user's allowance.
+      // The one local user stands for a team of as many people as conversations: its own limits (queries at once
+      // and waiting, changes per minute) are raised so that what is measured is the node, not one user's allowance.
+      builder.environment().put("QUARRY_DATASET_MAX_QUERIES_PER_USER", "1000");
       builder.environment().put("QUARRY_DATASET_MAX_WAITING_QUERIES_PER_USER", "1000");
       builder.environment().put("QUARRY_CHAT_WRITE_BURST", "100000");
       builder.environment().put("QUARRY_CHAT_WRITES_PER_MINUTE", "100000");

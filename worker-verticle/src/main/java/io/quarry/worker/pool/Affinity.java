@@ -7,25 +7,20 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * Which worker process takes a query. Each process has its own disk cache, so queries over the same
- * files go to the same process (rendezvous hashing on their URLs: stable while processes come and go)
- * and the files are downloaded once; only when that process is saturated does a query go to the least
- * busy one instead.
+ * Which worker process takes a query. Each process has its own disk cache and its own databases, so queries
+ * over the same files go to the same process (rendezvous hashing on their URLs: stable while processes come
+ * and go) and the files are downloaded, and their database made, once; when that process has no room, the
+ * next one in the same order takes them, so a second copy is made on one other process, not on all of them.
  */
 final class Affinity {
 
   private Affinity() {
   }
 
-  /** {@code busyAt}: queries a process runs at once; from there on, a less busy process is preferred. */
-  static Optional<Member> choose(List<Member> ready, QueryRequest query, int busyAt) {
+  /** Of the members with room, the first in this query's order. */
+  static Optional<Member> choose(List<Member> open, QueryRequest query) {
     String key = String.join("\n", new TreeSet<>(query.tables().values()));
-    Comparator<Member> byAffinity = Comparator.comparingInt((Member p) -> score(key, p.slot())).reversed();
-    Optional<Member> preferred = ready.stream().min(byAffinity);
-    if (preferred.isEmpty() || preferred.get().load() < busyAt) {
-      return preferred;
-    }
-    return ready.stream().min(Comparator.comparingInt(Member::load).thenComparing(byAffinity));
+    return open.stream().max(Comparator.comparingInt((Member p) -> score(key, p.slot())));
   }
 
   /** A well-mixed hash of the key and the slot (String.hashCode alone differs too little between slots). */

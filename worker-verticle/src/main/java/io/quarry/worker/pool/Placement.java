@@ -16,8 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Places each query on a member of its pool: the member its files live on when that one has room (see
- * {@link Affinity}), else another with room. When every member is full or restarting, the query waits, its
+ * Places each query on a member of its pool: the member its files live on while that one has room (see
+ * {@link Affinity}), else the next one by the same order that has room; so a conversation's files and database
+ * stay on one member, not copied to every member that happened to be less busy. When every member is full or restarting, the query waits, its
  * user's turn kept ({@link WaitingQueries}), until a member frees or its own time limit passes; "Server busy"
  * only once the node holds {@code localWorkers.queueSize} waiting queries. A query whose member died under it
  * runs once more on another member within what is left of its limit. Lives on its pool's context only.
@@ -29,19 +30,16 @@ final class Placement {
 
   private final Vertx vertx;
   private final List<Member> members;
-  private final int busyAt;
   private final int room;
   private final WaitingQueries<Queued> waiting;
 
   /**
-   * @param busyAt   queries a member runs at once; past it another member with room is preferred
    * @param room     queries a member is given at once (some wait on it, so it never idles between two)
    * @param queueMax queries the node holds while no member has room
    */
-  Placement(Vertx vertx, List<Member> members, int busyAt, int room, int queueMax) {
+  Placement(Vertx vertx, List<Member> members, int room, int queueMax) {
     this.vertx = vertx;
     this.members = members;
-    this.busyAt = busyAt;
     this.room = room;
     this.waiting = new WaitingQueries<>(queueMax);
   }
@@ -98,7 +96,7 @@ final class Placement {
   /** On a member with room, if one has; false otherwise. */
   private boolean start(Queued q) {
     List<Member> open = members.stream().filter(this::hasRoom).toList();
-    Optional<Member> member = Affinity.choose(open, q.query, busyAt);
+    Optional<Member> member = Affinity.choose(open, q.query);
     if (member.isEmpty()) {
       return false;
     }

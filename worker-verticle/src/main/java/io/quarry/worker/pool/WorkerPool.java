@@ -65,7 +65,8 @@ public class WorkerPool extends VerticleBase {
     timeouts = new QueryTimeouts(query.getLong("timeoutMs"));
     JsonObject worker = config().getJsonObject("worker");
     int threads = WorkerSettings.from(worker).threads();
-    placement = new Placement(vertx, members, threads, 2 * threads, settings.queueSize());
+    // Twice its threads: while one query's result travels back, the next is already on the member.
+    placement = new Placement(vertx, members, 2 * threads, settings.queueSize());
     NodeInfo node = NodeInfo.of(config());
     String supervisor = node.id();
     Future<List<Member>> created = key == null

@@ -128,7 +128,7 @@ class PlacementTest {
 
   private Placement placement(int room, int queueMax, FakeMember... given) {
     members = new ArrayList<>(List.of(given));
-    return new Placement(context.owner(), members, room, room, queueMax);
+    return new Placement(context.owner(), members, room, queueMax);
   }
 
   private static QueryRequest query(String user, String sql) {
