@@ -7,6 +7,7 @@ import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.RowsJson;
 import io.quarry.bus.WorkerClient;
+import io.quarry.testing.Failures;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.quarry.worker.pool.WorkerPool;
@@ -93,12 +94,7 @@ class WorkerVerticleTest {
   }
 
   private static ReplyException failure(Future<?> future) {
-    try {
-      future.await();
-    } catch (ReplyException e) {
-      return e;
-    }
-    throw new AssertionError("expected the query to fail");
+    return (ReplyException) Failures.failure(future);
   }
 
   @Test
