@@ -281,6 +281,8 @@ class WorkerProcessTest {
     assertPeopleCount(conversation);
     JsonObject health = chat.send(HttpMethod.GET, "/api/health/nodes", null).bodyAsJsonObject();
     assertThat(health.getJsonObject("local_workers").getJsonArray("workers")).hasSize(2);
+    assertThat(health.getJsonObject("local_workers").getInteger("waiting")).as("queries held for a free worker")
+        .isZero();
     assertThat(health.getJsonArray("cluster_members").stream().map(m -> ((JsonObject) m).getJsonArray("roles")))
         .containsExactlyInAnyOrder(new JsonArray().add("worker"), new JsonArray().add("worker"),
             new JsonArray(List.of("storage", "worker", "dataset", "llm", "web")));

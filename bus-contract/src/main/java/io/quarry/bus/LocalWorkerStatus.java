@@ -35,12 +35,16 @@ public record LocalWorkerStatus(String name, String state, Long pid, int restart
         lastExit == null ? null : lastExit.getString("at"), lastExit == null ? null : lastExit.getString("cause"));
   }
 
-  /** The reply of {@link Addresses#WORKER_LOCAL_STATUS}: the node's settings and every one of its processes. */
-  public static JsonObject pool(int count, int heapMb, long memoryCapMb, List<LocalWorkerStatus> workers) {
+  /**
+   * The reply of {@link Addresses#WORKER_LOCAL_STATUS}: the node's settings, every one of its processes, and the
+   * queries it holds until a process has room ({@code waiting}).
+   */
+  public static JsonObject pool(int count, int heapMb, long memoryCapMb, int waiting, List<LocalWorkerStatus> workers) {
     return new JsonObject()
         .put("count", count)
         .put("heap_mb", heapMb)
         .put("memory_cap_mb", memoryCapMb)
+        .put("waiting", waiting)
         .put("workers", new JsonArray(workers.stream().map(LocalWorkerStatus::toJson).toList()));
   }
 }

@@ -181,7 +181,7 @@ public class WorkerPool extends VerticleBase {
   }
 
   private JsonObject status() {
-    return LocalWorkerStatus.pool(settings.count(), settings.heapMb(), settings.memoryCapMb(),
+    return LocalWorkerStatus.pool(settings.count(), settings.heapMb(), settings.memoryCapMb(), placement.waiting(),
         members.stream().map(Member::status).toList());
   }
 
