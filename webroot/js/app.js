@@ -7,12 +7,13 @@ import { ConversationList } from './conversations.js';
 import { showSignIn, signOut } from './auth.js';
 import { elements } from './elements.js';
 import { EVENTS, isDatasetEvent } from './events.js';
+import { showProgress } from './progress.js';
 
-const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false };
+const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false, sqlRunning: false };
 const $ = elements([
   'account', 'account-email', 'banner', 'composer', 'connection-dot', 'connection-lost', 'connection-text',
   'conversation-title', 'input', 'messages', 'new-conversation', 'onboarding', 'retry-connection', 'samples',
-  'send', 'signout', 'sql-input', 'sql-run', 'stop', 'theme', 'usage', 'usage-fill', 'usage-text',
+  'send', 'signout', 'sql-input', 'sql-progress', 'sql-run', 'stop', 'theme', 'usage', 'usage-fill', 'usage-text',
 ]);
 const input = $('input');
 
@@ -148,6 +149,10 @@ function onEvent(event) {
     if (event.type === EVENTS.DATASET_REMOVED) datasets.removed(event.dataset); else datasets.upsert(event.dataset);
     return;
   }
+  if (event.type === EVENTS.QUERY_PROGRESS && state.sqlRunning) {
+    $('sql-progress').hidden = false;
+    showProgress($('sql-progress'), event);
+  }
   const live = messages.active;
   messages.onEvent(event);
   if (event.type === EVENTS.CHAT_COMPLETE || event.type === EVENTS.CHAT_ERROR) {
@@ -180,10 +185,15 @@ async function runSql() {
   const sql = $('sql-input').value.trim();
   if (!sql) return;
   toggleOnboarding(false);
+  state.sqlRunning = true;
   try {
     messages.showSqlResult(sql, await api.post(`/api/conversations/${state.conversationId}/query`, { sql }));
   } catch (e) {
     messages.showSqlError(sql, e.message);
+  } finally {
+    state.sqlRunning = false;
+    $('sql-progress').hidden = true;
+    $('sql-progress').replaceChildren();
   }
 }
 

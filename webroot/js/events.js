@@ -9,6 +9,7 @@ export const EVENTS = Object.freeze({
   TOOL_CALL_START: 'tool_call_start',
   QUERY_RESULT: 'query_result',
   QUERY_ERROR: 'query_error',
+  QUERY_PROGRESS: 'query_progress',
   CHART: 'chart',
   TABLE: 'table',
   CHAT_COMPLETE: 'chat_complete',

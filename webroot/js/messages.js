@@ -4,6 +4,7 @@ import { renderMarkdown } from './markdown.js';
 import { renderTable } from './table.js';
 import { renderChart } from './chart.js';
 import { EVENTS } from './events.js';
+import { showProgress } from './progress.js';
 
 const PHASES = { generating: 'Generating SQL…', executing: 'Executing query…', formatting: 'Formatting response…' };
 /** What a stored answer's status says under it when the server gave no notice of its own. */
@@ -123,6 +124,9 @@ export class MessageView {
         break;
       case EVENTS.QUERY_STATUS:
         if (a) a.phase.textContent = PHASES[event.phase] || '';
+        break;
+      case EVENTS.QUERY_PROGRESS:
+        if (a) showProgress(a.phase, event);
         break;
       case EVENTS.TOOL_CALL_START:
         if (a && event.tool === 'load_dataset') a.phase.textContent = 'Loading dataset…';

@@ -19,6 +19,7 @@ public final class ChatEvents {
   public static final String TOOL_CALL_START = "tool_call_start";
   public static final String QUERY_RESULT = "query_result";
   public static final String QUERY_ERROR = "query_error";
+  public static final String QUERY_PROGRESS = "query_progress";
   public static final String CHART = "chart";
   public static final String TABLE = "table";
   public static final String CHAT_COMPLETE = "chat_complete";
@@ -49,6 +50,23 @@ public final class ChatEvents {
   /** {@code phase}: generating, executing or formatting. */
   public static JsonObject queryStatus(String conversationId, String phase) {
     return event(QUERY_STATUS, conversationId).put("phase", phase);
+  }
+
+  /**
+   * While a query waits for its data to be fetched: bytes received and expected in all ({@code bytes_total} null
+   * when a server does not say), and per table ({@code tables: [{table, bytes_done, bytes_total}]}).
+   */
+  public static JsonObject queryProgress(String conversationId, JsonArray tables) {
+    long done = 0;
+    Long total = 0L;
+    for (Object item : tables) {
+      JsonObject table = (JsonObject) item;
+      done += table.getLong("bytes_done");
+      Long expected = table.getLong("bytes_total");
+      total = total == null || expected == null ? null : total + expected;
+    }
+    return event(QUERY_PROGRESS, conversationId).put("bytes_done", done).put("bytes_total", total)
+        .put("tables", tables);
   }
 
   public static JsonObject toolCallStart(String conversationId, String tool, JsonObject args) {

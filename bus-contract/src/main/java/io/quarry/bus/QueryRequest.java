@@ -11,23 +11,26 @@ import java.util.Map;
  * @param tables table name → URL, in the order the datasets were added
  * @param userId whom it runs for: a node that holds queries while its workers are busy serves users in turn;
  *     empty for a caller that acts for nobody in particular (they share one turn)
+ * @param conversationId the conversation it runs in, whose browsers hear how its data is coming while it is
+ *     fetched ({@link ChatEvents#QUERY_PROGRESS}); empty for none
  */
-public record QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId) {
+public record QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId,
+    String conversationId) {
 
   public QueryRequest(String sql, Map<String, String> tables, long timeoutMs) {
-    this(sql, tables, timeoutMs, "");
+    this(sql, tables, timeoutMs, "", "");
   }
 
   /** The same query with less time left, e.g. after waiting for a worker. */
   public QueryRequest withTimeout(long newTimeoutMs) {
-    return new QueryRequest(sql, tables, newTimeoutMs, userId);
+    return new QueryRequest(sql, tables, newTimeoutMs, userId, conversationId);
   }
 
   public JsonObject toJson() {
     JsonArray list = new JsonArray();
     tables.forEach((name, url) -> list.add(new JsonObject().put("name", name).put("url", url)));
     return new JsonObject().put("sql", sql).put("tables", list).put("timeout_ms", timeoutMs)
-        .put(Keys.USER_ID, userId);
+        .put(Keys.USER_ID, userId).put(Keys.CONVERSATION_ID, conversationId);
   }
 
   public static QueryRequest fromJson(JsonObject json) {
@@ -37,6 +40,6 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
       tables.put(table.getString("name"), table.getString("url"));
     }
     return new QueryRequest(json.getString("sql"), tables, json.getLong("timeout_ms", 0L),
-        json.getString(Keys.USER_ID, ""));
+        json.getString(Keys.USER_ID, ""), json.getString(Keys.CONVERSATION_ID, ""));
   }
 }

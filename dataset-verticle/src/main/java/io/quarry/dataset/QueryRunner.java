@@ -63,7 +63,7 @@ final class QueryRunner {
 
   private Future<JsonObject> runNow(String userId, String conversationId, String sql) {
     return guessed.run(userId, conversationId, () -> storage.datasetsForQuery(userId, conversationId),
-            tables -> runOnAWorker(new QueryRequest(sql, tables, timeoutMs, userId)))
+            tables -> runOnAWorker(new QueryRequest(sql, tables, timeoutMs, userId, conversationId)))
         .compose(confirmed -> confirmed.answer().recover(e -> markUnreachable(userId, confirmed.datasets(), e)))
         .map(result -> store(userId, result.withIdentity(null, conversationId, sql)).toJson());
   }

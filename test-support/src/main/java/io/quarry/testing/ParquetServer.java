@@ -47,6 +47,8 @@ public final class ParquetServer {
     private volatile long delayOtherRangesMs;
     private volatile long delayFullMs;
     private volatile Held heldFull;
+    private volatile Held heldFullRest;
+    private volatile long holdAfterBytes;
     private volatile Held heldRevalidations;
     private volatile Held heldHead;
     private volatile String redirect;
@@ -135,6 +137,17 @@ public final class ParquetServer {
     public Held holdFull() {
       Held held = new Held();
       heldFull = held;
+      return held;
+    }
+
+    /**
+     * Full downloads send their first {@code bytes} and then wait, the rest unsent, until {@link Held#release()};
+     * {@link Held#arrived()} tells a test that a download has come that far (content held in memory only).
+     */
+    public Held holdFullAfter(long bytes) {
+      Held held = new Held();
+      heldFullRest = held;
+      holdAfterBytes = bytes;
       return held;
     }
 
@@ -338,7 +351,7 @@ public final class ParquetServer {
   }
 
   /** Bytes {@code from}..{@code to} of the route's content, from memory or from its file. */
-  private static void body(Route route, HttpServerResponse response, long from, long to) {
+  private void body(Route route, HttpServerResponse response, long from, long to) {
     if (route.file != null) {
       route.bodyBytes.addAndGet(to - from + 1);
       response.sendFile(route.file.toString(), from, to - from + 1);
@@ -357,7 +370,7 @@ public final class ParquetServer {
     return response.putHeader("Content-Type", "application/octet-stream");
   }
 
-  private static void send(Route route, HttpServerResponse response, Buffer body) {
+  private void send(Route route, HttpServerResponse response, Buffer body) {
     if (route.chunked && response.getStatusCode() == 200) {
       response.setChunked(true);
     } else {
@@ -365,11 +378,17 @@ public final class ParquetServer {
     }
     // Write in chunks so that a client that resets early really stops the transfer.
     int chunk = 64 * 1024;
-    writeFrom(route, response, body, 0, chunk);
+    Held rest = response.getStatusCode() == 200 ? route.heldFullRest : null;
+    writeFrom(route, response, body, 0, chunk, rest);
   }
 
-  private static void writeFrom(Route route, HttpServerResponse response, Buffer body, int offset, int chunk) {
+  /** {@code rest}: once {@code holdAfterBytes} are written, the rest waits for it (then null). */
+  private void writeFrom(Route route, HttpServerResponse response, Buffer body, int offset, int chunk, Held rest) {
     if (response.closed()) {
+      return;
+    }
+    if (rest != null && offset >= route.holdAfterBytes) {
+      after(rest, () -> writeFrom(route, response, body, offset, chunk, null));
       return;
     }
     if (offset >= body.length()) {
@@ -380,7 +399,7 @@ public final class ParquetServer {
     route.bodyBytes.addAndGet(end - offset);
     response.write(body.slice(offset, end)).onComplete(done -> {
       if (done.succeeded()) {
-        writeFrom(route, response, body, end, chunk);
+        writeFrom(route, response, body, end, chunk, rest);
       }
     });
   }

@@ -77,11 +77,22 @@ final class ParquetCache {
     }
   }
 
+  /** A download under way: bytes received so far, and expected (-1 when its server did not say). */
+  static final class Download {
+    final long expected;
+    long received;
+
+    private Download(long expected) {
+      this.expected = expected;
+    }
+  }
+
   private final Vertx vertx;
   private final OutboundHttp http;
   private final Settings settings;
   private final Consumer<Path> onDropped;
   private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+  private final Map<String, Download> downloading = new HashMap<>();
   private final Map<String, Future<Path>> inflight = new HashMap<>();
   private final Map<Path, Integer> pins = new HashMap<>();
   private final Set<Path> doomed = new HashSet<>();
@@ -143,6 +154,18 @@ final class ParquetCache {
       }
     });
     return files;
+  }
+
+  /** Of these tables, those whose file is downloading now, with how far each has come. */
+  Map<String, Download> downloads(Map<String, String> tables) {
+    Map<String, Download> now = new LinkedHashMap<>();
+    tables.forEach((name, url) -> {
+      Download download = downloading.get(url);
+      if (download != null) {
+        now.put(name, download);
+      }
+    });
+    return now;
   }
 
   /**
@@ -224,6 +247,10 @@ final class ParquetCache {
 
   private Future<Long> download(String url, Exchange exchange, AsyncFile file) {
     Promise<Long> done = Promise.promise();
+    String length = exchange.response().getHeader("Content-Length");
+    Download progress = new Download(length == null ? -1 : parseLong(length));
+    downloading.put(url, progress);
+    done.future().onComplete(ended -> downloading.remove(url, progress));
     Consumer<Throwable> stop = e -> {
       if (done.tryFail(e)) {
         exchange.discard();
@@ -235,6 +262,7 @@ final class ParquetCache {
         return; // chunks already on their way when the download stopped (its file is closed by then)
       }
       received[0] += chunk.length();
+      progress.received = received[0];
       if (received[0] > settings.maxFileSize()) {
         stop.accept(tooLarge(url));
         return;

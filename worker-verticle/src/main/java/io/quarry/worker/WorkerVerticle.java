@@ -38,6 +38,7 @@ public class WorkerVerticle extends VerticleBase {
   private WorkerExecutor executor;
   private ParquetCache cache;
   private RunWhileRevalidating revalidating;
+  private FetchProgress progress;
   private QueryEngine engine;
   private Admission admission;
   private WorkerSettings settings;
@@ -52,6 +53,7 @@ public class WorkerVerticle extends VerticleBase {
     http = new OutboundHttp(vertx, settings.policy(), 10_000);
     cache = new ParquetCache(vertx, http, settings.cache(), this::forget);
     revalidating = new RunWhileRevalidating(vertx, cache, settings.revalidateWaitMs());
+    progress = new FetchProgress(vertx, cache, settings.progressIntervalMs());
     return cache.open()
         .compose(v -> executor.executeBlocking(instances::open, false))
         .compose(kept -> Bus.serve(vertx.eventBus(), address(settings), this::onQuery).completion()
@@ -80,7 +82,7 @@ public class WorkerVerticle extends VerticleBase {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     ParquetCache.Pins pins = cache.pins();
     return tablesRead(request)
-        .compose(read -> run(request.tables(), read, request.sql(), timeoutMs, deadline, pins))
+        .compose(read -> run(request, read, timeoutMs, deadline, pins))
         .eventually(() -> {
           pins.release();
           admission.leave();
@@ -96,11 +98,12 @@ public class WorkerVerticle extends VerticleBase {
   }
 
   /** Only the tables a statement reads are fetched (and revalidated). */
-  private Future<Buffer> run(Map<String, String> all, Set<String> read, String sql, long timeoutMs, long deadline,
+  private Future<Buffer> run(QueryRequest request, Set<String> read, long timeoutMs, long deadline,
       ParquetCache.Pins pins) {
-    Map<String, String> tables = only(all, read);
-    return revalidating.answer(tables, pins, () -> current(tables, timeoutMs, pins),
-        (files, abort) -> execute(alsoCached(files, all, pins), sql, timeoutMs, deadline, abort));
+    Map<String, String> tables = only(request.tables(), read);
+    return revalidating.answer(tables, pins, () -> current(request, tables, timeoutMs, pins),
+        (files, abort) -> execute(alsoCached(files, request.tables(), pins), request.sql(), timeoutMs, deadline,
+            abort));
   }
 
   /**
@@ -117,8 +120,11 @@ public class WorkerVerticle extends VerticleBase {
   }
 
   /** The current version of every table's file: revalidated, or downloaded when new or changed. */
-  private Future<Map<String, Path>> current(Map<String, String> tables, long timeoutMs, ParquetCache.Pins pins) {
-    return cache.fetchAll(tables, pins)
+  private Future<Map<String, Path>> current(QueryRequest request, Map<String, String> tables, long timeoutMs,
+      ParquetCache.Pins pins) {
+    Future<Map<String, Path>> fetched = cache.fetchAll(tables, pins);
+    progress.follow(request, tables, fetched);
+    return fetched
         .timeout(timeoutMs, TimeUnit.MILLISECONDS)
         .recover(e -> Future.failedFuture(e instanceof TimeoutException
             ? QueryFailure.timeout(timeoutMs, " while the data was still downloading") : e));

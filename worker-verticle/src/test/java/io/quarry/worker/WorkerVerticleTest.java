@@ -2,6 +2,8 @@ package io.quarry.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.bus.Addresses;
+import io.quarry.bus.ChatEvents;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
@@ -13,6 +15,7 @@ import io.quarry.testing.ParquetServer;
 import io.quarry.worker.pool.WorkerPool;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
@@ -408,6 +411,35 @@ class WorkerVerticleTest {
         .isEqualTo(run("SELECT max(age) FROM other", both).rowValues().getJsonArray(0).getInteger(0));
     assertThat(other.requests()).as("only the query that reads it revalidates it").isEqualTo(otherRequests + 1);
     assertThat(other.fullDownloads()).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("a query waiting for its file to download tells its user's browsers how far it has come: "
+      + "query_progress with the bytes received of the file's size, per table; then it answers")
+  void downloadProgress() {
+    deploy(new JsonObject().put("progressIntervalMs", 50));
+    byte[] big = ParquetFixtures.write(dir.resolve("big.parquet"),
+        "SELECT range AS id, md5(range::VARCHAR) AS h FROM range(100000)");
+    int sent = 256 * 1024;
+    ParquetServer.Held rest = server.route("/big.parquet").content(big).holdFullAfter(sent);
+    Promise<JsonObject> halfway = Promise.promise();
+    vertx.eventBus().<JsonObject>consumer(Addresses.chatEvents("alice"), msg -> {
+      if (msg.body().getLong("bytes_done") == sent) {
+        halfway.tryComplete(msg.body());
+      }
+    }).completion().await();
+
+    Future<QueryResult> query = worker.run(new QueryRequest("SELECT count(*) FROM big",
+        Map.of("big", server.url("/big.parquet")), 5_000, "alice", "conversation-1"));
+    JsonObject progress = halfway.future().await();
+    rest.release();
+
+    assertThat(progress.getString("type")).isEqualTo(ChatEvents.QUERY_PROGRESS);
+    assertThat(progress.getString("conversation_id")).isEqualTo("conversation-1");
+    assertThat(progress.getLong("bytes_total")).isEqualTo(big.length);
+    assertThat(progress.getJsonArray("tables")).containsExactly(new JsonObject().put("table", "big")
+        .put("bytes_done", (long) sent).put("bytes_total", (long) big.length));
+    assertThat(query.await().rowValues().getJsonArray(0).getLong(0)).isEqualTo(100_000);
   }
 
   @Test

@@ -132,7 +132,7 @@ class PlacementTest {
   }
 
   private static QueryRequest query(String user, String sql) {
-    return new QueryRequest(sql, Map.of("t", "https://data.example.com/" + user + ".parquet"), LIMIT_MS, user);
+    return new QueryRequest(sql, Map.of("t", "https://data.example.com/" + user + ".parquet"), LIMIT_MS, user, "");
   }
 
   private Future<Buffer> ask(Placement placement, String user, String sql, long limitMs) {
