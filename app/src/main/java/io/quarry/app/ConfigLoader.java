@@ -54,12 +54,21 @@ final class ConfigLoader {
   }
 
   static JsonObject load(Path file, Map<String, String> env) {
+    return load(file, env, true);
+  }
+
+  /**
+   * {@code servesSamples}: whether this process serves HTTP, and so the sample files; a process that does not
+   * (a worker process, a worker-only node) trusts only the prefixes its configuration names, such as those its
+   * node handed it, not its own default port's.
+   */
+  static JsonObject load(Path file, Map<String, String> env, boolean servesSamples) {
     JsonObject config = defaults();
     if (Files.exists(file)) {
       overlay(config, read(file), file);
     }
     applyEnvironment(config, env);
-    return selfServedSamples(config);
+    return servesSamples ? selfServedSamples(config) : config;
   }
 
   /**

@@ -45,7 +45,7 @@ public final class Launcher {
 
   private static Setup setup(Map<String, String> env, String... argv) {
     Args args = Args.parse(argv);
-    JsonObject config = ConfigLoader.load(args.config(), env);
+    JsonObject config = ConfigLoader.load(args.config(), env, args.roles().contains(Role.WEB));
     Plan plan = Plan.of(args, config);
     ClusterKey key = plan.clustered() ? plan.key(config.getJsonObject("cluster"), System.in) : null;
     return new Setup(args, config, plan, vertxOptions(config), key);

@@ -194,6 +194,23 @@ class LauncherTest {
   }
 
   @Test
+  @DisplayName("a process that serves HTTP trusts its own sample files' URL; one that does not (a worker process, a "
+      + "worker-only node) trusts only what its configuration names, not its default port's samples")
+  void samplesTrustedByTheServerOnly() {
+    Path none = dir.resolve("absent.json");
+    String prefix = "http://127.0.0.1:9099/samples/";
+    JsonObject web = ConfigLoader.load(none, Map.of("QUARRY_HTTP_PORT", "9099"), true);
+    assertThat(web.getJsonObject("worker").getString("trustedUrlPrefixes")).isEqualTo(prefix);
+    assertThat(web.getJsonObject("dataset").getString("trustedUrlPrefixes")).isEqualTo(prefix);
+    assertThat(web.getJsonObject("chat").getString("samplesBaseUrl")).isEqualTo(prefix);
+    JsonObject worker = ConfigLoader.load(none, Map.of("QUARRY_HTTP_PORT", "9099",
+        "QUARRY_WORKER_TRUSTED_URL_PREFIXES", "http://127.0.0.1:8123/samples/"), false);
+    assertThat(worker.getJsonObject("worker").getString("trustedUrlPrefixes"))
+        .isEqualTo("http://127.0.0.1:8123/samples/");
+    assertThat(worker.getJsonObject("dataset").getString("trustedUrlPrefixes")).isEmpty();
+  }
+
+  @Test
   @DisplayName("one query timeout: QUARRY_QUERY_TIMEOUT_MS, or the README's QUARRY_WORKER_QUERY_TIMEOUT_MS, sets query.timeoutMs")
   void oneQueryTimeout() throws IOException {
     Path none = dir.resolve("absent.json");
