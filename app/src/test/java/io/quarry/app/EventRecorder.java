@@ -1,19 +1,16 @@
 package io.quarry.app;
 
 import io.quarry.bus.Addresses;
+import io.quarry.testing.EventLog;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-/** Records the events published on an address, and waits for them (bounded) without sleeping. */
+/** Records the events published on an address of a node, read through an {@link EventLog}. */
 final class EventRecorder implements AutoCloseable {
 
-  private final BlockingQueue<JsonObject> events = new LinkedBlockingQueue<>();
+  private final EventLog events = new EventLog();
   private final MessageConsumer<JsonObject> consumer;
 
   /** The browser events published for one user. */
@@ -33,28 +30,12 @@ final class EventRecorder implements AutoCloseable {
 
   /** The next {@code count} events, failing if they do not all arrive within 10 seconds. */
   List<JsonObject> next(int count) throws InterruptedException {
-    List<JsonObject> received = new ArrayList<>();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (received.size() < count) {
-      JsonObject event = events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-      if (event == null) {
-        throw new AssertionError("expected " + count + " events, got " + received);
-      }
-      received.add(event);
-    }
-    return received;
+    return events.next(count);
   }
 
   /** The next event that matches, skipping the others, failing if none arrives within {@code seconds}. */
   JsonObject next(Predicate<JsonObject> wanted, long seconds) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-    for (JsonObject event = events.poll(seconds, TimeUnit.SECONDS); event != null;
-        event = events.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-      if (wanted.test(event)) {
-        return event;
-      }
-    }
-    throw new AssertionError("no such event within " + seconds + " s");
+    return events.next(wanted, seconds);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.quarry.testing;
 
+import io.quarry.bus.ChatEvents;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,30 +10,39 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * The chat events one browser receives, in order, as a test reads them: fed by a WebSocket (a whole node) or by a
- * consumer of the user's {@code chat.events.<userId>} address (a verticle alone). The test's thread waits for the
- * event it wants, at most ten seconds, and every event passed on the way stays in {@link #seen}.
+ * The events one listener receives, in order, as a test reads them: a browser's chat events fed by a WebSocket
+ * (a whole node) or by a consumer of the user's {@code chat.events.<userId>} address (a verticle alone), or any
+ * address's. The test's thread waits for what it wants, bounded (ten seconds unless told), never by sleeping;
+ * every event passed on the way stays in {@link #seen}.
  */
 public final class EventLog {
 
-  /** Where each event is stamped with {@link System#nanoTime()} when it arrived. */
-  public static final String RECEIVED_NANOS = "_received_nanos";
+  private static final long WAIT_S = 10;
 
   private final BlockingQueue<JsonObject> arrived = new LinkedBlockingQueue<>();
   private final List<JsonObject> seen = new ArrayList<>();
 
   /** Called from whichever thread receives the event. */
   public void add(JsonObject event) {
-    arrived.add(event.copy().put(RECEIVED_NANOS, System.nanoTime()));
+    arrived.add(event);
   }
 
   /** The next event matching, waiting at most ten seconds. */
   public JsonObject next(Predicate<JsonObject> wanted) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    return next(wanted, WAIT_S);
+  }
+
+  /** The next event matching, waiting at most {@code seconds}. */
+  public JsonObject next(Predicate<JsonObject> wanted, long seconds) throws InterruptedException {
+    return nextBefore(wanted, System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds), seconds);
+  }
+
+  private JsonObject nextBefore(Predicate<JsonObject> wanted, long deadlineNanos, long seconds)
+      throws InterruptedException {
     while (true) {
-      JsonObject event = arrived.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      JsonObject event = arrived.poll(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
       if (event == null) {
-        throw new AssertionError("no matching event within 10 s; seen: " + seen);
+        throw new AssertionError("no matching event within " + seconds + " s; seen: " + seen);
       }
       seen.add(event);
       if (wanted.test(event)) {
@@ -45,10 +55,20 @@ public final class EventLog {
     return next(e -> type.equals(e.getString("type")));
   }
 
+  /** The next {@code count} events, whatever they are, all within ten seconds. */
+  public List<JsonObject> next(int count) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+    List<JsonObject> received = new ArrayList<>();
+    while (received.size() < count) {
+      received.add(nextBefore(e -> true, deadline, WAIT_S));
+    }
+    return received;
+  }
+
   /** Events up to and including the first that ends a turn (chat_complete or chat_error). */
   public List<JsonObject> untilTurnEnds() throws InterruptedException {
     int from = seen.size();
-    next(e -> "chat_complete".equals(e.getString("type")) || "chat_error".equals(e.getString("type")));
+    next(e -> ChatEvents.CHAT_COMPLETE.equals(e.getString("type")) || ChatEvents.CHAT_ERROR.equals(e.getString("type")));
     return List.copyOf(seen.subList(from, seen.size()));
   }
 
@@ -59,7 +79,7 @@ public final class EventLog {
 
   /** The types of {@code events}, pings left out. */
   public static List<String> types(List<JsonObject> events) {
-    return events.stream().map(e -> e.getString("type")).filter(t -> !"ping".equals(t)).toList();
+    return events.stream().map(e -> e.getString("type")).filter(t -> !ChatEvents.PING.equals(t)).toList();
   }
 
   /** The events of one type, in order. */
@@ -70,7 +90,7 @@ public final class EventLog {
   /** The answer's text as the browser shows it: every chat_token's token, in order. */
   public static String tokens(List<JsonObject> events) {
     StringBuilder text = new StringBuilder();
-    ofType(events, "chat_token").forEach(e -> text.append(e.getString("token")));
+    ofType(events, ChatEvents.CHAT_TOKEN).forEach(e -> text.append(e.getString("token")));
     return text.toString();
   }
 }
