@@ -161,6 +161,11 @@ public class WorkerVerticle extends VerticleBase {
     }, false);
   }
 
+  /** Databases made so far (tests compare how many queries needed a new one). */
+  int databasesMade() {
+    return instances.created();
+  }
+
   @Override
   public Future<?> stop() {
     return executor.executeBlocking(() -> {
