@@ -9,7 +9,7 @@ import { elements } from './elements.js';
 import { EVENTS, isDatasetEvent } from './events.js';
 import { showProgress } from './progress.js';
 
-const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false, sqlRunning: false };
+const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false, sqlRunning: 0 };
 const $ = elements([
   'account', 'account-email', 'banner', 'composer', 'connection-dot', 'connection-lost', 'connection-text',
   'conversation-title', 'input', 'messages', 'new-conversation', 'onboarding', 'retry-connection', 'samples',
@@ -149,7 +149,7 @@ function onEvent(event) {
     if (event.type === EVENTS.DATASET_REMOVED) datasets.removed(event.dataset); else datasets.upsert(event.dataset);
     return;
   }
-  if (event.type === EVENTS.QUERY_PROGRESS && state.sqlRunning) {
+  if (event.type === EVENTS.QUERY_PROGRESS && state.sqlRunning > 0) {
     $('sql-progress').hidden = false;
     showProgress($('sql-progress'), event);
   }
@@ -185,15 +185,18 @@ async function runSql() {
   const sql = $('sql-input').value.trim();
   if (!sql) return;
   toggleOnboarding(false);
-  state.sqlRunning = true;
+  state.sqlRunning += 1;
   try {
     messages.showSqlResult(sql, await api.post(`/api/conversations/${state.conversationId}/query`, { sql }));
   } catch (e) {
     messages.showSqlError(sql, e.message);
   } finally {
-    state.sqlRunning = false;
-    $('sql-progress').hidden = true;
-    $('sql-progress').replaceChildren();
+    // Runs started before this one ended may still be fetching: their progress stays until the last ends.
+    state.sqlRunning -= 1;
+    if (state.sqlRunning === 0) {
+      $('sql-progress').hidden = true;
+      $('sql-progress').replaceChildren();
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 package io.quarry.bench;
 
+import io.quarry.bus.ChatEvents;
 import io.quarry.testing.FakeGemini;
 import io.quarry.testing.JarCommand;
 import io.quarry.testing.ParquetFixtures;
@@ -178,9 +179,10 @@ public final class LoadBench {
       Promise<Void> complete = Promise.promise();
       ws.textMessageHandler(text -> {
         JsonObject event = new JsonObject(text);
-        if ("chat_token".equals(event.getString("type"))) {
+        String type = event.getString("type");
+        if (ChatEvents.CHAT_TOKEN.equals(type)) {
           first.tryComplete(System.nanoTime());
-        } else if ("chat_complete".equals(event.getString("type")) || "chat_error".equals(event.getString("type"))) {
+        } else if (ChatEvents.CHAT_COMPLETE.equals(type) || ChatEvents.CHAT_ERROR.equals(type)) {
           complete.tryComplete();
         }
       });
