@@ -8,8 +8,10 @@ import java.util.regex.Pattern;
  * How many idle databases a worker keeps (see {@link DuckInstances}). Each is one set of table bindings, so a
  * node keeps one per conversation it serves, and a conversation without one pays ~13 ms to make it, and more
  * when many conversations take turns evicting each other's. What bounds them is address space: an idle locked
- * database maps one DuckDB thread's stack and a little more (measured by each worker at start: 12 MB with the
- * usual 8 MB stacks, 6 MB in a worker process, whose stacks are 2 MB; 3.5 MB of it resident). Under an
+ * database maps the stacks of its background threads (one fewer than {@code worker.duckdbThreads}, each as large
+ * as the process's stack limit) and about 4 MB more, 3.5 MB of it resident. {@code bench/run.sh load} measured
+ * 11.7 MB with 8 MB stacks and 6.0 MB with 2 MB ones. It is worked out, not measured at start: two workers that
+ * measured it side by side found 6.0 and 2.8 MB, as other threads mapped and unmapped meanwhile. Under an
  * address-space cap they get what is left once the process as it is now and every running query's memory limit
  * are counted; without one, as much as one query's memory limit.
  */
@@ -18,13 +20,21 @@ final class DatabaseBudget {
   /** Fewer than this and two users taking turns would already make a worker rebuild databases. */
   static final int MIN = 8;
   static final int MAX = 1_000;
-  /** What an idle database maps with 8 MB thread stacks, for a system where it cannot be measured. */
-  static final long UNMEASURED_IDLE_BYTES = 12L << 20;
+  /** What an idle database maps besides its threads' stacks. */
+  static final long PER_DATABASE_BYTES = 4L << 20;
+  /** The stack a thread gets where the stack limit is unlimited or unknown. */
+  static final long DEFAULT_STACK_BYTES = 8L << 20;
 
   private static final Pattern SIZE = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*([KMGT]?i?B)?\\s*",
       Pattern.CASE_INSENSITIVE);
 
   private DatabaseBudget() {
+  }
+
+  /** What one idle database maps: {@code duckdbThreads} less the caller's, each with a stack of {@code stackBytes}. */
+  static long idleDatabaseBytes(int duckdbThreads, long stackBytes) {
+    long stack = stackBytes > 0 ? stackBytes : DEFAULT_STACK_BYTES;
+    return Math.max(0, duckdbThreads - 1) * stack + PER_DATABASE_BYTES;
   }
 
   /**

@@ -77,9 +77,7 @@ final class DuckInstances implements AutoCloseable {
 
   private final Limits limits;
   private int keep = DatabaseBudget.MIN;
-  private long idleBytes = DatabaseBudget.UNMEASURED_IDLE_BYTES;
-  /** Databases made and closed at start to measure what one costs. */
-  private static final int PROBES = 4;
+  private long idleBytes;
   private final LinkedHashMap<String, Instance> instances = new LinkedHashMap<>(16, 0.75f, true);
   /** Instances being created, by key: whoever else wants one waits for it. */
   private final Map<String, Creation> creating = new HashMap<>();
@@ -101,31 +99,13 @@ final class DuckInstances implements AutoCloseable {
     if (parser == null) {
       parser = create("", Map.of());
     }
-    idleBytes = measureIdleDatabase();
+    idleBytes = DatabaseBudget.idleDatabaseBytes(limits.threads(), ProcessMemory.stackLimit());
     keep = limits.keep() > 0 ? limits.keep() : DatabaseBudget.databases(limits.memoryLimit(), limits.queries(),
         idleBytes, ProcessMemory.addressSpaceCap(), ProcessMemory.addressSpaceUsed());
     return keep;
   }
 
-  /**
-   * What one idle database maps on this process, measured over a few made and closed at once: it is mostly the
-   * stack of its one thread, so it depends on the process's stack limit (see the worker processes' command).
-   */
-  private long measureIdleDatabase() throws SQLException {
-    long before = ProcessMemory.addressSpaceUsed();
-    List<Instance> probes = new ArrayList<>();
-    try {
-      for (int i = 0; i < PROBES; i++) {
-        probes.add(create("", Map.of()));
-      }
-      long each = (ProcessMemory.addressSpaceUsed() - before) / PROBES;
-      return before == 0 || each <= 0 ? DatabaseBudget.UNMEASURED_IDLE_BYTES : each;
-    } finally {
-      probes.forEach(DuckInstances::closeQuietly);
-    }
-  }
-
-  /** The address space one idle database was measured to map (see {@link #open}). */
+  /** The address space one idle database maps (see {@link DatabaseBudget}). */
   synchronized long idleBytes() {
     return idleBytes;
   }

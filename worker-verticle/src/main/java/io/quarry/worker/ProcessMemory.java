@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** This process's address space as Linux reports it: the cap the operating system holds it to, and what it uses. */
+/**
+ * This process's address space as Linux reports it: the cap the operating system holds it to, what it uses, and
+ * the stack a native thread gets.
+ */
 public final class ProcessMemory {
 
   private ProcessMemory() {
@@ -13,6 +16,12 @@ public final class ProcessMemory {
   /** The address-space limit ({@code RLIMIT_AS}, i.e. {@code ulimit -v}), or 0 when there is none. */
   public static long addressSpaceCap() {
     String soft = field(Path.of("/proc/self/limits"), "Max address space");
+    return soft == null || soft.equals("unlimited") ? 0 : Long.parseLong(soft);
+  }
+
+  /** The stack limit ({@code RLIMIT_STACK}, i.e. {@code ulimit -s}): a native thread's stack; 0 when unlimited. */
+  public static long stackLimit() {
+    String soft = field(Path.of("/proc/self/limits"), "Max stack size");
     return soft == null || soft.equals("unlimited") ? 0 : Long.parseLong(soft);
   }
 

@@ -23,6 +23,16 @@ class DatabaseBudgetTest {
   }
 
   @Test
+  @DisplayName("an idle database maps its background threads' stacks (one fewer than its threads) and 4 MB more")
+  void idleDatabase() {
+    assertThat(DatabaseBudget.idleDatabaseBytes(2, 8 * MB)).isEqualTo(IDLE);
+    assertThat(DatabaseBudget.idleDatabaseBytes(2, 2 * MB)).isEqualTo(6 * MB);
+    assertThat(DatabaseBudget.idleDatabaseBytes(4, 2 * MB)).isEqualTo(10 * MB);
+    assertThat(DatabaseBudget.idleDatabaseBytes(1, 2 * MB)).as("no background thread").isEqualTo(4 * MB);
+    assertThat(DatabaseBudget.idleDatabaseBytes(2, 0)).as("an unlimited stack limit counts as 8 MB").isEqualTo(IDLE);
+  }
+
+  @Test
   @DisplayName("under a cap, idle databases get what is left once the process and every running query's limit count")
   void underACap() {
     long cap = 3072 * MB;

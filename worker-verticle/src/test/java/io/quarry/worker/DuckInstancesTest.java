@@ -67,12 +67,12 @@ class DuckInstancesTest {
   }
 
   @Test
-  @DisplayName("sized from memory (no cap: as many as fit in one 1GB memory limit at what an idle one was measured "
-      + "to map), thirty conversations keep theirs: asked again, none is made anew")
+  @DisplayName("sized from memory (no cap: as many as fit in one 1GB memory limit at what an idle one maps), "
+      + "thirty conversations keep theirs: asked again, none is made anew")
   void thirtyConversationsKeepTheirDatabases() throws Exception {
     int kept = open(0);
-    assertThat(instances.idleBytes()).as("measured: one thread's stack and a little more")
-        .isBetween(1L << 20, 32L << 20);
+    assertThat(instances.idleBytes()).as("one background thread's stack and 4 MB")
+        .isEqualTo(DatabaseBudget.idleDatabaseBytes(2, ProcessMemory.stackLimit()));
     assertThat(kept).isEqualTo(DatabaseBudget.databases("1GB", 2, instances.idleBytes(), 0, 0))
         .isGreaterThanOrEqualTo(30);
     for (int i = 1; i <= 30; i++) {
