@@ -257,11 +257,7 @@ public final class LoadBench {
 
     @Override
     public void close() throws InterruptedException {
-      process.descendants().forEach(ProcessHandle::destroy);
-      process.destroy();
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-      }
+      JarCommand.stop(process);
     }
   }
 }

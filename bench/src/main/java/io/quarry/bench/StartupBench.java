@@ -91,11 +91,7 @@ public final class StartupBench {
       }
       throw new IllegalStateException(jar + " was not healthy within " + LIMIT_S + " s");
     } finally {
-      node.descendants().forEach(ProcessHandle::destroy);
-      node.destroy();
-      if (!node.waitFor(30, TimeUnit.SECONDS)) {
-        node.destroyForcibly();
-      }
+      JarCommand.stop(node);
     }
   }
 

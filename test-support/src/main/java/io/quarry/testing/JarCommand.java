@@ -6,6 +6,7 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * How tests and benchmarks start Quarry's jar in a JVM of its own: this JVM's Java, with the same
@@ -25,6 +26,18 @@ public final class JarCommand {
         "-Dvertx.disableDnsResolver=true", "-jar", jar.toString()));
     command.addAll(List.of(args));
     return command;
+  }
+
+  /**
+   * Stops a node started from the jar as an operator would (SIGTERM to it and the worker processes it started),
+   * and kills what is still running after 30 s.
+   */
+  public static void stop(Process node) throws InterruptedException {
+    node.descendants().forEach(ProcessHandle::destroy);
+    node.destroy();
+    if (!node.waitFor(30, TimeUnit.SECONDS)) {
+      node.destroyForcibly();
+    }
   }
 
   public static int freePort() throws IOException {
