@@ -77,7 +77,9 @@ final class Placement {
     if (waiting.isEmpty() && start(q)) {
       return;
     }
-    if (!waiting.offer(q.query.userId(), q)) {
+    if (q.retried) {
+      waiting.add(q.query.userId(), q); // admitted once already: a full queue does not turn it away now
+    } else if (!waiting.offer(q.query.userId(), q)) {
       q.answer.tryFail(new QuarryException(Failure.UNAVAILABLE, WorkerClient.BUSY));
       return;
     }

@@ -29,9 +29,14 @@ final class WaitingQueries<T> {
     if (size >= capacity) {
       return false;
     }
+    add(user, query);
+    return true;
+  }
+
+  /** Whatever the node holds: for a query it admitted before, such as one whose worker died under it. */
+  void add(String user, T query) {
     byUser.computeIfAbsent(user, u -> new ArrayDeque<>()).add(query);
     size++;
-    return true;
   }
 
   /** The next user's oldest query, or null; that user goes to the back of the line. */

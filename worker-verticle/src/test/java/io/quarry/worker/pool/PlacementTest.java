@@ -274,6 +274,25 @@ class PlacementTest {
   }
 
   @Test
+  @DisplayName("a query whose member died waits for another even when the node's queue is full: it was admitted "
+      + "already, so it is not turned away as busy")
+  void retryIsNotRefusedByAFullQueue() {
+    Placement placement = placement(1, 1, first, second);
+    Future<Buffer> answer = ask(placement, "alice", "SELECT 1", LIMIT_MS);
+    FakeMember died = runningOn();
+    FakeMember other = died == first ? second : first;
+    ask(placement, "bob", "keeps the other member busy", LIMIT_MS);
+    ask(placement, "carol", "fills the queue", LIMIT_MS);
+
+    dies(died, false);
+    for (int i = 0; i < 3; i++) {
+      inContext(other::answerOldest); // bob's, then carol's (she waited first), then the retried one
+    }
+
+    assertThat(answer.await().toString()).isEqualTo("SELECT 1");
+  }
+
+  @Test
   @DisplayName("a query whose second member dies too fails with 'The query worker stopped unexpectedly'")
   void diesTwice() {
     Placement placement = placement(2, 10, first, second);
