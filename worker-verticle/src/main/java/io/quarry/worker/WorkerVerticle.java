@@ -122,12 +122,14 @@ public class WorkerVerticle extends VerticleBase {
   /** The current version of every table's file: revalidated, or downloaded when new or changed. */
   private Future<Map<String, Path>> current(QueryRequest request, Map<String, String> tables, long timeoutMs,
       ParquetCache.Pins pins) {
-    Future<Map<String, Path>> fetched = cache.fetchAll(tables, pins);
-    progress.follow(request, tables, fetched);
-    return fetched
+    Future<Map<String, Path>> fetched = cache.fetchAll(tables, pins)
         .timeout(timeoutMs, TimeUnit.MILLISECONDS)
         .recover(e -> Future.failedFuture(e instanceof TimeoutException
             ? QueryFailure.timeout(timeoutMs, " while the data was still downloading") : e));
+    // Followed until the query stops waiting, not until the download ends: one that outlives a timed-out query
+    // (it goes on into the cache) must not keep telling the browser about a query that has already failed.
+    progress.follow(request, tables, fetched);
+    return fetched;
   }
 
   private static Map<String, String> only(Map<String, String> tables, Set<String> read) {
