@@ -30,6 +30,11 @@ import java.util.regex.Pattern;
 public final class ParquetServer {
 
   private static final Pattern RANGE = Pattern.compile("bytes=(\\d+)-(\\d+)");
+  private static final Pattern SUFFIX = Pattern.compile("bytes=-(\\d+)");
+  private static final int CHUNK = 64 * 1024;
+
+  /** What a response carries: the whole file, a suffix (a file's tail, with its footer) or another range. */
+  private enum Part { FULL, TAIL, RANGE }
 
   /** How one path behaves; every switch is off by default (a well-behaved static file server). */
   public static final class Route {
@@ -53,7 +58,15 @@ public final class ParquetServer {
     private volatile Held heldHead;
     private volatile String redirect;
     private volatile boolean chunked;
+    private volatile long bytesPerSecond;
+    private volatile long nextFreeNanos;
+    private volatile Held heldRanges;
+    private volatile long holdRangesAfterBytes;
+    private volatile long dropRangesAfterBytes = -1;
+    private volatile boolean shortRanges;
     final AtomicLong requests = new AtomicLong();
+    final AtomicLong rangeRequests = new AtomicLong();
+    final AtomicLong rangeBytes = new AtomicLong();
     final AtomicLong bodyBytes = new AtomicLong();
     final AtomicLong fullDownloads = new AtomicLong();
 
@@ -174,6 +187,49 @@ public final class ParquetServer {
     public Route chunked() {
       chunked = true;
       return this;
+    }
+
+    /**
+     * Sends every body of this path at most this fast, all responses together (a link's bandwidth), so that
+     * benchmarks see times like a real network's.
+     */
+    public Route throttle(long bytesPerSecond) {
+      this.bytesPerSecond = bytesPerSecond;
+      return this;
+    }
+
+    /**
+     * Responses to explicit ranges (column chunks, not a file's tail) send their first {@code bytes} and then
+     * wait, the rest unsent, until {@link Held#release()}; {@link Held#arrived()} tells a test that a fetch has
+     * come that far.
+     */
+    public Held holdRangesAfter(long bytes) {
+      Held held = new Held();
+      heldRanges = held;
+      holdRangesAfterBytes = bytes;
+      return held;
+    }
+
+    /** Responses to explicit ranges send their first {@code bytes}, then the connection is dropped. */
+    public Route dropRangesAfter(long bytes) {
+      dropRangesAfterBytes = bytes;
+      return this;
+    }
+
+    /** Responses to explicit ranges carry only the first half of the bytes asked for (and say so). */
+    public Route shortRanges() {
+      shortRanges = true;
+      return this;
+    }
+
+    /** Body bytes sent in answer to explicit ranges (column chunks). */
+    public long rangeBytes() {
+      return rangeBytes.get();
+    }
+
+    /** Requests with an explicit range (column chunks), answered or not. */
+    public long rangeRequests() {
+      return rangeRequests.get();
     }
 
     public Route redirectTo(String url) {
@@ -331,32 +387,109 @@ public final class ParquetServer {
       headers(route, response).setStatusCode(304).end();
       return;
     }
-    Matcher range = RANGE.matcher(request.getHeader("Range") == null ? "" : request.getHeader("Range"));
-    if (!route.ignoreRange && range.matches()) {
-      long from = Long.parseLong(range.group(1));
-      long to = Math.min(Long.parseLong(range.group(2)), length - 1);
+    String rangeHeader = request.getHeader("Range") == null ? "" : request.getHeader("Range");
+    Matcher range = RANGE.matcher(rangeHeader);
+    Matcher suffix = SUFFIX.matcher(rangeHeader);
+    String ifRange = request.getHeader("If-Range");
+    boolean sameVersion = ifRange == null || ifRange.equals(route.etag);
+    if (range.matches()) {
+      route.rangeRequests.incrementAndGet();
+    }
+    if (!route.ignoreRange && sameVersion && (range.matches() || suffix.matches())) {
+      long from = range.matches() ? Long.parseLong(range.group(1)) : Math.max(0, length - Long.parseLong(suffix.group(1)));
+      long asked = range.matches() ? Math.min(Long.parseLong(range.group(2)), length - 1) : length - 1;
+      long to = route.shortRanges && range.matches() ? from + (asked - from) / 2 : asked;
       if (from >= length) {
         response.setStatusCode(416).putHeader("Content-Range", "bytes */" + length).end();
         return;
       }
+      Part part = range.matches() ? Part.RANGE : Part.TAIL;
       later(from == 0 ? route.delayFirstBytesMs : route.delayOtherRangesMs, () -> body(route,
           headers(route, response).setStatusCode(206).putHeader("Content-Range", "bytes " + from + "-" + to + "/" + length),
-          from, to));
+          from, to, part));
       return;
     }
     after(route.heldFull, () -> later(route.delayFullMs, () -> {
       route.fullDownloads.incrementAndGet();
-      body(route, headers(route, response).setStatusCode(200), 0, length - 1);
+      body(route, headers(route, response).setStatusCode(200), 0, length - 1, Part.FULL);
     }));
   }
 
-  /** Bytes {@code from}..{@code to} of the route's content, from memory or from its file. */
-  private void body(Route route, HttpServerResponse response, long from, long to) {
-    if (route.file != null) {
-      route.bodyBytes.addAndGet(to - from + 1);
-      response.sendFile(route.file.toString(), from, to - from + 1);
+  /** Bytes {@code from}..{@code to} of the route's content, from memory or from its file, in chunks. */
+  private void body(Route route, HttpServerResponse response, long from, long to, Part part) {
+    if (route.chunked && part == Part.FULL) {
+      response.setChunked(true);
     } else {
-      send(route, response, Buffer.buffer(java.util.Arrays.copyOfRange(route.content, (int) from, (int) to + 1)));
+      response.putHeader("Content-Length", String.valueOf(to - from + 1));
+    }
+    Sending sending = new Sending(route, response, part);
+    if (route.file == null) {
+      sending.from(offset -> Future.succeededFuture(Buffer.buffer(java.util.Arrays.copyOfRange(route.content,
+          (int) (long) offset, (int) Math.min(to + 1, offset + CHUNK)))), from, from, to + 1);
+      return;
+    }
+    vertx.fileSystem().open(route.file.toString(), new io.vertx.core.file.OpenOptions().setRead(true))
+        .onFailure(e -> response.reset())
+        .onSuccess(file -> {
+          response.closeHandler(v -> file.close());
+          response.endHandler(v -> file.close());
+          sending.from(offset -> file.read(Buffer.buffer(CHUNK), 0, (long) offset, (int) Math.min(CHUNK, to + 1 - offset)),
+              from, from, to + 1);
+        });
+  }
+
+  /** One response's body going out: held, dropped and throttled as its route says. */
+  private final class Sending {
+    private final Route route;
+    private final HttpServerResponse response;
+    private final Held hold;
+    private final long holdAfter;
+    private final long dropAfter;
+    private final Part part;
+
+    Sending(Route route, HttpServerResponse response, Part part) {
+      this.part = part;
+      this.route = route;
+      this.response = response;
+      this.hold = part == Part.FULL ? route.heldFullRest : part == Part.RANGE ? route.heldRanges : null;
+      this.holdAfter = part == Part.FULL ? route.holdAfterBytes : route.holdRangesAfterBytes;
+      this.dropAfter = part == Part.RANGE ? route.dropRangesAfterBytes : -1;
+    }
+
+    void from(java.util.function.Function<Long, Future<Buffer>> read, long start, long offset, long end) {
+      sendFrom(read, start, offset, end, hold);
+    }
+
+    /** {@code held}: once {@code holdAfter} bytes are written, the rest waits for it (then null). */
+    private void sendFrom(java.util.function.Function<Long, Future<Buffer>> read, long start, long offset, long end,
+        Held held) {
+      if (response.closed()) {
+        return;
+      }
+      long sent = offset - start;
+      if (held != null && sent >= holdAfter) {
+        after(held, () -> sendFrom(read, start, offset, end, null));
+        return;
+      }
+      if (dropAfter >= 0 && sent >= dropAfter) {
+        response.reset();
+        return;
+      }
+      if (offset >= end) {
+        response.end();
+        return;
+      }
+      read.apply(offset).onFailure(e -> response.reset()).onSuccess(chunk -> {
+        route.bodyBytes.addAndGet(chunk.length());
+        if (part == Part.RANGE) {
+          route.rangeBytes.addAndGet(chunk.length());
+        }
+        response.write(chunk).onComplete(done -> {
+          if (done.succeeded()) {
+            later(pace(route, chunk.length()), () -> sendFrom(read, start, offset + chunk.length(), end, held));
+          }
+        });
+      });
     }
   }
 
@@ -370,38 +503,17 @@ public final class ParquetServer {
     return response.putHeader("Content-Type", "application/octet-stream");
   }
 
-  private void send(Route route, HttpServerResponse response, Buffer body) {
-    if (route.chunked && response.getStatusCode() == 200) {
-      response.setChunked(true);
-    } else {
-      response.putHeader("Content-Length", String.valueOf(body.length()));
+  /** Milliseconds to wait before sending more, so that the route's responses together keep to its rate. */
+  private static long pace(Route route, long bytes) {
+    if (route.bytesPerSecond <= 0) {
+      return 0;
     }
-    // Write in chunks so that a client that resets early really stops the transfer.
-    int chunk = 64 * 1024;
-    Held rest = response.getStatusCode() == 200 ? route.heldFullRest : null;
-    writeFrom(route, response, body, 0, chunk, rest);
-  }
-
-  /** {@code rest}: once {@code holdAfterBytes} are written, the rest waits for it (then null). */
-  private void writeFrom(Route route, HttpServerResponse response, Buffer body, int offset, int chunk, Held rest) {
-    if (response.closed()) {
-      return;
+    synchronized (route) {
+      long now = System.nanoTime();
+      long start = Math.max(now, route.nextFreeNanos);
+      route.nextFreeNanos = start + bytes * 1_000_000_000L / route.bytesPerSecond;
+      return (route.nextFreeNanos - now) / 1_000_000;
     }
-    if (rest != null && offset >= route.holdAfterBytes) {
-      after(rest, () -> writeFrom(route, response, body, offset, chunk, null));
-      return;
-    }
-    if (offset >= body.length()) {
-      response.end();
-      return;
-    }
-    int end = Math.min(body.length(), offset + chunk);
-    route.bodyBytes.addAndGet(end - offset);
-    response.write(body.slice(offset, end)).onComplete(done -> {
-      if (done.succeeded()) {
-        writeFrom(route, response, body, end, chunk, rest);
-      }
-    });
   }
 
   private void later(long delayMs, Runnable action) {

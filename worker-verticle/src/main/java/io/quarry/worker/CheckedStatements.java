@@ -4,7 +4,6 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -19,19 +18,19 @@ final class CheckedStatements {
   private static final int ENTRIES = 512;
   private static final int MAX_CHARS = 10_000;
 
-  private final Map<String, Set<String>> accepted = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
+  private final Map<String, Reads> accepted = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
     @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Set<String>> eldest) {
+    protected boolean removeEldestEntry(Map.Entry<String, Reads> eldest) {
       return size() > ENTRIES;
     }
   });
 
-  /** The tables an accepted statement reads, or null when it was not seen (or is too long to keep). */
-  Set<String> tablesRead(String sql, Collection<String> tables) {
+  /** What an accepted statement reads, or null when it was not seen (or is too long to keep). */
+  Reads reads(String sql, Collection<String> tables) {
     return sql.length() <= MAX_CHARS ? accepted.get(key(sql, tables)) : null;
   }
 
-  void accepted(String sql, Collection<String> tables, Set<String> read) {
+  void accepted(String sql, Collection<String> tables, Reads read) {
     if (sql.length() <= MAX_CHARS) {
       accepted.put(key(sql, tables), read);
     }

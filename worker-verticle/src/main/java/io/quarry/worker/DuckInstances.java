@@ -42,20 +42,26 @@ final class DuckInstances implements AutoCloseable {
   record Limits(String memoryLimit, int threads, int queries, int keep, Path spillDir) {
   }
 
-  /** One database; {@code columns} per table feed friendly error messages. */
+  /**
+   * One database; {@code columns} per table feed friendly error messages, {@code placeholders} tell which column
+   * a query needed that a table's copy does not hold.
+   */
   static final class Instance {
     final String key;
     final DuckDBConnection base;
     final Map<String, List<String>> columns;
     final Collection<Path> files;
+    final List<Placeholders.Missing> placeholders;
     private int leases;
     private boolean retired;
 
-    private Instance(String key, DuckDBConnection base, Map<String, List<String>> columns, Collection<Path> files) {
+    private Instance(String key, DuckDBConnection base, Map<String, List<String>> columns, Collection<Path> files,
+        List<Placeholders.Missing> placeholders) {
       this.key = key;
       this.base = base;
       this.columns = columns;
       this.files = files;
+      this.placeholders = placeholders;
     }
 
     /** A connection of its own for one query: DuckDB connections are not shared between threads. */
@@ -137,8 +143,8 @@ final class DuckInstances implements AutoCloseable {
    * (it takes milliseconds), so queries over other bindings are not held up by it; queries that want the
    * same missing one wait for its one creation instead of making their own.
    */
-  Instance lease(Map<String, Path> bindings) throws SQLException {
-    String key = bindings.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+  Instance lease(Map<String, Placeholders.Bound> bindings) throws SQLException {
+    String key = bindings.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().key())
         .sorted().collect(Collectors.joining("\n"));
     while (true) {
       Creation pending;
@@ -150,7 +156,7 @@ final class DuckInstances implements AutoCloseable {
         }
         pending = creating.get(key);
         if (pending == null) {
-          creating.put(key, new Creation(List.copyOf(bindings.values())));
+          creating.put(key, new Creation(files(bindings)));
         }
       }
       if (pending == null) {
@@ -160,7 +166,11 @@ final class DuckInstances implements AutoCloseable {
     }
   }
 
-  private Instance createAndKeep(String key, Map<String, Path> bindings) throws SQLException {
+  private static List<Path> files(Map<String, Placeholders.Bound> bindings) {
+    return bindings.values().stream().map(Placeholders.Bound::file).toList();
+  }
+
+  private Instance createAndKeep(String key, Map<String, Placeholders.Bound> bindings) throws SQLException {
     Instance instance;
     try {
       instance = create(key, bindings);
@@ -249,7 +259,7 @@ final class DuckInstances implements AutoCloseable {
     return created;
   }
 
-  private Instance create(String key, Map<String, Path> bindings) throws SQLException {
+  private Instance create(String key, Map<String, Placeholders.Bound> bindings) throws SQLException {
     Path spill = limits.spillDir().resolve("db-" + nextNumber());
     try {
       Files.createDirectories(spill);
@@ -267,15 +277,12 @@ final class DuckInstances implements AutoCloseable {
       s.execute("SET memory_limit = '" + limits.memoryLimit().replace("'", "") + "'");
       s.execute("SET threads = " + limits.threads());
       s.execute("SET temp_directory = " + literal(spill.toString()));
-      s.execute("SET allowed_paths = [" + bindings.values().stream().map(p -> literal(p.toString()))
+      s.execute("SET allowed_paths = [" + files(bindings).stream().map(p -> literal(p.toString()))
           .collect(Collectors.joining(", ")) + "]");
       s.execute("SET enable_external_access = false");
-      for (Map.Entry<String, Path> table : bindings.entrySet()) {
-        s.execute("CREATE VIEW " + identifier(table.getKey()) + " AS SELECT * FROM read_parquet("
-            + literal(table.getValue().toString()) + ")");
-      }
+      List<Placeholders.Missing> placeholders = Placeholders.createViews(s, bindings);
       s.execute("SET lock_configuration = true");
-      return new Instance(key, base, columns(s, bindings.keySet()), List.copyOf(bindings.values()));
+      return new Instance(key, base, columns(s, bindings.keySet()), files(bindings), placeholders);
     } catch (SQLException | RuntimeException e) {
       base.close();
       throw e;

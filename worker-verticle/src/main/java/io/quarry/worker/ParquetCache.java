@@ -7,10 +7,7 @@ import io.quarry.bus.net.Deadline;
 import io.quarry.bus.net.OutboundHttp;
 import io.quarry.bus.net.OutboundHttp.Exchange;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.file.AsyncFile;
-import io.vertx.core.file.OpenOptions;
 import io.vertx.core.http.HttpMethod;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +16,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -31,17 +29,33 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
- * A size-bounded LRU disk cache of downloaded Parquet files, revalidated against the URL on every use
- * (If-None-Match / If-Modified-Since), so queries always see the URL's current content. Concurrent uses
- * of one URL share one request. A file in use by a query is pinned: neither evicted nor deleted until
- * released. All state lives on the owning verticle's event loop.
+ * A size-bounded LRU disk cache of remote Parquet files, revalidated against the URL on every use
+ * (If-None-Match / If-Modified-Since), so queries always see the URL's current content. A server that honours
+ * {@code Range} is read sparsely: the footer first (with the revalidation, in one request), then only the
+ * columns queries read ({@link SparseCopy}); one that does not is downloaded whole. Concurrent uses of one URL
+ * share one request, and queries needing the same columns share one fetch. A file in use by a query is pinned:
+ * neither evicted nor deleted until released. The limit counts bytes held, not file sizes. All state lives on
+ * the owning verticle's event loop.
  */
 final class ParquetCache {
 
-  record Settings(Path dir, long maxBytes, long maxFileSize, long downloadTimeoutMs) {
+  /** The end of a file asked for with each revalidation: most footers fit, so most files need one request. */
+  static final int TAIL_BYTES = 64 * 1024;
+  /** Ranges closer than this are fetched in one request; requests are cut at {@link #PIECE_BYTES}. */
+  private static final long GAP_BYTES = 256 * 1024;
+  private static final long PIECE_BYTES = 16L << 20;
+
+  /**
+   * @param maxQueryBytes the most one query may move from one file
+   * @param parallel      connections one fetch uses at most
+   */
+  record Settings(Path dir, long maxBytes, long maxFileSize, long maxQueryBytes, long maxFooterBytes,
+      long downloadTimeoutMs, int parallel) {
   }
 
   /** @param confirmed when the URL's server last said this is its current content */
@@ -77,33 +91,47 @@ final class ParquetCache {
     }
   }
 
-  /** A download under way: bytes received so far, and expected (-1 when its server did not say). */
-  static final class Download {
-    final long expected;
-    long received;
+  /** Bytes one query has asked to move, per URL, against {@link Settings#maxQueryBytes}. */
+  static final class Budget {
+    private final Map<String, Long> used = new HashMap<>();
+  }
 
-    private Download(long expected) {
-      this.expected = expected;
+  /** Bytes moving for a URL now: received so far, and expected (-1 when its server did not say). */
+  static final class Download {
+    long expected;
+    long received;
+    private int transfers;
+
+    void received(long bytes) {
+      received += bytes;
     }
   }
 
   private final Vertx vertx;
   private final OutboundHttp http;
+  private final RangeFetch ranges;
   private final Settings settings;
+  private final BiFunction<Path, Long, Future<Layout>> layouts;
   private final Consumer<Path> onDropped;
   private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+  private final Map<Path, SparseCopy> sparse = new HashMap<>();
   private final Map<String, Download> downloading = new HashMap<>();
   private final Map<String, Future<Path>> inflight = new HashMap<>();
   private final Map<Path, Integer> pins = new HashMap<>();
   private final Set<Path> doomed = new HashSet<>();
-  private long totalBytes;
   private long versions;
 
-  /** @param onDropped told of every file that leaves the cache, once no query uses it */
-  ParquetCache(Vertx vertx, OutboundHttp http, Settings settings, Consumer<Path> onDropped) {
+  /**
+   * @param layouts   reads a sparse copy's layout from its footer (off the event loop)
+   * @param onDropped told of every file that leaves the cache, once no query uses it
+   */
+  ParquetCache(Vertx vertx, OutboundHttp http, Settings settings, BiFunction<Path, Long, Future<Layout>> layouts,
+      Consumer<Path> onDropped) {
     this.vertx = vertx;
     this.http = http;
+    this.ranges = new RangeFetch(vertx, http, settings.parallel(), settings.downloadTimeoutMs());
     this.settings = settings;
+    this.layouts = layouts;
     this.onDropped = onDropped;
   }
 
@@ -119,7 +147,7 @@ final class ParquetCache {
     return new Pins();
   }
 
-  /** Every URL's current file, each pinned in {@code pins} as soon as it is known. */
+  /** Every URL's current file (for a sparse copy, its footer), each pinned in {@code pins} as soon as it is known. */
   Future<Map<String, Path>> fetchAll(Map<String, String> tables, Pins into) {
     Map<String, Path> files = new LinkedHashMap<>();
     List<Future<Path>> fetches = new ArrayList<>();
@@ -135,12 +163,16 @@ final class ParquetCache {
   }
 
   /**
-   * The files the cache holds now for every URL, pinned in {@code into}, or empty when one is missing:
-   * a query can start on them while {@link #fetchAll} revalidates.
+   * The files the cache holds now for every URL, with every column {@code reads} needs, pinned in {@code into};
+   * or empty when one is missing: a query can start on them while {@link #fetchAll} revalidates.
    */
-  Optional<Map<String, Path>> cached(Map<String, String> tables, Pins into) {
+  Optional<Map<String, Path>> cached(Map<String, String> tables, Reads reads, Pins into) {
     Map<String, Path> files = held(tables, into);
-    return files.size() == tables.size() ? Optional.of(files) : Optional.empty();
+    boolean complete = files.size() == tables.size() && files.values().stream().allMatch(file -> {
+      SparseCopy copy = sparse.get(file);
+      return copy == null || copy.missing(reads.columnsOf(copy.layout.columns())).isEmpty();
+    });
+    return complete ? Optional.of(files) : Optional.empty();
   }
 
   /** Of these tables, those whose file the cache holds now, pinned in {@code into}: nothing is fetched or revalidated. */
@@ -154,6 +186,100 @@ final class ParquetCache {
       }
     });
     return files;
+  }
+
+  /** The columns of a file its copy does not hold, which a database shows as placeholders (none for a whole file). */
+  BitSet unfetched(Path file) {
+    SparseCopy copy = sparse.get(file);
+    return copy == null ? new BitSet() : copy.unfetched();
+  }
+
+  /**
+   * Fetches into every table's pinned copy the columns {@code wanted} picks from its layout that it does not hold
+   * yet. Fails, before moving a byte, when that takes a file's bytes for this query past
+   * {@link Settings#maxQueryBytes}. Once {@code gaveUp} completes, a fetch no other query waits for is cancelled.
+   */
+  Future<Void> columns(Map<String, String> tables, Map<String, Path> files, Function<Layout, BitSet> wanted,
+      Budget budget, Future<?> gaveUp) {
+    List<Future<Void>> fetches = new ArrayList<>();
+    for (Map.Entry<String, Path> table : files.entrySet()) {
+      SparseCopy copy = sparse.get(table.getValue());
+      String url = tables.get(table.getKey());
+      if (copy == null || url == null) {
+        continue;
+      }
+      BitSet want = wanted.apply(copy.layout);
+      BitSet missing = copy.missing(want);
+      if (missing.isEmpty()) {
+        continue;
+      }
+      long total = budget.used.getOrDefault(url, 0L) + copy.toFetch(want);
+      if (total > settings.maxQueryBytes()) {
+        return Future.failedFuture(overQueryLimit(url, total, copy.version.size()));
+      }
+      budget.used.put(url, total);
+      fetches.addAll(join(url, table.getValue(), copy, missing, gaveUp));
+    }
+    return Future.all(fetches).mapEmpty();
+  }
+
+  private List<Future<Void>> join(String url, Path file, SparseCopy copy, BitSet missing, Future<?> gaveUp) {
+    Set<SparseCopy.Shared> joined = new HashSet<>();
+    BitSet fresh = new BitSet();
+    missing.stream().forEach(column -> {
+      SparseCopy.Shared running = copy.fetching.get(column);
+      if (running != null) {
+        joined.add(running);
+      } else {
+        fresh.set(column);
+      }
+    });
+    if (!fresh.isEmpty()) {
+      joined.add(start(url, file, copy, fresh));
+    }
+    List<Future<Void>> waits = new ArrayList<>();
+    for (SparseCopy.Shared shared : joined) {
+      shared.waiting++;
+      gaveUp.onComplete(given -> {
+        if (--shared.waiting == 0) {
+          shared.transfer.cancel(new TimeoutException("Nobody waits for this fetch any more"));
+        }
+      });
+      waits.add(shared.transfer.future().recover(e -> Future.failedFuture(e instanceof RangeFetch.Changed
+          ? e : explain(url, e))));
+    }
+    return waits;
+  }
+
+  private SparseCopy.Shared start(String url, Path file, SparseCopy copy, BitSet columns) {
+    List<ByteRange> requests = ByteRange.requests(copy.layout.rangesOf(columns), GAP_BYTES, PIECE_BYTES);
+    Download progress = progress(url, ByteRange.total(requests));
+    SparseCopy.Shared shared = new SparseCopy.Shared(ranges.into(copy.version, file, requests, progress::received));
+    columns.stream().forEach(column -> copy.fetching.put(column, shared));
+    shared.transfer.future().onComplete(done -> {
+      columns.stream().forEach(column -> copy.fetching.remove(column, shared));
+      finished(url, progress);
+      if (done.succeeded()) {
+        copy.hold(columns);
+        evictBeyondLimit(file);
+      } else if (done.cause() instanceof RangeFetch.Changed) {
+        forgetVersion(url, file);
+      }
+    });
+    return shared;
+  }
+
+  private Download progress(String url, long expected) {
+    Download download = downloading.computeIfAbsent(url, u -> new Download());
+    download.transfers++;
+    download.expected = expected < 0 || download.expected < 0 ? -1 : download.expected + expected;
+    return download;
+  }
+
+  private void finished(String url, Download download) {
+    if (--download.transfers == 0) {
+      downloading.remove(url, download);
+    }
   }
 
   /** Of these tables, those whose file is downloading now, with how far each has come. */
@@ -193,119 +319,113 @@ final class ParquetCache {
     return fetched;
   }
 
+  /** One request both revalidates and, for a new version, brings its footer: the file's last {@link #TAIL_BYTES}. */
   private Future<Path> revalidate(String url) {
     URI uri = OutboundHttp.parse(url).orElse(null);
     if (uri == null) {
       return Future.failedFuture(QueryFailure.network(url, "The URL is not a valid http(s) URL"));
     }
     Entry cached = entries.get(url);
+    Map<String, String> headers = conditional(cached);
+    headers.put("Range", "bytes=-" + TAIL_BYTES);
     Deadline deadline = new Deadline(vertx, settings.downloadTimeoutMs());
-    Future<Path> outcome = http.send(HttpMethod.GET, uri, conditional(cached), deadline)
-        .compose(exchange -> answer(url, cached, exchange));
+    Future<Path> outcome = http.send(HttpMethod.GET, uri, headers, deadline)
+        .compose(exchange -> answer(url, uri, cached, exchange));
     return deadline.close(outcome).recover(e -> Future.failedFuture(explain(url, e)));
   }
 
   /** Runs where the response's headers arrive, before any of its body: a download can still pause it. */
-  private Future<Path> answer(String url, Entry cached, Exchange exchange) {
+  private Future<Path> answer(String url, URI uri, Entry cached, Exchange exchange) {
     int status = exchange.response().statusCode();
-    if (cached != null && (status == 304 || (status == 200 && sameVersion(cached, exchange)))) {
+    TailResponse tail = TailResponse.of(exchange.response());
+    if (cached != null && (status == 304 || ((status == 200 || status == 206) && sameVersion(cached, tail)))) {
       exchange.discard();
       entries.computeIfPresent(url, (u, entry) -> entry.file().equals(cached.file()) ? entry.confirmedNow() : entry);
       return Future.succeededFuture(cached.file());
     }
-    if (status != 200) {
+    if (status != 200 && status != 206) {
       exchange.discard();
       return Future.failedFuture(QueryFailure.network(url, "The server answered HTTP " + status));
     }
-    String length = exchange.response().getHeader("Content-Length");
-    if (length != null && parseLong(length) > settings.maxFileSize()) {
+    if (tail.size() > settings.maxFileSize()) {
       exchange.discard();
       return Future.failedFuture(tooLarge(url));
     }
-    return downloadTo(url, exchange);
+    return status == 206 ? sparseCopy(url, uri, exchange, tail) : whole(url, exchange, tail.size());
   }
 
-  /**
-   * The body waits (paused) until its file is open, so no byte arrives unhandled; an unchanged file
-   * (the usual answer, 304) costs no file operation at all.
-   */
-  private Future<Path> downloadTo(String url, Exchange exchange) {
-    exchange.response().pause();
+  /** A new version from a server that honours {@code Range}: its footer now, its columns when queries need them. */
+  private Future<Path> sparseCopy(String url, URI uri, Exchange exchange, TailResponse tail) {
+    Path target = newFile(url);
+    RangeFetch.Version version = new RangeFetch.Version(uri, tail.etag(), tail.lastModified(), tail.size());
+    return Footer.fetch(vertx, exchange, tail, target, settings.maxFooterBytes(), ranges, version)
+        .compose(footer -> footer.whole()
+            ? install(url, tail, target, null)
+            : layouts.apply(target, footer.at()).compose(layout ->
+                install(url, tail, target, new SparseCopy(layout, version, tail.size() - footer.heldFrom()))))
+        .onFailure(e -> vertx.fileSystem().delete(target.toString()).otherwiseEmpty());
+  }
+
+  /** A server that ignores {@code Range}: the whole file, which is also every query's read of it. */
+  private Future<Path> whole(String url, Exchange exchange, long length) {
+    if (length > settings.maxQueryBytes()) {
+      exchange.discard();
+      return Future.failedFuture(overQueryLimit(url, length, length));
+    }
+    Download progress = progress(url, length);
     Path part = settings.dir().resolve("download-" + (++versions) + ".part");
-    return vertx.fileSystem().open(part.toString(), new OpenOptions().setWrite(true).setCreateNew(true))
-        .compose(file -> {
-          Future<Long> received = download(url, exchange, file);
-          exchange.response().resume();
-          return received.eventually(() -> file.close().otherwiseEmpty());
+    long limit = Math.min(settings.maxFileSize(), settings.maxQueryBytes());
+    return FullDownload.to(vertx, part, exchange, progress, limit, () -> limit == settings.maxFileSize()
+            ? tooLarge(url) : overQueryLimit(url, progress.received, -1))
+        .eventually(() -> {
+          finished(url, progress);
+          return Future.succeededFuture();
         })
-        .compose(size -> install(url, exchange, part, size))
-        .onFailure(e -> {
-          exchange.discard();
-          vertx.fileSystem().delete(part.toString()).otherwiseEmpty();
+        .compose(size -> {
+          Path target = newFile(url);
+          return vertx.fileSystem().move(part.toString(), target.toString())
+              .compose(v -> install(url, TailResponse.of(exchange.response()).withSize(size), target, null));
         });
   }
 
-  private Future<Long> download(String url, Exchange exchange, AsyncFile file) {
-    Promise<Long> done = Promise.promise();
-    String length = exchange.response().getHeader("Content-Length");
-    Download progress = new Download(length == null ? -1 : parseLong(length));
-    downloading.put(url, progress);
-    done.future().onComplete(ended -> downloading.remove(url, progress));
-    Consumer<Throwable> stop = e -> {
-      if (done.tryFail(e)) {
-        exchange.discard();
-      }
-    };
-    long[] received = {0};
-    exchange.response().handler(chunk -> {
-      if (done.future().isComplete()) {
-        return; // chunks already on their way when the download stopped (its file is closed by then)
-      }
-      received[0] += chunk.length();
-      progress.received = received[0];
-      if (received[0] > settings.maxFileSize()) {
-        stop.accept(tooLarge(url));
-        return;
-      }
-      file.write(chunk).onFailure(stop::accept);
-      if (file.writeQueueFull()) {
-        exchange.response().pause();
-        file.drainHandler(v -> exchange.response().resume());
-      }
-    });
-    exchange.response().exceptionHandler(stop::accept);
-    exchange.response().endHandler(v -> file.flush().onComplete(flushed -> {
-      if (flushed.succeeded()) {
-        done.tryComplete(received[0]);
-      } else {
-        done.tryFail(flushed.cause());
-      }
-    }));
-    return done.future();
+  private Path newFile(String url) {
+    return settings.dir().resolve(sha256(url).substring(0, 32) + "-" + (++versions) + ".parquet");
   }
 
-  private Future<Path> install(String url, Exchange exchange, Path part, long size) {
-    Path target = settings.dir().resolve(sha256(url).substring(0, 32) + "-" + (++versions) + ".parquet");
-    return vertx.fileSystem().move(part.toString(), target.toString()).map(v -> {
-      Entry entry = new Entry(url, target, exchange.response().getHeader("ETag"),
-          exchange.response().getHeader("Last-Modified"), size, Instant.now());
-      Entry replaced = entries.put(url, entry);
-      totalBytes += size;
-      if (replaced != null) {
-        totalBytes -= replaced.size();
-        drop(replaced.file());
-      }
-      evictBeyondLimit(target);
-      return target;
-    });
+  private Future<Path> install(String url, TailResponse version, Path target, SparseCopy copy) {
+    if (copy != null) {
+      sparse.put(target, copy);
+    }
+    Entry replaced = entries.put(url, new Entry(url, target, version.etag(), version.lastModified(), version.size(),
+        Instant.now()));
+    if (replaced != null) {
+      drop(replaced.file());
+    }
+    evictBeyondLimit(target);
+    return Future.succeededFuture(target);
+  }
+
+  /** A copy whose file changed on its server under a fetch: the next use fetches the new version. */
+  private void forgetVersion(String url, Path file) {
+    Entry entry = entries.get(url);
+    if (entry != null && entry.file().equals(file)) {
+      entries.remove(url);
+      drop(file);
+    }
+  }
+
+  private long heldBytes(Entry entry) {
+    SparseCopy copy = sparse.get(entry.file());
+    return copy == null ? entry.size() : copy.heldBytes();
   }
 
   private void evictBeyondLimit(Path keep) {
-    for (Iterator<Entry> it = entries.values().iterator(); it.hasNext() && totalBytes > settings.maxBytes(); ) {
+    long total = entries.values().stream().mapToLong(this::heldBytes).sum();
+    for (Iterator<Entry> it = entries.values().iterator(); it.hasNext() && total > settings.maxBytes(); ) {
       Entry eldest = it.next();
       if (!eldest.file().equals(keep) && !pins.containsKey(eldest.file())) {
         it.remove();
-        totalBytes -= eldest.size();
+        total -= heldBytes(eldest);
         drop(eldest.file());
       }
     }
@@ -315,6 +435,10 @@ final class ParquetCache {
     if (pins.containsKey(file)) {
       doomed.add(file);
       return;
+    }
+    SparseCopy copy = sparse.remove(file);
+    if (copy != null) {
+      copy.fetching.values().forEach(shared -> shared.transfer.cancel(new IllegalStateException("Evicted")));
     }
     vertx.fileSystem().delete(file.toString()).otherwiseEmpty();
     onDropped.accept(file);
@@ -342,18 +466,23 @@ final class ParquetCache {
   }
 
   /** Servers that ignore conditional requests still say which version they send. */
-  private static boolean sameVersion(Entry cached, Exchange exchange) {
-    String etag = exchange.response().getHeader("ETag");
-    String modified = exchange.response().getHeader("Last-Modified");
-    String length = exchange.response().getHeader("Content-Length");
-    boolean sameLength = length != null && parseLong(length) == cached.size();
-    return (etag != null && etag.equals(cached.etag()) && sameLength)
-        || (etag == null && modified != null && modified.equals(cached.lastModified()) && sameLength);
+  private static boolean sameVersion(Entry cached, TailResponse response) {
+    boolean sameLength = response.size() == cached.size();
+    return (response.etag() != null && response.etag().equals(cached.etag()) && sameLength)
+        || (response.etag() == null && response.lastModified() != null
+        && response.lastModified().equals(cached.lastModified()) && sameLength);
   }
 
   private QuarryException tooLarge(String url) {
     return new QuarryException(Failure.TOO_LARGE, "The dataset at " + url + " is larger than the "
         + Sizes.human(settings.maxFileSize()) + " limit");
+  }
+
+  /** {@code size} -1 when unknown. */
+  private QuarryException overQueryLimit(String url, long bytes, long size) {
+    return new QuarryException(Failure.TOO_LARGE, "This query would read " + (size < 0 ? "more than "
+        + Sizes.human(bytes) : Sizes.human(bytes) + " of " + Sizes.human(size)) + " from " + url
+        + ", over the limit of " + Sizes.human(settings.maxQueryBytes()));
   }
 
   private QuarryException explain(String url, Throwable e) {
@@ -363,15 +492,12 @@ final class ParquetCache {
     if (e instanceof TimeoutException) {
       return QueryFailure.network(url, "The download did not finish within " + Sizes.seconds(settings.downloadTimeoutMs()));
     }
-    return QueryFailure.network(url, e.getMessage() == null ? e.toString() : e.getMessage());
-  }
-
-  private static long parseLong(String text) {
-    try {
-      return Long.parseLong(text.strip());
-    } catch (NumberFormatException e) {
-      return -1;
+    String message = e.getMessage() == null ? e.toString() : e.getMessage();
+    if (message.contains("No space left on device")) {
+      return new QuarryException(Failure.UNAVAILABLE, "The query worker's disk is full: it could not store the data"
+          + " of " + url + ". Try again shortly.");
     }
+    return QueryFailure.network(url, message);
   }
 
   private static String sha256(String text) {

@@ -4,7 +4,6 @@ import io.quarry.bus.QueryResult;
 import io.quarry.bus.RowsJson;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -14,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -37,24 +37,24 @@ final class QueryEngine {
     Runnable arm(long delayMs, Runnable action);
   }
 
-  /** Checks a statement (see {@link SqlGuard}); returns the tables it reads. */
-  Set<String> check(String sql, Collection<String> tables) throws SQLException {
-    Set<String> known = checked.tablesRead(sql, tables);
+  /** Checks a statement (see {@link SqlGuard}); returns what it reads. */
+  Reads check(String sql, Collection<String> tables) throws SQLException {
+    Reads known = checked.reads(sql, tables);
     if (known != null) {
       return known;
     }
-    Set<String> read = Set.copyOf(SqlGuard.check(instances.serializer(), sql, tables));
+    Reads read = SqlGuard.check(instances.serializer(), sql, tables);
     checked.accepted(sql, tables, read);
     return read;
   }
 
-  /** The tables a statement reads if it already passed the check, else null; does not block. */
-  Set<String> checked(String sql, Collection<String> tables) {
-    return checked.tablesRead(sql, tables);
+  /** What a statement reads if it already passed the check, else null; does not block. */
+  Reads checked(String sql, Collection<String> tables) {
+    return checked.reads(sql, tables);
   }
 
   /** Runs a checked statement over the tables it reads. */
-  QueryResult run(Map<String, Path> bindings, String sql, long timeoutMs, Alarm alarm)
+  QueryResult run(Map<String, Placeholders.Bound> bindings, String sql, long timeoutMs, Alarm alarm)
       throws SQLException {
     DuckInstances.Instance instance = instances.lease(bindings);
     try (Connection connection = instance.connect()) {
@@ -64,7 +64,8 @@ final class QueryEngine {
     }
   }
 
-  private static QueryResult execute(Connection connection, DuckInstances.Instance instance, Map<String, Path> bindings,
+  private static QueryResult execute(Connection connection, DuckInstances.Instance instance,
+      Map<String, Placeholders.Bound> bindings,
       String sql, long timeoutMs, Alarm alarm) throws SQLException {
     AtomicBoolean timedOut = new AtomicBoolean();
     long started = System.nanoTime();
@@ -100,6 +101,10 @@ final class QueryEngine {
     } catch (SQLException e) {
       if (timedOut.get()) {
         throw QueryFailure.timeout(timeoutMs, "");
+      }
+      Optional<Placeholders.Missing> missing = Placeholders.fired(e.getMessage(), instance.placeholders);
+      if (missing.isPresent()) {
+        throw new Placeholders.Unfetched(missing.get());
       }
       throw FriendlyErrors.sql(e.getMessage() == null ? e.toString() : e.getMessage(), bindings.keySet(),
           instance.columns);

@@ -35,10 +35,13 @@ final class RunWhileRevalidating {
     this.waitMs = waitMs;
   }
 
-  /** {@code current}: every table's file revalidated, or downloaded when new or changed. */
-  Future<Buffer> answer(Map<String, String> tables, ParquetCache.Pins pins, Supplier<Future<Map<String, Path>>> current,
-      Execution execution) {
-    Optional<Map<String, Path>> cached = cache.cached(tables, pins);
+  /**
+   * {@code current}: every table's file revalidated, or fetched when new or changed, with the columns
+   * {@code reads} needs; the cached copies are used early only when they hold those columns.
+   */
+  Future<Buffer> answer(Map<String, String> tables, Reads reads, ParquetCache.Pins pins,
+      Supplier<Future<Map<String, Path>>> current, Execution execution) {
+    Optional<Map<String, Path>> cached = cache.cached(tables, reads, pins);
     if (cached.isEmpty()) {
       return current.get().compose(files -> execution.over(files, new Abort()));
     }

@@ -31,10 +31,10 @@ final class SqlGuard {
   }
 
   /**
-   * Checks the statement and returns the conversation's tables it reads (as {@code tables} spells them),
-   * so that only those files are fetched and bound.
+   * Checks the statement and returns what it reads: the conversation's tables (as {@code tables} spells them)
+   * and their columns, so that only those files, and of them only those columns, are fetched and bound.
    */
-  static Set<String> check(PreparedStatement serializer, String sql, Collection<String> tables) throws SQLException {
+  static Reads check(PreparedStatement serializer, String sql, Collection<String> tables) throws SQLException {
     JsonObject tree;
     serializer.setString(1, sql);
     try (ResultSet rs = serializer.executeQuery()) {
@@ -57,20 +57,37 @@ final class SqlGuard {
     collectCtes(statements, ctes);
     Map<String, String> byLowerName = new HashMap<>();
     tables.forEach(t -> byLowerName.put(t.toLowerCase(Locale.ROOT), t));
-    Set<String> read = new TreeSet<>();
-    checkReferences(statements, new References(byLowerName, ctes, read));
-    return read;
+    References refs = new References(byLowerName, ctes);
+    checkReferences(statements, refs);
+    return new Reads(refs.read, refs.names, refs.readsWholeRows());
   }
 
-  /**
-   * What a reference may name, and the tables found read so far.
-   *
-   * @param tables the conversation's table names by their lower-case form
-   */
-  private record References(Map<String, String> tables, Set<String> ctes, Set<String> read) {
+  /** What a reference may name, and what the statement was found to read so far. */
+  private static final class References {
+    /** The conversation's table names by their lower-case form. */
+    final Map<String, String> tables;
+    final Set<String> ctes;
+    final Set<String> read = new TreeSet<>();
+    /** Every part of every column reference, lower-case. */
+    final Set<String> names = new HashSet<>();
+    /** One-part column references: a relation's name there is its whole row ({@code SELECT t FROM t}). */
+    final Set<String> singles = new HashSet<>();
+    /** Names rows can be referred to by: tables, aliases, CTEs. */
+    final Set<String> relations = new HashSet<>();
+    boolean allColumns;
 
-    Collection<String> names() {
+    References(Map<String, String> tables, Set<String> ctes) {
+      this.tables = tables;
+      this.ctes = ctes;
+      relations.addAll(ctes);
+    }
+
+    Collection<String> tableNames() {
       return tables.values();
+    }
+
+    boolean readsWholeRows() {
+      return allColumns || singles.stream().anyMatch(relations::contains);
     }
   }
 
@@ -94,12 +111,35 @@ final class SqlGuard {
       if (type.equals("BASE_TABLE")) {
         checkTable(object, refs);
       } else if (type.equals("TABLE_FUNCTION")) {
-        checkFunction(object, refs.names());
+        checkFunction(object, refs.tableNames());
       }
+      noteColumns(object, type, refs);
       object.forEach(field -> checkReferences(field.getValue(), refs));
     } else if (node instanceof JsonArray array) {
       array.forEach(item -> checkReferences(item, refs));
     }
+  }
+
+  /**
+   * Stars, {@code NATURAL} joins and pivots (which group by every column they do not name) read columns no
+   * reference names.
+   */
+  private static void noteColumns(JsonObject node, String type, References refs) {
+    String alias = node.getString("alias", "");
+    if (!alias.isEmpty() && node.containsKey("sample")) {
+      refs.relations.add(alias.toLowerCase(Locale.ROOT));
+    }
+    if (type.equals("COLUMN_REF")) {
+      JsonArray parts = node.getJsonArray("column_names", new JsonArray());
+      parts.forEach(part -> refs.names.add(String.valueOf(part).toLowerCase(Locale.ROOT)));
+      if (parts.size() == 1) {
+        refs.singles.add(String.valueOf(parts.getValue(0)).toLowerCase(Locale.ROOT));
+      }
+    } else if (type.equals("STAR") || type.equals("PIVOT") || "NATURAL".equals(node.getString("ref_type"))) {
+      refs.allColumns = true;
+    }
+    node.getJsonArray("using_columns", new JsonArray())
+        .forEach(name -> refs.names.add(String.valueOf(name).toLowerCase(Locale.ROOT)));
   }
 
   /**
@@ -111,10 +151,11 @@ final class SqlGuard {
     String lower = name.toLowerCase(Locale.ROOT);
     String qualifier = String.join(".", nonEmpty(ref.getString("catalog_name")), nonEmpty(ref.getString("schema_name")))
         .replaceAll("^\\.+|\\.+$", "");
-    if (qualifier.isEmpty() && refs.tables().containsKey(lower)) {
-      refs.read().add(refs.tables().get(lower));
-    } else if (!qualifier.isEmpty() || !refs.ctes().contains(lower)) {
-      throw FriendlyErrors.missingTable(qualifier.isEmpty() ? name : qualifier + "." + name, refs.names());
+    refs.relations.add(lower);
+    if (qualifier.isEmpty() && refs.tables.containsKey(lower)) {
+      refs.read.add(refs.tables.get(lower));
+    } else if (!qualifier.isEmpty() || !refs.ctes.contains(lower)) {
+      throw FriendlyErrors.missingTable(qualifier.isEmpty() ? name : qualifier + "." + name, refs.tableNames());
     }
   }
 

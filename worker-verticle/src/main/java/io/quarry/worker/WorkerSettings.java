@@ -13,13 +13,16 @@ import java.nio.file.Path;
  * @param threads queries run at once (each on a DuckDB thread of the pool); {@code queueSize} more wait
  * @param servedBy which node answers, for operators and the tests of work spread across a cluster
  * @param localWorkerId the member address its pool gives it (empty when it is not deployed by a pool)
+ * @param maxQueryFetchBytes the most one query may move from one file (column chunks it reads, or a whole file
+ *     from a server that ignores {@code Range})
+ * @param fetchConnections connections one fetch of columns uses at most
  * @param progressIntervalMs how often a query waiting for its data tells its browsers how far the download is
  * @param instances databases kept idle, one per set of table bindings; 0 sizes them from memory
  *     ({@link DatabaseBudget})
  */
 public record WorkerSettings(Path home, int threads, int queueSize, String memoryLimit, int duckdbThreads,
-    int instances, long cacheMaxBytes, long maxFileSizeBytes, long downloadTimeoutMs, long revalidateWaitMs,
-    long progressIntervalMs,
+    int instances, long cacheMaxBytes, long maxFileSizeBytes, long maxQueryFetchBytes, long maxFooterBytes,
+    int fetchConnections, long downloadTimeoutMs, long revalidateWaitMs, long progressIntervalMs,
     AddressPolicy policy, QueryTimeouts timeouts, String servedBy, String localWorkerId) {
 
   public static WorkerSettings from(JsonObject config) {
@@ -28,6 +31,7 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
     return new WorkerSettings(Path.of(c.getString("dataDir")).toAbsolutePath().resolve("worker-" + name),
         c.getInteger("threads"), c.getInteger("queueSize"), c.getString("memoryLimit"), c.getInteger("duckdbThreads"),
         c.getInteger("instances"), c.getLong("cacheMaxBytes"), c.getLong("maxFileSizeBytes"),
+        c.getLong("maxQueryFetchBytes"), c.getLong("maxFooterBytes"), c.getInteger("fetchConnections"),
         c.getLong("downloadTimeoutMs"), c.getLong("revalidateWaitMs"), c.getLong("progressIntervalMs"),
         AddressPolicy.of(c.getBoolean("allowPrivateNetworks"), c.getString("allowedAddresses"),
             c.getString("trustedUrlPrefixes")),
@@ -40,6 +44,7 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
   }
 
   ParquetCache.Settings cache() {
-    return new ParquetCache.Settings(home.resolve("cache"), cacheMaxBytes, maxFileSizeBytes, downloadTimeoutMs);
+    return new ParquetCache.Settings(home.resolve("cache"), cacheMaxBytes, maxFileSizeBytes, maxQueryFetchBytes,
+        maxFooterBytes, downloadTimeoutMs, fetchConnections);
   }
 }

@@ -16,11 +16,8 @@ import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,8 +34,7 @@ public class WorkerVerticle extends VerticleBase {
   private DuckInstances instances;
   private WorkerExecutor executor;
   private ParquetCache cache;
-  private RunWhileRevalidating revalidating;
-  private FetchProgress progress;
+  private QueryRun.Services services;
   private QueryEngine engine;
   private Admission admission;
   private WorkerSettings settings;
@@ -51,9 +47,10 @@ public class WorkerVerticle extends VerticleBase {
     instances = new DuckInstances(settings.duckdb());
     engine = new QueryEngine(instances);
     http = new OutboundHttp(vertx, settings.policy(), 10_000);
-    cache = new ParquetCache(vertx, http, settings.cache(), this::forget);
-    revalidating = new RunWhileRevalidating(vertx, cache, settings.revalidateWaitMs());
-    progress = new FetchProgress(vertx, cache, settings.progressIntervalMs());
+    cache = new ParquetCache(vertx, http, settings.cache(), this::layout, this::forget);
+    RunWhileRevalidating revalidating = new RunWhileRevalidating(vertx, cache, settings.revalidateWaitMs());
+    FetchProgress progress = new FetchProgress(vertx, cache, settings.progressIntervalMs());
+    services = new QueryRun.Services(cache, revalidating, progress, this::execute);
     return cache.open()
         .compose(v -> executor.executeBlocking(instances::open, false))
         .compose(kept -> Bus.serve(vertx.eventBus(), address(settings), this::onQuery).completion()
@@ -81,8 +78,8 @@ public class WorkerVerticle extends VerticleBase {
     long timeoutMs = settings.timeouts().limit(request.timeoutMs());
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     ParquetCache.Pins pins = cache.pins();
-    return tablesRead(request)
-        .compose(read -> run(request, read, timeoutMs, deadline, pins))
+    return reads(request)
+        .compose(reads -> answer(request, reads, timeoutMs, deadline, pins, true))
         .eventually(() -> {
           pins.release();
           admission.leave();
@@ -91,61 +88,29 @@ public class WorkerVerticle extends VerticleBase {
   }
 
   /** A statement that passed the check before skips the trip to a worker thread. */
-  private Future<Set<String>> tablesRead(QueryRequest request) {
-    Set<String> known = engine.checked(request.sql(), request.tables().keySet());
+  private Future<Reads> reads(QueryRequest request) {
+    Reads known = engine.checked(request.sql(), request.tables().keySet());
     return known != null ? Future.succeededFuture(known)
         : executor.executeBlocking(() -> engine.check(request.sql(), request.tables().keySet()), false);
   }
 
-  /** Only the tables a statement reads are fetched (and revalidated). */
-  private Future<Buffer> run(QueryRequest request, Set<String> read, long timeoutMs, long deadline,
-      ParquetCache.Pins pins) {
-    Map<String, String> tables = only(request.tables(), read);
-    return revalidating.answer(tables, pins, () -> current(request, tables, timeoutMs, pins),
-        (files, abort) -> execute(alsoCached(files, request.tables(), pins), request.sql(), timeoutMs, deadline,
-            abort));
-  }
-
-  /**
-   * The files a statement reads, and the copies the cache holds of its conversation's other tables: bound
-   * together, a conversation's queries share one database whichever of its tables each reads. Those copies are
-   * not read by this statement, so they need not be current; the one that reads them revalidates them.
-   */
-  private Map<String, Path> alsoCached(Map<String, Path> read, Map<String, String> all, ParquetCache.Pins pins) {
-    Map<String, String> others = new LinkedHashMap<>(all);
-    others.keySet().removeAll(read.keySet());
-    Map<String, Path> bound = new LinkedHashMap<>(read);
-    bound.putAll(cache.held(others, pins));
-    return bound;
-  }
-
-  /** The current version of every table's file: revalidated, or downloaded when new or changed. */
-  private Future<Map<String, Path>> current(QueryRequest request, Map<String, String> tables, long timeoutMs,
-      ParquetCache.Pins pins) {
-    Future<Map<String, Path>> fetched = cache.fetchAll(tables, pins)
-        .timeout(timeoutMs, TimeUnit.MILLISECONDS)
-        .recover(e -> Future.failedFuture(e instanceof TimeoutException
-            ? QueryFailure.timeout(timeoutMs, " while the data was still downloading") : e));
-    // Followed until the query stops waiting, not until the download ends: one that outlives a timed-out query
-    // (it goes on into the cache) must not keep telling the browser about a query that has already failed.
-    progress.follow(request, tables, fetched);
-    return fetched;
-  }
-
-  private static Map<String, String> only(Map<String, String> tables, Set<String> read) {
-    Map<String, String> subset = new LinkedHashMap<>();
-    tables.forEach((name, url) -> {
-      if (read.contains(name)) {
-        subset.put(name, url);
+  /** A file that changed on its server while its columns were fetched: the query runs once more, on the new version. */
+  private Future<Buffer> answer(QueryRequest request, Reads reads, long timeoutMs, long deadline,
+      ParquetCache.Pins pins, boolean again) {
+    return new QueryRun(services, request, reads, timeoutMs, deadline, pins).answer().recover(e -> {
+      if (!(e instanceof RangeFetch.Changed changed)) {
+        return Future.failedFuture(e);
       }
+      return again ? answer(request, reads, timeoutMs, deadline, pins, false)
+          : Future.failedFuture(QueryFailure.network(changed.url, changed.getMessage()));
     });
-    return subset;
   }
 
   /** The reply is encoded on the worker thread too, where the rows were just written. */
-  private Future<Buffer> execute(Map<String, Path> files, String sql, long timeoutMs, long deadline, Abort abort) {
+  private Future<Buffer> execute(Map<String, Placeholders.Bound> bindings, String sql, long timeoutMs, long deadline,
+      Abort abort) {
     long remainingMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-    return executor.executeBlocking(() -> WorkerReply.encode(engine.run(files, sql, timeoutMs, (delay, action) -> {
+    return executor.executeBlocking(() -> WorkerReply.encode(engine.run(bindings, sql, timeoutMs, (delay, action) -> {
       long timer = vertx.setTimer(Math.min(delay, remainingMs), id -> action.run());
       Runnable disarm = abort.arm(action);
       return () -> {
@@ -153,6 +118,11 @@ public class WorkerVerticle extends VerticleBase {
         disarm.run();
       };
     }), settings.servedBy()), false);
+  }
+
+  /** Reads a new copy's layout from its footer (DuckDB blocks). */
+  private Future<Layout> layout(Path file, long footerAt) {
+    return executor.executeBlocking(() -> Layout.read(file, footerAt), false);
   }
 
   /** A file left the cache: databases reading it are retired (closing DuckDB can block, so not here). */

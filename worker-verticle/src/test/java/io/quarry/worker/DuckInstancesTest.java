@@ -51,11 +51,11 @@ class DuckInstancesTest {
   }
 
   /** A conversation's bindings: its own table name over the file. */
-  private static Map<String, Path> conversation(Path file, int n) {
-    return Map.of("table" + n, file);
+  private static Map<String, Placeholders.Bound> conversation(Path file, int n) {
+    return Map.of("table" + n, new Placeholders.Bound(file, new java.util.BitSet()));
   }
 
-  private long count(Map<String, Path> bindings) throws Exception {
+  private long count(Map<String, Placeholders.Bound> bindings) throws Exception {
     DuckInstances.Instance instance = instances.lease(bindings);
     try (Connection c = instance.connect(); Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT count(*) FROM " + bindings.keySet().iterator().next())) {

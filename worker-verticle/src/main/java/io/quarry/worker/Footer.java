@@ -1,0 +1,88 @@
+package io.quarry.worker;
+
+import io.quarry.bus.Failure;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.Sizes;
+import io.quarry.bus.net.OutboundHttp.Exchange;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.file.OpenOptions;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The footer of a new version, from the revalidation's answer (the file's last bytes) and, when the footer is
+ * longer than those, one more range; written at its place in a new file of the remote file's size.
+ *
+ * @param at       where the footer starts
+ * @param heldFrom the first byte the copy now holds (the footer's start, or the tail's when it reaches further)
+ * @param whole    the answer held the whole file (a small one): nothing more is ever fetched
+ */
+record Footer(long at, long heldFrom, boolean whole) {
+
+  private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
+
+  static Future<Footer> fetch(Vertx vertx, Exchange exchange, TailResponse tail, Path target, long maxFooterBytes,
+      RangeFetch ranges, RangeFetch.Version version) {
+    String url = version.url().toString();
+    if (tail.size() < 0 || tail.from() < 0) {
+      exchange.discard();
+      return Future.failedFuture(QueryFailure.network(url, "The server answered a range request without a valid"
+          + " Content-Range"));
+    }
+    return body(exchange, tail.to() - tail.from()).compose(bytes -> {
+      if (tail.from() == 0) {
+        return write(vertx, target, bytes, 0).map(new Footer(0, 0, true));
+      }
+      if (bytes.length() < 8 || !bytes.getBuffer(bytes.length() - 4, bytes.length()).equals(Buffer.buffer(MAGIC))) {
+        return Future.failedFuture(QueryFailure.network(url, "The file is not Parquet: it does not end with PAR1"));
+      }
+      long length = Integer.toUnsignedLong(bytes.getIntLE(bytes.length() - 8)) + 8;
+      if (length > maxFooterBytes) {
+        return Future.failedFuture(new QuarryException(Failure.TOO_LARGE, "The metadata of the dataset at " + url
+            + " is " + Sizes.human(length) + ", over the " + Sizes.human(maxFooterBytes) + " limit"));
+      }
+      long at = tail.size() - length;
+      if (at < MAGIC.length) {
+        return Future.failedFuture(QueryFailure.network(url, "The file is not Parquet: its footer is longer than it"));
+      }
+      Future<Void> written = write(vertx, target, bytes, tail.from());
+      if (at >= tail.from()) {
+        return written.map(new Footer(at, tail.from(), false));
+      }
+      return written.compose(v -> ranges.into(version, target, ByteRange.requests(
+              List.of(new ByteRange(at, tail.from())), 0, Long.MAX_VALUE), received -> { }).future())
+          .map(new Footer(at, at, false));
+    });
+  }
+
+  /** The answer's body, which must be exactly {@code expected} bytes. */
+  private static Future<Buffer> body(Exchange exchange, long expected) {
+    Promise<Buffer> done = Promise.promise();
+    Buffer bytes = Buffer.buffer();
+    exchange.response().handler(chunk -> {
+      bytes.appendBuffer(chunk);
+      if (bytes.length() > expected && done.tryFail(new IllegalStateException(
+          "The server sent more bytes than the range it announced"))) {
+        exchange.discard();
+      }
+    });
+    exchange.response().exceptionHandler(done::tryFail);
+    exchange.response().endHandler(v -> {
+      if (bytes.length() == expected) {
+        done.tryComplete(bytes);
+      } else {
+        done.tryFail(new IllegalStateException("The server sent " + bytes.length() + " bytes of a range of " + expected));
+      }
+    });
+    return done.future();
+  }
+
+  private static Future<Void> write(Vertx vertx, Path target, Buffer bytes, long at) {
+    return vertx.fileSystem().open(target.toString(), new OpenOptions().setWrite(true).setCreateNew(true))
+        .compose(file -> file.write(bytes, at).eventually(file::close));
+  }
+}

@@ -1,0 +1,200 @@
+package io.quarry.worker;
+
+import io.quarry.bus.net.Deadline;
+import io.quarry.bus.net.OutboundHttp;
+import io.quarry.bus.net.OutboundHttp.Exchange;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.file.AsyncFile;
+import io.vertx.core.file.OpenOptions;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.function.LongConsumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Fetches byte ranges of one version of a remote file into its local copy, at their own offsets, over at most
+ * {@code parallel} connections at once. Every response must be exactly the range asked for, of the same
+ * version: {@code If-Range} makes a server that has changed the file answer with all of it instead, which
+ * (like a different ETag or size) fails the transfer with {@link Changed}. A short body or a dropped
+ * connection fails it too. {@link Transfer#cancel} resets what is under way. Used on the worker verticle's
+ * event loop.
+ */
+final class RangeFetch {
+
+  private static final Pattern CONTENT_RANGE = Pattern.compile("bytes (\\d+)-(\\d+)/(\\d+|\\*)");
+
+  /** The version of a file that ranges are fetched from. */
+  record Version(URI url, String etag, String lastModified, long size) {
+
+    Map<String, String> headers(ByteRange range) {
+      Map<String, String> headers = new HashMap<>();
+      headers.put("Range", range.header());
+      String validator = etag != null && !etag.startsWith("W/") ? etag : lastModified;
+      if (validator != null) {
+        headers.put("If-Range", validator);
+      }
+      return headers;
+    }
+  }
+
+  /** The file changed on its server since its footer was read: the query runs again on the new version. */
+  static final class Changed extends RuntimeException {
+    final String url;
+
+    Changed(String url) {
+      super("The file at " + url + " changed while it was being read", null, false, false);
+      this.url = url;
+    }
+  }
+
+  /** One set of ranges being fetched; cancelling resets its requests and fails it. */
+  static final class Transfer {
+    private final Promise<Void> done = Promise.promise();
+    private final List<Exchange> open = new ArrayList<>();
+
+    Future<Void> future() {
+      return done.future();
+    }
+
+    void cancel(Throwable why) {
+      if (done.tryFail(why)) {
+        open.forEach(Exchange::discard);
+        open.clear();
+      }
+    }
+  }
+
+  private final Vertx vertx;
+  private final OutboundHttp http;
+  private final int parallel;
+  private final long timeoutMs;
+
+  RangeFetch(Vertx vertx, OutboundHttp http, int parallel, long timeoutMs) {
+    this.vertx = vertx;
+    this.http = http;
+    this.parallel = parallel;
+    this.timeoutMs = timeoutMs;
+  }
+
+  /** Fetches {@code requests} into {@code file}; {@code received} is told of every chunk's length. */
+  Transfer into(Version version, Path file, List<ByteRange> requests, LongConsumer received) {
+    Transfer transfer = new Transfer();
+    Deadline deadline = new Deadline(vertx, timeoutMs);
+    vertx.fileSystem().open(file.toString(), new OpenOptions().setWrite(true).setCreate(false).setTruncateExisting(false))
+        .onFailure(transfer::cancel)
+        .onSuccess(target -> {
+          Queue<ByteRange> queue = new ArrayDeque<>(requests);
+          int[] running = {0};
+          Runnable[] next = new Runnable[1];
+          next[0] = () -> {
+            if (transfer.future().isComplete()) {
+              return;
+            }
+            if (queue.isEmpty() && running[0] == 0) {
+              transfer.done.tryComplete();
+              return;
+            }
+            while (running[0] < parallel && !queue.isEmpty()) {
+              running[0]++;
+              fetch(version, queue.poll(), target, transfer, deadline, received).onComplete(r -> {
+                running[0]--;
+                if (r.failed()) {
+                  transfer.cancel(r.cause());
+                }
+                next[0].run();
+              });
+            }
+          };
+          next[0].run();
+          deadline.close(transfer.future()).onComplete(ended -> target.close());
+        });
+    return transfer;
+  }
+
+  private Future<Void> fetch(Version version, ByteRange range, AsyncFile target, Transfer transfer, Deadline deadline,
+      LongConsumer received) {
+    return http.send(HttpMethod.GET, version.url(), version.headers(range), deadline).compose(exchange -> {
+      if (transfer.future().isComplete()) {
+        exchange.discard();
+        return Future.succeededFuture();
+      }
+      String problem = problem(version, range, exchange.response());
+      if (problem != null) {
+        exchange.discard();
+        return Future.failedFuture(exchange.response().statusCode() == 200 || problem.isEmpty()
+            ? new Changed(version.url().toString()) : QueryFailure.network(version.url().toString(), problem));
+      }
+      transfer.open.add(exchange);
+      return write(exchange.response(), range, target, transfer, received)
+          .onComplete(r -> transfer.open.remove(exchange));
+    });
+  }
+
+  /** Null when the response is the range asked for, of the same version; empty when the file changed. */
+  private static String problem(Version version, ByteRange range, HttpClientResponse response) {
+    if (response.statusCode() == 200) {
+      return "";
+    }
+    if (response.statusCode() != 206) {
+      return "The server answered HTTP " + response.statusCode() + " to a request for bytes " + range.from() + "–"
+          + (range.to() - 1);
+    }
+    String etag = response.getHeader("ETag");
+    Matcher m = CONTENT_RANGE.matcher(String.valueOf(response.getHeader("Content-Range")));
+    if ((version.etag() != null && etag != null && !etag.equals(version.etag()))
+        || (m.matches() && !m.group(3).equals("*") && Long.parseLong(m.group(3)) != version.size())) {
+      return "";
+    }
+    if (!m.matches() || Long.parseLong(m.group(1)) != range.from() || Long.parseLong(m.group(2)) != range.to() - 1) {
+      return "The server sent other bytes than the range asked for (" + response.getHeader("Content-Range") + " for "
+          + range.header() + ")";
+    }
+    return null;
+  }
+
+  /** Each chunk is written at its place before the next is read, so a slow disk slows the download, not memory. */
+  private static Future<Void> write(HttpClientResponse response, ByteRange range, AsyncFile target,
+      Transfer transfer, LongConsumer received) {
+    Promise<Void> written = Promise.promise();
+    long[] at = {range.from()};
+    response.handler(chunk -> {
+      if (transfer.future().isComplete() || at[0] + chunk.length() > range.to()) {
+        written.tryFail(new IllegalStateException("The server sent more bytes than the range asked for"));
+        return;
+      }
+      long position = at[0];
+      at[0] += chunk.length();
+      response.pause();
+      target.write(chunk, position).onComplete(w -> {
+        if (w.failed()) {
+          written.tryFail(w.cause());
+          return;
+        }
+        received.accept(chunk.length());
+        response.resume();
+      });
+    });
+    response.exceptionHandler(written::tryFail);
+    // The end comes after the last chunk's write: the response is paused until each write is done.
+    response.endHandler(v -> {
+      if (at[0] == range.to()) {
+        written.tryComplete();
+      } else {
+        written.tryFail(new IllegalStateException("The server sent " + (at[0] - range.from()) + " bytes for a range of "
+            + range.length()));
+      }
+    });
+    return written.future();
+  }
+}
