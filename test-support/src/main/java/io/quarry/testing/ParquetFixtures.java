@@ -27,8 +27,14 @@ public final class ParquetFixtures {
 
   /** Writes the rows of {@code select} as Parquet to {@code file}, however large. */
   public static void create(Path file, String select) {
+    create(file, select, 122_880);
+  }
+
+  /** Writes the rows of {@code select} as Parquet to {@code file}, in row groups of {@code rowGroupRows} rows. */
+  public static void create(Path file, String select, int rowGroupRows) {
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
-      s.execute("COPY (" + select + ") TO '" + file.toString().replace("'", "''") + "' (FORMAT parquet)");
+      s.execute("COPY (" + select + ") TO '" + file.toString().replace("'", "''") + "' (FORMAT parquet, ROW_GROUP_SIZE "
+          + rowGroupRows + ")");
     } catch (SQLException e) {
       throw new IllegalStateException("Could not write fixture " + file + ": " + e.getMessage(), e);
     }

@@ -61,6 +61,7 @@ public final class ParquetServer {
     private volatile long bytesPerSecond;
     private volatile long nextFreeNanos;
     private volatile Held heldRanges;
+    private volatile Held heldRangeRequests;
     private volatile long holdRangesAfterBytes;
     private volatile long dropRangesAfterBytes = -1;
     private volatile boolean shortRanges;
@@ -210,15 +211,25 @@ public final class ParquetServer {
       return held;
     }
 
-    /** Responses to explicit ranges send their first {@code bytes}, then the connection is dropped. */
+    /**
+     * Requests for explicit ranges wait unanswered (before the server looks at them, so a change of content meanwhile
+     * is what they see) until {@link Held#release()}.
+     */
+    public Held holdRangeRequests() {
+      Held held = new Held();
+      heldRangeRequests = held;
+      return held;
+    }
+
+    /** Responses to explicit ranges send their first {@code bytes}, then the connection is dropped; -1 for never. */
     public Route dropRangesAfter(long bytes) {
       dropRangesAfterBytes = bytes;
       return this;
     }
 
-    /** Responses to explicit ranges carry only the first half of the bytes asked for (and say so). */
-    public Route shortRanges() {
-      shortRanges = true;
+    /** Responses to explicit ranges carry only the first half of the bytes asked for (and say so), or again all. */
+    public Route shortRanges(boolean on) {
+      shortRanges = on;
       return this;
     }
 
@@ -367,7 +378,9 @@ public final class ParquetServer {
 
   private void get(Route route, HttpServerRequest request, HttpServerResponse response) {
     boolean conditional = request.getHeader("If-None-Match") != null || request.getHeader("If-Modified-Since") != null;
-    after(conditional ? route.heldRevalidations : null, () -> answer(route, request, response));
+    boolean explicitRange = RANGE.matcher(String.valueOf(request.getHeader("Range"))).matches();
+    after(conditional ? route.heldRevalidations : explicitRange ? route.heldRangeRequests : null,
+        () -> answer(route, request, response));
   }
 
   /** Runs {@code answer} now, or on this context once {@code held} (when there is one) is released. */

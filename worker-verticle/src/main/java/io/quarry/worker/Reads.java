@@ -9,7 +9,7 @@ import java.util.Set;
  * What a checked statement reads: the conversation's tables it names, and which of their columns it can touch
  * — every name any column reference or {@code USING} list spells (lower-case, as DuckDB matches them), or all
  * columns when it has a star ({@code *}, {@code t.*}, {@code COLUMNS(...)}), a whole-row reference, a
- * {@code NATURAL} join or a {@code PIVOT}. A name is counted for every table that has such a column: reading
+ * {@code NATURAL} join. A name is counted for every table that has such a column: reading
  * a column too many costs a fetch, missing one costs a second run (see {@link Placeholders}).
  */
 record Reads(Set<String> tables, Set<String> names, boolean allColumns) {

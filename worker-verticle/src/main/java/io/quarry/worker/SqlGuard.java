@@ -120,10 +120,7 @@ final class SqlGuard {
     }
   }
 
-  /**
-   * Stars, {@code NATURAL} joins and pivots (which group by every column they do not name) read columns no
-   * reference names.
-   */
+  /** Stars and {@code NATURAL} joins read columns no reference names. */
   private static void noteColumns(JsonObject node, String type, References refs) {
     String alias = node.getString("alias", "");
     if (!alias.isEmpty() && node.containsKey("sample")) {
@@ -135,7 +132,7 @@ final class SqlGuard {
       if (parts.size() == 1) {
         refs.singles.add(String.valueOf(parts.getValue(0)).toLowerCase(Locale.ROOT));
       }
-    } else if (type.equals("STAR") || type.equals("PIVOT") || "NATURAL".equals(node.getString("ref_type"))) {
+    } else if (type.equals("STAR") || "NATURAL".equals(node.getString("ref_type"))) {
       refs.allColumns = true;
     }
     node.getJsonArray("using_columns", new JsonArray())

@@ -1,0 +1,54 @@
+package io.quarry.worker;
+
+import io.quarry.bus.QueryRequest;
+import io.quarry.bus.QueryResult;
+import io.quarry.bus.WorkerClient;
+import io.quarry.testing.Failures;
+import io.quarry.worker.pool.WorkerPool;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
+import java.util.Map;
+
+/** A worker deployed as a worker-only node runs it (its pool of one owns worker.query.run), and a client for it. */
+final class WorkerHarness {
+
+  private final Vertx vertx;
+  private final Path dir;
+  private String pool;
+  final WorkerClient client;
+
+  WorkerHarness(Vertx vertx, Path dir) {
+    this.vertx = vertx;
+    this.dir = dir;
+    this.client = new WorkerClient(vertx.eventBus());
+  }
+
+  /** (Re)deploys the worker with these {@code worker} settings over the tests' defaults; its cache starts empty. */
+  WorkerHarness deploy(JsonObject overrides, long queryTimeoutMs) {
+    if (pool != null) {
+      vertx.undeploy(pool).await();
+    }
+    JsonObject config = new JsonObject().put("dataDir", dir.resolve("data").toString()).put("allowPrivateNetworks", true)
+        .put("threads", 2).put("memoryLimit", "512MB").mergeIn(overrides);
+    pool = vertx.deployVerticle(WorkerPool.inProcess(), new DeploymentOptions().setConfig(new JsonObject()
+        .put("node", new JsonObject().put("id", "test-node")).put("worker", config).put("settings", new JsonObject())
+        .put("query", new JsonObject().put("timeoutMs", queryTimeoutMs)))).await();
+    return this;
+  }
+
+  Future<QueryResult> start(String sql, Map<String, String> tables) {
+    return client.run(new QueryRequest(sql, tables, 60_000));
+  }
+
+  QueryResult run(String sql, Map<String, String> tables) {
+    return start(sql, tables).await();
+  }
+
+  ReplyException failure(String sql, Map<String, String> tables) {
+    return (ReplyException) Failures.failure(start(sql, tables));
+  }
+}
