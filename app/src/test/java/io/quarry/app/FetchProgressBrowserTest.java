@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A big file's first query is no silent wait: while its data downloads, the streaming answer and the SQL runner
- * say how far it has come (the server sends the first 256 KB, then holds the rest until the test lets it go).
+ * say how far it has come (the server sends the first 256 KB of the column's chunks, then holds the rest until the
+ * test lets it go).
  */
 class FetchProgressBrowserTest extends BrowserTestBase {
 
@@ -23,11 +24,11 @@ class FetchProgressBrowserTest extends BrowserTestBase {
     return Map.of("QUARRY_WORKER_PROGRESS_INTERVAL_MS", "100");
   }
 
-  /** A 100,000-row file whose full download stops after its first 256 KB until released, added as table1. */
+  /** A 100,000-row file whose column fetches stop after their first 256 KB until released, added as table1. */
   private ParquetServer.Held bigTable() {
     byte[] big = ParquetFixtures.write(dir.resolve("big.parquet"),
         "SELECT range AS id, md5(range::VARCHAR) AS h FROM range(100000)");
-    ParquetServer.Held rest = chat.files.route("/big.parquet").content(big).holdFullAfter(SENT);
+    ParquetServer.Held rest = chat.files.route("/big.parquet").content(big).holdRangesAfter(SENT);
     page.navigate(url());
     assertThat(page.locator("body")).hasAttribute("data-ready", "true");
     page.locator("#dataset-url").fill(chat.files.url("/big.parquet"));
@@ -37,11 +38,11 @@ class FetchProgressBrowserTest extends BrowserTestBase {
   }
 
   @Test
-  @DisplayName("while a query's file downloads, the streaming answer shows 'Fetching data… 262 KB of …' with a bar, "
+  @DisplayName("while a query's columns download, the streaming answer shows 'Fetching data… 262 KB of …' with a bar, "
       + "then the answer")
   void answerShowsProgress() {
     ParquetServer.Held rest = bigTable();
-    chat.gemini.next().call("execute_sql", new JsonObject().put("query", "SELECT count(*) AS n FROM table1"))
+    chat.gemini.next().call("execute_sql", new JsonObject().put("query", "SELECT count(h) AS n FROM table1"))
         .usage(10, 1);
     chat.gemini.next().answer("100,000 rows.");
     page.locator("#input").fill("How many rows?");
@@ -59,11 +60,11 @@ class FetchProgressBrowserTest extends BrowserTestBase {
   }
 
   @Test
-  @DisplayName("the SQL runner shows the same while its query's file downloads, and hides it once the result is in")
+  @DisplayName("the SQL runner shows the same while its query's columns download, and hides it once the result is in")
   void runnerShowsProgress() {
     ParquetServer.Held rest = bigTable();
     page.locator(".sql-runner summary").click();
-    page.locator("#sql-input").fill("SELECT count(*) AS n FROM table1");
+    page.locator("#sql-input").fill("SELECT count(h) AS n FROM table1");
     page.locator("#sql-run").click();
 
     try {

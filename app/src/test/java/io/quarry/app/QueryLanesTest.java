@@ -54,9 +54,9 @@ class QueryLanesTest {
     assertThat(TestNodes.send(client, HttpMethod.POST, base + "/datasets",
         new JsonObject().put("url", files.url("/people.parquet"))).statusCode()).isEqualTo(201);
 
-    ParquetServer.Held download = people.holdFull();
+    ParquetServer.Held download = people.holdRangeRequests();
     List<Future<HttpResponse<Buffer>>> queries = IntStream.range(0, 3).mapToObj(i -> client.post(base + "/query")
-        .sendJsonObject(new JsonObject().put("sql", "SELECT count(*) AS n FROM table1"))).toList();
+        .sendJsonObject(new JsonObject().put("sql", "SELECT count(name) AS n FROM table1"))).toList();
     try {
       // Nothing can be answered while the download is held, except a refusal.
       Future.any(queries).timeout(30, TimeUnit.SECONDS).await();

@@ -41,8 +41,8 @@ record ByteRange(long from, long to) {
     }
     List<ByteRange> pieces = new ArrayList<>();
     for (ByteRange range : joined) {
-      for (long from = range.from(); from < range.to(); from += piece) {
-        pieces.add(new ByteRange(from, Math.min(range.to(), from + piece)));
+      for (long from = range.from(); from < range.to(); from += Math.min(piece, range.to() - from)) {
+        pieces.add(new ByteRange(from, from + Math.min(piece, range.to() - from)));
       }
     }
     return pieces;

@@ -14,16 +14,22 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The footer of a new version, from the revalidation's answer (the file's last bytes) and, when the footer is
- * longer than those, one more range; written at its place in a new file of the remote file's size.
+ * The footer of a new version: the revalidation's answer (the file's last bytes) says how long it is, one more
+ * range brings the rest of it; written at its place in a new file of the remote file's size.
  *
  * @param at       where the footer starts
  * @param heldFrom the first byte the copy now holds (the footer's start, or the tail's when it reaches further)
- * @param whole    the answer held the whole file (a small one): nothing more is ever fetched
+ * @param whole    the copy holds the whole file (a small one, see {@link #WHOLE_BELOW_BYTES}): nothing more is
+ *                 ever fetched
  */
 record Footer(long at, long heldFrom, boolean whole) {
 
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
+  /**
+   * A file this small costs less whole than in pieces: one request instead of one per column, and one database per
+   * conversation instead of one more each time a query reads a column not fetched before.
+   */
+  static final long WHOLE_BELOW_BYTES = 256 * 1024;
 
   static Future<Footer> fetch(Vertx vertx, Exchange exchange, TailResponse tail, Path target, long maxFooterBytes,
       RangeFetch ranges, RangeFetch.Version version) {
@@ -36,6 +42,10 @@ record Footer(long at, long heldFrom, boolean whole) {
     return body(exchange, tail.to() - tail.from()).compose(bytes -> {
       if (tail.from() == 0) {
         return write(vertx, target, bytes, 0).map(new Footer(0, 0, true));
+      }
+      if (tail.size() <= WHOLE_BELOW_BYTES) {
+        return write(vertx, target, bytes, tail.from()).compose(v -> rest(ranges, version, target, 0, tail.from()))
+            .map(new Footer(0, 0, true));
       }
       if (bytes.length() < 8 || !bytes.getBuffer(bytes.length() - 4, bytes.length()).equals(Buffer.buffer(MAGIC))) {
         return Future.failedFuture(QueryFailure.network(url, "The file is not Parquet: it does not end with PAR1"));
@@ -53,10 +63,13 @@ record Footer(long at, long heldFrom, boolean whole) {
       if (at >= tail.from()) {
         return written.map(new Footer(at, tail.from(), false));
       }
-      return written.compose(v -> ranges.into(version, target, ByteRange.requests(
-              List.of(new ByteRange(at, tail.from())), 0, Long.MAX_VALUE), received -> { }).future())
-          .map(new Footer(at, at, false));
+      return written.compose(v -> rest(ranges, version, target, at, tail.from())).map(new Footer(at, at, false));
     });
+  }
+
+  private static Future<Void> rest(RangeFetch ranges, RangeFetch.Version version, Path target, long from, long to) {
+    return ranges.into(version, target, ByteRange.requests(List.of(new ByteRange(from, to)), 0,
+        ParquetCache.PIECE_BYTES), received -> { }).future();
   }
 
   /** The answer's body, which must be exactly {@code expected} bytes. */

@@ -36,7 +36,7 @@ import java.util.function.Function;
 /**
  * A size-bounded LRU disk cache of remote Parquet files, revalidated against the URL on every use
  * (If-None-Match / If-Modified-Since), so queries always see the URL's current content. A server that honours
- * {@code Range} is read sparsely: the footer first (with the revalidation, in one request), then only the
+ * {@code Range} is read sparsely: the footer first (its length comes with the revalidation), then only the
  * columns queries read ({@link SparseCopy}); one that does not is downloaded whole. Concurrent uses of one URL
  * share one request, and queries needing the same columns share one fetch. A file in use by a query is pinned:
  * neither evicted nor deleted until released. The limit counts bytes held, not file sizes. All state lives on
@@ -44,11 +44,14 @@ import java.util.function.Function;
  */
 final class ParquetCache {
 
-  /** The end of a file asked for with each revalidation: most footers fit, so most files need one request. */
-  static final int TAIL_BYTES = 64 * 1024;
+  /**
+   * The end of a file asked for with each revalidation: the footer's length and the closing magic number. An
+   * unchanged file is a 304 as before; a new version costs one more request, for exactly its footer.
+   */
+  static final int TAIL_BYTES = 8;
   /** Ranges closer than this are fetched in one request; requests are cut at {@link #PIECE_BYTES}. */
   private static final long GAP_BYTES = 256 * 1024;
-  private static final long PIECE_BYTES = 16L << 20;
+  static final long PIECE_BYTES = 16L << 20;
 
   /**
    * @param maxQueryBytes the most one query may move from one file
@@ -319,7 +322,7 @@ final class ParquetCache {
     return fetched;
   }
 
-  /** One request both revalidates and, for a new version, brings its footer: the file's last {@link #TAIL_BYTES}. */
+  /** One request both revalidates and, for a new version, says how long its footer is: the file's last {@link #TAIL_BYTES}. */
   private Future<Path> revalidate(String url) {
     URI uri = OutboundHttp.parse(url).orElse(null);
     if (uri == null) {
@@ -331,7 +334,8 @@ final class ParquetCache {
     Deadline deadline = new Deadline(vertx, settings.downloadTimeoutMs());
     Future<Path> outcome = http.send(HttpMethod.GET, uri, headers, deadline)
         .compose(exchange -> answer(url, uri, cached, exchange));
-    return deadline.close(outcome).recover(e -> Future.failedFuture(explain(url, e)));
+    return deadline.close(outcome)
+        .recover(e -> Future.failedFuture(e instanceof RangeFetch.Changed ? e : explain(url, e)));
   }
 
   /** Runs where the response's headers arrive, before any of its body: a download can still pause it. */
