@@ -265,7 +265,8 @@ final class ParquetCache {
       if (done.succeeded()) {
         copy.hold(columns);
         evictBeyondLimit(file);
-      } else if (done.cause() instanceof RangeFetch.Changed) {
+      } else if (done.cause() instanceof RangeFetch.Changed || diskFull(done.cause())) {
+        // A full disk: what the failed fetch wrote is not held but takes space, which only deleting the copy gives back.
         forgetVersion(url, file);
       }
     });
@@ -497,11 +498,15 @@ final class ParquetCache {
       return QueryFailure.network(url, "The download did not finish within " + Sizes.seconds(settings.downloadTimeoutMs()));
     }
     String message = e.getMessage() == null ? e.toString() : e.getMessage();
-    if (message.contains("No space left on device")) {
+    if (diskFull(e)) {
       return new QuarryException(Failure.UNAVAILABLE, "The query worker's disk is full: it could not store the data"
           + " of " + url + ". Try again shortly.");
     }
     return QueryFailure.network(url, message);
+  }
+
+  private static boolean diskFull(Throwable e) {
+    return e != null && String.valueOf(e.getMessage()).contains("No space left on device");
   }
 
   private static String sha256(String text) {

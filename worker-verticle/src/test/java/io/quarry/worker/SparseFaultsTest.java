@@ -1,6 +1,7 @@
 package io.quarry.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.quarry.bus.Failure;
 import io.quarry.bus.QueryResult;
@@ -162,6 +163,29 @@ class SparseFaultsTest {
     route.holdRangesAfter(Long.MAX_VALUE).release();
     assertThat(row("SELECT count(DISTINCT h) FROM t").getLong(0)).isEqualTo(ROWS);
     assertThat(route.rangeRequests()).as("a cancelled fetch is not joined").isGreaterThan(requests);
+  }
+
+  @Test
+  @DisplayName("a worker whose disk fills while it fetches fails the query saying so, and the next query that fits"
+      + " works (needs a 1 MB tmpfs: root with CAP_SYS_ADMIN, else skipped)")
+  void diskFull() throws Exception {
+    Path data = dir.resolve("small-disk");
+    Path home = data.resolve("worker-1");
+    Files.createDirectories(home);
+    Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", home.toString())
+        .redirectErrorStream(true).start();
+    assumeTrue(mount.waitFor() == 0, "mounting a tmpfs is not allowed here");
+    try {
+      worker.deploy(new JsonObject().put("dataDir", data.toString()), 60_000);
+      ReplyException e = worker.failure("SELECT count(DISTINCT h) FROM t", tables);
+      assertThat(Failure.classify(e)).isEqualTo(Failure.UNAVAILABLE);
+      assertThat(e.getMessage()).isEqualTo("The query worker's disk is full: it could not store the data of "
+          + tables.get("t") + ". Try again shortly.");
+      assertThat(row("SELECT sum(id) FROM t").getLong(0)).isEqualTo(ID_SUM);
+    } finally {
+      worker.undeploy();
+      new ProcessBuilder("umount", "-l", home.toString()).start().waitFor();
+    }
   }
 
   @Test

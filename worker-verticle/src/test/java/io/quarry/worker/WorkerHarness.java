@@ -29,15 +29,20 @@ final class WorkerHarness {
 
   /** (Re)deploys the worker with these {@code worker} settings over the tests' defaults; its cache starts empty. */
   WorkerHarness deploy(JsonObject overrides, long queryTimeoutMs) {
-    if (pool != null) {
-      vertx.undeploy(pool).await();
-    }
+    undeploy();
     JsonObject config = new JsonObject().put("dataDir", dir.resolve("data").toString()).put("allowPrivateNetworks", true)
         .put("threads", 2).put("memoryLimit", "512MB").mergeIn(overrides);
     pool = vertx.deployVerticle(WorkerPool.inProcess(), new DeploymentOptions().setConfig(new JsonObject()
         .put("node", new JsonObject().put("id", "test-node")).put("worker", config).put("settings", new JsonObject())
         .put("query", new JsonObject().put("timeoutMs", queryTimeoutMs)))).await();
     return this;
+  }
+
+  void undeploy() {
+    if (pool != null) {
+      vertx.undeploy(pool).await();
+      pool = null;
+    }
   }
 
   Future<QueryResult> start(String sql, Map<String, String> tables) {
