@@ -58,6 +58,13 @@ public final class Addresses {
   public static final String WORKER_QUERY_RUN = "worker.query.run";
 
   /**
+   * Published when the queries sent with a stop key are no longer wanted (the chat turn that ran them was stopped):
+   * every worker stops those it runs, cancels the fetches no other query waits for, and refuses any that arrive
+   * later. See {@link QueryStops}.
+   */
+  public static final String QUERIES_STOP = "quarry.queries.stop";
+
+  /**
    * A node's own worker processes: their state, answered only inside the node's process (a local
    * consumer), so {@code /api/health} shows the workers of the node it asks.
    */

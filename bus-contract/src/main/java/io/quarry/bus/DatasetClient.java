@@ -47,8 +47,18 @@ public final class DatasetClient {
    * with SQL, TIMEOUT, NETWORK, BAD_REQUEST (not a read query) or UNAVAILABLE (busy, no worker).
    */
   public Future<QueryResult> query(String userId, String conversationId, String sql) {
-    return Bus.request(bus, DATASET_QUERY_RUN, scope(userId, conversationId).put(Keys.SQL, sql),
-        Deliveries.within(timeouts.datasetWaitMs())).map(QueryResult::fromJson);
+    return query(userId, conversationId, sql, "");
+  }
+
+  /** {@code stopKey}: what {@link QueryStops#publish} names to stop this query; empty for none. */
+  public Future<QueryResult> query(String userId, String conversationId, String sql, String stopKey) {
+    return Bus.request(bus, DATASET_QUERY_RUN, scope(userId, conversationId).put(Keys.SQL, sql)
+        .put(Keys.STOP_KEY, stopKey), Deliveries.within(timeouts.datasetWaitMs())).map(QueryResult::fromJson);
+  }
+
+  /** Stops every query sent with this stop key, wherever it runs or waits (see {@link QueryStops}). */
+  public void stopQueries(String stopKey) {
+    QueryStops.publish(bus, stopKey);
   }
 
   private static JsonObject scope(String userId, String conversationId) {

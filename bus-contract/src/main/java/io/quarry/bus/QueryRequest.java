@@ -13,24 +13,29 @@ import java.util.Map;
  *     empty for a caller that acts for nobody in particular (they share one turn)
  * @param conversationId the conversation it runs in, whose browsers hear how its data is coming while it is
  *     fetched ({@link ChatEvents#QUERY_PROGRESS}); empty for none
+ * @param stopKey what {@link QueryStops#publish} names to stop it (a chat turn's); empty for none
  */
 public record QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId,
-    String conversationId) {
+    String conversationId, String stopKey) {
 
   public QueryRequest(String sql, Map<String, String> tables, long timeoutMs) {
-    this(sql, tables, timeoutMs, "", "");
+    this(sql, tables, timeoutMs, "", "", "");
+  }
+
+  public QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId, String conversationId) {
+    this(sql, tables, timeoutMs, userId, conversationId, "");
   }
 
   /** The same query with less time left, e.g. after waiting for a worker. */
   public QueryRequest withTimeout(long newTimeoutMs) {
-    return new QueryRequest(sql, tables, newTimeoutMs, userId, conversationId);
+    return new QueryRequest(sql, tables, newTimeoutMs, userId, conversationId, stopKey);
   }
 
   public JsonObject toJson() {
     JsonArray list = new JsonArray();
     tables.forEach((name, url) -> list.add(new JsonObject().put("name", name).put("url", url)));
     return new JsonObject().put("sql", sql).put("tables", list).put("timeout_ms", timeoutMs)
-        .put(Keys.USER_ID, userId).put(Keys.CONVERSATION_ID, conversationId);
+        .put(Keys.USER_ID, userId).put(Keys.CONVERSATION_ID, conversationId).put(Keys.STOP_KEY, stopKey);
   }
 
   public static QueryRequest fromJson(JsonObject json) {
@@ -40,6 +45,6 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
       tables.put(table.getString("name"), table.getString("url"));
     }
     return new QueryRequest(json.getString("sql"), tables, json.getLong("timeout_ms", 0L),
-        json.getString(Keys.USER_ID, ""), json.getString(Keys.CONVERSATION_ID, ""));
+        json.getString(Keys.USER_ID, ""), json.getString(Keys.CONVERSATION_ID, ""), json.getString(Keys.STOP_KEY, ""));
   }
 }

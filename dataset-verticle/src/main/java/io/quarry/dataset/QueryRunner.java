@@ -58,12 +58,13 @@ final class QueryRunner {
     if (sql.length() > maxSqlChars) {
       throw QuarryException.badRequest("Field 'sql' must be at most " + String.format("%,d", maxSqlChars) + " characters");
     }
-    return lanes.submit(userId, () -> runNow(userId, conversationId, sql));
+    String stopKey = body.getString(Keys.STOP_KEY, "");
+    return lanes.submit(userId, () -> runNow(userId, conversationId, sql, stopKey));
   }
 
-  private Future<JsonObject> runNow(String userId, String conversationId, String sql) {
+  private Future<JsonObject> runNow(String userId, String conversationId, String sql, String stopKey) {
     return guessed.run(userId, conversationId, () -> storage.datasetsForQuery(userId, conversationId),
-            tables -> runOnAWorker(new QueryRequest(sql, tables, timeoutMs, userId, conversationId)))
+            tables -> runOnAWorker(new QueryRequest(sql, tables, timeoutMs, userId, conversationId, stopKey)))
         .compose(confirmed -> confirmed.answer().recover(e -> markUnreachable(userId, confirmed.datasets(), e)))
         .map(result -> store(userId, result.withIdentity(null, conversationId, sql)).toJson());
   }

@@ -21,18 +21,26 @@ final class ToolRunner {
   private final DatasetClient datasets;
   private final StorageClient storage;
   private final Events events;
+  private final String stopKey;
   private final String userId;
   private final String conversationId;
   private final TurnRecord record;
 
+  /** @param stopKey names this turn's queries, to stop them with it */
   ToolRunner(DatasetClient datasets, StorageClient storage, Events events, String userId, String conversationId,
-      TurnRecord record) {
+      String stopKey, TurnRecord record) {
+    this.stopKey = stopKey;
     this.datasets = datasets;
     this.storage = storage;
     this.events = events;
     this.userId = userId;
     this.conversationId = conversationId;
     this.record = record;
+  }
+
+  /** The turn stopped: its query, if one runs, stops too, and so does the fetch of data only it waits for. */
+  void stop() {
+    datasets.stopQueries(stopKey);
   }
 
   Future<JsonObject> run(String tool, JsonObject args) {
@@ -49,7 +57,7 @@ final class ToolRunner {
   private Future<JsonObject> executeSql(String sql) {
     events.phase("executing");
     record.sql.add(sql);
-    return datasets.query(userId, conversationId, sql).transform(outcome -> {
+    return datasets.query(userId, conversationId, sql, stopKey).transform(outcome -> {
       events.phase("formatting");
       if (outcome.succeeded()) {
         QueryResult result = outcome.result();

@@ -84,7 +84,7 @@ final class Turn {
     this.conversationId = conversationId;
     this.assistantId = assistantId;
     this.saver = saver;
-    this.tools = new ToolRunner(datasets, storage, events, userId, conversationId, record);
+    this.tools = new ToolRunner(datasets, storage, events, userId, conversationId, assistantId, record);
   }
 
   /** Runs the turn to its end: complete, failed (chat_error sent) or stopped. */
@@ -110,6 +110,7 @@ final class Turn {
     if (call != null) {
       call.cancel();
     }
+    tools.stop();
     return finished.future();
   }
 

@@ -1,10 +1,15 @@
 package io.quarry.worker;
 
+import io.quarry.bus.Failure;
 import io.quarry.bus.QueryRequest;
+import io.quarry.bus.QueryStops;
+import io.quarry.bus.QuarryException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -43,6 +48,9 @@ final class QueryRun {
   private final ParquetCache.Budget budget = new ParquetCache.Budget();
   /** Completed when the query ends: a fetch nobody else waits for is then cancelled. */
   private final Promise<Void> ended = Promise.promise();
+  private final Promise<Buffer> stopped = Promise.promise();
+  /** The runs of the statement so far: stopping the query stops them too. */
+  private final List<Abort> runs = new ArrayList<>();
 
   QueryRun(Services services, QueryRequest request, Reads reads, long timeoutMs, long deadline,
       ParquetCache.Pins pins) {
@@ -56,8 +64,19 @@ final class QueryRun {
   }
 
   Future<Buffer> answer() {
-    return services.revalidating().answer(tables, reads, pins, this::current, (files, abort) -> run(files, abort, 0))
-        .onComplete(done -> ended.tryComplete());
+    Promise<Buffer> answer = Promise.promise();
+    services.revalidating().answer(tables, reads, pins, this::current, (files, abort) -> {
+      runs.add(abort);
+      return run(files, abort, 0);
+    }).onComplete(outcome -> settle(answer, outcome));
+    stopped.future().onFailure(answer::tryFail);
+    return answer.future().onComplete(done -> ended.tryComplete());
+  }
+
+  /** Its caller no longer wants it: it fails now, its statement is cancelled, and so are fetches only it waits for. */
+  void stop() {
+    stopped.tryFail(new QuarryException(Failure.CONFLICT, QueryStops.STOPPED));
+    runs.forEach(Abort::fire);
   }
 
   /** The current version of every table's file, revalidated (or fetched), holding the columns the query reads. */
@@ -110,6 +129,14 @@ final class QueryRun {
             ? QueryFailure.timeout(timeoutMs, " while the data was still downloading") : e));
     services.progress().follow(request, tables, waited);
     return waited;
+  }
+
+  private static <T> void settle(Promise<T> promise, io.vertx.core.AsyncResult<T> outcome) {
+    if (outcome.succeeded()) {
+      promise.tryComplete(outcome.result());
+    } else {
+      promise.tryFail(outcome.cause());
+    }
   }
 
   private static Map<String, String> only(Map<String, String> tables, Reads reads) {

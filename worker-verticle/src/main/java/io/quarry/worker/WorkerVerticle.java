@@ -4,6 +4,7 @@ import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QueryRequest;
+import io.quarry.bus.QueryStops;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.Sizes;
 import io.quarry.bus.WorkerClient;
@@ -35,6 +36,7 @@ public class WorkerVerticle extends VerticleBase {
   private WorkerExecutor executor;
   private ParquetCache cache;
   private QueryRun.Services services;
+  private final StopKeys stops = new StopKeys();
   private QueryEngine engine;
   private Admission admission;
   private WorkerSettings settings;
@@ -53,9 +55,16 @@ public class WorkerVerticle extends VerticleBase {
     services = new QueryRun.Services(cache, revalidating, progress, this::execute);
     return cache.open()
         .compose(v -> executor.executeBlocking(instances::open, false))
-        .compose(kept -> Bus.serve(vertx.eventBus(), address(settings), this::onQuery).completion()
+        .compose(kept -> listenForStops()
+            .compose(listening -> Bus.serve(vertx.eventBus(), address(settings), this::onQuery).completion())
             .onSuccess(v -> log.info("Worker ready: {} threads, {} databases kept ({} each), cache in {}",
                 settings.threads(), kept, Sizes.human(instances.idleBytes()), settings.home())));
+  }
+
+  /** Stops published anywhere in the cluster reach every worker: whichever runs a stopped query stops it. */
+  private Future<Void> listenForStops() {
+    return vertx.eventBus().<JsonObject>consumer(Addresses.QUERIES_STOP,
+        message -> stops.stop(QueryStops.stopKeyOf(message.body()))).completion();
   }
 
   /** Queries come from this node's {@link io.quarry.worker.pool.WorkerPool} only, on an address of this verticle's own. */
@@ -74,6 +83,10 @@ public class WorkerVerticle extends VerticleBase {
     }
     if (!admission.tryEnter()) {
       return Future.failedFuture(new QuarryException(Failure.UNAVAILABLE, WorkerClient.BUSY));
+    }
+    if (stops.stopped(request.stopKey())) {
+      admission.leave();
+      return Future.failedFuture(new QuarryException(Failure.CONFLICT, QueryStops.STOPPED));
     }
     long timeoutMs = settings.timeouts().limit(request.timeoutMs());
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
@@ -97,7 +110,9 @@ public class WorkerVerticle extends VerticleBase {
   /** A file that changed on its server while its columns were fetched: the query runs once more, on the new version. */
   private Future<Buffer> answer(QueryRequest request, Reads reads, long timeoutMs, long deadline,
       ParquetCache.Pins pins, boolean again) {
-    return new QueryRun(services, request, reads, timeoutMs, deadline, pins).answer().recover(e -> {
+    QueryRun run = new QueryRun(services, request, reads, timeoutMs, deadline, pins);
+    Runnable done = stops.whileRunning(request.stopKey(), run::stop);
+    return run.answer().onComplete(ended -> done.run()).recover(e -> {
       if (!(e instanceof RangeFetch.Changed changed)) {
         return Future.failedFuture(e);
       }

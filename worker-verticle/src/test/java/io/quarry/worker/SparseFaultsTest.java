@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.quarry.bus.Failure;
+import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
+import io.quarry.bus.QueryStops;
 import io.quarry.bus.Sizes;
+import io.quarry.testing.Failures;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Future;
@@ -186,6 +189,31 @@ class SparseFaultsTest {
       worker.undeploy();
       new ProcessBuilder("umount", "-l", home.toString()).start().waitFor();
     }
+  }
+
+  @Test
+  @DisplayName("a stop published for a query's stop key fails it at once and cancels its fetch; a query with that key"
+      + " that arrives later is refused without a request")
+  void stopKey() {
+    ParquetServer.Held rest = route.holdRangesAfter(1_000);
+    Future<QueryResult> query = worker.client.run(new QueryRequest("SELECT count(DISTINCT h) FROM t", tables, 60_000,
+        "", "", "turn-1"));
+    rest.arrived().await();
+    QueryStops.publish(vertx.eventBus(), "turn-1");
+    ReplyException e = (ReplyException) Failures.failure(query);
+    assertThat(Failure.classify(e)).isEqualTo(Failure.CONFLICT);
+    assertThat(e.getMessage()).isEqualTo("The query was stopped");
+    long requests = route.requests();
+    ReplyException late = (ReplyException) Failures.failure(worker.client.run(new QueryRequest(
+        "SELECT count(*) FROM t", tables, 60_000, "", "", "turn-1")));
+    assertThat(late.getMessage()).isEqualTo("The query was stopped");
+    assertThat(route.requests()).isEqualTo(requests);
+
+    rest.release();
+    route.holdRangesAfter(Long.MAX_VALUE).release();
+    long ranges = route.rangeRequests();
+    assertThat(row("SELECT count(DISTINCT h) FROM t").getLong(0)).isEqualTo(ROWS);
+    assertThat(route.rangeRequests()).as("a cancelled fetch is not joined").isGreaterThan(ranges);
   }
 
   @Test
