@@ -32,9 +32,9 @@ final class ConversationStore {
     String now = Timestamps.now();
     Conversation created = new Conversation(Db.newId(), required(body, Keys.USER_ID), required(body, Keys.TITLE),
         now, now);
-    return db.tx(conn -> Db.one(conn, NOT_FOUND, "SELECT COUNT(*) FROM conversations WHERE user_id = ?", created.userId())
+    return db.tx(conn -> db.one(conn, NOT_FOUND, "SELECT COUNT(*) FROM conversations WHERE user_id = ?", created.userId())
         .compose(count -> count.getLong(0) >= quotas.conversations() ? Future.failedFuture(quotas.tooManyConversations())
-            : Db.run(conn, "INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+            : db.run(conn, "INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
                 created.id(), created.userId(), created.title(), now, now))
         .map(v -> created.toJson()));
   }
@@ -72,13 +72,13 @@ final class ConversationStore {
   }
 
   /** NOT_FOUND unless the conversation exists and belongs to the user. */
-  static Future<Void> requireOwned(SqlClient client, String userId, String conversationId) {
-    return Db.one(client, NOT_FOUND, "SELECT 1 FROM conversations WHERE id = ? AND user_id = ?", conversationId, userId)
+  static Future<Void> requireOwned(Db db, SqlClient client, String userId, String conversationId) {
+    return db.one(client, NOT_FOUND, "SELECT 1 FROM conversations WHERE id = ? AND user_id = ?", conversationId, userId)
         .mapEmpty();
   }
 
-  static Future<Void> touch(SqlClient client, String conversationId, String when) {
-    return Db.run(client, "UPDATE conversations SET updated_at = ? WHERE id = ?", when, conversationId).mapEmpty();
+  static Future<Void> touch(Db db, SqlClient client, String conversationId, String when) {
+    return db.run(client, "UPDATE conversations SET updated_at = ? WHERE id = ?", when, conversationId).mapEmpty();
   }
 
   private static Conversation conversation(Row row) {

@@ -43,11 +43,11 @@ final class DatasetStore {
     String conversationId = required(body, Keys.CONVERSATION_ID);
     String url = required(body, Keys.URL);
     int max = body.getInteger(Keys.MAX_DATASETS, 5);
-    return lists.write(conversationId, () -> db.tx(conn -> ConversationStore.requireOwned(conn, userId, conversationId)
-        .compose(v -> Db.exists(conn, "SELECT 1 FROM datasets WHERE conversation_id = ? AND url = ?", conversationId, url))
+    return lists.write(conversationId, () -> db.tx(conn -> ConversationStore.requireOwned(db, conn, userId, conversationId)
+        .compose(v -> db.exists(conn, "SELECT 1 FROM datasets WHERE conversation_id = ? AND url = ?", conversationId, url))
         .compose(duplicate -> duplicate
             ? Future.failedFuture(QuarryException.conflict("This dataset is already loaded"))
-            : Db.run(conn, "SELECT name FROM datasets WHERE conversation_id = ?", conversationId))
+            : db.run(conn, "SELECT name FROM datasets WHERE conversation_id = ?", conversationId))
         .compose(names -> {
           if (names.size() >= max) {
             return Future.failedFuture(QuarryException.conflict("Maximum " + max + " datasets reached"));
@@ -61,11 +61,11 @@ final class DatasetStore {
         })));
   }
 
-  private static Future<JsonObject> insert(SqlClient conn, String conversationId, String url, String name) {
+  private Future<JsonObject> insert(SqlClient conn, String conversationId, String url, String name) {
     String now = Timestamps.now();
     Dataset d = new Dataset(Db.newId(), conversationId, url, name, null, null, new JsonArray(), Dataset.LOADING, null,
         null, null, now, now);
-    return Db.run(conn, "INSERT INTO datasets (id, conversation_id, url, name, status, created_at, updated_at)"
+    return db.run(conn, "INSERT INTO datasets (id, conversation_id, url, name, status, created_at, updated_at)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?)", d.id(), conversationId, url, name, d.status(), now, now)
         .map(v -> d.toJson());
   }
@@ -104,8 +104,8 @@ final class DatasetStore {
         required(body, Keys.DATASET_ID)).map(Dataset::toJson);
   }
 
-  private static Future<Dataset> get(SqlClient client, String userId, String conversationId, String datasetId) {
-    return Db.one(client, NOT_FOUND, "SELECT " + COLUMNS + OWNED + " AND d.id = ?", userId, conversationId, datasetId)
+  private Future<Dataset> get(SqlClient client, String userId, String conversationId, String datasetId) {
+    return db.one(client, NOT_FOUND, "SELECT " + COLUMNS + OWNED + " AND d.id = ?", userId, conversationId, datasetId)
         .map(DatasetStore::dataset);
   }
 
@@ -128,11 +128,11 @@ final class DatasetStore {
     String datasetId = required(body, Keys.DATASET_ID);
     String name = required(body, Keys.NAME);
     return lists.write(conversationId, () -> db.tx(conn -> get(conn, userId, conversationId, datasetId)
-        .compose(d -> Db.exists(conn, "SELECT 1 FROM datasets WHERE conversation_id = ? AND name = ? AND id <> ?",
+        .compose(d -> db.exists(conn, "SELECT 1 FROM datasets WHERE conversation_id = ? AND name = ? AND id <> ?",
             conversationId, name, datasetId))
         .compose(taken -> taken
             ? Future.failedFuture(QuarryException.conflict("A dataset named '" + name + "' already exists in this conversation"))
-            : Db.run(conn, "UPDATE datasets SET name = ?, updated_at = ? WHERE id = ?", name, Timestamps.now(), datasetId))
+            : db.run(conn, "UPDATE datasets SET name = ?, updated_at = ? WHERE id = ?", name, Timestamps.now(), datasetId))
         .compose(v -> get(conn, userId, conversationId, datasetId))
         .map(Dataset::toJson)));
   }
@@ -142,7 +142,7 @@ final class DatasetStore {
     String conversationId = required(body, Keys.CONVERSATION_ID);
     String datasetId = required(body, Keys.DATASET_ID);
     return lists.write(conversationId, () -> db.tx(conn -> get(conn, userId, conversationId, datasetId)
-        .compose(d -> Db.run(conn, "DELETE FROM datasets WHERE id = ?", datasetId).map(v -> d.toJson()))));
+        .compose(d -> db.run(conn, "DELETE FROM datasets WHERE id = ?", datasetId).map(v -> d.toJson()))));
   }
 
   private static Dataset dataset(Row row) {

@@ -13,13 +13,22 @@ import java.util.Arrays;
 import java.util.UUID;
 import java.util.function.Function;
 
-/** Thin helpers over the JDBC pool: parameterised statements, single-row look-ups, transactions. */
+/** Thin helpers over the pool: parameterised statements, single-row look-ups, transactions. */
 final class Db {
 
-  private final Pool pool;
+  /** How often a transaction that lost a race with another runs again before its failure is the answer. */
+  private static final int ATTEMPTS = 5;
 
-  Db(Pool pool) {
+  private final Pool pool;
+  private final Dialect dialect;
+
+  Db(Pool pool, Dialect dialect) {
     this.pool = pool;
+    this.dialect = dialect;
+  }
+
+  Dialect dialect() {
+    return dialect;
   }
 
   Pool pool() {
@@ -30,8 +39,8 @@ final class Db {
     return run(pool, sql, params);
   }
 
-  static Future<RowSet<Row>> run(SqlClient client, String sql, Object... params) {
-    return client.preparedQuery(sql).execute(Tuple.from(Arrays.asList(params)));
+  Future<RowSet<Row>> run(SqlClient client, String sql, Object... params) {
+    return client.preparedQuery(dialect.sql(sql)).execute(Tuple.from(Arrays.asList(params)));
   }
 
   /** The first row, or NOT_FOUND with {@code notFound} as message. */
@@ -39,7 +48,7 @@ final class Db {
     return one(pool, notFound, sql, params);
   }
 
-  static Future<Row> one(SqlClient client, String notFound, String sql, Object... params) {
+  Future<Row> one(SqlClient client, String notFound, String sql, Object... params) {
     return run(client, sql, params).map(rows -> {
       var it = rows.iterator();
       if (!it.hasNext()) {
@@ -49,7 +58,7 @@ final class Db {
     });
   }
 
-  static Future<Boolean> exists(SqlClient client, String sql, Object... params) {
+  Future<Boolean> exists(SqlClient client, String sql, Object... params) {
     return run(client, sql, params).map(rows -> rows.iterator().hasNext());
   }
 
@@ -64,19 +73,31 @@ final class Db {
   }
 
   /**
-   * Runs {@code work} in one SQLite transaction, begun IMMEDIATE so that read-then-write transactions
-   * queue for the write lock instead of deadlocking on lock upgrade.
+   * Runs {@code work} in one transaction: on SQLite begun IMMEDIATE, so that read-then-write transactions queue
+   * for the write lock instead of deadlocking on lock upgrade; on PostgreSQL serializable, run again (up to
+   * {@value #ATTEMPTS} times) when it lost a race with another.
    *
    * <p>Not {@code Pool.withTransaction}: vertx-jdbc-client 5.0.10 leaves the JDBC connection with
    * auto-commit off after commit or rollback, so later statements on that pooled connection were
    * never committed. Plain BEGIN/COMMIT statements keep the driver in auto-commit throughout.
    */
   <T> Future<T> tx(Function<SqlConnection, Future<T>> work) {
-    return pool.withConnection(conn -> conn.query("BEGIN IMMEDIATE").execute()
+    return tx(dialect.begin, work, 1);
+  }
+
+  /** A transaction begun with {@code begin} (see {@link Dialect#beginMigration}). */
+  <T> Future<T> tx(String begin, Function<SqlConnection, Future<T>> work) {
+    return tx(begin, work, 1);
+  }
+
+  private <T> Future<T> tx(String begin, Function<SqlConnection, Future<T>> work, int attempt) {
+    return pool.withConnection(conn -> conn.query(begin).execute()
         .compose(begun -> work.apply(conn))
         .compose(
             result -> conn.query("COMMIT").execute().map(result),
-            failure -> conn.query("ROLLBACK").execute().transform(rolledBack -> Future.<T>failedFuture(failure))));
+            failure -> conn.query("ROLLBACK").execute().transform(rolledBack -> Future.<T>failedFuture(failure))))
+        .recover(e -> attempt < ATTEMPTS && dialect.retryable(e) ? tx(begin, work, attempt + 1)
+            : Future.failedFuture(e));
   }
 
   Future<Void> close() {

@@ -22,9 +22,9 @@ final class Interrupted {
   }
 
   static Future<Void> settle(Db db) {
-    return db.tx(conn -> Db.run(conn, "UPDATE messages SET status = ?, notice = ? WHERE status = ?",
+    return db.tx(conn -> db.run(conn, "UPDATE messages SET status = ?, notice = ? WHERE status = ?",
             ChatMessage.INTERRUPTED, ANSWER, ChatMessage.STREAMING)
-        .compose(answers -> Db.run(conn, "UPDATE datasets SET status = ?, error_message = ?, updated_at = ?"
+        .compose(answers -> db.run(conn, "UPDATE datasets SET status = ?, error_message = ?, updated_at = ?"
                 + " WHERE status = ?", Dataset.ERROR, DATASET, Timestamps.now(), Dataset.LOADING)
             .map(datasets -> {
               if (answers.rowCount() + datasets.rowCount() > 0) {

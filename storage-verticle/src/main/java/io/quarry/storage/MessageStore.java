@@ -46,19 +46,19 @@ final class MessageStore {
     String id = m.id() != null && m.id().matches("[0-9a-fA-F-]{36}") ? m.id() : Db.newId();
     ChatMessage stored = new ChatMessage(id, m.conversationId(), m.role(), m.content(), m.toolRounds(),
         m.sql(), m.resultIds(), m.charts(), m.inputTokens(), m.outputTokens(), m.status(), m.notice(), Timestamps.now());
-    return db.tx(conn -> ConversationStore.requireOwned(conn, userId, stored.conversationId())
+    return db.tx(conn -> ConversationStore.requireOwned(db, conn, userId, stored.conversationId())
         .compose(v -> ChatMessage.USER.equals(stored.role()) ? roomFor(conn, stored.conversationId())
             : Future.succeededFuture())
-        .compose(v -> Db.run(conn, UPSERT, stored.id(), stored.conversationId(), stored.role(), stored.content(),
+        .compose(v -> db.run(conn, UPSERT, stored.id(), stored.conversationId(), stored.role(), stored.content(),
             Db.text(stored.toolRounds()), Db.text(stored.sql()), Db.text(stored.resultIds()), Db.text(stored.charts()),
             stored.inputTokens(), stored.outputTokens(), stored.status(), stored.notice(), stored.createdAt()))
-        .compose(v -> ConversationStore.touch(conn, stored.conversationId(), stored.createdAt()))
+        .compose(v -> ConversationStore.touch(db, conn, stored.conversationId(), stored.createdAt()))
         .map(v -> stored.toJson()));
   }
 
   /** A new question needs room in its conversation; an answer to one already asked is always kept. */
   private Future<Void> roomFor(SqlConnection conn, String conversationId) {
-    return Db.one(conn, ConversationStore.NOT_FOUND, "SELECT COUNT(*) FROM messages WHERE conversation_id = ?",
+    return db.one(conn, ConversationStore.NOT_FOUND, "SELECT COUNT(*) FROM messages WHERE conversation_id = ?",
             conversationId)
         .compose(count -> count.getLong(0) >= quotas.messages() ? Future.failedFuture(quotas.tooManyMessages())
             : Future.succeededFuture());
@@ -66,7 +66,7 @@ final class MessageStore {
 
   Future<JsonObject> list(JsonObject body) {
     String conversationId = required(body, Keys.CONVERSATION_ID);
-    return ConversationStore.requireOwned(db.pool(), required(body, Keys.USER_ID), conversationId)
+    return ConversationStore.requireOwned(db, db.pool(), required(body, Keys.USER_ID), conversationId)
         .compose(v -> db.run("SELECT " + COLUMNS + " FROM messages WHERE conversation_id = ? ORDER BY created_at, rowid",
             conversationId))
         .map(rows -> {

@@ -12,41 +12,37 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Schema migrations, applied in order inside one transaction each and recorded in SQLite's
- * {@code user_version}, so running them again on a migrated file changes nothing.
+ * Schema migrations, applied in order inside one transaction and recorded with the database (see {@link Dialect}),
+ * so running them again on a migrated database changes nothing.
  */
 final class Migrations {
 
   private static final Logger log = LoggerFactory.getLogger(Migrations.class);
 
-  /** Append only: migration {@code i} (1-based) brings the file to {@code user_version = i}. */
-  private static final List<String> SCRIPTS = List.of("db/V1__schema.sql", "db/V2__notice.sql",
-      "db/V3__result_note.sql");
-
   private Migrations() {
   }
 
-  static int latest() {
-    return SCRIPTS.size();
+  static int latest(Dialect dialect) {
+    return dialect.migrations.size();
   }
 
   static Future<Integer> apply(Db db) {
-    return db.tx(conn -> conn.query("PRAGMA user_version").execute()
-        .map(rows -> rows.iterator().next().getInteger(0))
-        .compose(current -> applyFrom(conn, current)));
+    Dialect dialect = db.dialect();
+    return db.tx(dialect.beginMigration, conn -> dialect.version(conn).compose(current -> applyFrom(dialect, conn, current)));
   }
 
-  private static Future<Integer> applyFrom(SqlConnection conn, int current) {
+  private static Future<Integer> applyFrom(Dialect dialect, SqlConnection conn, int current) {
+    List<String> scripts = dialect.migrations;
     Future<Void> chain = Future.succeededFuture();
-    for (int version = current + 1; version <= SCRIPTS.size(); version++) {
+    for (int version = current + 1; version <= scripts.size(); version++) {
       int target = version;
-      for (String statement : statements(SCRIPTS.get(version - 1))) {
+      for (String statement : statements(scripts.get(version - 1))) {
         chain = chain.compose(v -> conn.query(statement).execute().mapEmpty());
       }
-      chain = chain.compose(v -> conn.query("PRAGMA user_version = " + target).execute().<Void>mapEmpty())
+      chain = chain.compose(v -> dialect.setVersion(conn, target))
           .onSuccess(v -> log.info("Database migrated to version {}", target));
     }
-    return chain.map(v -> Math.max(current, SCRIPTS.size()));
+    return chain.map(v -> Math.max(current, scripts.size()));
   }
 
   static List<String> statements(String resource) {

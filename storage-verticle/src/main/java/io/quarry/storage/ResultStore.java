@@ -36,7 +36,8 @@ final class ResultStore {
     quotas.resultStored(userId, bytes);
     Future<Void> insert = Db.changed(db.run("INSERT INTO query_results (id, conversation_id, sql, columns_json,"
                 + " rows_json, total_rows, truncated, execution_time_ms, created_at, note)"
-                + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+                // Typed, as PostgreSQL cannot infer a SELECT list's parameter types from the columns they fill.
+                + " SELECT ?, ?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), ?, ?"
                 + " WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ? AND user_id = ?)",
             stored.id(), stored.conversationId(), stored.sql() == null ? "" : stored.sql(), Db.text(stored.columns()),
             stored.rows().text(), stored.totalRows(), stored.truncated() ? 1 : 0, stored.executionTimeMs(),

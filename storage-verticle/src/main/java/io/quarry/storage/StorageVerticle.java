@@ -10,6 +10,9 @@ import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.shareddata.Lock;
 import io.vertx.jdbcclient.JDBCPool;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.SslMode;
 import io.vertx.sqlclient.PoolOptions;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,8 +22,8 @@ import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
 /**
- * The only owner of SQLite. Opens the database file, migrates it, then serves every storage address.
- * Config: {@code dataDir} (the file is {@code quarry.db} inside), {@code poolSize}.
+ * Storage: opens the database (a SQLite file, {@code quarry.db} in {@code dataDir}, or PostgreSQL), migrates it,
+ * then serves every storage address. With SQLite it is the database's only owner on its cluster.
  */
 public class StorageVerticle extends VerticleBase {
 
@@ -37,19 +40,34 @@ public class StorageVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     settings = StorageSettings.from(config());
-    Path file = settings.database();
-    return vertx.fileSystem().mkdirs(file.getParent().toString())
-        .compose(v -> {
-          db = new Db(JDBCPool.pool(vertx, dataSource(file), new PoolOptions().setMaxSize(settings.poolSize())));
-          return Migrations.apply(db);
-        })
+    String where = settings.dialect() == Dialect.SQLITE ? settings.database().toString()
+        : settings.postgres().toString();
+    return open()
+        .compose(Migrations::apply)
         .recover(e -> Future.failedFuture(new IllegalStateException(
-            "Cannot open the database at " + file + ": " + e.getMessage(), e)))
+            "Cannot open the database at " + where + ": " + e.getMessage(), e)))
         .compose(version -> claimSingleton())
         .compose(v -> Interrupted.settle(db))
         .compose(v -> purgeSessions(new UserStore(db)))
         .compose(v -> bind(vertx.eventBus()))
-        .onSuccess(v -> log.info("Storage ready: {}", file));
+        .onSuccess(v -> log.info("Storage ready: {}", where));
+  }
+
+  private Future<Db> open() {
+    PoolOptions pool = new PoolOptions().setMaxSize(settings.poolSize());
+    if (settings.dialect() == Dialect.POSTGRES) {
+      StorageSettings.Postgres pg = settings.postgres();
+      PgConnectOptions options = new PgConnectOptions().setHost(pg.host()).setPort(pg.port())
+          .setDatabase(pg.database()).setUser(pg.user()).setPassword(pg.password())
+          .setSslMode(pg.ssl() ? SslMode.VERIFY_FULL : SslMode.DISABLE);
+      db = new Db(PgBuilder.pool().with(pool).connectingTo(options).using(vertx).build(), Dialect.POSTGRES);
+      return Future.succeededFuture(db);
+    }
+    Path file = settings.database();
+    return vertx.fileSystem().mkdirs(file.getParent().toString()).map(v -> {
+      db = new Db(JDBCPool.pool(vertx, dataSource(file), pool), Dialect.SQLITE);
+      return db;
+    });
   }
 
   /** Now, and every {@code sessionPurgeMs} (an hour) after. */

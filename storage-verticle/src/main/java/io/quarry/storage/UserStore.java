@@ -30,7 +30,7 @@ final class UserStore {
   }
 
   Future<JsonObject> local(JsonObject body) {
-    return db.run("INSERT OR IGNORE INTO users (id, is_local, created_at) VALUES (?, 1, ?)", Db.newId(), Timestamps.now())
+    return db.run("INSERT INTO users (id, is_local, created_at) VALUES (?, 1, ?) ON CONFLICT DO NOTHING", Db.newId(), Timestamps.now())
         .compose(v -> db.one("No local user", "SELECT " + USER_COLUMNS + " FROM users WHERE is_local = 1"))
         .map(row -> user(row).toJson());
   }
@@ -45,7 +45,7 @@ final class UserStore {
     String invite = required(body, Keys.INVITE);
     User user = new User(Db.newId(), email, Timestamps.now());
     return db.tx(conn -> unused(conn, invite)
-            .compose(usable -> usable ? Db.exists(conn, "SELECT 1 FROM users WHERE email = ?", email)
+            .compose(usable -> usable ? db.exists(conn, "SELECT 1 FROM users WHERE email = ?", email)
                 .compose(taken -> taken ? useUp(conn, invite, null, user.createdAt()).map(false)
                     : insert(conn, user, hash).compose(v -> useUp(conn, invite, user.id(), user.createdAt())).map(true))
                 : Future.succeededFuture(false)))
@@ -60,17 +60,17 @@ final class UserStore {
   }
 
   /** Unused means never used: deleting the account an invite made does not make the invite new again. */
-  private static Future<Boolean> unused(SqlClient client, String invite) {
-    return Db.exists(client, "SELECT 1 FROM invites WHERE code = ? AND used_at IS NULL", invite);
+  private Future<Boolean> unused(SqlClient client, String invite) {
+    return db.exists(client, "SELECT 1 FROM invites WHERE code = ? AND used_at IS NULL", invite);
   }
 
-  private static Future<Void> insert(SqlConnection conn, User user, String hash) {
-    return Db.run(conn, "INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)",
+  private Future<Void> insert(SqlConnection conn, User user, String hash) {
+    return db.run(conn, "INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)",
         user.id(), user.email(), hash, user.createdAt()).mapEmpty();
   }
 
-  private static Future<Void> useUp(SqlConnection conn, String invite, String userId, String at) {
-    return Db.run(conn, "UPDATE invites SET used_by = ?, used_at = ? WHERE code = ?", userId, at, invite)
+  private Future<Void> useUp(SqlConnection conn, String invite, String userId, String at) {
+    return db.run(conn, "UPDATE invites SET used_by = ?, used_at = ? WHERE code = ?", userId, at, invite)
         .mapEmpty();
   }
 

@@ -1,6 +1,7 @@
 package io.quarry.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
@@ -13,11 +14,22 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import io.quarry.testing.PostgresServer;
+import io.vertx.core.Future;
+import java.util.List;
+import java.util.stream.IntStream;
 
-/** The SQLite file itself: migrations that can run again, WAL with foreign keys, a place it cannot be written. */
+/**
+ * The database itself: migrations that can run again (and on PostgreSQL, run by exactly one of several storage
+ * nodes starting at once), foreign keys, and for SQLite WAL and a place it cannot be written.
+ */
 class DatabaseTest extends StorageTestBase {
 
   private String schemaDump() throws SQLException {
+    if (BACKEND == Dialect.POSTGRES) {
+      return String.valueOf(count("SELECT count(*) * 1000 + sum(length(table_name || column_name || data_type))"
+          + " FROM information_schema.columns WHERE table_schema = 'public'"));
+    }
     StringBuilder out = new StringBuilder();
     try (Connection c = sqlite();
          ResultSet rs = c.createStatement().executeQuery("SELECT type, name, sql FROM sqlite_master ORDER BY name")) {
@@ -33,22 +45,45 @@ class DatabaseTest extends StorageTestBase {
   void migrationsAreIdempotent(Vertx vertx) throws Exception {
     Conversation c = storage.createConversation(alice.id(), "Kept").await();
     String schemaBefore = schemaDump();
-    assertThat(count("PRAGMA user_version")).isEqualTo(Migrations.latest());
+    assertThat(version()).isEqualTo(Migrations.latest(BACKEND));
 
     restartStorage(vertx);
 
     assertThat(schemaDump()).isEqualTo(schemaBefore);
-    assertThat(count("PRAGMA user_version")).isEqualTo(Migrations.latest());
+    assertThat(version()).isEqualTo(Migrations.latest(BACKEND));
     assertThat(storage.conversation(alice.id(), c.id()).await().title()).isEqualTo("Kept");
     assertThat(count("SELECT COUNT(*) FROM users")).isEqualTo(2);
   }
 
+  private long version() throws SQLException {
+    return count(BACKEND == Dialect.POSTGRES ? "SELECT max(version) FROM schema_version" : "PRAGMA user_version");
+  }
+
   @Test
-  @DisplayName("the database runs in WAL mode with foreign keys enforced")
+  @DisplayName("PostgreSQL: of several storage nodes starting at once on a new database, exactly one migrates and all"
+      + " start")
+  void oneMigratesAtOnce(Vertx vertx) throws Exception {
+    assumeTrue(BACKEND == Dialect.POSTGRES, "PostgreSQL only");
+    database = PostgresServer.shared().newDatabase();
+    List<Vertx> nodes = IntStream.range(0, 3).mapToObj(i -> Vertx.vertx()).toList();
+    try {
+      Future.all(nodes.stream().map(node -> node.deployVerticle(new StorageVerticle(),
+          new DeploymentOptions().setConfig(config()))).toList()).await();
+      assertThat(count("SELECT count(*) FROM schema_version")).isEqualTo(1);
+      assertThat(version()).isEqualTo(Migrations.latest(BACKEND));
+    } finally {
+      nodes.forEach(node -> node.close().await());
+    }
+  }
+
+  @Test
+  @DisplayName("SQLite runs in WAL mode; foreign keys are enforced")
   void walAndForeignKeys() throws Exception {
-    try (Connection c = sqlite(); ResultSet rs = c.createStatement().executeQuery("PRAGMA journal_mode")) {
-      assertThat(rs.next()).isTrue();
-      assertThat(rs.getString(1)).isEqualToIgnoringCase("wal");
+    if (BACKEND == Dialect.SQLITE) {
+      try (Connection c = sqlite(); ResultSet rs = c.createStatement().executeQuery("PRAGMA journal_mode")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).isEqualToIgnoringCase("wal");
+      }
     }
     Conversation c = storage.createConversation(alice.id(), "Cascade").await();
     storage.appendMessage(alice.id(), ChatMessage.user(c.id(), "hello")).await();
@@ -59,6 +94,7 @@ class DatabaseTest extends StorageTestBase {
   @Test
   @DisplayName("a database in an unwritable place fails deployment with a message naming the file")
   void unwritableDatabase(Vertx vertx) throws Exception {
+    assumeTrue(BACKEND == Dialect.SQLITE, "SQLite only");
     Path blocker = dataDir.resolve("not-a-directory");
     java.nio.file.Files.writeString(blocker, "a file where a directory should be");
     Throwable t = catchFailure(vertx.deployVerticle(new StorageVerticle(),

@@ -9,6 +9,7 @@ import io.quarry.bus.RowsJson;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.User;
 import io.quarry.testing.Failures;
+import io.quarry.testing.PostgresServer;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -16,6 +17,9 @@ import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.Pool;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -27,8 +31,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The storage verticle deployed alone over a fresh SQLite file, with two signed-up users, Alice and Bob; the
- * client every test calls it through; and what the tests share to check its answers and its file.
+ * The storage verticle deployed alone over a fresh database, with two signed-up users, Alice and Bob; the
+ * client every test calls it through; and what the tests share to check its answers and its database. The
+ * database is a SQLite file, or with {@code -Dquarry.storage.backend=postgres} (the build's second run of this
+ * suite) a new database on a real PostgreSQL server ({@link PostgresServer}).
  */
 @ExtendWith(VertxExtension.class)
 abstract class StorageTestBase {
@@ -36,12 +42,22 @@ abstract class StorageTestBase {
   @TempDir
   Path dataDir;
 
+  static final Dialect BACKEND = "postgres".equals(System.getProperty("quarry.storage.backend"))
+      ? Dialect.POSTGRES : Dialect.SQLITE;
+
   StorageClient storage;
   User alice;
   User bob;
+  Vertx vertx;
+  /** This test's PostgreSQL database (none with SQLite). */
+  String database;
 
   @BeforeEach
   void deploy(Vertx vertx) {
+    this.vertx = vertx;
+    if (BACKEND == Dialect.POSTGRES) {
+      database = PostgresServer.shared().newDatabase();
+    }
     deployStorage(vertx).await();
     storage = new StorageClient(vertx.eventBus());
     alice = newUser(vertx, "alice@example.com");
@@ -49,8 +65,17 @@ abstract class StorageTestBase {
   }
 
   Future<String> deployStorage(Vertx vertx) {
-    return vertx.deployVerticle(new StorageVerticle(),
-        new DeploymentOptions().setConfig(new JsonObject().put("dataDir", dataDir.toString())));
+    return vertx.deployVerticle(new StorageVerticle(), new DeploymentOptions().setConfig(config()));
+  }
+
+  /** The storage section for this test's database. */
+  JsonObject config() {
+    JsonObject config = new JsonObject().put("dataDir", dataDir.toString());
+    if (BACKEND == Dialect.POSTGRES) {
+      config.put("backend", "postgres").put("host", "127.0.0.1").put("port", PostgresServer.shared().port())
+          .put("database", database).put("user", PostgresServer.USER);
+    }
+    return config;
   }
 
   /** Undeploys storage and deploys it again over the same file, as a server restart does. */
@@ -86,7 +111,19 @@ abstract class StorageTestBase {
     return DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve(StorageVerticle.DATABASE_FILE));
   }
 
+  /** The first column of the first row of {@code sql}, run on the database directly. */
   long count(String sql) throws SQLException {
+    if (BACKEND == Dialect.POSTGRES) {
+      Pool pool = PgBuilder.pool().connectingTo(new PgConnectOptions().setHost("127.0.0.1")
+          .setPort(PostgresServer.shared().port()).setDatabase(database).setUser(PostgresServer.USER)).using(vertx)
+          .build();
+      try {
+        var rows = pool.query(sql).execute().await();
+        return rows.iterator().hasNext() ? rows.iterator().next().getLong(0) : -1;
+      } finally {
+        pool.close().await();
+      }
+    }
     try (Connection c = sqlite(); ResultSet rs = c.createStatement().executeQuery(sql)) {
       return rs.next() ? rs.getLong(1) : -1;
     }

@@ -1,0 +1,94 @@
+package io.quarry.storage;
+
+import io.vertx.core.Future;
+import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.SqlConnection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What differs between the two databases storage runs on. The stores write one SQL, with {@code ?} parameters,
+ * that both understand; PostgreSQL gets them numbered ({@code $1}, {@code $2}, …).
+ */
+enum Dialect {
+
+  /** One file, one writer: transactions begin IMMEDIATE; the schema version is {@code PRAGMA user_version}. */
+  SQLITE("BEGIN IMMEDIATE", "BEGIN IMMEDIATE", List.of("db/sqlite/V1__schema.sql", "db/sqlite/V2__notice.sql",
+      "db/sqlite/V3__result_note.sql")),
+
+  /**
+   * Serializable transactions, so that a check and the write it allows (a quota, a unique name) hold together
+   * whoever else writes; the schema version is a table, and migrations hold an advisory lock so that of several
+   * storage nodes starting at once exactly one migrates.
+   */
+  POSTGRES("BEGIN ISOLATION LEVEL SERIALIZABLE", "BEGIN", List.of("db/postgres/V1__schema.sql"));
+
+  /** Any number that names Quarry's migrations among a database's advisory locks. */
+  private static final long MIGRATION_LOCK = 0x5155_4152_5259L;
+
+  final String begin;
+  /**
+   * Migrations' transactions: on PostgreSQL read committed, so that the version read once the advisory lock is
+   * held is what the node that held it before committed (a serializable snapshot would be older than the lock).
+   */
+  final String beginMigration;
+  /** Append only: migration {@code i} (1-based) brings the database to version {@code i}. */
+  final List<String> migrations;
+  private final Map<String, String> translated = new ConcurrentHashMap<>();
+
+  Dialect(String begin, String beginMigration, List<String> migrations) {
+    this.begin = begin;
+    this.beginMigration = beginMigration;
+    this.migrations = migrations;
+  }
+
+  /** The statement as this database takes it. */
+  String sql(String portable) {
+    return this == SQLITE ? portable : translated.computeIfAbsent(portable, Dialect::numbered);
+  }
+
+  /** A transaction that lost a race with another (PostgreSQL's serialization failure or deadlock) can run again. */
+  boolean retryable(Throwable e) {
+    return e instanceof PgException pg && ("40001".equals(pg.getSqlState()) || "40P01".equals(pg.getSqlState()));
+  }
+
+  /** Inside the migrations' transaction: waits for any other node migrating, then reads the version. */
+  Future<Integer> version(SqlConnection conn) {
+    if (this == SQLITE) {
+      return conn.query("PRAGMA user_version").execute().map(rows -> rows.iterator().next().getInteger(0));
+    }
+    return conn.query("SELECT pg_advisory_xact_lock(" + MIGRATION_LOCK + ")").execute()
+        .compose(locked -> conn.query("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)").execute())
+        .compose(created -> conn.query("SELECT coalesce(max(version), 0) FROM schema_version").execute())
+        .map(rows -> rows.iterator().next().getLong(0).intValue());
+  }
+
+  Future<Void> setVersion(SqlConnection conn, int version) {
+    String sql = this == SQLITE ? "PRAGMA user_version = " + version
+        : "DELETE FROM schema_version; INSERT INTO schema_version VALUES (" + version + ")";
+    return conn.query(sql).execute().mapEmpty();
+  }
+
+  /** {@code ?} → {@code $n}, except inside quoted strings and identifiers. */
+  static String numbered(String sql) {
+    StringBuilder out = new StringBuilder(sql.length() + 16);
+    char quote = 0;
+    int n = 0;
+    for (int i = 0; i < sql.length(); i++) {
+      char c = sql.charAt(i);
+      if (quote != 0) {
+        quote = c == quote ? 0 : quote;
+        out.append(c);
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+        out.append(c);
+      } else if (c == '?') {
+        out.append('$').append(++n);
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+}
