@@ -11,8 +11,9 @@ import java.util.function.Supplier;
  * query's scan needs the CPU, is answered from the lists of the 1,024 most recently used conversations. It
  * stays correct because storage is the only writer of its database, so it sees every change: a write to a
  * conversation's datasets drops that conversation's list when it starts and when it ends, and a list read
- * from the database is kept only if no such write started or ended while it was read. Touched on the
- * storage verticle's event loop only.
+ * from the database is kept only if no such write started or ended while it was read. With several storage
+ * nodes (PostgreSQL) no node sees every write, so nothing is kept: every list is read. Touched on the storage
+ * verticle's event loop only.
  */
 final class DatasetLists {
 
@@ -29,9 +30,18 @@ final class DatasetLists {
   };
   /** Writes started or ended so far: a read that sees this change while it runs may have read either side. */
   private long writes;
+  private final boolean keep;
+
+  /** @param keep whether this storage node is its database's only writer */
+  DatasetLists(boolean keep) {
+    this.keep = keep;
+  }
 
   /** The list as kept, when its conversation is the user's; else {@code read}, kept if nothing was written meanwhile. */
   Future<JsonObject> list(String userId, String conversationId, Supplier<Future<JsonObject>> read) {
+    if (!keep) {
+      return read.get();
+    }
     Entry kept = lists.get(conversationId);
     if (kept != null && kept.userId().equals(userId)) {
       return Future.succeededFuture(kept.reply());

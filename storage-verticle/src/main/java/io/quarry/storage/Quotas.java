@@ -9,9 +9,10 @@ import java.util.Map;
 /**
  * What one account may pile up: conversations, messages in one conversation, bytes of stored query results.
  * Generous for a person, a wall for a script. The bytes an account stores are summed once, then followed in
- * memory (storage is the database's only writer), so that a query of an account at its quota is refused before
- * it runs, at no cost to the others: a query may start while the account is under its quota, so the last result
- * kept can end a little past it.
+ * memory when storage is the database's only writer (SQLite), so that a query of an account at its quota is
+ * refused before it runs, at no cost to the others; with several storage nodes (PostgreSQL) they are summed at
+ * every check. A query may start while the account is under its quota, so the last result kept can end a little
+ * past it.
  */
 final class Quotas {
 
@@ -28,8 +29,11 @@ final class Quotas {
   private final long resultBytes;
   /** Bytes of results each account stores, once summed; only touched on the storage verticle's event loop. */
   private final Map<String, Long> stored = new HashMap<>();
+  private final boolean remember;
 
-  Quotas(Db db, StorageSettings settings) {
+  /** @param remember whether this storage node is its database's only writer */
+  Quotas(Db db, StorageSettings settings, boolean remember) {
+    this.remember = remember;
     this.db = db;
     this.conversations = settings.maxConversationsPerUser();
     this.messages = settings.maxMessagesPerConversation();
@@ -60,7 +64,7 @@ final class Quotas {
     Future<Long> bytes = known != null ? Future.succeededFuture(known)
         : db.one(ConversationStore.NOT_FOUND, "SELECT COALESCE(SUM(" + RESULT_BYTES + "), 0) FROM query_results r"
             + " JOIN conversations c ON c.id = r.conversation_id WHERE c.user_id = ?", userId)
-            .map(row -> stored.merge(userId, row.getLong(0), (racing, summed) -> racing));
+            .map(row -> remember ? stored.merge(userId, row.getLong(0), (racing, summed) -> racing) : row.getLong(0));
     return bytes.compose(total -> total < resultBytes ? Future.succeededFuture()
         : Future.failedFuture(QuarryException.conflict("Your stored query results have reached the limit of "
             + Sizes.human(resultBytes) + "; delete old conversations to run more queries")));

@@ -2,11 +2,13 @@ package io.quarry.storage;
 
 import static io.quarry.bus.Keys.required;
 
+import io.quarry.bus.Failure;
 import io.quarry.bus.Keys;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.RowsJson;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 
@@ -17,7 +19,20 @@ final class ResultStore {
   private final Quotas quotas;
   private final PendingSaves pending = new PendingSaves();
 
-  ResultStore(Db db, Quotas quotas) {
+  /**
+   * With several storage nodes a result's save may be under way on another node when this one is asked for it
+   * (the query's answer does not wait for the save): a result not found is looked for again, every
+   * {@value #LOOK_AGAIN_MS} ms, {@value #LOOKS} times.
+   */
+  private static final int LOOKS = 10;
+  private static final long LOOK_AGAIN_MS = 50;
+
+  private final Vertx vertx;
+  private final boolean onlyWriter;
+
+  ResultStore(Vertx vertx, Db db, Quotas quotas, boolean onlyWriter) {
+    this.vertx = vertx;
+    this.onlyWriter = onlyWriter;
     this.db = db;
     this.quotas = quotas;
   }
@@ -54,9 +69,15 @@ final class ResultStore {
   Future<JsonObject> get(JsonObject body) {
     String resultId = required(body, Keys.RESULT_ID);
     String userId = required(body, Keys.USER_ID);
-    return pending.read(resultId, () -> db.one("Result not found", "SELECT r.* FROM query_results r JOIN conversations c"
-            + " ON c.id = r.conversation_id WHERE r.id = ? AND c.user_id = ?", resultId, userId))
+    return pending.read(resultId, () -> find(resultId, userId, onlyWriter ? 1 : LOOKS))
         .map(row -> result(row).toJson());
+  }
+
+  private Future<Row> find(String resultId, String userId, int looks) {
+    return db.one("Result not found", "SELECT r.* FROM query_results r JOIN conversations c"
+            + " ON c.id = r.conversation_id WHERE r.id = ? AND c.user_id = ?", resultId, userId)
+        .recover(e -> looks > 1 && Failure.classify(e) == Failure.NOT_FOUND
+            ? vertx.timer(LOOK_AGAIN_MS).compose(t -> find(resultId, userId, looks - 1)) : Future.failedFuture(e));
   }
 
   private static QueryResult result(Row row) {

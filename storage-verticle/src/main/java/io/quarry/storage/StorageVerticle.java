@@ -46,8 +46,8 @@ public class StorageVerticle extends VerticleBase {
         .compose(Migrations::apply)
         .recover(e -> Future.failedFuture(new IllegalStateException(
             "Cannot open the database at " + where + ": " + e.getMessage(), e)))
-        .compose(version -> claimSingleton())
-        .compose(v -> Interrupted.settle(db))
+        .compose(version -> onlyWriter() ? claimSingleton().compose(v -> Interrupted.settle(db))
+            : Future.succeededFuture())
         .compose(v -> purgeSessions(new UserStore(db)))
         .compose(v -> bind(vertx.eventBus()))
         .onSuccess(v -> log.info("Storage ready: {}", where));
@@ -79,6 +79,15 @@ public class StorageVerticle extends VerticleBase {
         .mapEmpty();
   }
 
+  /**
+   * With SQLite this node is its database's one owner on the cluster (it holds a cluster-wide lock) and what
+   * assumes it sees every write may keep state. With PostgreSQL any number of storage nodes serve at once, and
+   * what a dead server left half done is not settled at start (another node may be running it).
+   */
+  private boolean onlyWriter() {
+    return settings.dialect() == Dialect.SQLITE;
+  }
+
   private Future<Void> claimSingleton() {
     return vertx.sharedData().getLockWithTimeout(SINGLETON_LOCK, settings.singletonWaitMs())
         .map(lock -> {
@@ -91,12 +100,12 @@ public class StorageVerticle extends VerticleBase {
 
   private Future<?> bind(EventBus bus) {
     UserStore users = new UserStore(db);
-    DatasetLists datasetLists = new DatasetLists();
-    Quotas quotas = new Quotas(db, settings);
+    DatasetLists datasetLists = new DatasetLists(onlyWriter());
+    Quotas quotas = new Quotas(db, settings, onlyWriter());
     ConversationStore conversations = new ConversationStore(db, datasetLists, quotas);
     MessageStore messages = new MessageStore(db, quotas);
     DatasetStore datasets = new DatasetStore(db, datasetLists, quotas);
-    ResultStore results = new ResultStore(db, quotas);
+    ResultStore results = new ResultStore(vertx, db, quotas, onlyWriter());
     UsageStore usage = new UsageStore(db);
     List<MessageConsumer<JsonObject>> consumers = List.of(
         Bus.serve(bus, STORAGE_USER_LOCAL, users::local),

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** The reads and writes are futures completed by hand, so each interleaving is exact. */
 class DatasetListsTest {
 
-  private final DatasetLists lists = new DatasetLists();
+  private final DatasetLists lists = new DatasetLists(true);
   private final AtomicInteger reads = new AtomicInteger();
 
   private Supplier<Future<JsonObject>> reading(String version) {

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 class StartupTest extends StorageTestBase {
 
   @Test
-  @DisplayName("at start, an answer a dead server left streaming is interrupted and a dataset left loading fails with Retry")
+  @DisplayName("at start, an answer a dead server left streaming is interrupted and a dataset left loading fails with"
+      + " Retry (SQLite; with PostgreSQL another node may be running them, so they are left alone)")
   void settlesWhatADeadServerLeft(Vertx vertx) {
     Conversation c = storage.createConversation(alice.id(), "Chat").await();
     String streaming = UUID.randomUUID().toString();
@@ -31,6 +32,13 @@ class StartupTest extends StorageTestBase {
         Dataset.READY, null, 10L, null, null, null)).await();
 
     restartStorage(vertx);
+    if (BACKEND == Dialect.POSTGRES) {
+      // Another storage node may be serving that answer and that add: a node starting leaves them alone.
+      assertThat(storage.messages(alice.id(), c.id()).await()).extracting(ChatMessage::status)
+          .containsExactly(ChatMessage.STREAMING, ChatMessage.COMPLETE);
+      assertThat(storage.dataset(alice.id(), c.id(), loading.id()).await().status()).isEqualTo(Dataset.LOADING);
+      return;
+    }
 
     List<ChatMessage> messages = storage.messages(alice.id(), c.id()).await();
     assertThat(messages).extracting(ChatMessage::status).containsExactly(ChatMessage.INTERRUPTED, ChatMessage.COMPLETE);
