@@ -5,19 +5,19 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
+import io.quarry.testing.PostgresServer;
 import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import io.quarry.testing.PostgresServer;
-import io.vertx.core.Future;
 import java.util.List;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 /**
  * The database itself: migrations that can run again (and on PostgreSQL, run by exactly one of several storage
