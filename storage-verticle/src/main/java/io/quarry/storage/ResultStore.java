@@ -20,19 +20,18 @@ final class ResultStore {
   private final PendingSaves pending = new PendingSaves();
 
   /**
-   * With several storage nodes a result's save may be under way on another node when this one is asked for it
-   * (the query's answer does not wait for the save): a result not found is looked for again, every
+   * The query's answer does not wait for its result's save, and a read may come before the save has started here:
+   * on a clustered bus a later message can overtake an earlier one from another sender, and with several storage
+   * nodes (PostgreSQL) the save may be under way on another node. So a result not found is looked for again, every
    * {@value #LOOK_AGAIN_MS} ms, {@value #LOOKS} times.
    */
   private static final int LOOKS = 10;
   private static final long LOOK_AGAIN_MS = 50;
 
   private final Vertx vertx;
-  private final boolean onlyWriter;
 
-  ResultStore(Vertx vertx, Db db, Quotas quotas, boolean onlyWriter) {
+  ResultStore(Vertx vertx, Db db, Quotas quotas) {
     this.vertx = vertx;
-    this.onlyWriter = onlyWriter;
     this.db = db;
     this.quotas = quotas;
   }
@@ -69,7 +68,7 @@ final class ResultStore {
   Future<JsonObject> get(JsonObject body) {
     String resultId = required(body, Keys.RESULT_ID);
     String userId = required(body, Keys.USER_ID);
-    return pending.read(resultId, () -> find(resultId, userId, onlyWriter ? 1 : LOOKS))
+    return pending.read(resultId, () -> find(resultId, userId, LOOKS))
         .map(row -> result(row).toJson());
   }
 

@@ -105,7 +105,7 @@ public class StorageVerticle extends VerticleBase {
     ConversationStore conversations = new ConversationStore(db, datasetLists, quotas);
     MessageStore messages = new MessageStore(db, quotas);
     DatasetStore datasets = new DatasetStore(db, datasetLists, quotas);
-    ResultStore results = new ResultStore(vertx, db, quotas, onlyWriter());
+    ResultStore results = new ResultStore(vertx, db, quotas);
     UsageStore usage = new UsageStore(db);
     List<MessageConsumer<JsonObject>> consumers = List.of(
         Bus.serve(bus, STORAGE_USER_LOCAL, users::local),
