@@ -3,6 +3,7 @@ package io.quarry.bench;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.WorkerClient;
+import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.quarry.worker.pool.WorkerPool;
 import io.vertx.core.DeploymentOptions;
@@ -51,7 +52,7 @@ public final class FetchBench {
       long footer;
       long twoColumns;
       try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
-        footer = footer(duck, big);
+        footer = footer(big);
         twoColumns = chunks(duck, big, "'a', 'v'");
         System.out.printf(Locale.ROOT, "File: %,d bytes, %d columns, %d row groups; footer %,d bytes; server throttled to"
             + " %d MB/s; %d cores%n", size, 6, rowGroups(duck, big), footer, megabytesPerSecond,
@@ -115,14 +116,14 @@ public final class FetchBench {
         .put("query", new JsonObject().put("timeoutMs", 600_000)))).await();
   }
 
-  private static long footer(Connection duck, Path file) throws Exception {
+  /** The footer with its length and magic number, from the file's last 8 bytes. */
+  private static long footer(Path file) throws Exception {
     byte[] tail = new byte[8];
     try (var in = Files.newByteChannel(file)) {
       in.position(Files.size(file) - 8);
       in.read(java.nio.ByteBuffer.wrap(tail));
     }
-    return Integer.toUnsignedLong(java.nio.ByteBuffer.wrap(tail, 0, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt())
-        + 8;
+    return ParquetFixtures.footerLength(tail);
   }
 
   /** The bytes of these columns' chunks and bloom filters, from DuckDB's reading of the footer. */

@@ -40,6 +40,12 @@ public final class ParquetFixtures {
     }
   }
 
+  /** A Parquet file's footer with its 4-byte length and closing magic number, as the file's last 8 bytes say. */
+  public static long footerLength(byte[] file) {
+    return Integer.toUnsignedLong(java.nio.ByteBuffer.wrap(file, file.length - 8, 4)
+        .order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt()) + 8;
+  }
+
   /** A small table of people: id, name, age, score (decimal), joined (date), active (boolean). */
   public static byte[] people(Path dir) {
     return write(dir.resolve("people.parquet"), "SELECT i AS id, 'person ' || i AS name, 20 + i % 50 AS age,"

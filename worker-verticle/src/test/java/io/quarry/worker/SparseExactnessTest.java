@@ -8,8 +8,6 @@ import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -52,7 +50,7 @@ class SparseExactnessTest {
         + " (i * 0.37) % 17 AS x, {'k': i % 4, 'v': 'val' || i} AS st, [i, i % 9] AS li,"
         + " MAP {'a': i % 11, 'b': i} AS mp FROM range(20000) t(i)", 4096);
     byte[] bytes = Files.readAllBytes(file);
-    footer = Integer.toUnsignedLong(ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt()) + 8;
+    footer = ParquetFixtures.footerLength(bytes);
     sparse = server.route("/mixed.parquet").content(bytes);
     server.route("/whole.parquet").content(bytes).ignoreRange();
     server.route("/whole-u.parquet").content(bytes).ignoreRange();

@@ -17,8 +17,6 @@ import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.BitSet;
@@ -262,7 +260,7 @@ class SparseFaultsTest {
   @Test
   @DisplayName("worker.maxFooterBytes: a footer of exactly the limit is read, one a byte longer is refused")
   void footerLimit() {
-    long footer = footerLength();
+    long footer = ParquetFixtures.footerLength(bytes);
     worker.deploy(new JsonObject().put("maxFooterBytes", footer), 60_000);
     assertThat(row("SELECT sum(id) FROM t").getLong(0)).isEqualTo(ID_SUM);
     worker.deploy(new JsonObject().put("maxFooterBytes", footer - 1), 60_000);
@@ -272,14 +270,10 @@ class SparseFaultsTest {
         + Sizes.human(footer) + ", over the " + Sizes.human(footer - 1) + " limit");
   }
 
-  /** The footer with its length and closing magic number, as the file's last 8 bytes say. */
-  private long footerLength() {
-    return Integer.toUnsignedLong(ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt()) + 8;
-  }
 
   /** The bytes a query reading this column needs, from the layout DuckDB reads of the whole file. */
   private long columnBytes(String column) throws Exception {
-    Layout layout = Layout.read(file, bytes.length - footerLength());
+    Layout layout = Layout.read(file, bytes.length - ParquetFixtures.footerLength(bytes));
     BitSet one = new BitSet();
     one.set(layout.columns().indexOf(column));
     return ByteRange.total(layout.rangesOf(one));
