@@ -29,11 +29,16 @@ final class WorkerHarness {
 
   /** (Re)deploys the worker with these {@code worker} settings over the tests' defaults; its cache starts empty. */
   WorkerHarness deploy(JsonObject overrides, long queryTimeoutMs) {
+    return deploy(overrides, queryTimeoutMs, new JsonObject());
+  }
+
+  /** {@code poolSettings}: the {@code localWorkers} section the pool reads (e.g. its queue). */
+  WorkerHarness deploy(JsonObject overrides, long queryTimeoutMs, JsonObject poolSettings) {
     undeploy();
     JsonObject config = new JsonObject().put("dataDir", dir.resolve("data").toString()).put("allowPrivateNetworks", true)
         .put("threads", 2).put("memoryLimit", "512MB").mergeIn(overrides);
     pool = vertx.deployVerticle(WorkerPool.inProcess(), new DeploymentOptions().setConfig(new JsonObject()
-        .put("node", new JsonObject().put("id", "test-node")).put("worker", config).put("settings", new JsonObject())
+        .put("node", new JsonObject().put("id", "test-node")).put("worker", config).put("settings", poolSettings)
         .put("query", new JsonObject().put("timeoutMs", queryTimeoutMs)))).await();
     return this;
   }

@@ -12,8 +12,6 @@ import io.quarry.bus.WorkerClient;
 import io.quarry.testing.Failures;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
-import io.quarry.worker.pool.WorkerPool;
-import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -51,7 +49,7 @@ class WorkerVerticleTest {
   WorkerClient worker;
   ParquetServer.Route people;
   Map<String, String> tables;
-  String pool;
+  WorkerHarness harness;
 
   @BeforeEach
   void start(Vertx vertx) {
@@ -59,8 +57,9 @@ class WorkerVerticleTest {
     server = ParquetServer.start(vertx);
     people = server.route("/people.parquet").content(ParquetFixtures.people(dir));
     tables = Map.of("people", server.url("/people.parquet"));
+    harness = new WorkerHarness(vertx, dir);
     deploy(new JsonObject(), 5_000);
-    worker = new WorkerClient(vertx.eventBus());
+    worker = harness.client;
   }
 
   private void deploy(JsonObject overrides) {
@@ -71,17 +70,8 @@ class WorkerVerticleTest {
     deploy(overrides, queryTimeoutMs, new JsonObject());
   }
 
-  /** {@code poolSettings}: the {@code localWorkers} section the pool reads (e.g. its queue). */
   private void deploy(JsonObject overrides, long queryTimeoutMs, JsonObject poolSettings) {
-    if (pool != null) {
-      vertx.undeploy(pool).await();
-    }
-    JsonObject config = new JsonObject().put("dataDir", dir.resolve("data").toString()).put("allowPrivateNetworks", true)
-        .put("threads", 2).put("memoryLimit", "512MB").mergeIn(overrides);
-    // As a worker-only node runs it: its pool of one owns worker.query.run.
-    pool = vertx.deployVerticle(WorkerPool.inProcess(), new DeploymentOptions().setConfig(new JsonObject()
-        .put("node", new JsonObject().put("id", "test-node")).put("worker", config).put("settings", poolSettings)
-        .put("query", new JsonObject().put("timeoutMs", queryTimeoutMs)))).await();
+    harness.deploy(overrides, queryTimeoutMs, poolSettings);
   }
 
   private QueryResult run(String sql) {
@@ -443,8 +433,7 @@ class WorkerVerticleTest {
 
     assertThat(progress.getString("type")).isEqualTo(ChatEvents.QUERY_PROGRESS);
     assertThat(progress.getString("conversation_id")).isEqualTo("conversation-1");
-    long footer = Integer.toUnsignedLong(java.nio.ByteBuffer.wrap(big, big.length - 8, 4)
-        .order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt()) + 8;
+    long footer = ParquetFixtures.footerLength(big);
     // The footer's last 8 bytes (its length and magic number) came with the revalidation.
     long total = route.rangeBytes() - (footer - 8);
     assertThat(total).as("the h column: most of the file, not all of it").isBetween(big.length / 2L, big.length - 1L);
