@@ -266,13 +266,7 @@ final class DuckInstances implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    Properties properties = new Properties();
-    properties.setProperty("autoload_known_extensions", "false");
-    properties.setProperty("autoinstall_known_extensions", "false");
-    // DuckDB starts 8 threads per database for asynchronous I/O, which reading local files does not use: with
-    // them an idle database maps 77 MB of address space instead of 12 MB (6 MB with 2 MB thread stacks).
-    properties.setProperty("async_threads", "0");
-    DuckDBConnection base = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:", properties);
+    DuckDBConnection base = newDatabase();
     try (Statement s = base.createStatement()) {
       s.execute("SET memory_limit = '" + limits.memoryLimit().replace("'", "") + "'");
       s.execute("SET threads = " + limits.threads());
@@ -287,6 +281,19 @@ final class DuckInstances implements AutoCloseable {
       base.close();
       throw e;
     }
+  }
+
+  /**
+   * An empty in-memory database that loads no extension; the caller limits and locks it. DuckDB starts 8 threads per
+   * database for asynchronous I/O, which reading local files does not use: with them an idle database maps 77 MB of
+   * address space instead of 12 MB (6 MB with 2 MB thread stacks).
+   */
+  static DuckDBConnection newDatabase() throws SQLException {
+    Properties properties = new Properties();
+    properties.setProperty("autoload_known_extensions", "false");
+    properties.setProperty("autoinstall_known_extensions", "false");
+    properties.setProperty("async_threads", "0");
+    return (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:", properties);
   }
 
   private static Map<String, List<String>> columns(Statement s, Collection<String> tables) throws SQLException {

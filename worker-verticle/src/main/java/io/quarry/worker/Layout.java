@@ -2,7 +2,6 @@ package io.quarry.worker;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -10,7 +9,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.Properties;
 import java.util.TreeSet;
 
 /**
@@ -33,12 +31,8 @@ record Layout(List<String> columns, List<List<ByteRange>> ranges, long footerAt)
   }
 
   static Layout read(Path file, long footerAt) throws SQLException {
-    Properties properties = new Properties();
-    properties.setProperty("autoload_known_extensions", "false");
-    properties.setProperty("autoinstall_known_extensions", "false");
-    properties.setProperty("async_threads", "0");
     String path = DuckInstances.literal(file.toString());
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:", properties); Statement s = c.createStatement()) {
+    try (Connection c = DuckInstances.newDatabase(); Statement s = c.createStatement()) {
       s.execute("SET threads = 1");
       s.execute("SET allowed_paths = [" + path + "]");
       s.execute("SET enable_external_access = false");
