@@ -51,9 +51,6 @@ public final class ParquetServer {
     private volatile long delayFirstBytesMs;
     private volatile long delayOtherRangesMs;
     private volatile long delayFullMs;
-    private volatile Held heldFull;
-    private volatile Held heldFullRest;
-    private volatile long holdAfterBytes;
     private volatile Held heldRevalidations;
     private volatile Held heldHead;
     private volatile String redirect;
@@ -142,27 +139,6 @@ public final class ParquetServer {
     public Route delayOtherRanges(long ms) {
       delayOtherRangesMs = ms;
       return this;
-    }
-
-    /**
-     * Full downloads wait unanswered until {@link Held#release()}; {@link Held#arrived()} tells a test
-     * that a worker is busy on this file.
-     */
-    public Held holdFull() {
-      Held held = new Held();
-      heldFull = held;
-      return held;
-    }
-
-    /**
-     * Full downloads send their first {@code bytes} and then wait, the rest unsent, until {@link Held#release()};
-     * {@link Held#arrived()} tells a test that a download has come that far (content held in memory only).
-     */
-    public Held holdFullAfter(long bytes) {
-      Held held = new Held();
-      heldFullRest = held;
-      holdAfterBytes = bytes;
-      return held;
     }
 
     /** HEAD requests (the first step of adding a dataset) wait unanswered until {@link Held#release()}. */
@@ -422,10 +398,10 @@ public final class ParquetServer {
           from, to, part));
       return;
     }
-    after(route.heldFull, () -> later(route.delayFullMs, () -> {
+    later(route.delayFullMs, () -> {
       route.fullDownloads.incrementAndGet();
       body(route, headers(route, response).setStatusCode(200), 0, length - 1, Part.FULL);
-    }));
+    });
   }
 
   /** Bytes {@code from}..{@code to} of the route's content, from memory or from its file, in chunks. */
@@ -464,8 +440,8 @@ public final class ParquetServer {
       this.part = part;
       this.route = route;
       this.response = response;
-      this.hold = part == Part.FULL ? route.heldFullRest : part == Part.RANGE ? route.heldRanges : null;
-      this.holdAfter = part == Part.FULL ? route.holdAfterBytes : route.holdRangesAfterBytes;
+      this.hold = part == Part.RANGE ? route.heldRanges : null;
+      this.holdAfter = route.holdRangesAfterBytes;
       this.dropAfter = part == Part.RANGE ? route.dropRangesAfterBytes : -1;
     }
 
