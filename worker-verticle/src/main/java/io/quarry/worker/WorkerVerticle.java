@@ -81,12 +81,11 @@ public class WorkerVerticle extends VerticleBase {
     if (request.sql() == null || request.sql().isBlank()) {
       throw QuarryException.badRequest("Field 'sql' is required");
     }
+    if (stops.stopped(request.stopKey())) {
+      return Future.failedFuture(new QuarryException(Failure.CONFLICT, QueryStops.STOPPED));
+    }
     if (!admission.tryEnter()) {
       return Future.failedFuture(new QuarryException(Failure.UNAVAILABLE, WorkerClient.BUSY));
-    }
-    if (stops.stopped(request.stopKey())) {
-      admission.leave();
-      return Future.failedFuture(new QuarryException(Failure.CONFLICT, QueryStops.STOPPED));
     }
     long timeoutMs = settings.timeouts().limit(request.timeoutMs());
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
