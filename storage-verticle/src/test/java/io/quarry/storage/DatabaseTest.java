@@ -27,8 +27,10 @@ class DatabaseTest extends StorageTestBase {
 
   private String schemaDump() throws SQLException {
     if (BACKEND == Dialect.POSTGRES) {
-      return String.valueOf(count("SELECT count(*) * 1000 + sum(length(table_name || column_name || data_type))"
-          + " FROM information_schema.columns WHERE table_schema = 'public'"));
+      return (String) first("SELECT string_agg(table_name || '.' || column_name || ' ' || data_type || ' '"
+          + " || is_nullable || ' ' || coalesce(column_default, '') || ' ' || coalesce(collation_name, ''), E'\\n'"
+          + " ORDER BY table_name, ordinal_position) FROM information_schema.columns WHERE table_schema = 'public'")
+          + first("SELECT string_agg(indexdef, E'\\n' ORDER BY indexname) FROM pg_indexes WHERE schemaname = 'public'");
     }
     StringBuilder out = new StringBuilder();
     try (Connection c = sqlite();

@@ -111,21 +111,27 @@ abstract class StorageTestBase {
     return DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve(StorageVerticle.DATABASE_FILE));
   }
 
-  /** The first column of the first row of {@code sql}, run on the database directly. */
+  /** The first column of the first row of {@code sql} as a number, run on the database directly; -1 for no row. */
   long count(String sql) throws SQLException {
+    Object value = first(sql);
+    return value == null ? -1 : ((Number) value).longValue();
+  }
+
+  /** The first column of the first row of {@code sql}, run on the database directly; null for no row. */
+  Object first(String sql) throws SQLException {
     if (BACKEND == Dialect.POSTGRES) {
       Pool pool = PgBuilder.pool().connectingTo(new PgConnectOptions().setHost("127.0.0.1")
           .setPort(PostgresServer.shared().port()).setDatabase(database).setUser(PostgresServer.USER)).using(vertx)
           .build();
       try {
         var rows = pool.query(sql).execute().await();
-        return rows.iterator().hasNext() ? rows.iterator().next().getLong(0) : -1;
+        return rows.iterator().hasNext() ? rows.iterator().next().getValue(0) : null;
       } finally {
         pool.close().await();
       }
     }
     try (Connection c = sqlite(); ResultSet rs = c.createStatement().executeQuery(sql)) {
-      return rs.next() ? rs.getLong(1) : -1;
+      return rs.next() ? rs.getObject(1) : null;
     }
   }
 
