@@ -91,35 +91,53 @@ final class RangeFetch {
   Transfer into(Version version, Path file, List<ByteRange> requests, LongConsumer received) {
     Transfer transfer = new Transfer();
     Deadline deadline = new Deadline(vertx, timeoutMs);
-    vertx.fileSystem().open(file.toString(), new OpenOptions().setWrite(true).setCreate(false).setTruncateExisting(false))
-        .onFailure(transfer::cancel)
-        .onSuccess(target -> {
-          Queue<ByteRange> queue = new ArrayDeque<>(requests);
-          int[] running = {0};
-          Runnable[] next = new Runnable[1];
-          next[0] = () -> {
-            if (transfer.future().isComplete()) {
-              return;
-            }
-            if (queue.isEmpty() && running[0] == 0) {
-              transfer.done.tryComplete();
-              return;
-            }
-            while (running[0] < parallel && !queue.isEmpty()) {
-              running[0]++;
-              fetch(version, queue.poll(), target, transfer, deadline, received).onComplete(r -> {
-                running[0]--;
-                if (r.failed()) {
-                  transfer.cancel(r.cause());
-                }
-                next[0].run();
-              });
-            }
-          };
-          next[0].run();
-          deadline.close(transfer.future()).onComplete(ended -> target.close());
-        });
+    Future<AsyncFile> opened = vertx.fileSystem().open(file.toString(),
+        new OpenOptions().setWrite(true).setCreate(false).setTruncateExisting(false));
+    opened.onFailure(transfer::cancel)
+        .onSuccess(target -> new Requests(version, target, transfer, deadline, received, requests).next());
+    deadline.close(transfer.future()).onComplete(ended -> opened.onSuccess(AsyncFile::close));
     return transfer;
+  }
+
+  /** A transfer's requests: at most {@code parallel} under way; the first failure cancels the rest. */
+  private final class Requests {
+    private final Version version;
+    private final AsyncFile target;
+    private final Transfer transfer;
+    private final Deadline deadline;
+    private final LongConsumer received;
+    private final Queue<ByteRange> waiting;
+    private int running;
+
+    Requests(Version version, AsyncFile target, Transfer transfer, Deadline deadline, LongConsumer received,
+        List<ByteRange> requests) {
+      this.version = version;
+      this.target = target;
+      this.transfer = transfer;
+      this.deadline = deadline;
+      this.received = received;
+      this.waiting = new ArrayDeque<>(requests);
+    }
+
+    void next() {
+      if (transfer.future().isComplete()) {
+        return;
+      }
+      if (waiting.isEmpty() && running == 0) {
+        transfer.done.tryComplete();
+        return;
+      }
+      while (running < parallel && !waiting.isEmpty()) {
+        running++;
+        fetch(version, waiting.poll(), target, transfer, deadline, received).onComplete(r -> {
+          running--;
+          if (r.failed()) {
+            transfer.cancel(r.cause());
+          }
+          next();
+        });
+      }
+    }
   }
 
   private Future<Void> fetch(Version version, ByteRange range, AsyncFile target, Transfer transfer, Deadline deadline,
