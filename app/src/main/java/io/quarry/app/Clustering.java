@@ -3,12 +3,17 @@ package io.quarry.app;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.XmlConfigBuilder;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
 import io.quarry.worker.pool.ClusterKey;
+import io.quarry.bus.Addresses;
 import io.quarry.bus.BusSecret;
+import io.quarry.bus.Keys;
 import io.quarry.bus.Defaults;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
@@ -18,6 +23,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.UUID;
 
 /**
  * A clustered Vert.x on Hazelcast: {@code cluster.xml} (beside the configuration file, else the one in
@@ -35,7 +41,12 @@ final class Clustering {
    * A joined cluster, where this member listens so that the node's worker processes can join it, and the
    * key they need for it.
    */
-  record Joined(Vertx vertx, String member, ClusterKey key) {
+  record Joined(Vertx vertx, String member, ClusterKey key, String nodeId) {
+
+    /** Not clustered: a Vert.x of its own, and a node id of its own. */
+    static Joined alone(Vertx vertx) {
+      return new Joined(vertx, null, null, UUID.randomUUID().toString());
+    }
   }
 
   /** Joins under {@code key}'s name; with its bus secret, this member's event bus takes only what carries it. */
@@ -54,15 +65,40 @@ final class Clustering {
           if (key.busSecret() != null) {
             BusSecret.install(vertx.eventBus(), key.busSecret());
           }
+          tellWhenMembersLeave(vertx, manager);
         })
-        .map(vertx -> new Joined(vertx, member(manager), key))
+        .map(vertx -> new Joined(vertx, member(manager), key, memberId(manager)))
         .recover(e -> Future.failedFuture(new IllegalStateException("Cannot join the cluster '"
             + shown(key.name()) + "' on " + host + ": " + e.getMessage(), e)));
+  }
+
+  /**
+   * Tells this node's verticles ({@link Addresses#CLUSTER_MEMBER_LEFT}) of every member that leaves, by the id it
+   * went by: a node's id is its member's id (see {@link Joined#nodeId()}).
+   */
+  private static void tellWhenMembersLeave(Vertx vertx, HazelcastClusterManager manager) {
+    manager.getHazelcastInstance().getCluster().addMembershipListener(new MembershipListener() {
+      @Override
+      public void memberAdded(MembershipEvent event) {
+      }
+
+      @Override
+      public void memberRemoved(MembershipEvent event) {
+        vertx.eventBus().publish(Addresses.CLUSTER_MEMBER_LEFT,
+            new JsonObject().put(Keys.NODE_ID, event.getMember().getUuid().toString()),
+            new DeliveryOptions().setLocalOnly(true));
+      }
+    });
   }
 
   /** A private cluster's name is a secret: an error message names only what it starts with. */
   private static String shown(String name) {
     return name.startsWith("quarry-local-") ? "quarry-local-…" : name;
+  }
+
+  /** The Hazelcast member's id, as its membership events name it (Vert.x's own node id is another). */
+  static String memberId(HazelcastClusterManager manager) {
+    return manager.getHazelcastInstance().getCluster().getLocalMember().getUuid().toString();
   }
 
   private static String member(HazelcastClusterManager manager) {

@@ -9,7 +9,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonObject;
 import java.util.Map;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,13 +33,14 @@ public final class Launcher {
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
-    NodeInfo node = new NodeInfo(UUID.randomUUID().toString(), version(), setup.plan().labels());
     ChatVerticle web = setup.plan().inProcess().contains(Role.WEB) ? new ChatVerticle() : null;
     return join(setup).compose(cluster -> {
+      NodeInfo node = new NodeInfo(cluster.nodeId(), version(), setup.plan().labels());
       Future<Void> deployed = Deployment.runAll(cluster.vertx(),
           setup.plan().deployments(setup.config(), node, cluster, web));
-      return settle(cluster.vertx(), deployed.map(v -> new Node(cluster.vertx(), setup.config(), web)));
-    }).onSuccess(started -> announce(node, setup.plan()));
+      return settle(cluster.vertx(), deployed.map(v -> new Node(cluster.vertx(), setup.config(), web)))
+          .onSuccess(started -> announce(node, setup.plan()));
+    });
   }
 
   private static Setup setup(Map<String, String> env, String... argv) {
@@ -55,7 +55,7 @@ public final class Launcher {
     return setup.plan().clustered()
         ? Clustering.start(setup.plan().cluster(setup.config().getJsonObject("cluster")), setup.key(),
             setup.args().config(), setup.options())
-        : Future.succeededFuture(new Clustering.Joined(Vertx.vertx(setup.options()), null, null));
+        : Future.succeededFuture(Clustering.Joined.alone(Vertx.vertx(setup.options())));
   }
 
   private static void announce(NodeInfo node, Plan plan) {

@@ -1,6 +1,7 @@
 package io.quarry.app;
 
 import io.quarry.bus.Addresses;
+import io.quarry.bus.Keys;
 import io.quarry.bus.NodeInfo;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -8,8 +9,8 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.shareddata.AsyncMap;
 
 /**
- * Announces this node (id, version, roles) in the cluster-wide map of live nodes. The entry expires
- * unless renewed, so a node that dies drops out of {@code /api/health} on its own.
+ * Announces this node (id, version, roles) in the cluster-wide map of live nodes. A node that leaves the
+ * cluster is removed by those that see it go; its entry also expires unless renewed.
  */
 public class NodeVerticle extends VerticleBase {
 
@@ -26,8 +27,14 @@ public class NodeVerticle extends VerticleBase {
         .compose(map -> {
           nodes = map;
           timer = vertx.setPeriodic(RENEW_MS, id -> announce(node));
-          return announce(node);
+          return forgetWhenGone().compose(v -> announce(node));
         });
+  }
+
+  /** A member that leaves the cluster is out of the map at once, not only once its entry expires. */
+  private Future<Void> forgetWhenGone() {
+    return vertx.eventBus().<JsonObject>localConsumer(Addresses.CLUSTER_MEMBER_LEFT,
+        left -> nodes.remove(left.body().getString(Keys.NODE_ID))).completion();
   }
 
   private Future<Void> announce(NodeInfo node) {

@@ -26,6 +26,8 @@ public final class Addresses {
   public static final String STORAGE_CONVERSATION_DELETE = "storage.conversation.delete";
   public static final String STORAGE_MESSAGE_APPEND = "storage.message.append";
   public static final String STORAGE_MESSAGE_LIST = "storage.message.list";
+  /** Ends an answer whose llm node left the cluster: {@code {user_id, conversation_id, message_id, notice}}. */
+  public static final String STORAGE_MESSAGE_INTERRUPT = "storage.message.interrupt";
   public static final String STORAGE_DATASET_CLAIM = "storage.dataset.claim";
   public static final String STORAGE_DATASET_LIST = "storage.dataset.list";
   public static final String STORAGE_DATASET_GET = "storage.dataset.get";
@@ -49,6 +51,23 @@ public final class Addresses {
   public static final String LLM_TURN_STOP = "llm.turn.stop";
   public static final String LLM_STATUS = "llm.status";
   public static final String LLM_USAGE_GET = "llm.usage.get";
+
+  /**
+   * Cluster-wide map of the running chat turns: conversation id → {@link TurnClaim} (as encoded JSON text). A
+   * conversation has an entry exactly while one turn runs, on whichever llm node.
+   */
+  public static final String TURNS_MAP = "quarry.turns";
+
+  /** Where one llm verticle (a {@link TurnClaim#owner()}) stops a turn it runs: {@code {user_id, conversation_id}}. */
+  public static String llmTurnStopAt(String owner) {
+    return "llm." + owner + ".turn.stop";
+  }
+
+  /**
+   * Published inside a node's process (local only) when another member leaves the cluster, gracefully or not:
+   * {@code {node_id}}, the {@link NodeInfo#id()} of the node that left.
+   */
+  public static final String CLUSTER_MEMBER_LEFT = "quarry.cluster.member-left";
 
   /**
    * SQL over a given set of tables, nothing else. Its one owner on every node with the worker role is that

@@ -22,6 +22,8 @@ public final class Keys {
   public static final String DATASET_ID = "dataset_id";
   public static final String RESULT_ID = "result_id";
   public static final String MESSAGE_ID = "message_id";
+  public static final String NODE_ID = "node_id";
+  public static final String NOTICE = "notice";
   public static final String TITLE = "title";
   public static final String NAME = "name";
   public static final String URL = "url";

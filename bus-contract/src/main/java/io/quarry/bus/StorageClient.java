@@ -101,6 +101,15 @@ public final class StorageClient {
     return call(STORAGE_MESSAGE_APPEND, scope(userId).put("message", message.toJson())).map(ChatMessage::fromJson);
   }
 
+  /**
+   * Ends an answer that its llm node left unfinished: still streaming (or never saved), it is kept as it stands,
+   * marked interrupted with {@code notice}. Answers the message as stored, which may have ended already.
+   */
+  public Future<ChatMessage> interruptMessage(String userId, String conversationId, String messageId, String notice) {
+    return call(STORAGE_MESSAGE_INTERRUPT, conversationScope(userId, conversationId).put(Keys.MESSAGE_ID, messageId)
+        .put(Keys.NOTICE, notice)).map(ChatMessage::fromJson);
+  }
+
   /** Oldest first. */
   public Future<List<ChatMessage>> messages(String userId, String conversationId) {
     return list(STORAGE_MESSAGE_LIST, conversationScope(userId, conversationId), ChatMessage::fromJson);

@@ -5,6 +5,7 @@ import static io.quarry.bus.Addresses.*;
 import io.quarry.bus.Bus;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.LlmStatus;
+import io.quarry.bus.NodeInfo;
 import io.quarry.bus.StorageClient;
 import com.google.genai.types.GenerateContentResponse;
 import com.google.genai.types.Part;
@@ -33,17 +34,25 @@ public class LlmVerticle extends VerticleBase {
     StorageClient storage = new StorageClient(bus);
     TokenBudget budget = new TokenBudget(storage, settings.tokenLimit(), settings.turnReserveTokens(),
         settings.maxTurnsPerUser(), Clock.systemUTC());
-    Turns turns = new Turns(vertx, gemini, storage, new DatasetClient(bus, settings.timeouts()), settings, budget);
+    DatasetClient datasets = new DatasetClient(bus, settings.timeouts());
     LlmStatus status = new LlmStatus(gemini != null, settings.model(),
         gemini != null ? null : "Chat needs GEMINI_API_KEY in the server's environment");
     if (gemini == null) {
       log.warn("GEMINI_API_KEY is not set: chat is unavailable; datasets and SQL still work");
     }
-    return vertx.executeBlocking(LlmVerticle::warmUp).compose(v -> Future.all(
+    return vertx.executeBlocking(LlmVerticle::warmUp)
+        .compose(v -> TurnRegistry.open(vertx, NodeInfo.of(config()).id()))
+        .compose(registry -> serve(bus, new Turns(vertx, gemini, storage, datasets, settings, budget, registry),
+            registry, status).compose(v -> new Orphans(vertx, registry, storage, datasets).watch()));
+  }
+
+  private static Future<?> serve(EventBus bus, Turns turns, TurnRegistry registry, LlmStatus status) {
+    return Future.all(
         Bus.serve(bus, LLM_TURN_START, turns::start).completion(),
         Bus.serve(bus, LLM_TURN_STOP, turns::stop).completion(),
+        Bus.serve(bus, llmTurnStopAt(registry.owner), turns::stopHere).completion(),
         Bus.serve(bus, LLM_USAGE_GET, turns::usage).completion(),
-        Bus.serve(bus, LLM_STATUS, body -> Future.succeededFuture(status.toJson())).completion()));
+        Bus.serve(bus, LLM_STATUS, body -> Future.succeededFuture(status.toJson())).completion());
   }
 
   /**

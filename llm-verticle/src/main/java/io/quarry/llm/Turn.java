@@ -15,6 +15,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,13 +55,15 @@ final class Turn {
   private final ToolRunner tools;
   private final AnswerSaver saver;
   private final TokenBudget.Hold hold;
-  private final String userId;
+  final String userId;
   private final String conversationId;
   private final String assistantId;
   private final TurnRecord record = new TurnRecord();
   private final List<JsonObject> produced = new ArrayList<>();
   private final StringBuilder answer = new StringBuilder();
   private final Promise<Void> finished = Promise.promise();
+  private final Supplier<Future<Void>> unlock;
+  private Future<Void> unlocked;
   private List<ChatMessage> history = List.of();
   private GeminiClient.Call call;
   private long inputTokens;
@@ -74,7 +77,9 @@ final class Turn {
   private String notice;
 
   Turn(GeminiClient gemini, StorageClient storage, DatasetClient datasets, Events events, LlmSettings settings,
-      AnswerSaver saver, TokenBudget.Hold hold, String userId, String conversationId, String assistantId) {
+      AnswerSaver saver, TokenBudget.Hold hold, String userId, String conversationId, String assistantId,
+      Supplier<Future<Void>> unlock) {
+    this.unlock = unlock;
     this.gemini = gemini;
     this.hold = hold;
     this.storage = storage;
@@ -87,7 +92,10 @@ final class Turn {
     this.tools = new ToolRunner(datasets, storage, events, userId, conversationId, assistantId, record);
   }
 
-  /** Runs the turn to its end: complete, failed (chat_error sent) or stopped. */
+  /**
+   * Runs the turn to its end: complete, failed (chat_error sent) or stopped. The answer is saved and the
+   * conversation given back before the browser hears of the end, so that it can ask again at once.
+   */
   Future<Void> run() {
     saver.start(() -> answer.length() == 0 && produced.isEmpty() ? null : message(ChatMessage.STREAMING));
     storage.messages(userId, conversationId)
@@ -97,6 +105,7 @@ final class Turn {
         })
         .transform(outcome -> outcome.succeeded() ? complete()
             : outcome.cause() instanceof Stopped || stopping ? saveStopped() : failed(outcome.cause()))
+        .eventually(this::unlock)
         .onComplete(done -> {
           saver.cancel();
           finished.tryComplete();
@@ -273,13 +282,21 @@ final class Turn {
         .otherwiseEmpty();
   }
 
+  /** Once: the turn's hold, its place among the running turns and its conversation's claim are given back. */
+  private Future<Void> unlock() {
+    if (unlocked == null) {
+      unlocked = unlock.get();
+    }
+    return unlocked;
+  }
+
   private Future<Void> complete() {
-    return save(endStatus).onSuccess(v -> events.emit(
+    return save(endStatus).eventually(this::unlock).onSuccess(v -> events.emit(
         ChatEvents.chatComplete(conversationId, assistantId, inputTokens, outputTokens, notice)));
   }
 
   private Future<Void> saveStopped() {
-    return save(ChatMessage.CANCELLED);
+    return save(ChatMessage.CANCELLED).eventually(this::unlock);
   }
 
   private Future<Void> failed(Throwable cause) {
@@ -287,8 +304,9 @@ final class Turn {
         : cause instanceof Unusable ? cause.getMessage() : "The answer failed: " + cause.getMessage();
     String details = cause instanceof GeminiException ge && !ge.timedOut() ? ge.getMessage() : null;
     log.warn("Turn of conversation {} failed: {}", conversationId, cause.getMessage());
-    events.emit(ChatEvents.chatError(conversationId, assistantId, error, details));
-    return answer.length() == 0 && produced.isEmpty() ? Future.succeededFuture() : save(ChatMessage.ERROR);
+    Future<Void> saved = answer.length() == 0 && produced.isEmpty() ? Future.succeededFuture() : save(ChatMessage.ERROR);
+    return saved.eventually(this::unlock)
+        .onComplete(done -> events.emit(ChatEvents.chatError(conversationId, assistantId, error, details)));
   }
 
   private Future<Void> save(String status) {

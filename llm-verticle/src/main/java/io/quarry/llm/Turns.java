@@ -2,6 +2,8 @@ package io.quarry.llm;
 
 import static io.quarry.bus.Keys.required;
 
+import io.quarry.bus.Addresses;
+import io.quarry.bus.Bus;
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
@@ -11,22 +13,27 @@ import io.quarry.bus.Keys;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageClient;
+import io.quarry.bus.TurnClaim;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The running turns of this verticle, one per conversation at most. */
+/** The turns this verticle runs, and the one-turn-per-conversation rule of the whole cluster. */
 final class Turns {
 
   static final String IN_PROGRESS = "Generation already in progress for this conversation";
   static final String DEFAULT_TITLE = "New conversation";
   static final int TITLE_CHARS = 60;
+  /** How long a stop waits for the node running the turn; one that does not answer is leaving the cluster. */
+  static final long STOP_WAIT_MS = 5_000;
+  private static final Logger log = LoggerFactory.getLogger(Turns.class);
 
   private final Vertx vertx;
   private final EventBus bus;
@@ -35,12 +42,13 @@ final class Turns {
   private final DatasetClient datasets;
   private final LlmSettings settings;
   private final TokenBudget budget;
+  private final TurnRegistry registry;
+  /** The turns this verticle runs, by conversation. */
   private final Map<String, Turn> running = new HashMap<>();
-  /** Conversations with a turn starting or running: at most one each. */
-  private final Set<String> busy = new HashSet<>();
 
   Turns(Vertx vertx, GeminiClient gemini, StorageClient storage, DatasetClient datasets, LlmSettings settings,
-      TokenBudget budget) {
+      TokenBudget budget, TurnRegistry registry) {
+    this.registry = registry;
     this.vertx = vertx;
     this.bus = vertx.eventBus();
     this.budget = budget;
@@ -50,7 +58,10 @@ final class Turns {
     this.settings = settings;
   }
 
-  /** Stores the user's message, starts the turn, and answers with the id the answer will stream under. */
+  /**
+   * Stores the user's message, starts the turn, and answers with the id the answer will stream under. The
+   * conversation is claimed in the cluster-wide registry first: a second question, on any llm node, is refused.
+   */
   Future<JsonObject> start(JsonObject body) {
     String userId = required(body, Keys.USER_ID);
     String conversationId = required(body, Keys.CONVERSATION_ID);
@@ -59,37 +70,40 @@ final class Turns {
       throw new QuarryException(Failure.UNAVAILABLE, "Chat is unavailable: the server has no GEMINI_API_KEY. Set it in"
           + " the server's environment and restart the server.");
     }
-    if (busy.contains(conversationId)) {
-      // Only its owner may learn that a conversation is busy; anybody else is told it does not exist.
-      return storage.conversation(userId, conversationId)
-          .compose(owned -> Future.failedFuture(QuarryException.conflict(IN_PROGRESS)));
-    }
-    busy.add(conversationId);
-    String assistantId = UUID.randomUUID().toString();
-    Events events = new Events(bus, userId, conversationId);
+    TurnClaim claim = registry.claimFor(userId, conversationId, UUID.randomUUID().toString());
+    // Only its owner may learn that a conversation is busy; anybody else is told it does not exist.
     return storage.conversation(userId, conversationId)
-        .compose(conversation -> hold(userId, events).compose(hold -> storage.appendMessage(userId,
-                ChatMessage.user(conversationId, content))
-            .onFailure(e -> hold.release())
-            .map(stored -> {
-              AnswerSaver saver = new AnswerSaver(vertx, storage, userId, settings.checkpointMs());
-              Turn turn = new Turn(gemini, storage, datasets, events, settings, saver, hold, userId, conversationId,
-                  assistantId);
-              running.put(conversationId, turn);
-              turn.run().onComplete(done -> {
+        .compose(conversation -> registry.claim(claim).compose(claimed -> claimed
+            ? begin(conversation, claim, content).onFailure(e -> release(claim))
+            : Future.failedFuture(QuarryException.conflict(IN_PROGRESS))));
+  }
+
+  private Future<JsonObject> begin(Conversation conversation, TurnClaim claim, String content) {
+    String userId = claim.userId();
+    String conversationId = claim.conversationId();
+    Events events = new Events(bus, userId, conversationId);
+    return hold(userId, events).compose(hold -> storage.appendMessage(userId, ChatMessage.user(conversationId, content))
+        .onFailure(e -> hold.release())
+        .map(stored -> {
+          AnswerSaver saver = new AnswerSaver(vertx, storage, userId, settings.checkpointMs());
+          Turn turn = new Turn(gemini, storage, datasets, events, settings, saver, hold, userId, conversationId,
+              claim.messageId(), () -> {
                 hold.release();
                 running.remove(conversationId);
-                busy.remove(conversationId);
-                announceBudget(userId, events);
+                return release(claim);
               });
-              nameAfterFirstMessage(conversation, content, events);
-              return new JsonObject().put(Keys.MESSAGE_ID, assistantId).put("user_message_id", stored.id());
-            })))
-        .onFailure(e -> {
-          if (!running.containsKey(conversationId)) {
-            busy.remove(conversationId);
-          }
-        });
+          running.put(conversationId, turn);
+          turn.run().onComplete(done -> announceBudget(userId, events));
+          nameAfterFirstMessage(conversation, content, events);
+          return new JsonObject().put(Keys.MESSAGE_ID, claim.messageId()).put("user_message_id", stored.id());
+        }));
+  }
+
+  /** Gives the conversation back; if the registry cannot be reached, the claim is settled when this node leaves. */
+  private Future<Void> release(TurnClaim claim) {
+    return registry.release(claim)
+        .onFailure(e -> log.warn("Conversation {} could not be released: {}", claim.conversationId(), e.getMessage()))
+        .<Void>mapEmpty().otherwiseEmpty();
   }
 
   Future<JsonObject> usage(JsonObject body) {
@@ -117,15 +131,35 @@ final class Turns {
     });
   }
 
+  /** Stops the conversation's turn on whichever llm node runs it. */
   Future<JsonObject> stop(JsonObject body) {
     String userId = required(body, Keys.USER_ID);
     String conversationId = required(body, Keys.CONVERSATION_ID);
     // Like every other route, a conversation that is not the caller's is not found (storage checks).
-    return storage.conversation(userId, conversationId).compose(owned -> {
-      Turn turn = running.get(conversationId);
-      return turn == null ? Future.succeededFuture(new JsonObject().put("stopped", false))
-          : turn.stop().map(v -> new JsonObject().put("stopped", true));
-    });
+    return storage.conversation(userId, conversationId)
+        .compose(owned -> registry.find(conversationId))
+        .compose(claim -> claim == null ? stopped(false)
+            : registry.mine(claim) ? stopHere(body)
+            : Bus.request(bus, Addresses.llmTurnStopAt(claim.owner()), body, new DeliveryOptions()
+                .setSendTimeout(STOP_WAIT_MS)).recover(e -> notStopped(claim, e)));
+  }
+
+  /** A turn this verticle runs, stopped for its own user only. */
+  Future<JsonObject> stopHere(JsonObject body) {
+    Turn turn = running.get(required(body, Keys.CONVERSATION_ID));
+    return turn == null || !turn.userId.equals(required(body, Keys.USER_ID)) ? stopped(false)
+        : turn.stop().compose(v -> stopped(true));
+  }
+
+  /** Its node is gone or going: the turn ends on its own, with a chat_error, once the node has left. */
+  private static Future<JsonObject> notStopped(TurnClaim claim, Throwable e) {
+    log.warn("The turn of conversation {} on node {} could not be stopped: {}", claim.conversationId(),
+        claim.nodeId(), e.getMessage());
+    return stopped(false);
+  }
+
+  private static Future<JsonObject> stopped(boolean stopped) {
+    return Future.succeededFuture(new JsonObject().put("stopped", stopped));
   }
 
   /** A conversation still called "New conversation" takes its name from its first question. */

@@ -5,6 +5,7 @@ import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.LlmClient;
+import io.quarry.bus.NodeInfo;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.RowsJson;
 import io.quarry.bus.StorageClient;
@@ -38,19 +39,43 @@ final class TurnHarness implements AutoCloseable {
   final StorageClient storageClient;
   final EventLog events = new EventLog();
   final String conversation;
+  /** What its llm verticles were deployed with, but their node. */
+  final JsonObject config;
 
   /** {@code llmConfig}: settings of the {@code llm} section over the defaults, e.g. a shorter response timeout. */
   TurnHarness(Vertx vertx, JsonObject llmConfig) {
+    this(vertx, llmConfig, new String[0]);
+  }
+
+  /**
+   * With one llm verticle per node id, each as that node's (they share the Vert.x, its bus and its maps, as the
+   * llm nodes of a cluster share theirs); with none, one verticle that belongs to no node.
+   */
+  TurnHarness(Vertx vertx, JsonObject llmConfig, String... nodes) {
     storage = FakeStorage.start(vertx).await();
     datasets = FakeDatasets.start(vertx).await();
     vertx.eventBus().<JsonObject>consumer(Addresses.chatEvents(USER), msg -> events.add(msg.body()))
         .completion().await();
-    JsonObject config = new JsonObject().put("apiKey", "test-key").put("baseUrl", gemini.baseUrl())
+    config = new JsonObject().put("apiKey", "test-key").put("baseUrl", gemini.baseUrl())
         .put("retries", 0).mergeIn(llmConfig);
-    vertx.deployVerticle(new LlmVerticle(), new DeploymentOptions().setConfig(config)).await();
+    if (nodes.length == 0) {
+      deploy(vertx, config);
+    }
+    for (String node : nodes) {
+      deploy(vertx, node);
+    }
     llm = new LlmClient(vertx.eventBus());
     storageClient = new StorageClient(vertx.eventBus());
     conversation = storage.seedConversation(USER, Turns.DEFAULT_TITLE).await().id();
+  }
+
+  /** Another llm verticle, of {@code node}. */
+  String deploy(Vertx vertx, String node) {
+    return deploy(vertx, config.copy().put(NodeInfo.CONFIG_KEY, new NodeInfo(node, "dev", List.of("llm")).toJson()));
+  }
+
+  private static String deploy(Vertx vertx, JsonObject config) {
+    return vertx.deployVerticle(new LlmVerticle(), new DeploymentOptions().setConfig(config)).await();
   }
 
   /** Asks in the harness's conversation and returns the id the answer streams under. */

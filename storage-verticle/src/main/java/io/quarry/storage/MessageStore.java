@@ -28,6 +28,13 @@ final class MessageStore {
       + " notice = excluded.notice WHERE messages.conversation_id = excluded.conversation_id"
       + " AND messages.role = excluded.role";
 
+  private static final String INTERRUPT = "UPDATE messages SET status = ?, notice = ? WHERE id = ? AND conversation_id = ?"
+      + " AND role = ? AND status = ?";
+  private static final String NEVER_SAVED = "INSERT INTO messages (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+      + " ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+
+  static final String MESSAGE_NOT_FOUND = "Message not found";
+
   private final Db db;
   private final Quotas quotas;
 
@@ -54,6 +61,26 @@ final class MessageStore {
             stored.inputTokens(), stored.outputTokens(), stored.status(), stored.notice(), stored.createdAt()))
         .compose(v -> ConversationStore.touch(db, conn, stored.conversationId(), stored.createdAt()))
         .map(v -> stored.toJson()));
+  }
+
+  /**
+   * An answer its llm node left behind: still streaming, it keeps what it holds and is marked interrupted; never
+   * saved (the node died before its first checkpoint), it is kept empty, interrupted; already ended, it stays.
+   */
+  Future<JsonObject> interrupt(JsonObject body) {
+    String userId = required(body, Keys.USER_ID);
+    String conversationId = required(body, Keys.CONVERSATION_ID);
+    String id = required(body, Keys.MESSAGE_ID);
+    String notice = required(body, Keys.NOTICE);
+    return db.tx(conn -> ConversationStore.requireOwned(db, conn, userId, conversationId)
+        .compose(v -> db.run(conn, INTERRUPT, ChatMessage.INTERRUPTED, notice, id, conversationId,
+            ChatMessage.ASSISTANT, ChatMessage.STREAMING))
+        .compose(updated -> updated.rowCount() > 0 ? Future.succeededFuture()
+            : db.run(conn, NEVER_SAVED, id, conversationId, ChatMessage.ASSISTANT, "", "[]", "[]", "[]", "[]", 0L, 0L,
+                ChatMessage.INTERRUPTED, notice, Timestamps.now()))
+        .compose(v -> db.one(conn, MESSAGE_NOT_FOUND, "SELECT " + COLUMNS + " FROM messages WHERE id = ?"
+            + " AND conversation_id = ? AND role = ?", id, conversationId, ChatMessage.ASSISTANT))
+        .map(row -> message(row).toJson()));
   }
 
   /** A new question needs room in its conversation; an answer to one already asked is always kept. */

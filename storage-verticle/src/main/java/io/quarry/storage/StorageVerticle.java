@@ -124,6 +124,7 @@ public class StorageVerticle extends VerticleBase {
         Bus.serve(bus, STORAGE_CONVERSATION_DELETE, conversations::delete),
         Bus.serve(bus, STORAGE_MESSAGE_APPEND, messages::append),
         Bus.serve(bus, STORAGE_MESSAGE_LIST, messages::list),
+        Bus.serve(bus, STORAGE_MESSAGE_INTERRUPT, messages::interrupt),
         Bus.serve(bus, STORAGE_DATASET_CLAIM, datasets::claim),
         Bus.serve(bus, STORAGE_DATASET_LIST, datasets::list),
         Bus.serve(bus, STORAGE_DATASET_GET, datasets::get),

@@ -69,4 +69,38 @@ class MessageStoreTest extends StorageTestBase {
     assertThat(Failure.classify(e)).isEqualTo(Failure.BAD_REQUEST);
     assertThat(e.getMessage()).contains("'message'");
   }
+
+  @Test
+  @DisplayName("an answer its llm node left behind is interrupted: a streaming one keeps its text, one never saved is"
+      + " kept empty, an ended one stays as it ended, and only in the caller's own conversation")
+  void interrupted() {
+    Conversation c = storage.createConversation(alice.id(), "Chat").await();
+    storage.appendMessage(alice.id(), ChatMessage.user(c.id(), "Tell me")).await();
+    String streaming = UUID.randomUUID().toString();
+    storage.appendMessage(alice.id(), answer(streaming, c.id(), "Half an ans", ChatMessage.STREAMING, null)).await();
+
+    ChatMessage kept = storage.interruptMessage(alice.id(), c.id(), streaming, "Interrupted.").await();
+    assertThat(kept.content()).isEqualTo("Half an ans");
+    assertThat(kept.status()).isEqualTo(ChatMessage.INTERRUPTED);
+    assertThat(kept.notice()).isEqualTo("Interrupted.");
+
+    String neverSaved = UUID.randomUUID().toString();
+    ChatMessage empty = storage.interruptMessage(alice.id(), c.id(), neverSaved, "Interrupted.").await();
+    assertThat(empty.content()).isEmpty();
+    assertThat(empty.status()).isEqualTo(ChatMessage.INTERRUPTED);
+    assertThat(empty.role()).isEqualTo(ChatMessage.ASSISTANT);
+
+    String ended = UUID.randomUUID().toString();
+    storage.appendMessage(alice.id(), answer(ended, c.id(), "Whole answer", ChatMessage.COMPLETE, null)).await();
+    assertThat(storage.interruptMessage(alice.id(), c.id(), ended, "Interrupted.").await().status())
+        .isEqualTo(ChatMessage.COMPLETE);
+    assertThat(storage.messages(alice.id(), c.id()).await()).extracting(ChatMessage::content)
+        .containsExactly("Tell me", "Half an ans", "", "Whole answer");
+
+    assertFails(storage.interruptMessage(bob.id(), c.id(), UUID.randomUUID().toString(), "x"), Failure.NOT_FOUND,
+        "Conversation not found");
+    Conversation bobs = storage.createConversation(bob.id(), "Bob's").await();
+    assertFails(storage.interruptMessage(bob.id(), bobs.id(), streaming, "x"), Failure.NOT_FOUND, "Message not found");
+    assertThat(storage.messages(alice.id(), c.id()).await().get(1).notice()).isEqualTo("Interrupted.");
+  }
 }

@@ -64,6 +64,7 @@ public final class FakeStorage extends BusFake {
         entry(STORAGE_MESSAGE_APPEND, this::appendMessage),
         entry(STORAGE_MESSAGE_LIST, body -> Bus.items(new JsonArray(messages.of(owned(body).id()).stream()
             .map(ChatMessage::toJson).toList()))),
+        entry(STORAGE_MESSAGE_INTERRUPT, this::interruptMessage),
         entry(STORAGE_DATASET_CLAIM, datasets::claim),
         entry(STORAGE_DATASET_LIST, datasets::list),
         entry(STORAGE_DATASET_GET, datasets::get),
@@ -146,6 +147,15 @@ public final class FakeStorage extends BusFake {
     ChatMessage stored = messages.append(m);
     store(new Conversation(c.id(), c.userId(), c.title(), c.createdAt(), stored.createdAt()));
     return stored.toJson();
+  }
+
+  private JsonObject interruptMessage(JsonObject body) {
+    Conversation c = owned(body);
+    ChatMessage m = messages.interrupt(c.id(), required(body, Keys.MESSAGE_ID), required(body, Keys.NOTICE));
+    if (m == null) {
+      throw QuarryException.notFound("Message not found");
+    }
+    return m.toJson();
   }
 
   private JsonObject saveResult(JsonObject body) {

@@ -49,6 +49,24 @@ final class StoredMessages {
     return m;
   }
 
+  /**
+   * As storage's interrupt: a streaming answer is marked interrupted with its text; one never saved is kept empty;
+   * an ended one stays. The answer as it stands, or null when the id is another conversation's.
+   */
+  ChatMessage interrupt(String conversationId, String id, String notice) {
+    ChatMessage old = messages.stream().filter(m -> m.id().equals(id)).findFirst().orElse(null);
+    if (old == null) {
+      return keep(new ChatMessage(id, conversationId, ChatMessage.ASSISTANT, "", null, null, null, null, 0, 0,
+          ChatMessage.INTERRUPTED, notice, Timestamps.now()));
+    }
+    if (!old.conversationId().equals(conversationId) || !old.role().equals(ChatMessage.ASSISTANT)) {
+      return null;
+    }
+    return !ChatMessage.STREAMING.equals(old.status()) ? old : keep(new ChatMessage(id, conversationId, old.role(),
+        old.content(), old.toolRounds(), old.sql(), old.resultIds(), old.charts(), old.inputTokens(),
+        old.outputTokens(), ChatMessage.INTERRUPTED, notice, old.createdAt()));
+  }
+
   private static ChatMessage withIdAndTime(ChatMessage m, String id, String createdAt) {
     return new ChatMessage(id, m.conversationId(), m.role(), m.content(), m.toolRounds(), m.sql(), m.resultIds(),
         m.charts(), m.inputTokens(), m.outputTokens(), m.status(), m.notice(), createdAt);

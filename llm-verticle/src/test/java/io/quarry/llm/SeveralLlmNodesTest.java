@@ -1,0 +1,144 @@
+package io.quarry.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.Addresses;
+import io.quarry.bus.ChatMessage;
+import io.quarry.bus.Failure;
+import io.quarry.bus.Keys;
+import io.quarry.bus.TurnClaim;
+import io.quarry.testing.EventLog;
+import io.quarry.testing.Failures;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.shareddata.AsyncMap;
+import io.vertx.junit5.VertxExtension;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Two llm verticles of two nodes on one bus, requests spread between them as a cluster's bus spreads them: one
+ * running turn per conversation whichever gets a question, stop wherever it lands, and the turns of a node that
+ * leaves the cluster ended for the browser.
+ */
+@ExtendWith(VertxExtension.class)
+class SeveralLlmNodesTest {
+
+  Vertx vertx;
+  TurnHarness turn;
+  AsyncMap<String, String> turns;
+
+  @BeforeEach
+  void start(Vertx vertx) {
+    this.vertx = vertx;
+    turn = new TurnHarness(vertx, new JsonObject(), "node-a", "node-b");
+    turns = vertx.sharedData().<String, String>getAsyncMap(Addresses.TURNS_MAP).await();
+  }
+
+  @AfterEach
+  void stop() {
+    turn.close();
+  }
+
+  @Test
+  @DisplayName("while a turn runs, a second question is refused with 409 by every llm node it reaches")
+  void oneTurnAcrossNodes() throws Exception {
+    turn.gemini.next().text("Thinking").stall();
+    turn.asked("First");
+    turn.events.next("chat_token");
+    for (int i = 0; i < 4; i++) {
+      Throwable refused = Failures.failure(turn.llm.start(TurnHarness.USER, turn.conversation, "Again " + i));
+      assertThat(Failure.classify(refused)).isEqualTo(Failure.CONFLICT);
+      assertThat(Failure.messageOf(refused)).isEqualTo(Turns.IN_PROGRESS);
+    }
+    assertThat(turn.gemini.requests()).hasSize(1);
+  }
+
+  @Test
+  @DisplayName("stop reaches the node running the turn, whichever node takes it; another user's stop is 404")
+  void stopRouted() throws Exception {
+    String second = turn.storage.seedConversation(TurnHarness.USER, "Second").await().id();
+    turn.gemini.next().text("One").stall();
+    turn.gemini.next().text("Two").stall();
+    String first = turn.asked("First");
+    String other = turn.llm.start(TurnHarness.USER, second, "Second").await().getString(Keys.MESSAGE_ID);
+    turn.events.next(e -> first.equals(e.getString("message_id")));
+    turn.events.next(e -> other.equals(e.getString("message_id")));
+    assertThat(TurnClaim.decode(turns.get(turn.conversation).await()).nodeId())
+        .isNotEqualTo(TurnClaim.decode(turns.get(second).await()).nodeId());
+
+    Throwable stranger = Failures.failure(turn.llm.stop("someone-else", turn.conversation));
+    assertThat(Failure.classify(stranger)).isEqualTo(Failure.NOT_FOUND);
+    // Stops alternate between the two nodes: with one stop between them, one of the two lands on the node that
+    // does not run its turn.
+    assertThat(turn.llm.stop(TurnHarness.USER, turn.conversation).await().getBoolean("stopped")).isTrue();
+    String idle = turn.storage.seedConversation(TurnHarness.USER, "Idle").await().id();
+    assertThat(turn.llm.stop(TurnHarness.USER, idle).await().getBoolean("stopped")).isFalse();
+    assertThat(turn.llm.stop(TurnHarness.USER, second).await().getBoolean("stopped")).isTrue();
+
+    assertThat(turn.storage.messages(turn.conversation).await().get(1).status()).isEqualTo(ChatMessage.CANCELLED);
+    assertThat(turn.storage.messages(second).await().get(1).status()).isEqualTo(ChatMessage.CANCELLED);
+    assertThat(turns.size().await()).isZero();
+    turn.gemini.next().answer("Free again.");
+    turn.asked("Next");
+    assertThat(EventLog.tokens(turn.events.untilTurnEnds())).isEqualTo("Free again.");
+  }
+
+  @Test
+  @DisplayName("when the node running a turn leaves, the browser gets a chat_error, the answer so far is kept as"
+      + " interrupted, and the conversation takes the next question")
+  void nodeLeaves() throws Exception {
+    turn.gemini.next().stall();
+    String elsewhere = turn.storage.seedConversation(TurnHarness.USER, "Elsewhere").await().id();
+    String stillRunning = new TurnClaim(elsewhere, TurnHarness.USER, UUID.randomUUID().toString(), "owner-c",
+        "node-c").encode();
+    turns.put(elsewhere, stillRunning).await();
+    String messageId = turn.asked("Tell me");
+    turn.gemini.awaitRequest();
+    // What the node had saved before it died: its last checkpoint.
+    turn.storage.seedMessages(new ChatMessage(messageId, turn.conversation, ChatMessage.ASSISTANT, "Half an answ",
+        null, null, null, null, 0, 0, ChatMessage.STREAMING, null, null)).await();
+    String node = TurnClaim.decode(turns.get(turn.conversation).await()).nodeId();
+
+    memberLeft(node);
+
+    JsonObject error = turn.events.next("chat_error");
+    assertThat(error.getString("message_id")).isEqualTo(messageId);
+    assertThat(error.getString("error")).isEqualTo(Orphans.ERROR);
+    ChatMessage kept = turn.answer();
+    assertThat(kept.content()).isEqualTo("Half an answ");
+    assertThat(kept.status()).isEqualTo(ChatMessage.INTERRUPTED);
+    assertThat(kept.notice()).isEqualTo(Orphans.NOTICE);
+    assertThat(turns.get(turn.conversation).await()).isNull();
+    assertThat(turns.get(elsewhere).await()).as("the turn of a node still there").isEqualTo(stillRunning);
+    assertThat(turn.events.seen()).filteredOn(e -> "chat_error".equals(e.getString("type"))).hasSize(1);
+    turn.gemini.next().answer("Back.");
+    turn.asked("Again");
+    assertThat(EventLog.tokens(turn.events.untilTurnEnds())).isEqualTo("Back.");
+  }
+
+  @Test
+  @DisplayName("a node that left while no llm node was up to hear it: its turns are ended when an llm node starts")
+  void settledAtStart() throws Exception {
+    String messageId = UUID.randomUUID().toString();
+    turns.put(turn.conversation, new TurnClaim(turn.conversation, TurnHarness.USER, messageId, "gone-owner",
+        "node-gone").encode()).await();
+
+    turn.deploy(vertx, "node-c");
+
+    assertThat(turn.events.next("chat_error").getString("message_id")).isEqualTo(messageId);
+    assertThat(turn.answer().status()).isEqualTo(ChatMessage.INTERRUPTED);
+    assertThat(turn.answer().content()).isEmpty();
+    assertThat(turns.get(turn.conversation).await()).isNull();
+  }
+
+  private void memberLeft(String node) {
+    vertx.eventBus().publish(Addresses.CLUSTER_MEMBER_LEFT, new JsonObject().put(Keys.NODE_ID, node),
+        new DeliveryOptions().setLocalOnly(true));
+  }
+}
