@@ -14,7 +14,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.IOException;
@@ -54,11 +53,10 @@ final class Clustering {
     Config hazelcast;
     try {
       hazelcast = hazelcastConfig(cluster, configFile).setClusterName(key.name());
+      options.setEventBusOptions(BusTls.options(Defaults.section("cluster", cluster)));
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
-    String host = cluster.getString("host");
-    options.setEventBusOptions(new EventBusOptions().setHost(host).setPort(0));
     HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
     return Vertx.builder().with(options).withClusterManager(manager).buildClustered()
         .onSuccess(vertx -> {
@@ -69,7 +67,7 @@ final class Clustering {
         })
         .map(vertx -> new Joined(vertx, member(manager), key, memberId(manager)))
         .recover(e -> Future.failedFuture(new IllegalStateException("Cannot join the cluster '"
-            + shown(key.name()) + "' on " + host + ": " + e.getMessage(), e)));
+            + shown(key.name()) + "' on " + cluster.getString("host") + ": " + e.getMessage(), e)));
   }
 
   /**

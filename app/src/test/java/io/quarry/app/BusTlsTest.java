@@ -1,0 +1,179 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quarry.bus.Addresses;
+import io.quarry.bus.QueryRequest;
+import io.quarry.bus.WorkerReply;
+import io.quarry.testing.BusCertificates;
+import io.quarry.testing.ParquetFixtures;
+import io.quarry.testing.ParquetServer;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A cluster whose event bus runs TLS with mutual authentication, on loopback: a web node and a worker node with
+ * the cluster CA's certificates, and outsiders that join the Hazelcast cluster with a certificate of another CA,
+ * or with none.
+ */
+class BusTlsTest {
+
+  static Path dir;
+  static Vertx outside;
+  static ParquetServer files;
+  static Map<String, String> base;
+  static BusCertificates cluster;
+  static BusCertificates rogue;
+  static final List<Node> nodes = new ArrayList<>();
+  static final List<Vertx> outsiders = new ArrayList<>();
+  static Node web;
+  static final AtomicInteger storageRequests = new AtomicInteger();
+
+  @BeforeAll
+  static void start() throws Exception {
+    dir = Files.createTempDirectory("quarry-bus-tls");
+    outside = Vertx.vertx();
+    files = ParquetServer.start(outside);
+    files.route("/people.parquet").content(ParquetFixtures.people(dir));
+    cluster = BusCertificates.authority(dir.resolve("certs"), "cluster");
+    rogue = BusCertificates.authority(dir.resolve("certs"), "rogue");
+    base = new HashMap<>(TestNodes.env(dir));
+    base.put("QUARRY_CLUSTER_NAME", "quarry-tls-" + UUID.randomUUID());
+    base.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
+    web = node("web", "storage,dataset,web", cluster.issue("web"));
+    node("worker", "worker", cluster.issue("worker"));
+    web.vertx().eventBus().addInboundInterceptor(ctx -> {
+      if (ctx.message().address().startsWith("storage.")) {
+        storageRequests.incrementAndGet();
+      }
+      ctx.next();
+    });
+  }
+
+  private static Node node(String name, String roles, BusCertificates.Identity identity) throws Exception {
+    Map<String, String> env = new HashMap<>(base);
+    env.put("QUARRY_DATA_DIR", Files.createDirectories(dir.resolve(name)).toString());
+    env.put("QUARRY_CLUSTER_KEY_FILE", identity.key().toString());
+    env.put("QUARRY_CLUSTER_CERT_FILE", identity.cert().toString());
+    env.put("QUARRY_CLUSTER_CA_FILE", identity.ca().toString());
+    Node node = TestNodes.start(env, dir, "--cluster", "--roles", roles);
+    nodes.add(node);
+    return node;
+  }
+
+  /** A Vert.x that joins the same Hazelcast cluster, its event bus as given. */
+  private static Vertx outsider(EventBusOptions bus) {
+    JsonObject section = new JsonObject().put("name", base.get("QUARRY_CLUSTER_NAME")).put("host", "127.0.0.1")
+        .put("members", "127.0.0.1");
+    Vertx vertx = Vertx.builder().with(new VertxOptions().setEventBusOptions(bus.setHost("127.0.0.1").setPort(0)))
+        .withClusterManager(new HazelcastClusterManager(Clustering.hazelcastConfig(section, null))).buildClustered()
+        .await();
+    outsiders.add(vertx);
+    return vertx;
+  }
+
+  @AfterAll
+  static void stop() {
+    outsiders.forEach(v -> v.close().await());
+    nodes.forEach(n -> n.stop().await());
+    outside.close().await();
+  }
+
+  @Test
+  @DisplayName("members with the cluster's certificates talk over TLS: the web node's queries run on the worker node")
+  void membersTalk() {
+    QueryRequest query = new QueryRequest("SELECT count(*) AS n FROM people",
+        Map.of("people", files.url("/people.parquet")), 10_000);
+    Buffer reply = web.vertx().eventBus().<Buffer>request(Addresses.WORKER_QUERY_RUN, query.toJson()).await().body();
+    assertThat(WorkerReply.decode(reply).rowValues().getJsonArray(0).getLong(0)).isEqualTo(100);
+  }
+
+  @Test
+  @DisplayName("a member whose certificate another CA signed can neither send to the cluster nor receive from it")
+  void otherCa() throws Exception {
+    BusCertificates.Identity stranger = rogue.issue("stranger");
+    Vertx vertx = outsider(new EventBusOptions().setSsl(true)
+        .setKeyCertOptions(new io.vertx.core.net.PemKeyCertOptions().setKeyPath(stranger.key().toString())
+            .setCertPath(stranger.cert().toString()))
+        .setTrustAll(true)); // it would talk to anyone: only the members' checks keep it out
+    refused(vertx);
+  }
+
+  @Test
+  @DisplayName("a member whose event bus runs in the clear can neither send to the cluster nor receive from it")
+  void noTls() throws Exception {
+    refused(outsider(new EventBusOptions()));
+  }
+
+  private static void refused(Vertx stranger) {
+    int before = storageRequests.get();
+    Future<?> sent = stranger.eventBus().request(Addresses.STORAGE_CONVERSATION_LIST,
+        new JsonObject().put("user_id", "anyone"), new DeliveryOptions().setSendTimeout(3_000));
+    assertThatThrownBy(sent::await).as("a request from outside the CA").isNotNull();
+    assertThat(storageRequests.get()).as("requests that reached storage").isEqualTo(before);
+
+    AtomicInteger received = new AtomicInteger();
+    String probe = "quarry.test.probe." + UUID.randomUUID();
+    stranger.eventBus().consumer(probe, m -> {
+      received.incrementAndGet();
+      m.reply("stolen");
+    }).completion().await();
+    Future<?> asked = web.vertx().eventBus().request(probe, new JsonObject().put("secret", "x"),
+        new DeliveryOptions().setSendTimeout(3_000));
+    assertThatThrownBy(asked::await).as("a request to a consumer outside the CA").isNotNull();
+    assertThat(received.get()).isZero();
+  }
+
+  @Test
+  @DisplayName("loopback hosts need no bus TLS; any other refuses to start without it, saying how to set it")
+  void offLoopback() {
+    for (String host : List.of("127.0.0.1", "127.0.0.2", "::1", "0:0:0:0:0:0:0:1", "localhost", "LOCALHOST")) {
+      assertThat(BusTls.loopback(host)).as(host).isTrue();
+    }
+    for (String host : List.of("0.0.0.0", "10.0.0.5", "192.168.1.2", "::", "node-1.internal", "2130706433")) {
+      assertThat(BusTls.loopback(host)).as(host).isFalse();
+    }
+    JsonObject open = new JsonObject().put("host", "0.0.0.0");
+    assertThatThrownBy(() -> BusTls.options(open)).hasMessageContaining("not a loopback address")
+        .hasMessageContaining("cluster.insecure=true").hasMessageContaining("cluster.caFile");
+    assertThat(BusTls.options(open.copy().put("insecure", true)).isSsl()).isFalse();
+  }
+
+  @Test
+  @DisplayName("bus TLS half configured, or with a file that cannot be read, is refused by name")
+  void badTlsSettings() {
+    JsonObject half = new JsonObject().put("host", "127.0.0.1").put("keyFile", "/k.pem").put("certFile", "/c.pem");
+    assertThatThrownBy(() -> BusTls.options(half)).hasMessage("Event-bus TLS needs cluster.keyFile, cluster.certFile"
+        + " and cluster.caFile; missing: cluster.caFile");
+    JsonObject absent = half.copy().put("caFile", dir.resolve("absent-ca.pem").toString());
+    assertThatThrownBy(() -> BusTls.options(absent)).hasMessage("cluster.keyFile names /k.pem, which cannot be read");
+  }
+
+  @Test
+  @DisplayName("a node told to listen off loopback without bus TLS does not start, and says why")
+  void nodeRefuses() {
+    Map<String, String> env = new HashMap<>(base);
+    env.put("QUARRY_CLUSTER_HOST", "0.0.0.0");
+    assertThatThrownBy(() -> TestNodes.start(env, dir, "--cluster", "--roles", "worker"))
+        .hasMessageContaining("The cluster listens on 0.0.0.0, which is not a loopback address");
+  }
+}
