@@ -28,15 +28,26 @@ final class ConversationStore {
     this.quotas = quotas;
   }
 
+  /** A second delivery of the same request (the id its caller chose) answers the conversation it made. */
   Future<JsonObject> create(JsonObject body) {
     String now = Timestamps.now();
-    Conversation created = new Conversation(Db.newId(), required(body, Keys.USER_ID), required(body, Keys.TITLE),
-        now, now);
-    return db.tx(conn -> db.one(conn, NOT_FOUND, "SELECT COUNT(*) FROM conversations WHERE user_id = ?", created.userId())
+    Conversation created = new Conversation(Db.idOr(body.getString(Keys.ID)), required(body, Keys.USER_ID),
+        required(body, Keys.TITLE), now, now);
+    return db.tx(conn -> db.run(conn, "SELECT " + COLUMNS + " FROM conversations WHERE id = ? AND user_id = ?",
+            created.id(), created.userId())
+        .compose(made -> made.size() > 0 ? Future.succeededFuture(conversation(made.iterator().next()).toJson())
+            : insert(conn, created)));
+  }
+
+  /** The account's row stays locked until the transaction ends, so two creations cannot both pass the cap. */
+  private Future<JsonObject> insert(SqlClient conn, Conversation created) {
+    return db.one(conn, "User not found", "SELECT id FROM users WHERE id = ? FOR UPDATE", created.userId())
+        .compose(locked -> db.one(conn, NOT_FOUND, "SELECT COUNT(*) FROM conversations WHERE user_id = ?",
+            created.userId()))
         .compose(count -> count.getLong(0) >= quotas.conversations() ? Future.failedFuture(quotas.tooManyConversations())
             : db.run(conn, "INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
-                created.id(), created.userId(), created.title(), now, now))
-        .map(v -> created.toJson()));
+                created.id(), created.userId(), created.title(), created.createdAt(), created.updatedAt()))
+        .map(v -> created.toJson());
   }
 
   Future<JsonObject> list(JsonObject body) {
@@ -75,6 +86,15 @@ final class ConversationStore {
   static Future<Void> requireOwned(Db db, SqlClient client, String userId, String conversationId) {
     return db.one(client, NOT_FOUND, "SELECT 1 FROM conversations WHERE id = ? AND user_id = ?", conversationId, userId)
         .mapEmpty();
+  }
+
+  /**
+   * As {@link #requireOwned}, in a transaction that then checks and writes what belongs to the conversation (its
+   * messages, its datasets): the conversation's row stays locked until it ends, so such transactions take turns.
+   */
+  static Future<Void> lockOwned(Db db, SqlClient conn, String userId, String conversationId) {
+    return db.one(conn, NOT_FOUND, "SELECT 1 FROM conversations WHERE id = ? AND user_id = ? FOR UPDATE", conversationId,
+        userId).mapEmpty();
   }
 
   static Future<Void> touch(Db db, SqlClient client, String conversationId, String when) {

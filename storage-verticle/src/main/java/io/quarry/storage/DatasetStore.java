@@ -4,6 +4,7 @@ import static io.quarry.bus.Keys.required;
 
 import io.quarry.bus.Bus;
 import io.quarry.bus.Dataset;
+import io.quarry.bus.Failure;
 import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.Timestamps;
@@ -38,13 +39,22 @@ final class DatasetStore {
     this.quotas = quotas;
   }
 
+  /** A second delivery of the same claim (the dataset id its caller chose) answers the dataset it claimed. */
   Future<JsonObject> claim(JsonObject body) {
     String userId = required(body, Keys.USER_ID);
     String conversationId = required(body, Keys.CONVERSATION_ID);
+    String id = Db.idOr(body.getString(Keys.DATASET_ID));
+    return lists.write(conversationId, () -> db.tx(conn -> ConversationStore.lockOwned(db, conn, userId, conversationId)
+        .compose(v -> db.run(conn, "SELECT " + COLUMNS + OWNED + " AND d.id = ?", userId, conversationId, id))
+        .compose(made -> made.size() > 0 ? Future.succeededFuture(dataset(made.iterator().next()).toJson())
+            : claimNew(conn, body, id))));
+  }
+
+  private Future<JsonObject> claimNew(SqlClient conn, JsonObject body, String id) {
+    String conversationId = required(body, Keys.CONVERSATION_ID);
     String url = required(body, Keys.URL);
     int max = body.getInteger(Keys.MAX_DATASETS, 5);
-    return lists.write(conversationId, () -> db.tx(conn -> ConversationStore.requireOwned(db, conn, userId, conversationId)
-        .compose(v -> db.exists(conn, "SELECT 1 FROM datasets WHERE conversation_id = ? AND url = ?", conversationId, url))
+    return db.exists(conn, "SELECT 1 FROM datasets WHERE conversation_id = ? AND url = ?", conversationId, url)
         .compose(duplicate -> duplicate
             ? Future.failedFuture(QuarryException.conflict("This dataset is already loaded"))
             : db.run(conn, "SELECT name FROM datasets WHERE conversation_id = ?", conversationId))
@@ -57,13 +67,13 @@ final class DatasetStore {
             Matcher m = DEFAULT_NAME.matcher(row.getString("name"));
             highest = m.matches() ? Math.max(highest, Integer.parseInt(m.group(1))) : highest;
           }
-          return insert(conn, conversationId, url, "table" + (highest + 1));
-        })));
+          return insert(conn, id, conversationId, url, "table" + (highest + 1));
+        });
   }
 
-  private Future<JsonObject> insert(SqlClient conn, String conversationId, String url, String name) {
+  private Future<JsonObject> insert(SqlClient conn, String id, String conversationId, String url, String name) {
     String now = Timestamps.now();
-    Dataset d = new Dataset(Db.newId(), conversationId, url, name, null, null, new JsonArray(), Dataset.LOADING, null,
+    Dataset d = new Dataset(id, conversationId, url, name, null, null, new JsonArray(), Dataset.LOADING, null,
         null, null, now, now);
     return db.run(conn, "INSERT INTO datasets (id, conversation_id, url, name, status, created_at, updated_at)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?)", d.id(), conversationId, url, name, d.status(), now, now)
@@ -127,7 +137,7 @@ final class DatasetStore {
     String conversationId = required(body, Keys.CONVERSATION_ID);
     String datasetId = required(body, Keys.DATASET_ID);
     String name = required(body, Keys.NAME);
-    return lists.write(conversationId, () -> db.tx(conn -> get(conn, userId, conversationId, datasetId)
+    return lists.write(conversationId, () -> db.tx(conn -> locked(conn, userId, conversationId, datasetId)
         .compose(d -> db.exists(conn, "SELECT 1 FROM datasets WHERE conversation_id = ? AND name = ? AND id <> ?",
             conversationId, name, datasetId))
         .compose(taken -> taken
@@ -141,8 +151,15 @@ final class DatasetStore {
     String userId = required(body, Keys.USER_ID);
     String conversationId = required(body, Keys.CONVERSATION_ID);
     String datasetId = required(body, Keys.DATASET_ID);
-    return lists.write(conversationId, () -> db.tx(conn -> get(conn, userId, conversationId, datasetId)
+    return lists.write(conversationId, () -> db.tx(conn -> locked(conn, userId, conversationId, datasetId)
         .compose(d -> db.run(conn, "DELETE FROM datasets WHERE id = ?", datasetId).map(v -> d.toJson()))));
+  }
+
+  /** The dataset, its conversation locked for the rest of the transaction (see {@link ConversationStore#lockOwned}). */
+  private Future<Dataset> locked(SqlClient conn, String userId, String conversationId, String datasetId) {
+    return ConversationStore.lockOwned(db, conn, userId, conversationId)
+        .recover(e -> Future.failedFuture(Failure.classify(e) == Failure.NOT_FOUND ? QuarryException.notFound(NOT_FOUND) : e))
+        .compose(v -> get(conn, userId, conversationId, datasetId));
   }
 
   private static Dataset dataset(Row row) {

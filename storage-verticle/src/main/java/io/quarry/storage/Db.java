@@ -74,7 +74,7 @@ final class Db {
 
   /**
    * Runs {@code work} in one transaction: on SQLite begun IMMEDIATE, so that read-then-write transactions queue
-   * for the write lock instead of deadlocking on lock upgrade; on PostgreSQL serializable, run again (up to
+   * for the write lock instead of deadlocking on lock upgrade; on PostgreSQL read committed, run again (up to
    * {@value #ATTEMPTS} times) when it lost a race with another.
    *
    * <p>Not {@code Pool.withTransaction}: vertx-jdbc-client 5.0.10 leaves the JDBC connection with
@@ -106,6 +106,11 @@ final class Db {
 
   static String newId() {
     return UUID.randomUUID().toString();
+  }
+
+  /** The id a caller chose for what it creates (so that a second delivery finds it made), or a new one. */
+  static String idOr(String given) {
+    return given != null && given.matches("[0-9a-fA-F-]{36}") ? given : newId();
   }
 
   static JsonArray array(Row row, String column) {

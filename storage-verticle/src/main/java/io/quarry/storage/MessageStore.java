@@ -20,13 +20,17 @@ final class MessageStore {
   private static final Set<String> ROLES = Set.of(ChatMessage.USER, ChatMessage.ASSISTANT, ChatMessage.TOOL);
   private static final String COLUMNS = "id, conversation_id, role, content, tool_rounds, sql_queries, result_ids,"
       + " charts, input_tokens, output_tokens, status, notice, created_at";
-  /** A streamed answer is saved as it grows: the same id again replaces it, in its own conversation only. */
+  /**
+   * A streamed answer is saved as it grows: the same id again replaces it, in its own conversation only, while it
+   * is still streaming. An answer that has ended is final: a checkpoint delivered late, or twice (a request sent
+   * again when a member left, see {@code Failover}), cannot take it back to streaming.
+   */
   private static final String UPSERT = "INSERT INTO messages (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
       + " ?, ?, ?) ON CONFLICT (id) DO UPDATE SET content = excluded.content, tool_rounds = excluded.tool_rounds,"
       + " sql_queries = excluded.sql_queries, result_ids = excluded.result_ids, charts = excluded.charts,"
       + " input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens, status = excluded.status,"
       + " notice = excluded.notice WHERE messages.conversation_id = excluded.conversation_id"
-      + " AND messages.role = excluded.role";
+      + " AND messages.role = excluded.role AND messages.status = '" + ChatMessage.STREAMING + "'";
 
   private static final String INTERRUPT = "UPDATE messages SET status = ?, notice = ? WHERE id = ? AND conversation_id = ?"
       + " AND role = ? AND status = ?";
@@ -50,10 +54,10 @@ final class MessageStore {
       throw QuarryException.badRequest("Field 'message' needs a conversation_id and a role of user, assistant or tool");
     }
     // A caller may name the message beforehand: a streamed answer's id is known before it is stored.
-    String id = m.id() != null && m.id().matches("[0-9a-fA-F-]{36}") ? m.id() : Db.newId();
+    String id = Db.idOr(m.id());
     ChatMessage stored = new ChatMessage(id, m.conversationId(), m.role(), m.content(), m.toolRounds(),
         m.sql(), m.resultIds(), m.charts(), m.inputTokens(), m.outputTokens(), m.status(), m.notice(), Timestamps.now());
-    return db.tx(conn -> ConversationStore.requireOwned(db, conn, userId, stored.conversationId())
+    return db.tx(conn -> ConversationStore.lockOwned(db, conn, userId, stored.conversationId())
         .compose(v -> ChatMessage.USER.equals(stored.role()) ? roomFor(conn, stored.conversationId())
             : Future.succeededFuture())
         .compose(v -> db.run(conn, UPSERT, stored.id(), stored.conversationId(), stored.role(), stored.content(),
@@ -72,7 +76,7 @@ final class MessageStore {
     String conversationId = required(body, Keys.CONVERSATION_ID);
     String id = required(body, Keys.MESSAGE_ID);
     String notice = required(body, Keys.NOTICE);
-    return db.tx(conn -> ConversationStore.requireOwned(db, conn, userId, conversationId)
+    return db.tx(conn -> ConversationStore.lockOwned(db, conn, userId, conversationId)
         .compose(v -> db.run(conn, INTERRUPT, ChatMessage.INTERRUPTED, notice, id, conversationId,
             ChatMessage.ASSISTANT, ChatMessage.STREAMING))
         .compose(updated -> updated.rowCount() > 0 ? Future.succeededFuture()

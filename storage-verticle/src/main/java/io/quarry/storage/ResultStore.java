@@ -38,7 +38,7 @@ final class ResultStore {
 
   /**
    * Keeps the id a result comes with (the caller may already have handed it out, see {@link PendingSaves}),
-   * or gives it one.
+   * or gives it one. A second delivery of a save finds the result stored and changes nothing.
    */
   Future<JsonObject> save(JsonObject body) {
     String userId = required(body, Keys.USER_ID);
@@ -48,16 +48,24 @@ final class ResultStore {
     long bytes = length(stored.rows().text()) + length(Db.text(stored.columns())) + length(stored.sql())
         + length(stored.note());
     quotas.resultStored(userId, bytes);
-    Future<Void> insert = Db.changed(db.run("INSERT INTO query_results (id, conversation_id, sql, columns_json,"
+    Future<Void> insert = db.run("INSERT INTO query_results (id, conversation_id, sql, columns_json,"
                 + " rows_json, total_rows, truncated, execution_time_ms, created_at, note)"
                 // Typed, as PostgreSQL cannot infer a SELECT list's parameter types from the columns they fill.
                 + " SELECT ?, ?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), ?, ?"
-                + " WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ? AND user_id = ?)",
+                + " WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ? AND user_id = ?) ON CONFLICT (id) DO NOTHING",
             stored.id(), stored.conversationId(), stored.sql() == null ? "" : stored.sql(), Db.text(stored.columns()),
             stored.rows().text(), stored.totalRows(), stored.truncated() ? 1 : 0, stored.executionTimeMs(),
-            stored.createdAt(), stored.note(), stored.conversationId() == null ? "" : stored.conversationId(), userId),
-        ConversationStore.NOT_FOUND).onFailure(e -> quotas.resultStored(userId, -bytes));
+            stored.createdAt(), stored.note(), stored.conversationId() == null ? "" : stored.conversationId(), userId)
+        .compose(rows -> rows.rowCount() > 0 ? Future.<Void>succeededFuture() : alreadyStored(stored.id(), userId)
+            .onSuccess(v -> quotas.resultStored(userId, -bytes)))
+        .onFailure(e -> quotas.resultStored(userId, -bytes));
     return pending.save(stored.id(), insert).map(v -> new JsonObject().put("id", stored.id()).put("created_at", stored.createdAt()));
+  }
+
+  /** Nothing inserted: a second delivery of a save that was made, or a conversation that is not the user's. */
+  private Future<Void> alreadyStored(String resultId, String userId) {
+    return db.one(ConversationStore.NOT_FOUND, "SELECT 1 FROM query_results r JOIN conversations c"
+        + " ON c.id = r.conversation_id WHERE r.id = ? AND c.user_id = ?", resultId, userId).mapEmpty();
   }
 
   /** As {@link Quotas#RESULT_BYTES} weighs it. */

@@ -21,13 +21,14 @@ final class UsageStore {
     this.db = db;
   }
 
+  /** A second delivery of a record (its request id) counts nothing more. */
   Future<JsonObject> record(JsonObject body) {
     TokenUsage u = TokenUsage.fromJson(body);
     required(body, Keys.USER_ID);
     return db.run("INSERT INTO token_usage (user_id, conversation_id, model_name, input_tokens, output_tokens,"
-                + " created_at) VALUES (?, ?, ?, ?, ?, ?)", u.userId(), u.conversationId(),
-            u.modelName() == null ? "unknown" : u.modelName(), u.inputTokens(), u.outputTokens(),
-            u.createdAt() == null ? Timestamps.now() : u.createdAt())
+                + " created_at, request_id) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (request_id) DO NOTHING",
+            u.userId(), u.conversationId(), u.modelName() == null ? "unknown" : u.modelName(), u.inputTokens(),
+            u.outputTokens(), u.createdAt() == null ? Timestamps.now() : u.createdAt(), Db.idOr(body.getString(Keys.REQUEST_ID)))
         .map(v -> new JsonObject());
   }
 

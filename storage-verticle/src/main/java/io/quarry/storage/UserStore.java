@@ -44,7 +44,7 @@ final class UserStore {
     String hash = required(body, Keys.PASSWORD_HASH);
     String invite = required(body, Keys.INVITE);
     User user = new User(Db.newId(), email, Timestamps.now());
-    return db.tx(conn -> unused(conn, invite)
+    return db.tx(conn -> db.exists(conn, "SELECT 1 FROM invites WHERE code = ? AND used_at IS NULL FOR UPDATE", invite)
             .compose(usable -> usable ? db.exists(conn, "SELECT 1 FROM users WHERE email = ?", email)
                 .compose(taken -> taken ? useUp(conn, invite, null, user.createdAt()).map(false)
                     : insert(conn, user, hash).compose(v -> useUp(conn, invite, user.id(), user.createdAt())).map(true))
@@ -86,7 +86,8 @@ final class UserStore {
   }
 
   Future<JsonObject> createSession(JsonObject body) {
-    return db.run("INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+    return db.run("INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)"
+            + " ON CONFLICT (token_hash) DO NOTHING",
             required(body, Keys.TOKEN_HASH), required(body, Keys.USER_ID), Timestamps.now(),
             required(body, Keys.EXPIRES_AT))
         .map(v -> new JsonObject());

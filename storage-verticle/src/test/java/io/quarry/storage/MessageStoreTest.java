@@ -61,6 +61,20 @@ class MessageStoreTest extends StorageTestBase {
   }
 
   @Test
+  @DisplayName("an answer that has ended is final: a checkpoint delivered after it cannot take it back to streaming")
+  void endedAnswerIsFinal() {
+    Conversation c = storage.createConversation(alice.id(), "Chat").await();
+    String id = UUID.randomUUID().toString();
+    storage.appendMessage(alice.id(), answer(id, c.id(), "There", ChatMessage.STREAMING, null)).await();
+    storage.appendMessage(alice.id(), answer(id, c.id(), "There are 100 people.", ChatMessage.COMPLETE, null)).await();
+    storage.appendMessage(alice.id(), answer(id, c.id(), "There are", ChatMessage.STREAMING, null)).await();
+
+    ChatMessage stored = storage.messages(alice.id(), c.id()).await().get(0);
+    assertThat(stored.status()).isEqualTo(ChatMessage.COMPLETE);
+    assertThat(stored.content()).isEqualTo("There are 100 people.");
+  }
+
+  @Test
   @DisplayName("a message with an unknown role is refused with a message naming the field")
   void messageRole() {
     Conversation c = storage.createConversation(alice.id(), "Chat").await();

@@ -59,7 +59,7 @@ abstract class StorageTestBase {
       database = PostgresServer.shared().newDatabase();
     }
     deployStorage(vertx).await();
-    storage = new StorageClient(vertx.eventBus());
+    storage = new StorageClient(vertx);
     alice = newUser(vertx, "alice@example.com");
     bob = newUser(vertx, "bob@example.com");
   }
