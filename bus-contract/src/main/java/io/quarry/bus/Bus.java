@@ -60,10 +60,6 @@ public final class Bus {
     return bus.<JsonObject>request(address, body, options).map(Message::body);
   }
 
-  public static Future<JsonArray> requestArray(EventBus bus, String address, JsonObject body, DeliveryOptions options) {
-    return request(bus, address, body, options).map(reply -> reply.getJsonArray(Keys.ITEMS, new JsonArray()));
-  }
-
   /** Wraps a list reply so that every reply body is a JSON object. */
   public static JsonObject items(JsonArray items) {
     return new JsonObject().put(Keys.ITEMS, items);

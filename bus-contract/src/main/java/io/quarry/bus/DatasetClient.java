@@ -2,7 +2,9 @@ package io.quarry.bus;
 
 import static io.quarry.bus.Addresses.*;
 
+import io.quarry.bus.Failover.Policy;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
 
@@ -13,11 +15,16 @@ import io.vertx.core.json.JsonObject;
 public final class DatasetClient {
 
   private final EventBus bus;
+  private final Failover failover;
   private final QueryTimeouts timeouts;
 
-  /** @param timeouts how long a query may run; the bus request waits a little longer */
-  public DatasetClient(EventBus bus, QueryTimeouts timeouts) {
-    this.bus = bus;
+  /**
+   * @param timeouts how long a query may run; the bus request waits a little longer. Call from the verticle that
+   *     uses it (see {@link Failover#Failover}).
+   */
+  public DatasetClient(Vertx vertx, QueryTimeouts timeouts) {
+    this.bus = vertx.eventBus();
+    this.failover = new Failover(vertx);
     this.timeouts = timeouts;
   }
 
@@ -27,8 +34,8 @@ public final class DatasetClient {
   }
 
   public Future<Dataset> rename(String userId, String conversationId, String datasetId, String name) {
-    return Bus.request(bus, DATASET_RENAME, scope(userId, conversationId).put(Keys.DATASET_ID, datasetId)
-        .put(Keys.NAME, name), Deliveries.storage()).map(Dataset::fromJson);
+    return failover.request(DATASET_RENAME, scope(userId, conversationId).put(Keys.DATASET_ID, datasetId)
+        .put(Keys.NAME, name), Deliveries.storage(), Policy.IDEMPOTENT).map(Dataset::fromJson);
   }
 
   /** Re-runs pipeline steps 2–5 for a dataset already added. */
@@ -43,7 +50,8 @@ public final class DatasetClient {
   }
 
   /**
-   * Runs SQL over the conversation's ready datasets and stores the result (at most 1,000 rows). Fails
+   * Runs SQL over the conversation's ready datasets and stores the result (at most 1,000 rows). A query only reads,
+   * so one whose dataset node leaves the cluster is sent again to another ({@link Failover}). Fails
    * with SQL, TIMEOUT, NETWORK, BAD_REQUEST (not a read query) or UNAVAILABLE (busy, no worker).
    */
   public Future<QueryResult> query(String userId, String conversationId, String sql) {
@@ -52,8 +60,9 @@ public final class DatasetClient {
 
   /** {@code stopKey}: what {@link QueryStops#publish} names to stop this query; empty for none. */
   public Future<QueryResult> query(String userId, String conversationId, String sql, String stopKey) {
-    return Bus.request(bus, DATASET_QUERY_RUN, scope(userId, conversationId).put(Keys.SQL, sql)
-        .put(Keys.STOP_KEY, stopKey), Deliveries.within(timeouts.datasetWaitMs())).map(QueryResult::fromJson);
+    return failover.request(DATASET_QUERY_RUN, scope(userId, conversationId).put(Keys.SQL, sql)
+        .put(Keys.STOP_KEY, stopKey), Deliveries.within(timeouts.datasetWaitMs()), Policy.NOT_ON_TIMEOUT)
+        .map(QueryResult::fromJson);
   }
 
   /** Stops every query sent with this stop key, wherever it runs or waits (see {@link QueryStops}). */

@@ -17,6 +17,10 @@ public final class Keys {
     return value;
   }
 
+  /** A row's id, when the caller names what it creates (so that a second delivery finds it made). */
+  public static final String ID = "id";
+  /** Names one request, so that a second delivery of it is known as such. */
+  public static final String REQUEST_ID = "request_id";
   public static final String USER_ID = "user_id";
   public static final String CONVERSATION_ID = "conversation_id";
   public static final String DATASET_ID = "dataset_id";

@@ -28,13 +28,13 @@ public final class LlmClient {
    */
   public Future<JsonObject> start(String userId, String conversationId, String content) {
     return Bus.request(bus, LLM_TURN_START, new JsonObject().put(Keys.USER_ID, userId)
-        .put(Keys.CONVERSATION_ID, conversationId).put("content", content), Deliveries.storage());
+        .put(Keys.CONVERSATION_ID, conversationId).put("content", content), Deliveries.acrossStorage());
   }
 
   /** Stops the conversation's running turn, keeping its partial answer; {@code {stopped}} says whether one ran. */
   public Future<JsonObject> stop(String userId, String conversationId) {
     return Bus.request(bus, LLM_TURN_STOP, new JsonObject().put(Keys.USER_ID, userId)
-        .put(Keys.CONVERSATION_ID, conversationId), Deliveries.storage());
+        .put(Keys.CONVERSATION_ID, conversationId), Deliveries.acrossStorage());
   }
 
   /**
@@ -42,7 +42,7 @@ public final class LlmClient {
    * {@code {tokens_used, token_limit, remaining, usage_percent, resets_in_seconds}}.
    */
   public Future<JsonObject> usage(String userId) {
-    return Bus.request(bus, LLM_USAGE_GET, new JsonObject().put(Keys.USER_ID, userId), Deliveries.storage());
+    return Bus.request(bus, LLM_USAGE_GET, new JsonObject().put(Keys.USER_ID, userId), Deliveries.acrossStorage());
   }
 
   /** Whether chat can run (a Gemini key is configured). */

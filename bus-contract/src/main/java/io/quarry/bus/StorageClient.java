@@ -2,19 +2,34 @@ package io.quarry.bus;
 
 import static io.quarry.bus.Addresses.*;
 
+import io.quarry.bus.Failover.Policy;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.Function;
 
-/** The storage-verticle's operations. Every one but the session and user look-ups is scoped by user id. */
+/**
+ * The storage-verticle's operations. Every one but the session and user look-ups is scoped by user id.
+ *
+ * <p>Storage may run on several nodes (PostgreSQL), and one may die with requests in flight: every operation but
+ * sign-up, a new invite and a dataset's removal is sent again when its node may have died ({@link Failover}). So
+ * each is made safe to deliver twice: reads are; what creates a row names it here (a conversation's, a dataset's, a
+ * message's, a result's id, a token record's request id), so a second delivery finds it made; updates set what
+ * they set again.
+ */
 public final class StorageClient {
 
   private final EventBus bus;
+  private final Failover failover;
 
-  public StorageClient(EventBus bus) {
-    this.bus = bus;
+  /** Call from the verticle that uses it (see {@link Failover#Failover}). */
+  public StorageClient(Vertx vertx) {
+    this.bus = vertx.eventBus();
+    this.failover = new Failover(vertx);
   }
 
   // Users, sessions, invites
@@ -26,7 +41,7 @@ public final class StorageClient {
 
   /** Creates a user, consuming an unused invite in the same transaction. */
   public Future<User> createUser(String email, String passwordHash, String invite) {
-    return call(STORAGE_USER_CREATE, new JsonObject()
+    return once(STORAGE_USER_CREATE, new JsonObject()
         .put(Keys.EMAIL, email).put(Keys.PASSWORD_HASH, passwordHash).put(Keys.INVITE, invite))
         .map(User::fromJson);
   }
@@ -67,13 +82,14 @@ public final class StorageClient {
 
   /** A new, unused invite code. */
   public Future<String> createInvite() {
-    return call(STORAGE_INVITE_CREATE, new JsonObject()).map(json -> json.getString(Keys.CODE));
+    return once(STORAGE_INVITE_CREATE, new JsonObject()).map(json -> json.getString(Keys.CODE));
   }
 
   // Conversations
 
   public Future<Conversation> createConversation(String userId, String title) {
-    return call(STORAGE_CONVERSATION_CREATE, scope(userId).put(Keys.TITLE, title)).map(Conversation::fromJson);
+    return call(STORAGE_CONVERSATION_CREATE, scope(userId).put(Keys.TITLE, title).put(Keys.ID, newId()))
+        .map(Conversation::fromJson);
   }
 
   /** Newest first. */
@@ -92,13 +108,18 @@ public final class StorageClient {
 
   /** Deletes the conversation with its messages, datasets and results. */
   public Future<Void> deleteConversation(String userId, String conversationId) {
-    return call(STORAGE_CONVERSATION_DELETE, conversationScope(userId, conversationId)).mapEmpty();
+    return failover.request(STORAGE_CONVERSATION_DELETE, conversationScope(userId, conversationId), Deliveries.storage(),
+        Policy.REMOVAL).mapEmpty();
   }
 
   // Messages
 
   public Future<ChatMessage> appendMessage(String userId, ChatMessage message) {
-    return call(STORAGE_MESSAGE_APPEND, scope(userId).put("message", message.toJson())).map(ChatMessage::fromJson);
+    JsonObject named = message.toJson();
+    if (named.getString("id") == null) {
+      named.put("id", newId());
+    }
+    return call(STORAGE_MESSAGE_APPEND, scope(userId).put("message", named)).map(ChatMessage::fromJson);
   }
 
   /**
@@ -123,7 +144,7 @@ public final class StorageClient {
    */
   public Future<Dataset> claimDataset(String userId, String conversationId, String url, int maxDatasets) {
     return call(STORAGE_DATASET_CLAIM, conversationScope(userId, conversationId)
-        .put(Keys.URL, url).put(Keys.MAX_DATASETS, maxDatasets)).map(Dataset::fromJson);
+        .put(Keys.URL, url).put(Keys.MAX_DATASETS, maxDatasets).put(Keys.DATASET_ID, newId())).map(Dataset::fromJson);
   }
 
   /** In the order they were added. */
@@ -156,7 +177,7 @@ public final class StorageClient {
   }
 
   public Future<Dataset> deleteDataset(String userId, String conversationId, String datasetId) {
-    return call(STORAGE_DATASET_DELETE, datasetScope(userId, conversationId, datasetId)).map(Dataset::fromJson);
+    return once(STORAGE_DATASET_DELETE, datasetScope(userId, conversationId, datasetId)).map(Dataset::fromJson);
   }
 
   // Query results
@@ -167,7 +188,7 @@ public final class StorageClient {
    * out before then. Storage answers with the id alone: echoing a thousand rows back would only cost a copy.
    */
   public Future<QueryResult> saveResult(String userId, QueryResult result) {
-    QueryResult capped = result.capped();
+    QueryResult capped = result.id() == null ? result.capped().stored(newId(), Timestamps.now()) : result.capped();
     return call(STORAGE_RESULT_SAVE, scope(userId).put("result", capped.toJson()))
         .map(saved -> capped.stored(saved.getString("id"), saved.getString("created_at")));
   }
@@ -179,7 +200,7 @@ public final class StorageClient {
   // Token usage
 
   public Future<Void> recordUsage(TokenUsage usage) {
-    return call(STORAGE_USAGE_RECORD, usage.toJson()).mapEmpty();
+    return call(STORAGE_USAGE_RECORD, usage.toJson().put(Keys.REQUEST_ID, newId())).mapEmpty();
   }
 
   /** Tokens the user consumed since an ISO-8601 instant. */
@@ -188,12 +209,21 @@ public final class StorageClient {
   }
 
   private Future<JsonObject> call(String address, JsonObject body) {
+    return failover.request(address, body, Deliveries.storage(), Policy.IDEMPOTENT);
+  }
+
+  /** What a second delivery would do twice, or answer differently: sent once. */
+  private Future<JsonObject> once(String address, JsonObject body) {
     return Bus.request(bus, address, body, Deliveries.storage());
   }
 
   private <T> Future<List<T>> list(String address, JsonObject body, Function<JsonObject, T> decode) {
-    return Bus.requestArray(bus, address, body, Deliveries.storage())
+    return call(address, body).map(reply -> reply.getJsonArray(Keys.ITEMS, new JsonArray()))
         .map(items -> items.stream().map(item -> decode.apply((JsonObject) item)).toList());
+  }
+
+  private static String newId() {
+    return UUID.randomUUID().toString();
   }
 
   private static JsonObject scope(String userId) {
