@@ -41,7 +41,7 @@ public final class InviteCommand {
     Vertx vertx = Vertx.vertx();
     // The answer is handed over first and Vert.x closed after: completing through close() never returns.
     return vertx.deployVerticle(new StorageVerticle(), new DeploymentOptions().setConfig(storage))
-        .compose(id -> new StorageClient(vertx.eventBus()).createInvite())
+        .compose(id -> new StorageClient(vertx).createInvite())
         .andThen(done -> vertx.close());
   }
 }

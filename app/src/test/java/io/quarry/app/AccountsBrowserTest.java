@@ -63,7 +63,7 @@ class AccountsBrowserTest extends BrowserTestBase {
   void limitBanner() {
     signUp("hal@example.com");
     String userId = page.evaluate("fetch('/api/me').then(r => r.json()).then(me => me.id)").toString();
-    new StorageClient(chat.node.vertx().eventBus()).recordUsage(new TokenUsage(userId, null, "gemini-2.5-flash", 1000, 0,
+    new StorageClient(chat.node.vertx()).recordUsage(new TokenUsage(userId, null, "gemini-2.5-flash", 1000, 0,
         Timestamps.format(Instant.now().minusSeconds(3600)))).await();
     page.reload();
     assertThat(page.locator("#banner")).containsText("Daily limit reached");

@@ -57,7 +57,7 @@ class PrivateClusterTest {
   @BeforeAll
   void start() {
     chat = new ChatHarness(dir, Map.of("QUARRY_AUTH_MODE", "password", "QUARRY_LOCAL_WORKERS", "1"));
-    String invite = new StorageClient(chat.node.vertx().eventBus()).createInvite().await();
+    String invite = new StorageClient(chat.node.vertx()).createInvite().await();
     assertThat(chat.send(HttpMethod.POST, "/api/auth/signup", new JsonObject().put("email", EMAIL)
         .put("password", "a long enough password").put("invite", invite)).statusCode()).isEqualTo(201);
   }
@@ -101,7 +101,7 @@ class PrivateClusterTest {
       header.complete(ctx.message().headers().get(BusSecret.HEADER));
       ctx.next();
     });
-    new StorageClient(bus).sessionUser("no such session").otherwise((io.quarry.bus.User) null).await();
+    new StorageClient(chat.node.vertx()).sessionUser("no such session").otherwise((io.quarry.bus.User) null).await();
     return header.getNow(null);
   }
 

@@ -35,7 +35,7 @@ class RateLimitTest extends ChatTestBase {
   }
 
   private void used(long tokens, Duration ago) {
-    new StorageClient(chat.node.vertx().eventBus()).recordUsage(new TokenUsage(userId, null, "gemini-2.5-flash", tokens, 0,
+    new StorageClient(chat.node.vertx()).recordUsage(new TokenUsage(userId, null, "gemini-2.5-flash", tokens, 0,
         Timestamps.format(Instant.now().minus(ago)))).await();
   }
 

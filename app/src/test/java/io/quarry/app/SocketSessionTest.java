@@ -46,7 +46,7 @@ class SocketSessionTest {
   private WebClientSession signedUp(String email) {
     WebClientSession session = WebClientSession.create(WebClient.create(node.vertx(),
         new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(node.httpPort())));
-    String invite = new StorageClient(node.vertx().eventBus()).createInvite().await();
+    String invite = new StorageClient(node.vertx()).createInvite().await();
     assertThat(session.post("/api/auth/signup").sendJsonObject(new JsonObject().put("email", email)
         .put("password", "long enough").put("invite", invite)).await().statusCode()).isEqualTo(201);
     return session;
@@ -117,7 +117,7 @@ class SocketSessionTest {
     Socket socket = open(session);
     String hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
         .digest(token(session).getBytes(StandardCharsets.UTF_8)));
-    new StorageClient(node.vertx().eventBus()).deleteSession(hash).await();
+    new StorageClient(node.vertx()).deleteSession(hash).await();
     assertThat(closedWith(socket)).isEqualTo((short) 1008);
     assertThat(socket.ws().closeReason()).isEqualTo("Session ended");
   }

@@ -84,7 +84,7 @@ public final class DatasetBench {
         String userId = client.get("/api/me").send().await().bodyAsJsonObject().getString("id");
         Map<String, String> tables = Map.of("table1", files.url("/big.parquet"));
         WorkerClient worker = new WorkerClient(node.vertx().eventBus());
-        DatasetClient datasets = new DatasetClient(node.vertx().eventBus(), new QueryTimeouts(60_000));
+        DatasetClient datasets = new DatasetClient(node.vertx(), new QueryTimeouts(60_000));
         System.out.println("   trivial, by layer:");
         compare("  worker over the bus", 300, () -> worker.run(new QueryRequest(TRIVIAL, tables, 60_000)).await(),
             () -> bare(duck, TRIVIAL));
@@ -106,7 +106,7 @@ public final class DatasetBench {
         compare("  dataset.query.run", 60,
             () -> datasets.query(userId, conversation, String.format(GROUP_BY, "table1")).await(),
             () -> bare(duck, String.format(GROUP_BY, "t")));
-        StorageClient storage = new StorageClient(node.vertx().eventBus());
+        StorageClient storage = new StorageClient(node.vertx());
         QueryResult sample = worker.run(new QueryRequest(String.format(GROUP_BY, "table1"), tables, 60_000)).await()
             .withIdentity(null, conversation, "x");
         compare("storage.datasets", 300, () -> storage.datasets(userId, conversation).await(), () -> bare(duck, TRIVIAL));

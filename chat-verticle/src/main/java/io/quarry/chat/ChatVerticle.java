@@ -42,7 +42,7 @@ public class ChatVerticle extends VerticleBase {
       return Future.failedFuture(new IllegalArgumentException("auth.mode=local serves one person on one machine and"
           + " listens on loopback only: set QUARRY_HTTP_HOST=127.0.0.1, or QUARRY_AUTH_MODE=password to serve " + host));
     }
-    StorageClient storage = new StorageClient(vertx.eventBus());
+    StorageClient storage = new StorageClient(vertx);
     return vertx.executeBlocking(CommonPasswords::load, false).compose(common -> {
       Connections connections = new Connections(vertx, settings.headerTimeoutMs(), settings.maxConnections());
       server = vertx.createHttpServer(serverOptions())
@@ -79,7 +79,7 @@ public class ChatVerticle extends VerticleBase {
     router.get("/api/me").handler(health::me);
     Routes.allowOnly(router, "/api/me", HttpMethod.GET);
     new ConversationApi(storage).mount(router);
-    new DatasetApi(new DatasetClient(vertx.eventBus(), settings.timeouts()), storage).mount(router);
+    new DatasetApi(new DatasetClient(vertx, settings.timeouts()), storage).mount(router);
     new MessageApi(llm).mount(router);
     router.get("/api/samples").handler(new SampleApi(this::samplesBaseUrl)::list);
     router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id())));

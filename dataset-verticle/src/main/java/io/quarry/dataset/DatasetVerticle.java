@@ -22,7 +22,7 @@ public class DatasetVerticle extends VerticleBase {
   public Future<?> start() {
     DatasetSettings settings = DatasetSettings.from(config());
     EventBus bus = vertx.eventBus();
-    StorageClient storage = new StorageClient(bus);
+    StorageClient storage = new StorageClient(vertx);
     http = new OutboundHttp(vertx, settings.policy(), (int) settings.pipeline().headTimeoutMs());
     DatasetCommands commands = new DatasetCommands(bus, storage, new Pipeline(vertx, http, settings.pipeline()),
         settings.maxDatasets());

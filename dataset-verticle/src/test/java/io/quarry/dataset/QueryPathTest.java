@@ -67,7 +67,7 @@ class QueryPathTest {
     JsonObject config = new JsonObject().put("workerTimeoutMs", WORKER_WAIT_MS)
         .put("query", new JsonObject().put("timeoutMs", TIMEOUTS.queryMs()));
     vertx.deployVerticle(new DatasetVerticle(), new DeploymentOptions().setConfig(config)).await();
-    datasets = new DatasetClient(vertx.eventBus(), TIMEOUTS);
+    datasets = new DatasetClient(vertx, TIMEOUTS);
     conversation = storage.seedConversation(USER, "Sales").await();
     sales = seed("sales", SALES_URL);
   }
@@ -90,7 +90,7 @@ class QueryPathTest {
   @DisplayName("the first query of a conversation goes to a worker once, over its ready and error datasets' tables "
       + "and not a loading one's")
   void firstQueryNamesReadyAndErrorTables() {
-    StorageClient storageClient = new StorageClient(vertx.eventBus());
+    StorageClient storageClient = new StorageClient(vertx);
     Dataset returns = seed("returns", RETURNS_URL);
     storageClient.updateDataset(USER, returns.failed(Pipeline.COULD_NOT_ACCESS)).await();
     storageClient.claimDataset(USER, conversation.id(), "https://data.example.com/loading.parquet", 5).await();

@@ -31,10 +31,10 @@ public class LlmVerticle extends VerticleBase {
     LlmSettings settings = LlmSettings.from(config());
     EventBus bus = vertx.eventBus();
     gemini = settings.gemini().map(g -> new GeminiClient(vertx, g)).orElse(null);
-    StorageClient storage = new StorageClient(bus);
+    StorageClient storage = new StorageClient(vertx);
     TokenBudget budget = new TokenBudget(storage, settings.tokenLimit(), settings.turnReserveTokens(),
         settings.maxTurnsPerUser(), Clock.systemUTC());
-    DatasetClient datasets = new DatasetClient(bus, settings.timeouts());
+    DatasetClient datasets = new DatasetClient(vertx, settings.timeouts());
     LlmStatus status = new LlmStatus(gemini != null, settings.model(),
         gemini != null ? null : "Chat needs GEMINI_API_KEY in the server's environment");
     if (gemini == null) {

@@ -51,7 +51,7 @@ class TokenBudgetTest {
       }
       return Future.succeededFuture(new UsageWindow(total, 0, null, entries).toJson());
     }).completion().await();
-    return new TokenBudget(new StorageClient(vertx.eventBus()), limit, 100, 3, Clock.fixed(now, ZoneOffset.UTC));
+    return new TokenBudget(new StorageClient(vertx), limit, 100, 3, Clock.fixed(now, ZoneOffset.UTC));
   }
 
   private TokenBudget.Usage usageAt(Vertx vertx, Instant now) {
@@ -68,7 +68,7 @@ class TokenBudgetTest {
     var window = Bus.serve(vertx.eventBus(), Addresses.STORAGE_USAGE_WINDOW,
         body -> Future.succeededFuture(new UsageWindow(0, 0, null).toJson()));
     window.completion().await();
-    TokenBudget budget = new TokenBudget(new StorageClient(vertx.eventBus()), LIMIT, 100, 1, Clock.fixed(NOW, ZoneOffset.UTC));
+    TokenBudget budget = new TokenBudget(new StorageClient(vertx), LIMIT, 100, 1, Clock.fixed(NOW, ZoneOffset.UTC));
     budget.hold("u").await();
     window.unregister().await();
     BusFailure refused = BusFailure.of(budget.hold("u").transform(r -> Future.succeededFuture(r.cause())).await());

@@ -65,7 +65,7 @@ final class TurnHarness implements AutoCloseable {
       deploy(vertx, node);
     }
     llm = new LlmClient(vertx.eventBus());
-    storageClient = new StorageClient(vertx.eventBus());
+    storageClient = new StorageClient(vertx);
     conversation = storage.seedConversation(USER, Turns.DEFAULT_TITLE).await().id();
   }
 

@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -225,6 +226,7 @@ public final class FakeGemini {
   private final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
   private final BlockingQueue<Request> arrivals = new LinkedBlockingQueue<>();
   private final Map<String, Promise<Void>> gates = new ConcurrentHashMap<>();
+  private volatile Function<Request, Script> responder;
   private HttpServer server;
 
   private FakeGemini(Vertx vertx) {
@@ -246,6 +248,14 @@ public final class FakeGemini {
     Script script = new Script();
     scripts.add(script);
     return script;
+  }
+
+  /**
+   * Answers every request that finds no enqueued script with the script {@code responder} makes of it (a load
+   * test's many conversations, each in its own state).
+   */
+  public void respondWith(Function<Request, Script> responder) {
+    this.responder = responder;
   }
 
   public List<Request> requests() {
@@ -280,7 +290,8 @@ public final class FakeGemini {
           System.nanoTime());
       requests.add(recorded);
       arrivals.add(recorded);
-      Script script = scripts.poll();
+      Script queued = scripts.poll();
+      Script script = queued == null && responder != null ? responder.apply(recorded) : queued;
       if (script == null) {
         request.response().setStatusCode(500).putHeader("Content-Type", "application/json")
             .end(new JsonObject().put("error", errorBody(500, "FakeGemini: no script for request "

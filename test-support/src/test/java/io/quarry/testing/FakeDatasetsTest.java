@@ -37,7 +37,7 @@ class FakeDatasetsTest {
   @BeforeEach
   void start(Vertx vertx) {
     fake = FakeDatasets.start(vertx).await();
-    datasets = new DatasetClient(vertx.eventBus(), new QueryTimeouts(1_000));
+    datasets = new DatasetClient(vertx, new QueryTimeouts(1_000));
   }
 
   @Test

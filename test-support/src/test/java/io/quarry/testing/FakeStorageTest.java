@@ -46,7 +46,7 @@ class FakeStorageTest {
   @BeforeEach
   void start(Vertx vertx) {
     fake = FakeStorage.start(vertx).await();
-    storage = new StorageClient(vertx.eventBus());
+    storage = new StorageClient(vertx);
     talk = fake.seedConversation(ALICE, "Sales").await();
   }
 

@@ -1,0 +1,184 @@
+package io.quarry.app;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Browsers of one user spread over several web nodes, as a load balancer spreads them: REST to a web node that
+ * is up (another when one stops answering), a WebSocket on every web node that is up (its events are the
+ * user's, whichever node sends them), and what a browser does when its socket drops: reconnect elsewhere and
+ * read the conversation again.
+ */
+final class LoadClient {
+
+  /** How a question ended for the user. */
+  enum Outcome { ANSWERED, FAILED_CLEARLY, LOST }
+
+  /** One question's story: its outcome, what the user was told, and the ids to find it by in storage. */
+  record Asked(String conversation, Outcome outcome, String said, String messageId, String userMessageId) {
+  }
+
+  static final Set<String> FINAL = Set.of("complete", "error", "interrupted", "cancelled", "declined");
+  static final long EVENT_WAIT_S = 15;
+
+  private final Vertx vertx;
+  private final List<Integer> ports;
+  private final Map<Integer, WebClient> clients = new ConcurrentHashMap<>();
+  private final Set<Integer> down = ConcurrentHashMap.newKeySet();
+  private final Map<String, CompletableFuture<JsonObject>> ends = new ConcurrentHashMap<>();
+  final List<JsonObject> errors = new CopyOnWriteArrayList<>();
+  final List<Integer> reconnects = new CopyOnWriteArrayList<>();
+  private volatile boolean closing;
+
+  LoadClient(Vertx vertx, List<Integer> ports) {
+    this.vertx = vertx;
+    this.ports = ports;
+    ports.forEach(this::connect);
+  }
+
+  private WebClient client(int port) {
+    return clients.computeIfAbsent(port, p -> WebClient.create(vertx, new WebClientOptions()
+        .setDefaultHost("127.0.0.1").setDefaultPort(p).setConnectTimeout(5_000).setIdleTimeout(30)));
+  }
+
+  /** A socket on {@code port}; when it drops, the browser moves to a web node that is up. */
+  private void connect(int port) {
+    WebSocketClient sockets = vertx.createWebSocketClient();
+    WebSocket ws = sockets.connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port).setURI("/ws")
+        .addHeader("Origin", "http://127.0.0.1:" + port)).await();
+    ws.textMessageHandler(text -> heard(new JsonObject(text)));
+    ws.closeHandler(v -> {
+      down.add(port);
+      if (!closing && ports.stream().anyMatch(p -> !down.contains(p))) {
+        int other = up();
+        reconnects.add(other);
+        Thread reconnect = new Thread(() -> connect(other), "browser-reconnect");
+        reconnect.setDaemon(true);
+        reconnect.start();
+      }
+    });
+  }
+
+  private void heard(JsonObject event) {
+    String type = event.getString("type");
+    if ("chat_complete".equals(type) || "chat_error".equals(type)) {
+      if ("chat_error".equals(type)) {
+        errors.add(event);
+      }
+      ends.computeIfAbsent(event.getString("message_id"), id -> new CompletableFuture<>()).complete(event);
+    }
+  }
+
+  private int up() {
+    return ports.stream().filter(p -> !down.contains(p)).findFirst().orElseThrow();
+  }
+
+  /** A request to a web node that is up; a node that does not answer is marked down and the next one asked. */
+  HttpResponse<Buffer> send(String method, String path, JsonObject body) {
+    RuntimeException last = null;
+    for (int attempt = 0; attempt < ports.size(); attempt++) {
+      int port = up();
+      try {
+        var request = client(port).request(io.vertx.core.http.HttpMethod.valueOf(method), path).timeout(30_000);
+        return (body == null ? request.send() : request.sendJsonObject(body)).await();
+      } catch (Exception e) {
+        // await() rethrows the connection's own failure (a SocketException on a reset) as it is.
+        last = e instanceof RuntimeException re ? re : new IllegalStateException(e);
+        if (!(e instanceof java.net.SocketException || e instanceof io.vertx.core.http.HttpClosedException)) {
+          throw last;
+        }
+        down.add(port);
+      }
+    }
+    throw last;
+  }
+
+  String conversation(String datasetUrl) {
+    String id = send("POST", "/api/conversations", new JsonObject()).bodyAsJsonObject().getString("id");
+    HttpResponse<Buffer> added = send("POST", "/api/conversations/" + id + "/datasets",
+        new JsonObject().put("url", datasetUrl));
+    if (added.statusCode() != 201) {
+      throw new AssertionError("dataset not added: " + added.bodyAsString());
+    }
+    return id;
+  }
+
+  /**
+   * Asks and follows the answer to its end: its chat_complete or chat_error, or, when no event comes (the socket
+   * that would have carried it dropped), the stored message read again.
+   */
+  Asked ask(String conversation, String question) {
+    HttpResponse<Buffer> response;
+    try {
+      response = send("POST", "/api/conversations/" + conversation + "/messages", new JsonObject().put("content",
+          question));
+    } catch (RuntimeException e) {
+      return new Asked(conversation, Outcome.LOST, "no web node answered: " + e, null, null);
+    }
+    if (response.statusCode() != 202) {
+      String error = response.bodyAsJsonObject().getString("error");
+      return new Asked(conversation, error == null || error.isBlank() ? Outcome.LOST : Outcome.FAILED_CLEARLY,
+          response.statusCode() + " " + error, null, null);
+    }
+    String messageId = response.bodyAsJsonObject().getString("message_id");
+    String userMessageId = response.bodyAsJsonObject().getString("user_message_id");
+    JsonObject end = awaitEnd(conversation, messageId);
+    if (end == null) {
+      return new Asked(conversation, Outcome.LOST, "the answer never ended", messageId, userMessageId);
+    }
+    boolean answered = "chat_complete".equals(end.getString("type")) || "complete".equals(end.getString("status"));
+    String said = end.getString("error", end.getString("notice", ""));
+    return new Asked(conversation, answered ? Outcome.ANSWERED : Outcome.FAILED_CLEARLY, said, messageId,
+        userMessageId);
+  }
+
+  private JsonObject awaitEnd(String conversation, String messageId) {
+    CompletableFuture<JsonObject> end = ends.computeIfAbsent(messageId, id -> new CompletableFuture<>());
+    for (int round = 0; round < 3; round++) {
+      try {
+        return end.get(EVENT_WAIT_S, TimeUnit.SECONDS);
+      } catch (TimeoutException e) {
+        JsonObject stored = stored(conversation, messageId);
+        if (stored != null && FINAL.contains(stored.getString("status"))) {
+          return stored;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      } catch (ExecutionException e) {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  /** The test is over: sockets that close now are not reopened. */
+  void closing() {
+    closing = true;
+  }
+
+  /** The message as stored now, or null. */
+  JsonObject stored(String conversation, String messageId) {
+    JsonArray messages = send("GET", "/api/conversations/" + conversation, null).bodyAsJsonObject()
+        .getJsonArray("messages");
+    return messages.stream().map(JsonObject.class::cast).filter(m -> messageId.equals(m.getString("id")))
+        .findFirst().orElse(null);
+  }
+}
