@@ -231,7 +231,8 @@ class FailoverIT {
       JsonObject answer = messages.stream().map(JsonObject.class::cast)
           .filter(m -> a.messageId().equals(m.getString("id"))).findFirst().orElse(null);
       assertThat(answer).as("the answer of " + a).isNotNull();
-      assertThat(answer.getString("status")).as("how " + a + " ended").isIn(LoadClient.FINAL);
+      assertThat(answer.getString("status")).as("how %s ended: %s", a, answer.copy().remove("tool_rounds") == null
+          ? answer : answer.copy().put("tool_rounds", "…")).isIn(LoadClient.FINAL);
       if (a.outcome() == LoadClient.Outcome.ANSWERED) {
         assertThat(answer.getString("content")).isEqualTo("There are 100 people.");
         for (Object id : answer.getJsonArray("result_ids", new JsonArray())) {

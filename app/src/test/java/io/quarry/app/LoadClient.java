@@ -55,7 +55,9 @@ final class LoadClient {
 
   private WebClient client(int port) {
     return clients.computeIfAbsent(port, p -> WebClient.create(vertx, new WebClientOptions()
-        .setDefaultHost("127.0.0.1").setDefaultPort(p).setConnectTimeout(5_000).setIdleTimeout(30)));
+        .setDefaultHost("127.0.0.1").setDefaultPort(p).setConnectTimeout(5_000).setIdleTimeout(30)
+        // Sooner than a web node closes a connection idle for chat.headerTimeoutMs (10 s): never reuse one it closes.
+        .setKeepAliveTimeout(5)));
   }
 
   /** A socket on {@code port}; when it drops, the browser moves to a web node that is up. */
@@ -90,10 +92,13 @@ final class LoadClient {
     return ports.stream().filter(p -> !down.contains(p)).findFirst().orElseThrow();
   }
 
-  /** A request to a web node that is up; a node that does not answer is marked down and the next one asked. */
+  /**
+   * A request to a web node that is up, as a load balancer sends it: a node that refuses connections is marked down
+   * and the next one asked; a connection that closes under the request is tried again.
+   */
   HttpResponse<Buffer> send(String method, String path, JsonObject body) {
     RuntimeException last = null;
-    for (int attempt = 0; attempt < ports.size(); attempt++) {
+    for (int attempt = 0; attempt < 2 * ports.size(); attempt++) {
       int port = up();
       try {
         var request = client(port).request(io.vertx.core.http.HttpMethod.valueOf(method), path).timeout(30_000);
@@ -101,10 +106,11 @@ final class LoadClient {
       } catch (Exception e) {
         // await() rethrows the connection's own failure (a SocketException on a reset) as it is.
         last = e instanceof RuntimeException re ? re : new IllegalStateException(e);
-        if (!(e instanceof java.net.SocketException || e instanceof io.vertx.core.http.HttpClosedException)) {
+        if (e instanceof java.net.ConnectException) {
+          down.add(port);
+        } else if (!(e instanceof java.net.SocketException || e instanceof io.vertx.core.http.HttpClosedException)) {
           throw last;
         }
-        down.add(port);
       }
     }
     throw last;

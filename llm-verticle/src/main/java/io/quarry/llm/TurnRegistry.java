@@ -32,12 +32,19 @@ final class TurnRegistry {
     return new TurnClaim(conversationId, userId, messageId, owner, nodeId);
   }
 
-  /** True when the conversation was free, and is now the claim's. */
+  /**
+   * True when the conversation was free, and is now the claim's. Hazelcast runs an operation again when its partition
+   * moves (a member left) and may have applied it already: then the claim found is this one.
+   */
   Future<Boolean> claim(TurnClaim claim) {
-    return map.putIfAbsent(claim.conversationId(), claim.encode()).map(previous -> previous == null);
+    String mine = claim.encode();
+    return map.putIfAbsent(claim.conversationId(), mine).map(previous -> previous == null || previous.equals(mine));
   }
 
-  /** True when this call removed the claim: of several callers, exactly one is told so. */
+  /**
+   * True when this call removed the claim: of several callers, exactly one is told so — but for a removal Hazelcast
+   * ran again after it was applied (its partition moved), which says false.
+   */
   Future<Boolean> release(TurnClaim claim) {
     return map.removeIfPresent(claim.conversationId(), claim.encode());
   }
