@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.testing.FakeGemini;
 import io.quarry.testing.JarCommand;
+import io.quarry.testing.JarNode;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.testing.BusCertificates;
 import io.quarry.testing.FakeGemini;
 import io.quarry.testing.JarCommand;
+import io.quarry.testing.JarNode;
+import io.quarry.testing.LoadClient;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.quarry.testing.PostgresServer;

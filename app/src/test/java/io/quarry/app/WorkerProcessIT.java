@@ -3,6 +3,7 @@ package io.quarry.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.testing.JarCommand;
+import io.quarry.testing.JarNode;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,6 +1,5 @@
-package io.quarry.app;
+package io.quarry.testing;
 
-import io.quarry.testing.JarCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -18,9 +17,9 @@ import java.util.concurrent.TimeUnit;
  * output goes to a log file, read on the way, so that a test waits for the node's own "started" line —
  * an event — instead of polling it.
  */
-final class JarNode {
+public final class JarNode {
 
-  final Process process;
+  public final Process process;
   private final CompletableFuture<Void> started = new CompletableFuture<>();
 
   private JarNode(Process process, Path log) {
@@ -30,21 +29,27 @@ final class JarNode {
     reader.start();
   }
 
-  /** {@code env}: QUARRY_* settings; {@code args}: the command line after {@code -jar quarry.jar}. */
-  static JarNode launch(Path log, Map<String, String> env, String... args) throws IOException {
-    ProcessBuilder builder = new ProcessBuilder(JarCommand.of(Path.of(System.getProperty("quarry.jar")),
-        List.of("-Xmx512m"), args)).redirectErrorStream(true);
+  /**
+   * The jar the build made (failsafe's {@code quarry.jar} property). {@code env}: QUARRY_* settings; {@code args}: the
+   * command line after {@code -jar quarry.jar}.
+   */
+  public static JarNode launch(Path log, Map<String, String> env, String... args) throws IOException {
+    return launch(Path.of(System.getProperty("quarry.jar")), log, env, args);
+  }
+
+  public static JarNode launch(Path jar, Path log, Map<String, String> env, String... args) throws IOException {
+    ProcessBuilder builder = new ProcessBuilder(JarCommand.of(jar, List.of("-Xmx512m"), args)).redirectErrorStream(true);
     builder.environment().putAll(env);
     return new JarNode(builder.start(), log);
   }
 
   /** Waits for the node's own start line (its worker processes' lines are prefixed "worker-N |"). */
-  void awaitStarted(long seconds) throws Exception {
+  public void awaitStarted(long seconds) throws Exception {
     started.get(seconds, TimeUnit.SECONDS);
   }
 
   /** Kills the node and every process it started. */
-  void kill() {
+  public void kill() {
     process.descendants().forEach(ProcessHandle::destroyForcibly);
     process.destroyForcibly();
   }

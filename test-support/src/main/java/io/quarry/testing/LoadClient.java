@@ -1,7 +1,9 @@
-package io.quarry.app;
+package io.quarry.testing;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClosedException;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
@@ -10,6 +12,10 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
+import java.net.ConnectException;
+import java.net.SocketException;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,30 +32,33 @@ import java.util.concurrent.TimeoutException;
  * user's, whichever node sends them), and what a browser does when its socket drops: reconnect elsewhere and
  * read the conversation again.
  */
-final class LoadClient {
+public final class LoadClient {
 
   /** How a question ended for the user. */
-  enum Outcome { ANSWERED, FAILED_CLEARLY, LOST }
+  public enum Outcome { ANSWERED, FAILED_CLEARLY, LOST }
 
   /** One question's story: its outcome, what the user was told, and the ids to find it by in storage. */
-  record Asked(String conversation, Outcome outcome, String said, String messageId, String userMessageId) {
+  public record Asked(String conversation, Outcome outcome, String said, String messageId, String userMessageId) {
   }
 
-  static final Set<String> FINAL = Set.of("complete", "error", "interrupted", "cancelled", "declined");
+  public static final Set<String> FINAL = Set.of("complete", "error", "interrupted", "cancelled", "declined");
   static final long EVENT_WAIT_S = 15;
 
   private final Vertx vertx;
   private final List<Integer> ports;
   private final Map<Integer, WebClient> clients = new ConcurrentHashMap<>();
+  /** Held: Vert.x closes a client once nothing refers to it, even while it connects. */
+  private final WebSocketClient sockets;
   private final Set<Integer> down = ConcurrentHashMap.newKeySet();
   private final Map<String, CompletableFuture<JsonObject>> ends = new ConcurrentHashMap<>();
-  final List<JsonObject> errors = new CopyOnWriteArrayList<>();
-  final List<Integer> reconnects = new CopyOnWriteArrayList<>();
+  public final List<JsonObject> errors = new CopyOnWriteArrayList<>();
+  public final List<Integer> reconnects = new CopyOnWriteArrayList<>();
   private volatile boolean closing;
 
-  LoadClient(Vertx vertx, List<Integer> ports) {
+  public LoadClient(Vertx vertx, List<Integer> ports) {
     this.vertx = vertx;
     this.ports = ports;
+    this.sockets = vertx.createWebSocketClient();
     ports.forEach(this::connect);
   }
 
@@ -60,27 +69,47 @@ final class LoadClient {
         .setKeepAliveTimeout(5)));
   }
 
-  /** A socket on {@code port}; when it drops, the browser moves to a web node that is up. */
+  /** A socket on the web node at {@code port}, answering its pings; when it drops, the browser connects again. */
   private void connect(int port) {
-    WebSocketClient sockets = vertx.createWebSocketClient();
-    WebSocket ws = sockets.connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port).setURI("/ws")
-        .addHeader("Origin", "http://127.0.0.1:" + port)).await();
-    ws.textMessageHandler(text -> heard(new JsonObject(text)));
+    WebSocket ws = sockets.connect(new WebSocketConnectOptions().setHost("127.0.0.1")
+        .setPort(port).setURI("/ws").addHeader("Origin", "http://127.0.0.1:" + port)).await();
+    ws.textMessageHandler(text -> heard(ws, new JsonObject(text)));
     ws.closeHandler(v -> {
-      down.add(port);
-      if (!closing && ports.stream().anyMatch(p -> !down.contains(p))) {
-        int other = up();
-        reconnects.add(other);
-        Thread reconnect = new Thread(() -> connect(other), "browser-reconnect");
+      if (!closing) {
+        Thread reconnect = new Thread(() -> reconnect(port), "browser-reconnect");
         reconnect.setDaemon(true);
         reconnect.start();
       }
     });
   }
 
-  private void heard(JsonObject event) {
+  /** As a browser does: to the same web node while it takes connections, else to the next one that does. */
+  private void reconnect(int port) {
+    List<Integer> order = new ArrayList<>(ports);
+    Collections.rotate(order, -ports.indexOf(port));
+    for (int candidate : order) {
+      if (down.contains(candidate)) {
+        continue;
+      }
+      try {
+        connect(candidate);
+        if (candidate != port) {
+          reconnects.add(candidate);
+        }
+        return;
+      } catch (Exception e) {
+        if (e instanceof ConnectException) {
+          down.add(candidate);
+        }
+      }
+    }
+  }
+
+  private void heard(WebSocket ws, JsonObject event) {
     String type = event.getString("type");
-    if ("chat_complete".equals(type) || "chat_error".equals(type)) {
+    if ("ping".equals(type)) {
+      ws.writeTextMessage(new JsonObject().put("type", "pong").encode());
+    } else if ("chat_complete".equals(type) || "chat_error".equals(type)) {
       if ("chat_error".equals(type)) {
         errors.add(event);
       }
@@ -96,19 +125,19 @@ final class LoadClient {
    * A request to a web node that is up, as a load balancer sends it: a node that refuses connections is marked down
    * and the next one asked; a connection that closes under the request is tried again.
    */
-  HttpResponse<Buffer> send(String method, String path, JsonObject body) {
+  public HttpResponse<Buffer> send(String method, String path, JsonObject body) {
     RuntimeException last = null;
     for (int attempt = 0; attempt < 2 * ports.size(); attempt++) {
       int port = up();
       try {
-        var request = client(port).request(io.vertx.core.http.HttpMethod.valueOf(method), path).timeout(30_000);
+        var request = client(port).request(HttpMethod.valueOf(method), path).timeout(30_000);
         return (body == null ? request.send() : request.sendJsonObject(body)).await();
       } catch (Exception e) {
         // await() rethrows the connection's own failure (a SocketException on a reset) as it is.
         last = e instanceof RuntimeException re ? re : new IllegalStateException(e);
-        if (e instanceof java.net.ConnectException) {
+        if (e instanceof ConnectException) {
           down.add(port);
-        } else if (!(e instanceof java.net.SocketException || e instanceof io.vertx.core.http.HttpClosedException)) {
+        } else if (!(e instanceof SocketException || e instanceof HttpClosedException)) {
           throw last;
         }
       }
@@ -116,7 +145,7 @@ final class LoadClient {
     throw last;
   }
 
-  String conversation(String datasetUrl) {
+  public String conversation(String datasetUrl) {
     String id = send("POST", "/api/conversations", new JsonObject()).bodyAsJsonObject().getString("id");
     HttpResponse<Buffer> added = send("POST", "/api/conversations/" + id + "/datasets",
         new JsonObject().put("url", datasetUrl));
@@ -130,7 +159,7 @@ final class LoadClient {
    * Asks and follows the answer to its end: its chat_complete or chat_error, or, when no event comes (the socket
    * that would have carried it dropped), the stored message read again.
    */
-  Asked ask(String conversation, String question) {
+  public Asked ask(String conversation, String question) {
     HttpResponse<Buffer> response;
     try {
       response = send("POST", "/api/conversations/" + conversation + "/messages", new JsonObject().put("content",
@@ -176,12 +205,12 @@ final class LoadClient {
   }
 
   /** The test is over: sockets that close now are not reopened. */
-  void closing() {
+  public void closing() {
     closing = true;
   }
 
   /** The message as stored now, or null. */
-  JsonObject stored(String conversation, String messageId) {
+  public JsonObject stored(String conversation, String messageId) {
     JsonArray messages = send("GET", "/api/conversations/" + conversation, null).bodyAsJsonObject()
         .getJsonArray("messages");
     return messages.stream().map(JsonObject.class::cast).filter(m -> messageId.equals(m.getString("id")))
