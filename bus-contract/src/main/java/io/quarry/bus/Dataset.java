@@ -38,6 +38,11 @@ public record Dataset(
         createdAt, updatedAt);
   }
 
+  /** A failed add: in error without ever having loaded. It holds no slot of the conversation's limit. */
+  public boolean neverLoaded() {
+    return ERROR.equals(status) && rowCount == null;
+  }
+
   public Dataset loading() {
     return new Dataset(id, conversationId, url, name, rowCount, columnCount, schema, LOADING, null, fileSize, etag,
         createdAt, updatedAt);

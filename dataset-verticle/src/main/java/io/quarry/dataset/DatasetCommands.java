@@ -18,13 +18,18 @@ import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Adding, refreshing, renaming and removing datasets. Every change of state is stored, then published
  * to the user's browsers as {@code dataset_loading}, {@code dataset_loaded}, {@code dataset_error} or
- * {@code dataset_removed}.
+ * {@code dataset_removed}. A failed add is the exception: it keeps nothing (no slot of the limit, no name,
+ * not its URL), and only its {@code dataset_error} says why it failed.
  */
 final class DatasetCommands {
+
+  private static final Logger log = LoggerFactory.getLogger(DatasetCommands.class);
 
   static final String INVALID_URL = "Invalid URL format";
 
@@ -46,19 +51,31 @@ final class DatasetCommands {
     String conversationId = required(body, Keys.CONVERSATION_ID);
     String url = body.getString(Keys.URL);
     URI uri = OutboundHttp.parse(url).orElseThrow(() -> QuarryException.badRequest(INVALID_URL));
+    return claim(userId, conversationId, url).compose(claimed -> load(userId, claimed, uri, true));
+  }
+
+  /**
+   * Re-runs steps 2–5; the dataset shows as loading meanwhile, then ready or in error. One that never loaded
+   * (an add a stopped server left in error) is added again instead, since it holds no slot.
+   */
+  Future<JsonObject> refresh(JsonObject body) {
+    String userId = required(body, Keys.USER_ID);
+    String conversationId = required(body, Keys.CONVERSATION_ID);
+    return storage.dataset(userId, conversationId, required(body, Keys.DATASET_ID))
+        .compose(found -> {
+          URI uri = OutboundHttp.parse(found.url()).orElseThrow();
+          return found.neverLoaded()
+              ? claim(userId, conversationId, found.url()).compose(claimed -> load(userId, claimed, uri, true))
+              : storage.updateDataset(userId, found.loading()).compose(loading -> load(userId, loading, uri, false));
+        });
+  }
+
+  /** A slot and a name; a duplicate or a full conversation is the caller's mistake, a 400 with the seed's text. */
+  private Future<Dataset> claim(String userId, String conversationId, String url) {
     return storage.claimDataset(userId, conversationId, url, maxDatasets)
         .recover(e -> Failure.classify(e) == Failure.CONFLICT
             ? Future.failedFuture(QuarryException.badRequest(Failure.messageOf(e)))
-            : Future.failedFuture(e))
-        .compose(claimed -> load(userId, claimed, uri));
-  }
-
-  /** Re-runs steps 2–5; the dataset shows as loading meanwhile, then ready or in error. */
-  Future<JsonObject> refresh(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    return storage.dataset(userId, required(body, Keys.CONVERSATION_ID), required(body, Keys.DATASET_ID))
-        .compose(found -> storage.updateDataset(userId, found.loading()))
-        .compose(loading -> load(userId, loading, OutboundHttp.parse(loading.url()).orElseThrow()));
+            : Future.failedFuture(e));
   }
 
   Future<JsonObject> rename(JsonObject body) {
@@ -74,11 +91,14 @@ final class DatasetCommands {
         .map(Dataset::toJson);
   }
 
-  private Future<JsonObject> load(String userId, Dataset dataset, URI uri) {
+  private Future<JsonObject> load(String userId, Dataset dataset, URI uri, boolean adding) {
     ChatEvents.publish(bus, userId, ChatEvents.dataset(DATASET_LOADING, dataset));
-    return pipeline.run(uri).transform(outcome -> outcome.succeeded()
-            ? ready(userId, dataset, outcome.result())
-            : failed(userId, dataset, outcome.cause()))
+    return pipeline.run(uri).transform(outcome -> {
+          if (outcome.succeeded()) {
+            return ready(userId, dataset, outcome.result());
+          }
+          return adding ? discard(userId, dataset, outcome.cause()) : failed(userId, dataset, outcome.cause());
+        })
         .map(Dataset::toJson);
   }
 
@@ -94,6 +114,21 @@ final class DatasetCommands {
         .onSuccess(stored -> ChatEvents.publish(bus, userId, ChatEvents.dataset(DATASET_ERROR, stored)
             .put("details", Failure.detailsOf(cause))))
         .transform(stored -> Future.failedFuture(cause));
+  }
+
+  /**
+   * A failed add gives its slot, name and URL back at once. Should the deletion fail, the row left in error
+   * costs nothing either: storage counts only datasets that loaded or are loading.
+   */
+  private Future<Dataset> discard(String userId, Dataset dataset, Throwable cause) {
+    return storage.deleteDataset(userId, dataset.conversationId(), dataset.id())
+        .onFailure(e -> log.warn("Could not delete failed dataset {} of conversation {}: {}", dataset.id(),
+            dataset.conversationId(), Failure.messageOf(e)))
+        .transform(deleted -> {
+          ChatEvents.publish(bus, userId, ChatEvents.dataset(DATASET_ERROR, dataset.failed(Failure.messageOf(cause)))
+              .put("details", Failure.detailsOf(cause)));
+          return Future.failedFuture(cause);
+        });
   }
 
 }

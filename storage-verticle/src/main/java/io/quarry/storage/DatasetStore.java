@@ -50,24 +50,42 @@ final class DatasetStore {
             : claimNew(conn, body, id))));
   }
 
+  /**
+   * Only datasets that loaded (ready, or in error after a refresh) or are loading hold a slot and a URL. A row
+   * that never loaded (an add whose deletion did not happen, or one a dead server left) costs nothing: it holds
+   * no slot, and a new add of its URL replaces it. Its name is still avoided, since names are unique.
+   */
   private Future<JsonObject> claimNew(SqlClient conn, JsonObject body, String id) {
     String conversationId = required(body, Keys.CONVERSATION_ID);
     String url = required(body, Keys.URL);
     int max = body.getInteger(Keys.MAX_DATASETS, 5);
-    return db.exists(conn, "SELECT 1 FROM datasets WHERE conversation_id = ? AND url = ?", conversationId, url)
-        .compose(duplicate -> duplicate
-            ? Future.failedFuture(QuarryException.conflict("This dataset is already loaded"))
-            : db.run(conn, "SELECT name FROM datasets WHERE conversation_id = ?", conversationId))
-        .compose(names -> {
-          if (names.size() >= max) {
-            return Future.failedFuture(QuarryException.conflict("Maximum " + max + " datasets reached"));
-          }
+    return db.run(conn, "SELECT id, url, name, status, row_count FROM datasets WHERE conversation_id = ?",
+            conversationId)
+        .compose(rows -> {
+          int holding = 0;
+          String replaced = null;
           int highest = 0;
-          for (Row row : names) {
+          for (Row row : rows) {
+            boolean neverLoaded = Dataset.ERROR.equals(row.getString("status")) && row.getValue("row_count") == null;
+            boolean sameUrl = url.equals(row.getString("url"));
+            if (sameUrl && !neverLoaded) {
+              return Future.failedFuture(QuarryException.conflict("This dataset is already loaded"));
+            }
+            if (sameUrl) {
+              replaced = row.getString("id");
+              continue;
+            }
+            holding += neverLoaded ? 0 : 1;
             Matcher m = DEFAULT_NAME.matcher(row.getString("name"));
             highest = m.matches() ? Math.max(highest, Integer.parseInt(m.group(1))) : highest;
           }
-          return insert(conn, id, conversationId, url, "table" + (highest + 1));
+          if (holding >= max) {
+            return Future.failedFuture(QuarryException.conflict("Maximum " + max + " datasets reached"));
+          }
+          String name = "table" + (highest + 1);
+          return (replaced == null ? Future.<Object>succeededFuture()
+              : db.run(conn, "DELETE FROM datasets WHERE id = ?", replaced).mapEmpty())
+              .compose(v -> insert(conn, id, conversationId, url, name));
         });
   }
 

@@ -63,6 +63,64 @@ class DatasetStoreTest extends StorageTestBase {
   }
 
   @Test
+  @DisplayName("a dataset that never loaded holds no slot: with one ready and three failed adds left in error, four "
+      + "more are accepted and the sixth refused with 'Maximum 5 datasets reached'")
+  void failedAddsHoldNoSlot() {
+    Conversation c = storage.createConversation(alice.id(), "Data").await();
+    Dataset ready = storage.claimDataset(alice.id(), c.id(), "https://x.test/ok.parquet", 5).await();
+    storage.updateDataset(alice.id(), ready.ready(1, new JsonArray(), 10, null)).await();
+    for (int i = 1; i <= 3; i++) {
+      Dataset failed = storage.claimDataset(alice.id(), c.id(), "https://x.test/gone" + i + ".parquet", 5).await();
+      storage.updateDataset(alice.id(), failed.failed("Could not access URL")).await();
+    }
+    for (int i = 1; i <= 4; i++) {
+      storage.claimDataset(alice.id(), c.id(), "https://x.test/" + i + ".parquet", 5).await();
+    }
+    assertFails(storage.claimDataset(alice.id(), c.id(), "https://x.test/5.parquet", 5), Failure.CONFLICT,
+        "Maximum 5 datasets reached");
+  }
+
+  @Test
+  @DisplayName("adding the URL of a dataset that never loaded replaces it under a new name; one that loaded and then "
+      + "failed a refresh keeps its URL and slot")
+  void failedAddIsReplaced() {
+    Conversation c = storage.createConversation(alice.id(), "Data").await();
+    Dataset loaded = storage.claimDataset(alice.id(), c.id(), "https://x.test/loaded.parquet", 5).await();
+    storage.updateDataset(alice.id(), loaded.ready(1, new JsonArray(), 10, null)).await();
+    storage.updateDataset(alice.id(), loaded.ready(1, new JsonArray(), 10, null).failed("Could not access URL")).await();
+    Dataset failed = storage.claimDataset(alice.id(), c.id(), "https://x.test/gone.parquet", 5).await();
+    storage.updateDataset(alice.id(), failed.failed("Could not access URL")).await();
+
+    Dataset again = storage.claimDataset(alice.id(), c.id(), "https://x.test/gone.parquet", 5).await();
+    assertThat(again.id()).isNotEqualTo(failed.id());
+    assertThat(again.status()).isEqualTo(Dataset.LOADING);
+    assertThat(storage.datasets(alice.id(), c.id()).await()).extracting(Dataset::id)
+        .containsExactly(loaded.id(), again.id());
+    assertFails(storage.claimDataset(alice.id(), c.id(), "https://x.test/loaded.parquet", 5), Failure.CONFLICT,
+        "This dataset is already loaded");
+    assertFails(storage.claimDataset(alice.id(), c.id(), "https://x.test/1.parquet", 2), Failure.CONFLICT,
+        "Maximum 2 datasets reached");
+  }
+
+  @Test
+  @DisplayName("ten concurrent claims beside failed adds left in error yield exactly five datasets with distinct names")
+  void concurrentClaimsBesideFailedAdds() {
+    Conversation c = storage.createConversation(alice.id(), "Race").await();
+    for (int i = 0; i < 2; i++) {
+      Dataset failed = storage.claimDataset(alice.id(), c.id(), "https://x.test/gone" + i + ".parquet", 5).await();
+      storage.updateDataset(alice.id(), failed.failed("Could not access URL")).await();
+    }
+    List<Future<Dataset>> claims = IntStream.range(0, 10)
+        .mapToObj(i -> storage.claimDataset(alice.id(), c.id(), "https://x.test/" + i + ".parquet", 5))
+        .toList();
+    Future.join(claims).otherwiseEmpty().await();
+    List<String> names = claims.stream().filter(Future::succeeded).map(f -> f.result().name()).toList();
+    assertThat(names).hasSize(5).doesNotHaveDuplicates().doesNotContain("table1", "table2");
+    assertThat(claims.stream().filter(Future::failed))
+        .allSatisfy(f -> assertThat(f.cause().getMessage()).isEqualTo("Maximum 5 datasets reached"));
+  }
+
+  @Test
   @DisplayName("ten concurrent claims in one conversation yield exactly five datasets with distinct names")
   void concurrentClaims() {
     Conversation c = storage.createConversation(alice.id(), "Race").await();

@@ -57,19 +57,22 @@ final class StoredDatasets {
     return datasets.values().stream().filter(d -> d.conversationId().equals(conversationId)).toList();
   }
 
+  /** As storage: only datasets that loaded or are loading hold a slot; a new add of a failed add's URL replaces it. */
   JsonObject claim(JsonObject body) {
     String conversationId = owned(body);
     String url = required(body, Keys.URL);
     int max = body.getInteger(Keys.MAX_DATASETS, 5);
     List<Dataset> present = of(conversationId);
-    if (present.stream().anyMatch(d -> d.url().equals(url))) {
+    if (present.stream().anyMatch(d -> d.url().equals(url) && !d.neverLoaded())) {
       throw QuarryException.conflict("This dataset is already loaded");
     }
-    if (present.size() >= max) {
+    List<Dataset> others = present.stream().filter(d -> !d.url().equals(url)).toList();
+    if (others.stream().filter(d -> !d.neverLoaded()).count() >= max) {
       throw QuarryException.conflict("Maximum " + max + " datasets reached");
     }
+    present.stream().filter(d -> d.url().equals(url)).forEach(d -> datasets.remove(d.id()));
     int highest = 0;
-    for (Dataset d : present) {
+    for (Dataset d : others) {
       Matcher m = DEFAULT_NAME.matcher(d.name());
       highest = m.matches() ? Math.max(highest, Integer.parseInt(m.group(1))) : highest;
     }
