@@ -9,7 +9,9 @@ args=("${@:2}")
 case "${1:-dataset}" in
   dataset) main=io.quarry.bench.DatasetBench ;;
   chat) main=io.quarry.bench.ChatBench ;;
-  cluster) main=io.quarry.bench.ClusterBench ;;
+  cluster) main=io.quarry.bench.ClusterBench
+    # bench/run.sh cluster [jar] [tls]: tls measures only what bus TLS costs a query round trip
+    args=("${2:-app/target/quarry.jar}" "${@:3}") ;;
   fetch) main=io.quarry.bench.FetchBench ;;
   startup)
     # The baseline is the jar from before worker isolation (commit 5e19226), built once into the temp directory,

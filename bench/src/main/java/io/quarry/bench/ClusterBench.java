@@ -57,15 +57,17 @@ public final class ClusterBench {
 
   public static void main(String[] args) throws Exception {
     Path jar = Path.of(args.length > 0 ? args[0] : "app/target/quarry.jar");
+    boolean tlsOnly = args.length > 1 && "tls".equals(args[1]);
     ClusterBench bench = new ClusterBench(jar, Scratch.dir("quarry-cluster-bench"));
     try {
-      bench.run();
+      bench.run(tlsOnly);
     } finally {
       bench.outside.close().await();
     }
   }
 
-  private void run() throws Exception {
+  /** {@code tlsOnly}: only what bus TLS costs. */
+  private void run(boolean tlsOnly) throws Exception {
     files = ParquetServer.start(outside);
     Path data = work.resolve("events.parquet");
     if (!Files.exists(data)) {
@@ -76,7 +78,13 @@ public final class ClusterBench {
     gemini.respondWith(ClusterBench::modelTurn);
     System.out.printf(Locale.ROOT, "%nQuarry cluster benchmark, %d cores; every node a JVM from %s%n",
         Runtime.getRuntime().availableProcessors(), jar);
+    if (!tlsOnly) {
+      throughputs();
+    }
+    tlsCost();
+  }
 
+  private void throughputs() throws Exception {
     Throughput one = throughput(1);
     Throughput two = throughput(2);
     System.out.printf(Locale.ROOT, "%n%-34s %18s %18s %8s%n", "", "1 of each role", "2 of each role", "ratio");
@@ -85,8 +93,6 @@ public final class ClusterBench {
     row("group-by queries/s (" + QUERY_THREADS + " at once)", one.queries, two.queries);
     row("  query p50 ms", one.queryP50, two.queryP50);
     System.out.printf(Locale.ROOT, "  failed: %s / %s%n", one.failures, two.failures);
-
-    tlsCost();
   }
 
   private static void row(String label, double one, double two) {
@@ -95,7 +101,7 @@ public final class ClusterBench {
 
   /** What one cluster of {@code each} nodes per role answers per second. */
   private Throughput throughput(int each) throws Exception {
-    try (Cluster cluster = Cluster.start(this, "x" + each, each, true)) {
+    try (Cluster cluster = Cluster.start(this, "x" + each, each, true, 5701)) {
       LoadClient browsers = new LoadClient(outside, cluster.webPorts);
       List<String> conversations = new ArrayList<>();
       for (int i = 0; i < CONVERSATIONS; i++) {
@@ -160,7 +166,8 @@ public final class ClusterBench {
 
   /** A trivial query's round trip on a cluster with bus TLS and one without, running side by side, in turn. */
   private void tlsCost() throws Exception {
-    try (Cluster secure = Cluster.start(this, "tls", 1, true); Cluster clear = Cluster.start(this, "clear", 1, false)) {
+    try (Cluster secure = Cluster.start(this, "tls", 1, true, 5701);
+        Cluster clear = Cluster.start(this, "clear", 1, false, 5801)) {
       LoadClient withTls = new LoadClient(outside, secure.webPorts);
       LoadClient without = new LoadClient(outside, clear.webPorts);
       String a = withTls.conversation(files.url("/events.parquet"));
@@ -220,10 +227,16 @@ public final class ClusterBench {
     final List<JarNode> nodes = new ArrayList<>();
     final List<Integer> webPorts = new ArrayList<>();
 
-    static Cluster start(ClusterBench bench, String name, int each, boolean tls) throws Exception {
+    /**
+     * {@code port}: where its members' Hazelcast ports start. Two clusters at once on one machine need ranges of their
+     * own, or a node that looks for its cluster's members may find only the other's and stay alone.
+     */
+    static Cluster start(ClusterBench bench, String name, int each, boolean tls, int port) throws Exception {
       Cluster cluster = new Cluster();
       Map<String, String> env = new HashMap<>();
       env.put("QUARRY_CLUSTER_NAME", "quarry-bench-" + name + "-" + UUID.randomUUID());
+      env.put("QUARRY_CLUSTER_PORT", String.valueOf(port));
+      env.put("QUARRY_CLUSTER_MEMBERS", "127.0.0.1:" + port);
       env.put("QUARRY_STORAGE_BACKEND", "postgres");
       env.put("QUARRY_STORAGE_PORT", String.valueOf(bench.postgres.port()));
       env.put("QUARRY_STORAGE_DATABASE", bench.postgres.newDatabase());
@@ -246,9 +259,9 @@ public final class ClusterBench {
         for (int i = 1; i <= each; i++) {
           cluster.launch(bench, env, name + "-worker-" + i, "worker", 0, tls);
           cluster.launch(bench, env, name + "-llm-" + i, "llm", 0, tls);
-          int port = JarCommand.freePort();
-          cluster.webPorts.add(port);
-          cluster.launch(bench, env, name + "-web-" + i, "web,dataset", port, tls);
+          int http = JarCommand.freePort();
+          cluster.webPorts.add(http);
+          cluster.launch(bench, env, name + "-web-" + i, "web,dataset", http, tls);
         }
         cluster.awaitStarted();
       } catch (Exception e) {
