@@ -1,6 +1,9 @@
 // Wires the three panels to the REST API and the event socket.
-import { api } from './api.js';
+import { api, Unreachable } from './api.js';
 import { connectSocket } from './socket.js';
+import { showConnection } from './connection.js';
+import { showEmptyState } from './empty-state.js';
+import { unsent } from './unsent.js';
 import { MessageView } from './messages.js';
 import { DatasetPanel } from './datasets.js';
 import { ConversationList } from './conversations.js';
@@ -8,17 +11,20 @@ import { showSignIn, signOut } from './auth.js';
 import { elements } from './elements.js';
 import { EVENTS, isDatasetEvent } from './events.js';
 import { showProgress } from './progress.js';
+import { initTheme } from './theme.js';
 
 const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false, sqlRunning: 0 };
 const $ = elements([
-  'account', 'account-email', 'banner', 'composer', 'connection-dot', 'connection-lost', 'connection-text',
-  'conversation-title', 'input', 'messages', 'new-conversation', 'onboarding', 'retry-connection', 'samples',
-  'send', 'signout', 'sql-input', 'sql-progress', 'sql-run', 'stop', 'theme', 'usage', 'usage-fill', 'usage-text',
+  'account', 'account-email', 'announcer', 'banner', 'composer', 'conversation-title', 'input', 'messages',
+  'new-conversation', 'retry-connection', 'samples', 'send', 'signout', 'sql-input', 'sql-progress', 'sql-run',
+  'stop', 'usage', 'usage-fill', 'usage-text',
 ]);
 const input = $('input');
 
-const messages = new MessageView($('messages'), () => state.conversationId);
-const datasets = new DatasetPanel(() => state.conversationId);
+const messages = new MessageView($('messages'), () => state.conversationId, {
+  announce: (text) => { $('announcer').textContent = text; },
+});
+const datasets = new DatasetPanel(() => state.conversationId, { onChange: () => refreshEmptyState() });
 const conversations = new ConversationList({
   onSelect: (id) => select(id),
   onDeleted: async (id) => {
@@ -27,22 +33,6 @@ const conversations = new ConversationList({
     await select(rest.length ? rest[0].id : (await conversations.create()).id);
   },
 });
-
-function applyTheme(choice) {
-  const dark = choice === 'dark' || (choice === 'system' && matchMedia('(prefers-color-scheme: dark)').matches);
-  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
-}
-
-function initTheme() {
-  const saved = localStorage.getItem('quarry-theme') || 'system';
-  $('theme').value = saved;
-  applyTheme(saved);
-  $('theme').addEventListener('change', (e) => {
-    localStorage.setItem('quarry-theme', e.target.value);
-    applyTheme(e.target.value);
-  });
-  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => applyTheme($('theme').value));
-}
 
 function banner(text) {
   $('banner').textContent = text || '';
@@ -69,12 +59,35 @@ async function select(id) {
   $('conversation-title').textContent = conversation.conversation.title;
   await messages.showConversation(conversation.messages);
   datasets.show(conversation.datasets);
-  toggleOnboarding(conversation.messages.length === 0 && conversation.datasets.length === 0);
+  refreshEmptyState();
   input.focus();
 }
 
-function toggleOnboarding(show) {
-  $('onboarding').hidden = !show;
+/** An empty conversation says how to start, or that its tables are ready; the input stays at the bottom. */
+function refreshEmptyState() {
+  showEmptyState(!messages.hasMessages(), datasets.all());
+}
+
+/** Whether the conversation shown has nothing yet: no message, no dataset, no answer under way. */
+function isEmpty() {
+  return !messages.hasMessages() && datasets.all().length === 0 && !state.streaming;
+}
+
+/** A new conversation, unless an empty one is at hand: the one shown, or the newest. */
+async function newConversation() {
+  if (state.conversationId && isEmpty()) {
+    input.focus();
+    return;
+  }
+  const newest = conversations.items[0];
+  if (newest && newest.id !== state.conversationId) {
+    const found = await api.get(`/api/conversations/${newest.id}`);
+    if (found.messages.length === 0 && found.datasets.length === 0) {
+      await select(newest.id);
+      return;
+    }
+  }
+  await select((await conversations.create()).id);
 }
 
 async function loadSamples() {
@@ -88,7 +101,6 @@ async function loadSamples() {
     b.querySelector('span').textContent = s.description;
     b.querySelector('small').textContent = ` Source: ${s.source}`;
     b.addEventListener('click', async () => {
-      toggleOnboarding(false);
       await datasets.add(s.url);
       input.focus();
     });
@@ -97,21 +109,36 @@ async function loadSamples() {
 }
 
 async function send() {
-  const content = input.value.trim();
+  const typed = input.value;
+  const content = typed.trim();
   if (!content || state.streaming || !state.conversationId) return;
+  unsent.hide();
   input.value = '';
-  toggleOnboarding(false);
-  messages.addUser(content);
-  messages.startAnswer();
+  const question = messages.addUser(content);
+  const answer = messages.startAnswer();
+  refreshEmptyState();
   setStreaming(true);
   try {
     const { message_id: id } = await api.post(`/api/conversations/${state.conversationId}/messages`, { content });
     messages.claim(id);
   } catch (e) {
-    messages.onEvent({ type: EVENTS.CHAT_ERROR, error: e.message, details: e.details });
     setStreaming(false);
+    if (e instanceof Unreachable) {
+      unreachable(question, answer, typed);
+      return;
+    }
+    messages.onEvent({ type: EVENTS.CHAT_ERROR, error: e.message, details: e.details });
     if (e.status === 429 && e.body.resets_in_seconds > 0) limitReached(e.body.resets_in_seconds);
   }
+}
+
+/** Nothing was sent: the question goes back to the input as typed (unless something new is there), to send again. */
+function unreachable(question, answer, typed) {
+  messages.retract(question, answer);
+  refreshEmptyState();
+  if (!input.value) input.value = typed;
+  unsent.show();
+  input.focus();
 }
 
 async function stop() {
@@ -164,10 +191,8 @@ function onEvent(event) {
 }
 
 function onStatus(status) {
-  const dot = $('connection-dot');
-  dot.className = `dot ${status === 'connected' ? 'connected' : status === 'lost' ? 'lost' : ''}`;
-  $('connection-text').textContent = { connected: 'Connected', connecting: 'Connecting…', reconnecting: 'Reconnecting…', lost: 'Connection lost' }[status];
-  $('connection-lost').hidden = status !== 'lost';
+  showConnection(status);
+  if (status.state === 'connected') unsent.connectionBack();
 }
 
 /** After reconnecting, the conversation is fetched again (events may have been missed); a failure is retried. */
@@ -184,13 +209,13 @@ async function refetch(attempts) {
 async function runSql() {
   const sql = $('sql-input').value.trim();
   if (!sql) return;
-  toggleOnboarding(false);
   state.sqlRunning += 1;
   try {
     messages.showSqlResult(sql, await api.post(`/api/conversations/${state.conversationId}/query`, { sql }));
   } catch (e) {
     messages.showSqlError(sql, e.message);
   } finally {
+    refreshEmptyState();
     // Runs started before this one ended may still be fetching: their progress stays until the last ends.
     state.sqlRunning -= 1;
     if (state.sqlRunning === 0) {
@@ -241,7 +266,8 @@ async function start() {
     onReconnect: () => refetch(3),
   });
   $('retry-connection').addEventListener('click', () => socket.retry());
-  $('new-conversation').addEventListener('click', async () => select((await conversations.create()).id));
+  $('new-conversation').addEventListener('click', () => newConversation().catch((e) => banner(e.message)));
+  unsent.onSendAgain(send);
   $('composer').addEventListener('submit', (e) => { e.preventDefault(); send(); });
   input.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {

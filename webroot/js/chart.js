@@ -17,7 +17,9 @@ export function toVegaLite(spec, result) {
     width: 'container',
     height: 260,
   };
-  const x = { field: spec.x, type: typeOf(result, spec.x) };
+  // A category axis keeps the result's row order (a top-N stays ranked); Vega-Lite would sort it by name.
+  const xType = typeOf(result, spec.x);
+  const x = { field: spec.x, type: xType, sort: xType === 'quantitative' || xType === 'temporal' ? undefined : null };
   const folded = ys.length > 1;
   const yField = folded ? 'value' : ys[0];
   const color = spec.series ? { field: spec.series, type: 'nominal' } : folded ? { field: 'series', type: 'nominal' } : undefined;
@@ -35,14 +37,14 @@ export function toVegaLite(spec, result) {
         encoding: { x: { field: spec.x, type: 'ordinal' }, y: { field: spec.series || ys[1] || ys[0], type: 'ordinal' },
           color: { field: ys[0], type: 'quantitative' } } };
     case 'horizontal_bar':
-      return { ...base, transform, mark: { type: 'bar', tooltip: true }, encoding: { y: { ...x, type: 'nominal' }, x: y, color } };
+      return { ...base, transform, mark: { type: 'bar', tooltip: true }, encoding: { y: { ...x, type: 'nominal', sort: null }, x: y, color } };
     case 'scatter':
       return { ...base, transform, mark: { type: 'point', tooltip: true }, encoding: { x, y, color } };
     case 'line':
     case 'area':
       return { ...base, transform, mark: { type: spec.chart_type, tooltip: true, point: spec.chart_type === 'line' }, encoding: { x, y, color } };
     default:
-      return { ...base, transform, mark: { type: 'bar', tooltip: true }, encoding: { x: { ...x, type: x.type === 'quantitative' ? 'ordinal' : x.type }, y, color, xOffset: spec.stacked || !color ? undefined : color } };
+      return { ...base, transform, mark: { type: 'bar', tooltip: true }, encoding: { x: { ...x, type: x.type === 'quantitative' ? 'ordinal' : x.type, sort: null }, y, color, xOffset: spec.stacked || !color ? undefined : color } };
   }
 }
 

@@ -1,29 +1,39 @@
-// The right panel: add a dataset by URL, its card while loading / ready / in error, the schema modal.
-import { api } from './api.js';
+// The right panel: add a dataset by URL, its card while loading / ready / in error, the schema modal. An add that
+// failed keeps nothing on the server; its "Not added" card says why until it is dismissed or retried.
+import { api, Unreachable } from './api.js';
 import { elements } from './elements.js';
+import { describeRefresh } from './schema-change.js';
+
+export const INVALID_URL = 'Invalid URL format';
 
 export function urlFormatError(text) {
   try {
     const url = new URL(text.trim());
-    return ['http:', 'https:'].includes(url.protocol) && url.hostname ? null : 'Invalid URL format';
+    return ['http:', 'https:'].includes(url.protocol) && url.hostname ? null : INVALID_URL;
   } catch {
-    return 'Invalid URL format';
+    return INVALID_URL;
   }
 }
 
+/** A stored dataset that never loaded: a failed add (left behind only when a server stopped while adding it). */
+function neverLoaded(d) {
+  return d.status === 'error' && (d.row_count === null || d.row_count === undefined);
+}
+
 export class DatasetPanel {
-  constructor(conversationId) {
+  /** @param onChange () => void, whenever the conversation's datasets change */
+  constructor(conversationId, { onChange = () => {} } = {}) {
     this.conversationId = conversationId;
+    this.onChange = onChange;
     this.$ = elements(['dataset-list', 'dataset-url', 'dataset-url-error', 'schema-modal', 'dataset-form',
-      'schema-rename', 'schema-refresh', 'schema-error', 'schema-title', 'schema-url', 'schema-name', 'schema-stats',
-      'schema-columns']);
+      'schema-rename', 'schema-refresh', 'schema-error', 'schema-status', 'schema-title', 'schema-url', 'schema-name',
+      'schema-stats', 'schema-columns']);
     this.list = this.$('dataset-list');
     this.input = this.$('dataset-url');
     this.error = this.$('dataset-url-error');
     this.modal = this.$('schema-modal');
     this.datasets = new Map();
     this.timers = new Map();
-    this.pendingErrors = [];
     this.$('dataset-form').addEventListener('submit', (e) => {
       e.preventDefault();
       this.add(this.input.value);
@@ -36,99 +46,131 @@ export class DatasetPanel {
     return `/api/conversations/${this.conversationId()}/datasets`;
   }
 
+  /** The conversation's datasets; when it is the one already shown (a reload), its "Not added" cards stay. */
   show(datasets) {
+    const same = this.shownFor === this.conversationId();
+    const kept = same ? [...this.list.querySelectorAll('.dataset-card.not-added')] : [];
+    this.shownFor = this.conversationId();
     this.datasets.clear();
     this.timers.forEach(clearInterval);
     this.timers.clear();
     this.list.replaceChildren();
     datasets.forEach((d) => this.upsert(d));
+    kept.filter((li) => !this.notAddedCard(li.dataset.url) && !this.all().some((d) => d.url === li.dataset.url))
+      .forEach((li) => this.list.append(li));
+    this.onChange();
   }
 
-  count() {
-    return this.datasets.size;
+  /** The datasets the server keeps for this conversation, failed adds left aside. */
+  all() {
+    return [...this.datasets.values()];
   }
 
-  async add(url) {
-    const problem = urlFormatError(url);
+  async add(text) {
+    const url = text.trim();
+    const problem = urlFormatError(text);
     this.error.textContent = problem || '';
     if (problem) {
-      this.showLocalError(url, problem);
+      this.notAdded({ url: text, message: problem, retry: false });
       return;
     }
     this.input.value = '';
+    this.dropNotAdded(url);
     try {
-      this.upsert(await api.post(this.base(), { url: url.trim() }));
+      this.upsert(await api.post(this.base(), { url }));
     } catch (e) {
-      this.error.textContent = e.message;
-      if (!e.body?.error || e.status === 404) return;
-      // The server keeps a failed dataset in error state (retry) unless nothing was stored; show that card.
-      await this.reload();
-      if (![...this.datasets.values()].some((d) => d.url === url.trim())) this.showLocalError(url, e.message);
+      const message = e instanceof Unreachable ? 'Quarry cannot be reached; the dataset was not added' : e.message;
+      this.error.textContent = message;
+      // Nothing was kept: the URL goes back to the box (unless something else was typed meanwhile) and to a card.
+      if (!this.input.value) this.input.value = url;
+      this.dropLoading(url);
+      this.notAdded({ url, message, retry: true });
     }
   }
 
-  async reload() {
-    const conversation = await api.get(`/api/conversations/${this.conversationId()}`);
-    this.show(conversation.datasets);
-  }
-
-  /** An error card for a URL the server never took (a malformed URL, a full conversation). */
-  showLocalError(url, message) {
-    const card = this.card({ id: `local-${Date.now()}`, url, name: url, status: 'error', error_message: message }, true);
-    this.list.append(card);
-  }
-
   upsert(dataset) {
+    if (neverLoaded(dataset)) {
+      this.failedAdd(dataset);
+      return;
+    }
+    this.dropNotAdded(dataset.url);
     this.datasets.set(dataset.id, dataset);
-    const card = this.card(dataset, false);
+    const card = this.card(dataset);
     const existing = this.list.querySelector(`[data-id="${CSS.escape(dataset.id)}"]`);
     if (existing) existing.replaceWith(card); else this.list.append(card);
+    this.onChange();
     if (!this.modal.open || this.modal.dataset.id !== dataset.id) return;
     this.fillModal(dataset);
+  }
+
+  /** A dataset_error of an add: the server kept nothing, or keeps a row that costs nothing. */
+  failedAdd(dataset) {
+    this.removed(dataset);
+    this.notAdded({ url: dataset.url, message: dataset.error_message, retry: true, storedId: dataset.id });
   }
 
   removed(dataset) {
     this.datasets.delete(dataset.id);
     clearInterval(this.timers.get(dataset.id));
     this.list.querySelector(`[data-id="${CSS.escape(dataset.id)}"]`)?.remove();
+    this.onChange();
   }
 
-  card(d, local) {
-    clearInterval(this.timers.get(d.id));
+  /** The loading card of an add whose answer was a failure (its dataset_error may not have come). */
+  dropLoading(url) {
+    this.all().filter((d) => d.url === url && d.status === 'loading' && d.row_count == null)
+      .forEach((d) => this.removed(d));
+  }
+
+  dropNotAdded(url) {
+    this.notAddedCard(url)?.remove();
+  }
+
+  notAddedCard(url) {
+    return [...this.list.querySelectorAll('.dataset-card.not-added')].find((li) => li.dataset.url === url);
+  }
+
+  /** One card per URL: what failed last, with Retry (add it again) unless the URL itself is malformed. */
+  notAdded({ url, message, retry, storedId }) {
+    const li = this.cardShell({ status: 'error', url, error_message: message }, 'Not added');
+    li.classList.add('not-added');
+    li.dataset.url = url;
+    const actions = li.querySelector('.actions');
+    if (retry) actions.append(this.button('Retry', `Retry adding ${url}`, () => this.add(url)));
+    actions.append(this.button('Dismiss', `Dismiss ${url}`, () => this.dismiss(li, storedId)));
+    const existing = this.notAddedCard(url);
+    if (existing) existing.replaceWith(li); else this.list.append(li);
+  }
+
+  async dismiss(card, storedId) {
+    card.remove();
+    if (!storedId) return;
+    try {
+      await api.del(`${this.base()}/${storedId}`);
+    } catch (e) {
+      if (e.status !== 404) this.error.textContent = e.message;
+    }
+  }
+
+  /** Title (name, actions), URL, and the error message when in error. */
+  cardShell(d, title) {
     const li = document.createElement('li');
     li.className = `dataset-card ${d.status}`;
-    li.dataset.id = d.id;
     li.dataset.status = d.status;
-    const title = document.createElement('div');
-    title.className = 'title';
+    const head = document.createElement('div');
+    head.className = 'title';
     const name = document.createElement('button');
     name.type = 'button';
     name.className = 'open';
-    if (d.status === 'ready') {
-      name.textContent = `${d.name} [${Number(d.row_count).toLocaleString()} × ${d.column_count}]`;
-      name.addEventListener('click', () => this.openModal(d.id));
-    } else {
-      name.textContent = d.status === 'loading' ? d.name : (local ? 'Not added' : d.name);
-      name.disabled = d.status === 'loading';
-    }
-    title.append(name);
+    name.textContent = title;
+    name.disabled = true;
     const actions = document.createElement('span');
-    if (d.status === 'error' && !local) actions.append(this.button('Retry', () => this.refresh(d.id, false)));
-    actions.append(this.button(local ? 'Dismiss' : 'Remove', () => local ? li.remove() : this.remove(d)));
-    title.append(actions);
+    actions.className = 'actions';
+    head.append(name, actions);
     const url = document.createElement('div');
     url.className = 'url';
     url.textContent = d.url;
-    li.append(title, url);
-    if (d.status === 'loading') {
-      const status = document.createElement('div');
-      status.className = 'muted';
-      const started = Date.now();
-      const tick = () => { status.innerHTML = `<span class="spinner"></span> Loading… ${Math.floor((Date.now() - started) / 1000)} s`; };
-      tick();
-      this.timers.set(d.id, setInterval(tick, 1000));
-      li.append(status);
-    }
+    li.append(head, url);
     if (d.status === 'error') {
       const message = document.createElement('div');
       message.className = 'message-text';
@@ -138,10 +180,37 @@ export class DatasetPanel {
     return li;
   }
 
-  button(label, onClick) {
+  card(d) {
+    clearInterval(this.timers.get(d.id));
+    const ready = d.status === 'ready';
+    const li = this.cardShell(d, ready ? `${d.name} [${Number(d.row_count).toLocaleString()} × ${d.column_count}]` : d.name);
+    li.dataset.id = d.id;
+    const name = li.querySelector('.open');
+    name.disabled = !ready;
+    if (ready) name.addEventListener('click', () => this.openModal(d.id));
+    const actions = li.querySelector('.actions');
+    if (d.status === 'error') actions.append(this.button('Retry', `Retry ${d.name}`, () => this.refresh(d.id, false)));
+    actions.append(this.button('Remove', `Remove ${d.name}`, () => this.remove(d)));
+    if (d.status === 'loading') li.append(this.loadingStatus(d.id));
+    return li;
+  }
+
+  loadingStatus(id) {
+    const status = document.createElement('div');
+    status.className = 'muted';
+    const started = Date.now();
+    const tick = () => { status.innerHTML = `<span class="spinner"></span> Loading… ${Math.floor((Date.now() - started) / 1000)} s`; };
+    tick();
+    this.timers.set(id, setInterval(tick, 1000));
+    return status;
+  }
+
+  /** A button whose accessible name says which dataset it acts on. */
+  button(label, name, onClick) {
     const b = document.createElement('button');
     b.type = 'button';
     b.textContent = label;
+    b.setAttribute('aria-label', name);
     b.addEventListener('click', onClick);
     return b;
   }
@@ -158,18 +227,30 @@ export class DatasetPanel {
 
   async refresh(id, fromModal) {
     const target = fromModal ? this.$('schema-error') : this.error;
+    const status = this.$('schema-status');
+    const before = this.datasets.get(id);
     target.textContent = '';
+    if (fromModal) status.textContent = 'Refreshing…';
     try {
-      this.upsert(await api.post(`${this.base()}/${id}/refresh`));
+      const after = await api.post(`${this.base()}/${id}/refresh`);
+      this.upsert(after);
+      if (fromModal) status.textContent = describeRefresh(before, after);
     } catch (e) {
       target.textContent = e.message;
+      if (fromModal) status.textContent = '';
       await this.reload();
     }
+  }
+
+  async reload() {
+    const conversation = await api.get(`/api/conversations/${this.conversationId()}`);
+    this.show(conversation.datasets);
   }
 
   openModal(id) {
     this.modal.dataset.id = id;
     this.$('schema-error').textContent = '';
+    this.$('schema-status').textContent = '';
     this.fillModal(this.datasets.get(id));
     this.modal.showModal();
   }

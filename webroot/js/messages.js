@@ -1,8 +1,7 @@
 // The centre panel: messages, the streaming answer, and each answer's SQL, tables and charts.
 import { api } from './api.js';
 import { renderMarkdown } from './markdown.js';
-import { renderTable } from './table.js';
-import { renderChart } from './chart.js';
+import { Artifacts } from './artifacts.js';
 import { EVENTS } from './events.js';
 import { showProgress } from './progress.js';
 
@@ -14,19 +13,53 @@ const STATUS_NOTES = {
   interrupted: 'This answer was interrupted when the server stopped.',
   streaming: 'Still being written…',
 };
+/** How close to the end the reader must be for the view to follow what arrives (px). */
+const FOLLOW_SLACK = 40;
+/** A finished answer is announced to screen readers up to this many characters. */
+const ANNOUNCE_CHARS = 600;
 
 export class MessageView {
-  constructor(container, conversationId) {
+  /**
+   * @param announce (text) => void: tells screen readers about a finished answer (the list itself is not a live
+   *                 region, or every token would be read out)
+   */
+  constructor(container, conversationId, { announce = () => {} } = {}) {
     this.container = container;
     this.conversationId = conversationId;
+    this.announce = announce;
     this.active = null;
     this.results = new Map();
+    this.follow = true;
+    this.artifacts = new Artifacts({
+      stored: (id) => this.result(id),
+      query: (sql) => api.post(`/api/conversations/${this.conversationId()}/query`, { sql }),
+      resized: () => this.scroll(),
+    });
+    // The view follows what streams in only while the reader is at the end: scrolling up to read stops it, and
+    // scrolling back to the end starts it again. Only the reader scrolls up; following only ever scrolls down.
+    this.lastTop = 0;
+    container.addEventListener('scroll', () => {
+      const top = container.scrollTop;
+      if (this.atEnd()) this.follow = true;
+      else if (top < this.lastTop) this.follow = false;
+      this.lastTop = top;
+    });
+  }
+
+  atEnd() {
+    const c = this.container;
+    return c.scrollHeight - c.scrollTop - c.clientHeight <= FOLLOW_SLACK;
   }
 
   clear() {
     this.container.replaceChildren();
     this.active = null;
     this.results.clear();
+    this.follow = true;
+  }
+
+  hasMessages() {
+    return this.container.querySelector('.message') !== null;
   }
 
   result(id) {
@@ -45,15 +78,17 @@ export class MessageView {
         await this.addStoredAnswer(message);
       }
     }
-    this.scroll();
+    this.scrollToEnd();
   }
 
+  /** The reader's own question: the view goes to the end and follows the answer from there. */
   addUser(text) {
     const el = document.createElement('article');
     el.className = 'message user';
     el.textContent = text;
     this.container.append(el);
-    this.scroll();
+    this.scrollToEnd();
+    return el;
   }
 
   answerElement(id) {
@@ -73,20 +108,20 @@ export class MessageView {
     const { content, artifacts } = this.answerElement(message.id);
     content.replaceChildren(renderMarkdown(message.content));
     for (const id of message.result_ids || []) {
-      const block = this.artifact(artifacts);
+      const block = this.artifacts.block(artifacts);
       try {
         const result = await this.result(id);
-        this.resultBlock(block, result.sql, result);
+        this.artifacts.result(block, result.sql, result);
       } catch (e) {
         block.textContent = `Result unavailable: ${e.message}`;
       }
     }
     for (const item of message.charts || []) {
-      const block = this.artifact(artifacts);
+      const block = this.artifacts.block(artifacts);
       if (item.kind === 'table') {
-        this.tableBlock(block, item);
+        this.artifacts.table(block, item);
       } else {
-        this.chartBlock(block, item.result_id, item.spec);
+        this.artifacts.chart(block, item.result_id, item.spec);
       }
     }
     const note = message.notice || STATUS_NOTES[message.status];
@@ -103,6 +138,13 @@ export class MessageView {
     this.active = { ...parts, phase, text: '', id: null };
     this.scroll();
     return this.active;
+  }
+
+  /** Takes back a question that never reached the server, with the answer placeholder it had opened. */
+  retract(question, answer) {
+    question.remove();
+    answer.el.remove();
+    if (this.active === answer) this.active = null;
   }
 
   claim(id) {
@@ -132,16 +174,16 @@ export class MessageView {
         if (a && event.tool === 'load_dataset') a.phase.textContent = 'Loading dataset…';
         break;
       case EVENTS.QUERY_RESULT:
-        if (a) this.resultBlock(this.artifact(a.artifacts), event.sql, event);
+        if (a) this.artifacts.storedResult(this.artifacts.block(a.artifacts), event);
         break;
       case EVENTS.QUERY_ERROR:
-        if (a) this.errorBlock(this.artifact(a.artifacts), event.sql, event.error);
+        if (a) this.artifacts.error(this.artifacts.block(a.artifacts), event.sql, event.error);
         break;
       case EVENTS.CHART:
-        if (a) this.chartBlock(this.artifact(a.artifacts), event.result_id, event.spec);
+        if (a) this.artifacts.chart(this.artifacts.block(a.artifacts), event.result_id, event.spec);
         break;
       case EVENTS.TABLE:
-        if (a) this.tableBlock(this.artifact(a.artifacts), event);
+        if (a) this.artifacts.table(this.artifacts.block(a.artifacts), event);
         break;
       case EVENTS.CHAT_COMPLETE:
         if (a && event.notice && (!a.id || a.id === event.message_id)) this.note(a.artifacts, event.notice);
@@ -166,6 +208,7 @@ export class MessageView {
     requestAnimationFrame(() => {
       a.pending = false;
       a.content.replaceChildren(renderMarkdown(a.text));
+      this.scroll();
     });
   }
 
@@ -176,6 +219,9 @@ export class MessageView {
     a.content.replaceChildren(renderMarkdown(a.text));
     a.phase.remove();
     this.active = null;
+    this.scroll();
+    const text = a.content.textContent.trim();
+    if (text) this.announce(`Answer: ${text.length > ANNOUNCE_CHARS ? `${text.slice(0, ANNOUNCE_CHARS)}…` : text}`);
   }
 
   stopped() {
@@ -185,86 +231,11 @@ export class MessageView {
     }
   }
 
-  artifact(parent) {
-    const block = document.createElement('section');
-    block.className = 'artifact';
-    parent.append(block);
-    return block;
-  }
-
   note(parent, text) {
     const p = document.createElement('p');
     p.className = 'status-note';
     p.textContent = text;
     parent.append(p);
-  }
-
-  /** The "Show SQL" panel (editable, re-runnable) above the result's table. */
-  resultBlock(block, sql, result) {
-    const details = document.createElement('details');
-    details.className = 'sql-panel';
-    const summary = document.createElement('summary');
-    summary.textContent = 'Show SQL';
-    const editor = document.createElement('textarea');
-    editor.rows = Math.min(8, Math.max(2, (sql || '').split('\n').length));
-    editor.value = sql || '';
-    editor.spellcheck = false;
-    editor.setAttribute('aria-label', 'SQL');
-    const run = document.createElement('button');
-    run.type = 'button';
-    run.textContent = 'Run';
-    const error = document.createElement('p');
-    error.className = 'field-error';
-    details.append(summary, editor, run, error);
-    const tableHolder = document.createElement('div');
-    block.append(details, tableHolder);
-    renderTable(tableHolder, result);
-    run.addEventListener('click', async () => {
-      error.textContent = '';
-      run.disabled = true;
-      try {
-        const fresh = await api.post(`/api/conversations/${this.conversationId()}/query`, { sql: editor.value });
-        renderTable(tableHolder, fresh);
-      } catch (e) {
-        error.textContent = e.message;
-      } finally {
-        run.disabled = false;
-      }
-    });
-  }
-
-  errorBlock(block, sql, message) {
-    const code = document.createElement('pre');
-    code.textContent = sql;
-    const error = document.createElement('p');
-    error.className = 'field-error';
-    error.textContent = message;
-    block.append(code, error);
-  }
-
-  async chartBlock(block, resultId, spec) {
-    const holder = document.createElement('div');
-    block.append(holder);
-    try {
-      await renderChart(holder, spec, await this.result(resultId));
-    } catch (e) {
-      holder.textContent = `Chart unavailable: ${e.message}`;
-    }
-  }
-
-  async tableBlock(block, { result_id: resultId, title, columns }) {
-    if (title) {
-      const h = document.createElement('h3');
-      h.textContent = title;
-      block.append(h);
-    }
-    const holder = document.createElement('div');
-    block.append(holder);
-    try {
-      renderTable(holder, await this.result(resultId), columns);
-    } catch (e) {
-      holder.textContent = `Table unavailable: ${e.message}`;
-    }
   }
 
   errorBox(parent, error, details) {
@@ -289,17 +260,23 @@ export class MessageView {
   /** A result of the user's own SQL, shown but not stored as a message. */
   showSqlResult(sql, result) {
     const { artifacts } = this.answerElement(null);
-    this.resultBlock(this.artifact(artifacts), sql, result);
-    this.scroll();
+    this.artifacts.result(this.artifacts.block(artifacts), sql, result);
+    this.scrollToEnd();
   }
 
   showSqlError(sql, message) {
     const { artifacts } = this.answerElement(null);
-    this.errorBlock(this.artifact(artifacts), sql, message);
-    this.scroll();
+    this.artifacts.error(this.artifacts.block(artifacts), sql, message);
+    this.scrollToEnd();
   }
 
+  /** Keeps the end in view while the reader is there. */
   scroll() {
-    this.container.scrollTop = this.container.scrollHeight;
+    if (this.follow) this.container.scrollTop = this.container.scrollHeight;
+  }
+
+  scrollToEnd() {
+    this.follow = true;
+    this.scroll();
   }
 }

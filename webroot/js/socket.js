@@ -1,58 +1,58 @@
-// The event socket: reconnects with backoff 1, 2, 4, 8, 16, 30 s; after 5 failed attempts it reports
-// "lost" and waits for retry(). Answers the server's pings.
+// The event socket. Reconnects with backoff 1, 2, 4, 8, 16, then every 30 s for as long as it takes: after five
+// failed attempts it reports the connection lost but keeps trying, and tries at once when the browser comes back
+// online or retry() is called. Answers the server's pings.
 import { EVENTS } from './events.js';
 
 const BACKOFF_SECONDS = [1, 2, 4, 8, 16, 30];
-const MAX_FAILED_ATTEMPTS = 5;
+const LOST_AFTER_FAILURES = 5;
 
+/**
+ * @param onStatus ({state: 'connecting' | 'connected' | 'reconnecting', lost, delay}) => void; delay is the
+ *                 seconds until the next attempt while one waits
+ */
 export function connectSocket({ onEvent, onStatus, onReconnect }) {
   let socket = null;
   let failures = 0;
   let everConnected = false;
   let timer = null;
 
+  function report(state, delay) {
+    onStatus({ state, lost: failures >= LOST_AFTER_FAILURES, delay });
+  }
+
   function open() {
     clearTimeout(timer);
-    onStatus(everConnected ? 'reconnecting' : 'connecting');
-    const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
-    socket = new WebSocket(url);
+    // One socket at a time: an attempt under way, or a live socket, is not started again.
+    if (socket && socket.readyState <= WebSocket.OPEN) return;
+    report(everConnected ? 'reconnecting' : 'connecting');
+    const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+    socket = ws;
     let opened = false;
-    socket.onopen = () => {
+    ws.onopen = () => {
       opened = true;
       failures = 0;
-      onStatus('connected');
-      if (everConnected) {
-        onReconnect();
-      }
+      report('connected');
+      if (everConnected) onReconnect();
       everConnected = true;
     };
-    socket.onmessage = (message) => {
+    ws.onmessage = (message) => {
       const event = JSON.parse(message.data);
       if (event.type === EVENTS.PING) {
-        socket.send(JSON.stringify({ type: 'pong' }));
+        ws.send(JSON.stringify({ type: 'pong' }));
         return;
       }
       onEvent(event);
     };
-    socket.onclose = () => {
-      if (!opened) {
-        failures += 1;
-      }
-      if (failures >= MAX_FAILED_ATTEMPTS) {
-        onStatus('lost');
-        return;
-      }
-      onStatus('reconnecting');
-      const delay = BACKOFF_SECONDS[Math.min(failures, BACKOFF_SECONDS.length - 1)] * 1000;
-      timer = setTimeout(open, delay);
+    ws.onclose = () => {
+      if (ws !== socket) return; // a socket given up for a newer one
+      if (!opened) failures += 1;
+      const delay = BACKOFF_SECONDS[Math.min(failures, BACKOFF_SECONDS.length - 1)];
+      report('reconnecting', delay);
+      timer = setTimeout(open, delay * 1000);
     };
   }
 
+  window.addEventListener('online', open);
   open();
-  return {
-    retry() {
-      failures = 0;
-      open();
-    },
-  };
+  return { retry: open };
 }

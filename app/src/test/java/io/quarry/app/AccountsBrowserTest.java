@@ -30,7 +30,7 @@ class AccountsBrowserTest extends BrowserTestBase {
     page.locator("#show-signup").click();
     page.locator("#signup-email").fill(email);
     page.getByLabel("Password (at least 8 characters)").fill("long enough");
-    page.getByLabel("Referral key").fill(invite);
+    page.getByLabel("Invite", new com.microsoft.playwright.Page.GetByLabelOptions().setExact(true)).fill(invite);
     page.locator("#signup-form button[type=submit]").click();
     assertThat(page.locator("body")).hasAttribute("data-ready", "true");
   }

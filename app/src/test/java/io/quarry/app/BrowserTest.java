@@ -155,6 +155,11 @@ class BrowserTest extends BrowserTestBase {
   @DisplayName("conversations can be created, renamed and deleted")
   void conversations() {
     assertThat(page.locator("#conversation-list li")).hasCount(1);
+    // An empty conversation is reused (PageLayoutBrowserTest): this one gets a question first.
+    chat.gemini.next().answer("Hello.");
+    ask("Hi");
+    assertThat(page.locator(".message.assistant .content")).hasText("Hello.");
+    assertThat(page.locator(".message.assistant .content.cursor")).hasCount(0);
     page.locator("#new-conversation").click();
     assertThat(page.locator("#conversation-list li")).hasCount(2);
     page.locator("#conversation-list li").first().getByLabel("Rename New conversation").click();

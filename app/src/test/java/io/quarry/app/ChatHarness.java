@@ -31,8 +31,11 @@ final class ChatHarness implements AutoCloseable {
   final FakeGemini gemini = FakeGemini.start(outside);
   final ParquetServer files = ParquetServer.start(outside);
   final Path dir;
-  final Node node;
-  final WebClient client;
+  private final Map<String, String> env;
+  private final String[] argv;
+  /** Replaced by {@link #restartNode()}. */
+  Node node;
+  WebClient client;
 
   ChatHarness(Path dir) {
     this(dir, Map.of());
@@ -48,9 +51,28 @@ final class ChatHarness implements AutoCloseable {
     env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
     env.put("QUARRY_LLM_RETRIES", "0");
     env.putAll(extraEnv);
+    this.env = env;
+    this.argv = argv;
     node = TestNodes.start(env, dir, argv);
-    client = WebClient.create(node.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
+    client = clientOf(node);
+  }
+
+  private static WebClient clientOf(Node node) {
+    return WebClient.create(node.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
         .setDefaultPort(node.httpPort()));
+  }
+
+  /** The server stopped: browsers lose their sockets and their requests fail until {@link #restartNode()}. */
+  void stopNode() {
+    node.stop().await();
+  }
+
+  /** A new node on the stopped one's port, data and settings, as when the server is started again. */
+  void restartNode() {
+    Map<String, String> again = new java.util.HashMap<>(env);
+    again.put("QUARRY_HTTP_PORT", String.valueOf(node.httpPort()));
+    node = TestNodes.start(again, dir, argv);
+    client = clientOf(node);
   }
 
   HttpResponse<Buffer> send(HttpMethod method, String path, JsonObject body) {

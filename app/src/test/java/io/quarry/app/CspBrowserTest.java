@@ -69,7 +69,7 @@ class CspBrowserTest extends BrowserTestBase {
     page.locator("#show-signup").click();
     page.locator("#signup-email").fill("csp@example.com");
     page.getByLabel("Password (at least 8 characters)").fill("long enough");
-    page.getByLabel("Referral key").fill(invite);
+    page.getByLabel("Invite", new com.microsoft.playwright.Page.GetByLabelOptions().setExact(true)).fill(invite);
     page.locator("#signup-form button[type=submit]").click();
     assertThat(page.locator("body")).hasAttribute("data-ready", "true");
   }
