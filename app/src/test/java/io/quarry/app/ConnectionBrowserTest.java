@@ -61,8 +61,10 @@ class ConnectionBrowserTest extends BrowserTestBase {
 
     goOffline();
     chat.restartNode();
-    // What the browser does when the network comes back: the page tries at once, without waiting 30 s.
-    page.evaluate("window.dispatchEvent(new Event('online'))");
+    // The browser's network goes and comes back (its offline and online events): the page tries at once, without
+    // waiting for the 30 s.
+    context.setOffline(true);
+    context.setOffline(false);
     assertThat(page.locator("#connection-text")).hasText("Connected", RESTART);
   }
 
