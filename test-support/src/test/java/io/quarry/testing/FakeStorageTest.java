@@ -81,6 +81,20 @@ class FakeStorageTest {
   }
 
   @Test
+  @DisplayName("as storage, a dataset that never loaded holds no slot, and adding its URL again replaces it")
+  void failedAddsHoldNoSlot() {
+    Dataset failed = storage.claimDataset(ALICE, talk.id(), "https://example.com/gone.parquet", 1).await();
+    storage.updateDataset(ALICE, failed.failed("Could not access URL")).await();
+    Dataset other = storage.claimDataset(ALICE, talk.id(), "https://example.com/a.parquet", 1).await();
+    assertFails(storage.claimDataset(ALICE, talk.id(), "https://example.com/gone.parquet", 1), Failure.CONFLICT,
+        "Maximum 1 datasets reached");
+    storage.deleteDataset(ALICE, talk.id(), other.id()).await();
+    Dataset again = storage.claimDataset(ALICE, talk.id(), "https://example.com/gone.parquet", 1).await();
+    assertThat(again.status()).isEqualTo(Dataset.LOADING);
+    assertThat(storage.datasets(ALICE, talk.id()).await()).extracting(Dataset::id).containsExactly(again.id());
+  }
+
+  @Test
   @DisplayName("claimed datasets are named table1, table2, refused twice or past the maximum, then loaded, renamed and deleted")
   void datasets() {
     Dataset first = storage.claimDataset(ALICE, talk.id(), "https://example.com/a.parquet", 2).await();
