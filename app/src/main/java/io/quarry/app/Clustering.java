@@ -49,7 +49,8 @@ final class Clustering {
   }
 
   /** Joins under {@code key}'s name; with its bus secret, this member's event bus takes only what carries it. */
-  static Future<Joined> start(JsonObject cluster, ClusterKey key, Path configFile, VertxOptions options) {
+  static Future<Joined> start(JsonObject cluster, ClusterKey key, Path configFile, VertxOptions options,
+      NodeMetrics metrics) {
     Config hazelcast;
     try {
       hazelcast = hazelcastConfig(cluster, configFile).setClusterName(key.name());
@@ -58,7 +59,7 @@ final class Clustering {
       return Future.failedFuture(e);
     }
     HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
-    return Vertx.builder().with(options).withClusterManager(manager).buildClustered()
+    return metrics.into(Vertx.builder(), options).withClusterManager(manager).buildClustered()
         .onSuccess(vertx -> {
           if (key.busSecret() != null) {
             BusSecret.install(vertx.eventBus(), key.busSecret());

@@ -34,13 +34,14 @@ public final class Launcher {
       return Future.failedFuture(e);
     }
     ChatVerticle web = setup.plan().inProcess().contains(Role.WEB) ? new ChatVerticle() : null;
-    return join(setup).compose(cluster -> {
+    NodeMetrics metrics = new NodeMetrics();
+    return join(setup, metrics).compose(cluster -> {
       NodeInfo node = new NodeInfo(cluster.nodeId(), version(), setup.plan().labels());
       Future<Void> deployed = Deployment.runAll(cluster.vertx(),
-          setup.plan().deployments(setup.config(), node, cluster, web));
-      return settle(cluster.vertx(), deployed.map(v -> new Node(cluster.vertx(), setup.config(), web)))
+          setup.plan().deployments(setup.config(), node, cluster, web, metrics));
+      return settle(cluster.vertx(), deployed.map(v -> new Node(cluster.vertx(), setup.config(), web, metrics)))
           .onSuccess(started -> announce(node, setup.plan()));
-    });
+    }).onFailure(e -> metrics.close());
   }
 
   private static Setup setup(Map<String, String> env, String... argv) {
@@ -51,11 +52,12 @@ public final class Launcher {
     return new Setup(args, config, plan, vertxOptions(config), key);
   }
 
-  private static Future<Clustering.Joined> join(Setup setup) {
-    return setup.plan().clustered()
-        ? Clustering.start(setup.plan().cluster(setup.config().getJsonObject("cluster")), setup.key(),
-            setup.args().config(), setup.options())
-        : Future.succeededFuture(Clustering.Joined.alone(Vertx.vertx(setup.options())));
+  private static Future<Clustering.Joined> join(Setup setup, NodeMetrics metrics) {
+    if (!setup.plan().clustered()) {
+      return Future.succeededFuture(Clustering.Joined.alone(metrics.into(Vertx.builder(), setup.options()).build()));
+    }
+    return Clustering.start(setup.plan().cluster(setup.config().getJsonObject("cluster")), setup.key(),
+        setup.args().config(), setup.options(), metrics);
   }
 
   private static void announce(NodeInfo node, Plan plan) {

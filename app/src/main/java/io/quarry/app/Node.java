@@ -5,8 +5,8 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
-/** A started node: its Vert.x instance, its effective configuration, and its HTTP edge when it has one. */
-public record Node(Vertx vertx, JsonObject config, ChatVerticle web) {
+/** A started node: its Vert.x instance, its effective configuration, its HTTP edge when it has one, its metrics. */
+public record Node(Vertx vertx, JsonObject config, ChatVerticle web, NodeMetrics metrics) {
 
   /** The bound HTTP port, or -1 on a node without the web role. */
   public int httpPort() {
@@ -14,6 +14,9 @@ public record Node(Vertx vertx, JsonObject config, ChatVerticle web) {
   }
 
   public Future<Void> stop() {
-    return vertx.close();
+    return vertx.close().eventually(() -> {
+      metrics.close();
+      return Future.succeededFuture();
+    });
   }
 }

@@ -85,14 +85,23 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
   }
 
   /**
-   * What this node deploys, in order: its announcement; its worker processes' pool first (they start while
+   * What this node deploys, in order: its announcement; its metrics (a worker process answers its node; any other
+   * serves them on the management listener, unless its port is 0); its worker processes' pool first (they start while
    * the other roles deploy); the roles, storage first; then, once queries can run, the HTTP edge
    * ({@code web}, when the node has that role), so that listening means ready; a worker process last tells
    * its node it is ready.
    */
-  List<Deployment> deployments(JsonObject config, NodeInfo node, Clustering.Joined cluster, ChatVerticle web) {
+  List<Deployment> deployments(JsonObject config, NodeInfo node, Clustering.Joined cluster, ChatVerticle web,
+      NodeMetrics metrics) {
     List<Deployment> steps = new ArrayList<>();
     steps.add(Deployment.of("node", new NodeVerticle(), node.into(new JsonObject())));
+    JsonObject metricsSection = config.getJsonObject("metrics");
+    if (supervisor != null) {
+      steps.add(Deployment.of("metrics", new WorkerProcessMetrics(metrics),
+          new JsonObject().put("workerId", Supervised.workerId(supervisor))));
+    } else if (metricsSection.getInteger("port") > 0) {
+      steps.add(Deployment.of("metrics", new MetricsEndpoint(metrics), metricsSection.copy()));
+    }
     WorkerPool processes = localWorkers > 0 ? WorkerPool.ofProcesses(cluster.key()) : null;
     if (processes != null) {
       steps.add(Deployment.of(Role.WORKER.label, processes, processPool(config, node, cluster)));

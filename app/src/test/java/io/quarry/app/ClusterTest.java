@@ -83,6 +83,7 @@ class ClusterTest {
     Map<String, String> env = new HashMap<>(base);
     Path data = Files.createDirectories(dir.resolve(name));
     env.put("QUARRY_DATA_DIR", data.toString());
+    env.put("QUARRY_METRICS_PORT", "0");
     return Launcher.start(env, "--config", dir.resolve("absent.json").toString(), "--cluster", "--roles", roles).await();
   }
 

@@ -18,6 +18,8 @@ final class TestNodes {
     Map<String, String> env = new HashMap<>();
     env.put("QUARRY_HTTP_PORT", "0");
     env.put("QUARRY_DATA_DIR", dataDir.toString());
+    // Several nodes run in one test JVM: each serves metrics only where a test asks for it, on a port of its own.
+    env.put("QUARRY_METRICS_PORT", "0");
     return env;
   }
 
@@ -45,6 +47,8 @@ final class TestNodes {
     withConfig[0] = "--config";
     withConfig[1] = dataDir.resolve("absent-config.json").toString();
     System.arraycopy(argv, 0, withConfig, 2, argv.length);
-    return Launcher.start(env, withConfig).await();
+    Map<String, String> withoutMetrics = new HashMap<>(env);
+    withoutMetrics.putIfAbsent("QUARRY_METRICS_PORT", "0");
+    return Launcher.start(withoutMetrics, withConfig).await();
   }
 }

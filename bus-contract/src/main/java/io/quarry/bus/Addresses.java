@@ -103,6 +103,17 @@ public final class Addresses {
     return "worker.local." + workerId + ".query.run";
   }
 
+  /**
+   * Answered inside a node's process (local) by its worker pool: each of its worker processes' metrics in
+   * Prometheus's text format, {@code {workers: [{name, text}]}}, for the node's {@code /metrics}.
+   */
+  public static final String WORKER_LOCAL_METRICS = "worker.local.metrics";
+
+  /** Where a supervised worker process answers its own metrics, to its node's pool: {@code {text}}. */
+  public static String localWorkerMetrics(String workerId) {
+    return "worker.local." + workerId + ".metrics";
+  }
+
   /** Where a supervised worker process says it is ready, to the node that started it. */
   public static String localWorkerReady(String supervisorId) {
     return "worker.local." + supervisorId + ".ready";

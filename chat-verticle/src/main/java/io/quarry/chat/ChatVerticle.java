@@ -27,6 +27,7 @@ public class ChatVerticle extends VerticleBase {
 
   private HttpServer server;
   private Passwords passwords;
+  private EventSocket socket;
   private ChatSettings settings;
 
   @Override
@@ -68,7 +69,7 @@ public class ChatVerticle extends VerticleBase {
     router.get("/api/health").handler(health::health);
     Routes.allowOnly(router, "/api/health", HttpMethod.GET);
     Auth auth = accounts(router, storage, mode, common);
-    EventSocket socket = new EventSocket(vertx, storage, settings.pingIntervalMs());
+    socket = new EventSocket(vertx, storage, settings.pingIntervalMs());
     // Paused so the upgrade can still happen after authentication, which may wait for storage.
     router.get("/ws").handler(ctx -> {
       ctx.request().pause();
@@ -133,6 +134,9 @@ public class ChatVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    if (socket != null) {
+      socket.close();
+    }
     return passwords == null ? Future.succeededFuture() : passwords.close();
   }
 

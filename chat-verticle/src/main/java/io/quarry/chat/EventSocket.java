@@ -1,5 +1,8 @@
 package io.quarry.chat;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Metrics;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.Failure;
@@ -15,6 +18,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,11 +41,16 @@ final class EventSocket {
   private final StorageClient storage;
   private final long pingIntervalMs;
   private final Map<String, Set<ServerWebSocket>> bySession = new HashMap<>();
+  /** WebSockets open on this verticle now ({@code quarry_websockets_open}). */
+  private final AtomicInteger open = new AtomicInteger();
+  private final Meter openGauge;
 
   EventSocket(Vertx vertx, StorageClient storage, long pingIntervalMs) {
     this.vertx = vertx;
     this.storage = storage;
     this.pingIntervalMs = pingIntervalMs;
+    this.openGauge = Gauge.builder("quarry.websockets.open", open, AtomicInteger::get)
+        .description("WebSockets open on this web node").register(Metrics.globalRegistry);
     vertx.eventBus().<JsonObject>consumer(Addresses.CHAT_SESSION_ENDED,
         message -> sessionEnded(message.body().getString(Keys.TOKEN_HASH)));
   }
@@ -61,6 +70,7 @@ final class EventSocket {
   private void bridge(ServerWebSocket ws, String userId, String session) {
     MessageConsumer<JsonObject> events = vertx.eventBus().consumer(Addresses.chatEvents(userId),
         message -> ws.writeTextMessage(message.body().encode()));
+    open.incrementAndGet();
     long[] lastPong = {System.nanoTime()};
     long pinger = vertx.setPeriodic(pingIntervalMs, id -> ping(ws, session, lastPong[0]));
     ws.textMessageHandler(text -> {
@@ -75,10 +85,16 @@ final class EventSocket {
       bySession.computeIfAbsent(session, s -> new HashSet<>()).add(ws);
     }
     ws.closeHandler(v -> {
+      open.decrementAndGet();
       vertx.cancelTimer(pinger);
       events.unregister();
       forget(session, ws);
     });
+  }
+
+  /** The edge stopped: its gauge goes with it (another edge in this process may register its own). */
+  void close() {
+    Metrics.globalRegistry.remove(openGauge);
   }
 
   private void ping(ServerWebSocket ws, String session, long lastPong) {

@@ -28,11 +28,11 @@ public class DatasetVerticle extends VerticleBase {
         settings.maxDatasets());
     QueryRunner queries = new QueryRunner(bus, storage, new WorkerClient(bus), settings);
     return Future.all(
-        Bus.serve(bus, DATASET_ADD, commands::add).completion(),
+        Bus.serve(bus, DATASET_ADD, DatasetMetrics.adds(commands::add)).completion(),
         Bus.serve(bus, DATASET_REFRESH, commands::refresh).completion(),
         Bus.serve(bus, DATASET_RENAME, commands::rename).completion(),
         Bus.serve(bus, DATASET_REMOVE, commands::remove).completion(),
-        Bus.serve(bus, DATASET_QUERY_RUN, queries::run).completion());
+        Bus.serve(bus, DATASET_QUERY_RUN, DatasetMetrics.queries(queries::run)).completion());
   }
 
   @Override

@@ -77,6 +77,10 @@ final class ModelResponse {
     return usage == null ? 0 : usage.promptTokenCount().orElse(0);
   }
 
+  long thinkingTokens() {
+    return usage == null ? 0 : usage.thoughtsTokenCount().orElse(0);
+  }
+
   /** Output includes thinking: Gemini bills thoughts as output. */
   long outputTokens() {
     return usage == null ? 0 : usage.candidatesTokenCount().orElse(0) + usage.thoughtsTokenCount().orElse(0);

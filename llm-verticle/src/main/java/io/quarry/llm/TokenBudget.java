@@ -153,6 +153,13 @@ final class TokenBudget {
     });
   }
 
+  /** Why a hold was refused, as {@code quarry_budget_rejections_total} counts it; null for no refusal of the budget's. */
+  static String reason(Throwable refusal) {
+    String message = String.valueOf(refusal.getMessage());
+    return refusal instanceof Exceeded ? "daily_limit" : message.startsWith(HELD) ? "held"
+        : message.startsWith(TOO_MANY_TURNS.substring(0, TOO_MANY_TURNS.indexOf('%'))) ? "too_many_turns" : null;
+  }
+
   Future<Usage> usage(String userId) {
     Instant now = clock.instant();
     return storage.usageSince(userId, Timestamps.format(now.minus(WINDOW))).map(w -> Usage.of(w, limit, now));

@@ -47,6 +47,11 @@ final class Tools {
   /** The {@code tools} array of a request body. */
   static final JsonArray JSON = new JsonArray().add(new JsonObject(TOOL.toJson()));
 
+  /** A tool's name as a metric may carry it: one of the four, or "unknown" (the model may name anything). */
+  static String known(String name) {
+    return List.of(EXECUTE_SQL, LOAD_DATASET, RENDER_CHART, RENDER_TABLE).contains(name) ? name : "unknown";
+  }
+
   private Tools() {
   }
 

@@ -75,6 +75,7 @@ final class Turn {
   private boolean stopping;
   private String endStatus = ChatMessage.COMPLETE;
   private String notice;
+  private final long startedNanos = System.nanoTime();
 
   Turn(GeminiClient gemini, StorageClient storage, DatasetClient datasets, Events events, LlmSettings settings,
       AnswerSaver saver, TokenBudget.Hold hold, String userId, String conversationId, String assistantId,
@@ -141,7 +142,15 @@ final class Turn {
     return storage.datasets(userId, conversationId).compose(datasets -> {
       events.phase("generating");
       ModelResponse response = new ModelResponse(this::onText);
-      call = gemini.stream(body(datasets), response::add);
+      long sent = System.nanoTime();
+      boolean[] first = {true};
+      call = gemini.stream(body(datasets), chunk -> {
+        if (first[0]) {
+          first[0] = false;
+          LlmMetrics.firstChunk(sent);
+        }
+        response.add(chunk);
+      });
       return call.done().transform(outcome -> recordUsage(response).transform(recorded -> outcome.succeeded()
           ? afterResponse(response) : retryOrFail(outcome.cause())));
     });
@@ -234,12 +243,15 @@ final class Turn {
 
   private Future<JsonObject> runTool(FunctionCall fc) {
     if (toolsOff || toolCalls >= settings.maxToolCalls()) {
+      LlmMetrics.toolCall(fc.name().orElse(""), "refused");
       return Future.succeededFuture(new JsonObject().put("error", "Not executed: the tool limit for this turn is"
           + " reached. Answer with the information you already have."));
     }
     toolCalls++;
     JsonObject args = new JsonObject(fc.args().orElse(java.util.Map.of()));
-    return tools.run(fc.name().orElse(""), args);
+    String name = fc.name().orElse("");
+    return tools.run(name, args)
+        .onSuccess(response -> LlmMetrics.toolCall(name, response.containsKey("error") ? "error" : "ok"));
   }
 
   /** Once a limit is reached, the next request forbids tools and says why (the seed's forced answer). */
@@ -276,6 +288,8 @@ final class Turn {
   private Future<Void> recordUsage(ModelResponse response) {
     inputTokens += response.inputTokens();
     outputTokens += response.outputTokens();
+    LlmMetrics.tokens(response.inputTokens(), response.outputTokens() - response.thinkingTokens(),
+        response.thinkingTokens());
     return storage.recordUsage(new TokenUsage(userId, conversationId, gemini.model(), response.inputTokens(),
             response.outputTokens(), null))
         .onFailure(e -> log.warn("Token usage of conversation {} not recorded: {}", conversationId, e.getMessage()))
@@ -291,11 +305,14 @@ final class Turn {
   }
 
   private Future<Void> complete() {
+    LlmMetrics.turnEnded(ChatMessage.DECLINED.equals(endStatus) ? "declined" : LIMIT_NOTICE.equals(notice) ? "budget"
+        : notice != null ? "cut_off" : "completed", startedNanos);
     return save(endStatus).eventually(this::unlock).onSuccess(v -> events.emit(
         ChatEvents.chatComplete(conversationId, assistantId, inputTokens, outputTokens, notice)));
   }
 
   private Future<Void> saveStopped() {
+    LlmMetrics.turnEnded("stopped", startedNanos);
     return save(ChatMessage.CANCELLED).eventually(this::unlock);
   }
 
@@ -304,9 +321,21 @@ final class Turn {
         : cause instanceof Unusable ? cause.getMessage() : "The answer failed: " + cause.getMessage();
     String details = cause instanceof GeminiException ge && !ge.timedOut() ? ge.getMessage() : null;
     log.warn("Turn of conversation {} failed: {}", conversationId, cause.getMessage());
+    LlmMetrics.turnEnded(errorKind(cause), startedNanos);
     Future<Void> saved = answer.length() == 0 && produced.isEmpty() ? Future.succeededFuture() : save(ChatMessage.ERROR);
     return saved.eventually(this::unlock)
         .onComplete(done -> events.emit(ChatEvents.chatError(conversationId, assistantId, error, details)));
+  }
+
+  /** A failure's kind, as {@code quarry_turns_total} counts it. */
+  private static String errorKind(Throwable cause) {
+    if (cause instanceof GeminiException ge) {
+      return ge.timedOut() ? "error_timeout" : "error_gemini";
+    }
+    if (cause instanceof Unusable) {
+      return "error_unusable";
+    }
+    return Failure.classify(cause) == Failure.RATE_LIMITED ? "budget" : "error_internal";
   }
 
   private Future<Void> save(String status) {

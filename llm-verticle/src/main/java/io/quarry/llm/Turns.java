@@ -113,6 +113,10 @@ final class Turns {
   /** A turn starts only under the limit, counting the user's other running turns, and holds its share. */
   private Future<TokenBudget.Hold> hold(String userId, Events events) {
     return budget.hold(userId).onFailure(e -> {
+      String refused = TokenBudget.reason(e);
+      if (refused != null) {
+        LlmMetrics.budgetRejection(refused);
+      }
       if (e instanceof TokenBudget.Exceeded exceeded) {
         events.emit(ChatEvents.rateLimitExceeded(events.conversationId, exceeded.resetsInSeconds));
       }

@@ -40,6 +40,8 @@ public final class JarNode {
   public static JarNode launch(Path jar, Path log, Map<String, String> env, String... args) throws IOException {
     ProcessBuilder builder = new ProcessBuilder(JarCommand.of(jar, List.of("-Xmx512m"), args)).redirectErrorStream(true);
     builder.environment().putAll(env);
+    // Several nodes run on one machine: each serves metrics only where a test asks for it, on a port of its own.
+    builder.environment().putIfAbsent("QUARRY_METRICS_PORT", "0");
     return new JarNode(builder.start(), log);
   }
 

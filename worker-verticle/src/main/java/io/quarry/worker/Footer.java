@@ -39,7 +39,7 @@ record Footer(long at, long heldFrom, boolean whole) {
       return Future.failedFuture(QueryFailure.network(url, "The server answered a range request without a valid"
           + " Content-Range"));
     }
-    return body(exchange, tail.to() - tail.from()).compose(bytes -> {
+    return body(exchange, tail.to() - tail.from()).onSuccess(bytes -> CacheMetrics.fetched(bytes.length())).compose(bytes -> {
       if (tail.from() == 0) {
         return write(vertx, target, bytes, 0).map(new Footer(0, 0, true));
       }
@@ -69,7 +69,7 @@ record Footer(long at, long heldFrom, boolean whole) {
 
   private static Future<Void> rest(RangeFetch ranges, RangeFetch.Version version, Path target, long from, long to) {
     return ranges.into(version, target, ByteRange.requests(List.of(new ByteRange(from, to)), 0,
-        ParquetCache.PIECE_BYTES), received -> { }).future();
+        ParquetCache.PIECE_BYTES), CacheMetrics::fetched).future();
   }
 
   /** The answer's body, which must be exactly {@code expected} bytes. */

@@ -107,6 +107,7 @@ final class ParquetCache {
 
     void received(long bytes) {
       received += bytes;
+      CacheMetrics.fetched(bytes);
     }
   }
 
@@ -343,7 +344,9 @@ final class ParquetCache {
   private Future<Path> answer(String url, URI uri, Entry cached, Exchange exchange) {
     int status = exchange.response().statusCode();
     TailResponse tail = TailResponse.of(exchange.response());
-    if (cached != null && (status == 304 || ((status == 200 || status == 206) && sameVersion(cached, tail)))) {
+    boolean current = cached != null && (status == 304 || ((status == 200 || status == 206) && sameVersion(cached, tail)));
+    CacheMetrics.revalidated(current);
+    if (current) {
       exchange.discard();
       entries.computeIfPresent(url, (u, entry) -> entry.file().equals(cached.file()) ? entry.confirmedNow() : entry);
       return Future.succeededFuture(cached.file());
@@ -430,7 +433,9 @@ final class ParquetCache {
       Entry eldest = it.next();
       if (!eldest.file().equals(keep) && !pins.containsKey(eldest.file())) {
         it.remove();
-        total -= heldBytes(eldest);
+        long freed = heldBytes(eldest);
+        total -= freed;
+        CacheMetrics.evicted(freed);
         drop(eldest.file());
       }
     }

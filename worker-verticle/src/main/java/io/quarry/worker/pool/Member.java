@@ -8,6 +8,7 @@ import io.quarry.bus.QueryRequest;
 import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 
@@ -34,6 +35,14 @@ interface Member {
   Future<Buffer> run(QueryRequest query, long timeoutMs);
 
   LocalWorkerStatus status();
+
+  /**
+   * A worker process's metrics in Prometheus's text format ({@code {name, text}}), or null for a member whose metrics
+   * are its node's own (the worker of the pool's own process) or that is not running.
+   */
+  default Future<JsonObject> metrics() {
+    return Future.succeededFuture(null);
+  }
 
   Future<Void> stop();
 

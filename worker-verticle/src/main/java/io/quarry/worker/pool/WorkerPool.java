@@ -15,6 +15,7 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,6 +44,7 @@ public class WorkerPool extends VerticleBase {
   private LocalWorkersConfig settings;
   private QueryTimeouts timeouts;
   private Placement placement;
+  private PoolMetrics metrics;
 
   private WorkerPool(ClusterKey key) {
     this.key = key;
@@ -67,6 +69,7 @@ public class WorkerPool extends VerticleBase {
     int threads = WorkerSettings.from(worker).threads();
     // Twice its threads: while one query's result travels back, the next is already on the member.
     placement = new Placement(vertx, members, 2 * threads, settings.queueSize());
+    metrics = new PoolMetrics(placement::waiting, () -> members.stream().mapToInt(Member::load).sum());
     NodeInfo node = NodeInfo.of(config());
     String supervisor = node.id();
     Future<List<Member>> created = key == null
@@ -115,6 +118,7 @@ public class WorkerPool extends VerticleBase {
     var ready = vertx.eventBus().<JsonObject>consumer(Addresses.localWorkerReady(supervisor),
         msg -> announced(LocalWorker.fromJson(msg.body()), msg));
     vertx.eventBus().<JsonObject>localConsumer(Addresses.WORKER_LOCAL_STATUS, msg -> msg.reply(status()));
+    vertx.eventBus().<JsonObject>localConsumer(Addresses.WORKER_LOCAL_METRICS, msg -> metrics().onSuccess(msg::reply));
     var queries = Bus.serve(vertx.eventBus(), Addresses.WORKER_QUERY_RUN, this::onQuery);
     return Future.all(ready.completion(), queries.completion());
   }
@@ -180,6 +184,13 @@ public class WorkerPool extends VerticleBase {
     vertx.eventBus().publish(Addresses.WORKER_LOCAL_EVENTS, member.status().toJson(), new DeliveryOptions().setLocalOnly(true));
   }
 
+  /** Every running process's metrics; one that does not answer is left out of this scrape. */
+  private Future<JsonObject> metrics() {
+    List<Future<JsonObject>> each = members.stream().map(m -> m.metrics().otherwiseEmpty()).toList();
+    return Future.join(each).transform(done -> Future.succeededFuture(new JsonObject().put("workers",
+        new JsonArray(each.stream().filter(f -> f.succeeded() && f.result() != null).map(Future::result).toList()))));
+  }
+
   private JsonObject status() {
     return LocalWorkerStatus.pool(settings.count(), settings.heapMb(), settings.memoryCapMb(), placement.waiting(),
         members.stream().map(Member::status).toList());
@@ -188,6 +199,7 @@ public class WorkerPool extends VerticleBase {
   @Override
   public Future<?> stop() {
     placement.close();
+    metrics.close();
     return Future.all(members.stream().map(Member::stop).toList());
   }
 }

@@ -58,7 +58,11 @@ final class WorkerProcess implements Member {
   private final Promise<Void> firstStart = Promise.promise();
 
   private State state = State.STARTING;
+  /** A scrape waits this long for a process's metrics: Prometheus's own scrape timeout is 10 s by default. */
+  static final long METRICS_WAIT_MS = 2_000;
   private String workerId;
+  /** This start was killed for staying silent past a query's limit. */
+  private boolean stuck;
   private Process process;
   private LocalWorker announced;
   private long startedAtMs;
@@ -158,6 +162,16 @@ final class WorkerProcess implements Member {
     return inFlight.size();
   }
 
+  @Override
+  public Future<JsonObject> metrics() {
+    if (state != State.READY) {
+      return Future.succeededFuture(null);
+    }
+    return context.owner().eventBus().<JsonObject>request(Addresses.localWorkerMetrics(workerId), new JsonObject(),
+            Deliveries.within(METRICS_WAIT_MS))
+        .map(reply -> new JsonObject().put("name", name()).put("text", reply.body().getString("text")));
+  }
+
   /** Forwards one query to this process. */
   @Override
   public Future<Buffer> run(QueryRequest query, long timeoutMs) {
@@ -188,6 +202,7 @@ final class WorkerProcess implements Member {
     if (id.equals(workerId) && running != null && running.isAlive()) {
       log.warn("{} did not answer a query within {} ms, {} ms past its limit; killing it", name(),
           QueryTimeouts.memberWaitMs(timeoutMs), QueryTimeouts.memberWaitMs(timeoutMs) - timeoutMs);
+      stuck = true;
       running.destroyForcibly();
     }
   }
@@ -209,6 +224,8 @@ final class WorkerProcess implements Member {
     long delay = Math.min(MAX_RESTART_DELAY_MS, settings.restartDelayMs() << Math.min(quickDeaths, 6));
     lastExitAt = Timestamps.now();
     lastExitCause = description;
+    PoolMetrics.restarted(stuck ? "stuck" : cause != null && cause.memory() ? "out_of_memory" : "crash");
+    stuck = false;
     // Restarting before its queries hear of it, so that none of them is run again on this member.
     state = State.RESTARTING;
     boolean memory = cause != null && cause.memory();

@@ -1,0 +1,115 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.testing.JarCommand;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The management listener of a node in the default mode (two worker processes): Vert.x's metrics and Quarry's, the
+ * worker processes' labelled with their worker, after a dataset, a question and its query.
+ */
+class MetricsTest extends ChatTestBase {
+
+  private final int port = freePort();
+
+  @Override
+  Map<String, String> env() {
+    return Map.of("QUARRY_METRICS_PORT", String.valueOf(port));
+  }
+
+  private static int freePort() {
+    try {
+      return JarCommand.freePort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private String scrape() {
+    HttpResponse<Buffer> response = WebClient.create(chat.outside).get(port, "127.0.0.1", "/metrics").send().await();
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.getHeader("Content-Type")).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
+    return response.bodyAsString();
+  }
+
+  @Test
+  @DisplayName("/metrics serves the node's metrics and each worker process's, labelled worker, every family declared once")
+  void exposition() {
+    String text = scrape();
+    assertThat(samples(text, "jvm_memory_used_bytes")).anyMatch(s -> !s.contains("worker="))
+        .anyMatch(s -> s.contains("worker=\"worker-1\"")).anyMatch(s -> s.contains("worker=\"worker-2\""));
+    List<String> declared = text.lines().filter(l -> l.startsWith("# TYPE ")).map(l -> l.split(" ")[2]).toList();
+    assertThat(declared).doesNotHaveDuplicates().contains("vertx_http_server_requests_total",
+        "vertx_eventbus_handlers", "quarry_worker_queue_depth", "quarry_worker_in_flight", "quarry_websockets_open");
+    assertThat(value(text, "quarry_websockets_open")).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("a dataset, a question and its query move Quarry's meters, whose labels name no user, URL or SQL")
+  void quarryMeters() throws Exception {
+    chat.addDataset(conversation, "/people.parquet");
+    assertThat(chat.send(io.vertx.core.http.HttpMethod.POST, "/api/conversations/" + conversation + "/datasets",
+        new JsonObject().put("url", "not a url")).statusCode()).isEqualTo(400);
+    String sql = "SELECT count(*) AS people FROM table1";
+    chat.gemini.next().call("execute_sql", new JsonObject().put("query", sql)).usage(120, 8);
+    chat.gemini.next().answer("There are 100 people.");
+    chat.asked(conversation, "How many people?");
+    socket.untilTurnEnds();
+
+    String text = scrape();
+    assertThat(value(text, "quarry_datasets_added_total", "outcome=\"loaded\"")).isEqualTo(1);
+    assertThat(value(text, "quarry_datasets_added_total", "outcome=\"invalid_url\"")).isEqualTo(1);
+    assertThat(value(text, "quarry_turns_total", "outcome=\"completed\"")).isEqualTo(1);
+    assertThat(value(text, "quarry_gemini_first_token_seconds_count")).isEqualTo(2);
+    assertThat(value(text, "quarry_turn_duration_seconds_count")).isEqualTo(1);
+    assertThat(value(text, "quarry_tool_calls_total", "tool=\"execute_sql\"", "outcome=\"ok\"")).isEqualTo(1);
+    assertThat(value(text, "quarry_tokens_total", "kind=\"input\"")).isGreaterThanOrEqualTo(120);
+    assertThat(value(text, "quarry_queries_seconds_count", "outcome=\"ok\"")).isEqualTo(1);
+    assertThat(value(text, "quarry_query_rows_sum")).isEqualTo(1);
+    assertThat(value(text, "quarry_cache_requests_total", "result=\"miss\"")).isGreaterThanOrEqualTo(1);
+    assertThat(samples(text, "quarry_cache_requests_total")).allMatch(s -> s.contains("worker=\"worker-"));
+    assertThat(value(text, "quarry_cache_fetched_bytes_total")).isPositive();
+
+    String userId = chat.send(io.vertx.core.http.HttpMethod.GET, "/api/me", null).bodyAsJsonObject().getString("id");
+    assertThat(text).doesNotContain(conversation).doesNotContain(userId).doesNotContain(chat.files.url("/"))
+        .doesNotContain("count(*)").doesNotContain("How many");
+  }
+
+  @Test
+  @DisplayName("a metrics port already taken stops the node's start with a message naming metrics.port")
+  void portTaken() {
+    Map<String, String> env = TestNodes.env(dir.resolve("second"));
+    env.put("QUARRY_METRICS_PORT", String.valueOf(port));
+    Throwable failure = org.assertj.core.api.Assertions.catchThrowable(() -> TestNodes.start(env, dir.resolve("second"),
+        "--roles", "web"));
+    assertThat(failure).hasMessageContaining("Cannot serve metrics on 127.0.0.1:" + port + " (metrics.port; 0 for none)");
+  }
+
+  /** The sample lines of one metric (its name then labels or a space). */
+  static List<String> samples(String text, String name) {
+    return text.lines().filter(l -> l.startsWith(name + "{") || l.startsWith(name + " ")).toList();
+  }
+
+  /** The sum of a metric's samples whose labels include all of {@code labels}. */
+  static double value(String text, String name, String... labels) {
+    Pattern number = Pattern.compile(" ([-+0-9.eE]+|NaN)$");
+    return samples(text, name).stream().filter(s -> Arrays.stream(labels).allMatch(s::contains))
+        .mapToDouble(s -> {
+          Matcher m = number.matcher(s);
+          return m.find() ? Double.parseDouble(m.group(1)) : 0;
+        }).sum();
+  }
+}

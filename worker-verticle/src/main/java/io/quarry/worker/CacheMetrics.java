@@ -1,0 +1,39 @@
+package io.quarry.worker;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Metrics;
+
+/**
+ * The worker's cache, as docs/metrics.md names it: each revalidation of a file a query reads is a hit when the copy
+ * held is the file's current version, a miss when a new version must be fetched (its footer, or the whole file); the
+ * bytes fetched (footers, column chunks, whole files) and evicted.
+ */
+final class CacheMetrics {
+
+  private static final Counter HITS = requests("hit");
+  private static final Counter MISSES = requests("miss");
+  private static final Counter FETCHED = Counter.builder("quarry.cache.fetched").baseUnit("bytes")
+      .description("Bytes fetched from datasets' servers into the cache").register(Metrics.globalRegistry);
+  private static final Counter EVICTED = Counter.builder("quarry.cache.evicted").baseUnit("bytes")
+      .description("Bytes the cache gave up to stay under worker.cacheMaxBytes").register(Metrics.globalRegistry);
+
+  private CacheMetrics() {
+  }
+
+  private static Counter requests(String result) {
+    return Counter.builder("quarry.cache.requests").description("Revalidations of files queries read: current, or new")
+        .tag("result", result).register(Metrics.globalRegistry);
+  }
+
+  static void revalidated(boolean current) {
+    (current ? HITS : MISSES).increment();
+  }
+
+  static void fetched(long bytes) {
+    FETCHED.increment(bytes);
+  }
+
+  static void evicted(long bytes) {
+    EVICTED.increment(bytes);
+  }
+}
