@@ -37,9 +37,9 @@ public final class Launcher {
     NodeMetrics metrics = new NodeMetrics();
     return join(setup, metrics).compose(cluster -> {
       NodeInfo node = new NodeInfo(cluster.nodeId(), version(), setup.plan().labels());
-      Future<Void> deployed = Deployment.runAll(cluster.vertx(),
+      Future<Map<String, String>> deployed = Deployment.runAll(cluster.vertx(),
           setup.plan().deployments(setup.config(), node, cluster, web, metrics));
-      return settle(cluster.vertx(), deployed.map(v -> new Node(cluster.vertx(), setup.config(), web, metrics)))
+      return settle(cluster.vertx(), deployed.map(ids -> new Node(cluster.vertx(), setup.config(), web, metrics, ids)))
           .onSuccess(started -> announce(node, setup.plan()));
     }).onFailure(e -> metrics.close());
   }

@@ -28,10 +28,17 @@ public final class Main {
   }
 
   /**
-   * SIGTERM or Ctrl-C stops the node in order: its worker processes end, it leaves the cluster, the
-   * HTTP server and SQLite close. Bounded, so a stuck close cannot keep the process alive.
+   * SIGTERM or Ctrl-C drains the node ({@link Node#drain}): running answers have {@code shutdown.graceMs} to finish,
+   * then its worker processes end, it leaves the cluster, the HTTP server and storage close. Bounded, so a stuck close
+   * cannot keep the process alive.
    */
   private static void stop(Node node) {
+    long limitMs = node.config().getJsonObject("shutdown").getLong("graceMs") + Node.DRAIN_MARGIN_MS;
+    try {
+      node.drain().toCompletionStage().toCompletableFuture().get(limitMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (Exception e) {
+      System.err.println("Quarry did not drain cleanly: " + oneLine(e));
+    }
     try {
       node.stop().toCompletionStage().toCompletableFuture().get(STOP_LIMIT_S, java.util.concurrent.TimeUnit.SECONDS);
     } catch (Exception e) {

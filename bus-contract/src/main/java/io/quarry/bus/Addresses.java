@@ -70,6 +70,25 @@ public final class Addresses {
   public static final String CLUSTER_MEMBER_LEFT = "quarry.cluster.member-left";
 
   /**
+   * Published inside a node's process (local only) when it starts to drain before it stops (SIGTERM): its readiness
+   * answers 503 and its edge refuses new questions with {@link LlmClient#RESTARTING}.
+   */
+  public static final String NODE_DRAINING = "quarry.node.draining";
+
+  /**
+   * Asked inside a node's process (local only) while it drains, {@code {grace_ms}}: its llm verticle takes no new
+   * turn and answers once its running turns have ended, those still running after {@code grace_ms} stopped with their
+   * answers kept.
+   */
+  public static final String LLM_DRAIN = "llm.drain";
+
+  /** {@code {}} → {@code {}} once the database answered: readiness. */
+  public static final String STORAGE_PING = "storage.ping";
+
+  /** {@code {}} → {@code {ready}}, the worker processes (or workers) of the pool that answers; UNAVAILABLE when none is ready. */
+  public static final String WORKER_PING = "worker.ping";
+
+  /**
    * SQL over a given set of tables, nothing else. Its one owner on every node with the worker role is that
    * node's worker pool (worker-verticle's {@code WorkerPool}), which hands each query to a member: one of the
    * node's worker processes, or the worker verticle of its own process on a worker-only node.

@@ -12,6 +12,9 @@ import io.vertx.core.json.JsonObject;
  */
 public final class LlmClient {
 
+  /** What a question gets from a node that is stopping (see {@link Addresses#NODE_DRAINING}). */
+  public static final String RESTARTING = "Quarry is restarting, try again shortly";
+
   /** Most characters a user message may have. */
   public static final int MAX_MESSAGE_CHARS = 10_000;
 

@@ -208,6 +208,11 @@ public final class StorageClient {
     return call(STORAGE_USAGE_WINDOW, scope(userId).put(Keys.SINCE, sinceIso)).map(UsageWindow::fromJson);
   }
 
+  /** Whether the database answers, within {@code timeoutMs}; sent once: readiness says what is, now. */
+  public Future<Void> ping(long timeoutMs) {
+    return Bus.request(bus, STORAGE_PING, new JsonObject(), Deliveries.within(timeoutMs)).mapEmpty();
+  }
+
   private Future<JsonObject> call(String address, JsonObject body) {
     return failover.request(address, body, Deliveries.storage(), Policy.IDEMPOTENT);
   }

@@ -1,5 +1,6 @@
 package io.quarry.chat;
 
+import io.quarry.bus.Addresses;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.StorageClient;
@@ -11,6 +12,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.StaticHandler;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,10 +66,16 @@ public class ChatVerticle extends VerticleBase {
     router.route().handler(hosts::handle);
     router.route().handler(new SecurityHeaders()::handle);
     LlmClient llm = new LlmClient(vertx.eventBus());
-    HealthApi health = new HealthApi(settings.node(), mode, llm);
+    AtomicBoolean draining = new AtomicBoolean();
+    vertx.eventBus().localConsumer(Addresses.NODE_DRAINING, msg -> draining.set(true));
+    HealthApi health = new HealthApi(settings.node(), mode, llm, storage, draining);
     requestChecks(router);
     router.get("/api/health").handler(health::health);
     Routes.allowOnly(router, "/api/health", HttpMethod.GET);
+    router.get("/api/health/live").handler(health::live);
+    Routes.allowOnly(router, "/api/health/live", HttpMethod.GET);
+    router.get("/api/health/ready").handler(health::ready);
+    Routes.allowOnly(router, "/api/health/ready", HttpMethod.GET);
     Auth auth = accounts(router, storage, mode, common);
     socket = new EventSocket(vertx, storage, settings.pingIntervalMs());
     // Paused so the upgrade can still happen after authentication, which may wait for storage.
@@ -81,7 +89,7 @@ public class ChatVerticle extends VerticleBase {
     Routes.allowOnly(router, "/api/me", HttpMethod.GET);
     new ConversationApi(storage).mount(router);
     new DatasetApi(new DatasetClient(vertx, settings.timeouts()), storage).mount(router);
-    new MessageApi(llm).mount(router);
+    new MessageApi(llm, draining).mount(router);
     router.get("/api/samples").handler(new SampleApi(this::samplesBaseUrl)::list);
     router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id())));
     router.route("/api/*").failureHandler(HttpErrors::routerError);

@@ -3,9 +3,11 @@ package io.quarry.chat;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Deliveries;
+import io.quarry.bus.Failure;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.LlmStatus;
 import io.quarry.bus.NodeInfo;
+import io.quarry.bus.StorageClient;
 import io.vertx.core.Future;
 import io.vertx.core.shareddata.AsyncMap;
 import io.vertx.core.json.JsonArray;
@@ -16,21 +18,62 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
 
-/** {@code GET /api/health}, {@code GET /api/health/nodes} and {@code GET /api/me}. */
+/** {@code GET /api/health} (and its {@code /live} and {@code /ready}), {@code GET /api/health/nodes} and {@code GET /api/me}. */
 final class HealthApi {
 
   /** The worker processes' state comes from this very process: an answer slower than this means trouble. */
   private static final long LOCAL_STATUS_TIMEOUT_MS = 2_000;
 
+  /** How long readiness waits for storage and for a worker: a probe must answer within its own timeout. */
+  static final long READY_WAIT_MS = 2_000;
+
   private final NodeInfo node;
   private final String authMode;
   private final LlmClient llm;
+  private final StorageClient storage;
+  private final AtomicBoolean draining;
 
-  HealthApi(NodeInfo node, String authMode, LlmClient llm) {
+  HealthApi(NodeInfo node, String authMode, LlmClient llm, StorageClient storage, AtomicBoolean draining) {
     this.node = node;
     this.authMode = authMode;
     this.llm = llm;
+    this.storage = storage;
+    this.draining = draining;
+  }
+
+  /** The process answers: no more (a load balancer's liveness probe restarts a node that stops answering). */
+  void live(RoutingContext ctx) {
+    Replies.json(ctx, 200, new JsonObject().put("status", "live"));
+  }
+
+  /**
+   * Whether this node can serve now: its roles are deployed (the HTTP edge starts last, so an answer says they are),
+   * storage answers, and a query worker is ready. 503 with the reasons otherwise, and while the node drains.
+   */
+  void ready(RoutingContext ctx) {
+    if (draining.get()) {
+      Replies.json(ctx, 503, new JsonObject().put("status", "draining")
+          .put("reasons", new JsonArray().add("The node is stopping: it takes no new work")));
+      return;
+    }
+    Future<String> storageCheck = storage.ping(READY_WAIT_MS).map((String) null)
+        .otherwise(e -> "Storage does not answer: " + Failure.messageOf(e));
+    Future<String> workerCheck = Bus.request(ctx.vertx().eventBus(), Addresses.WORKER_PING, new JsonObject(),
+            Deliveries.within(READY_WAIT_MS)).map((String) null)
+        .otherwise(e -> "No query worker is ready: " + Failure.messageOf(e));
+    Future.all(storageCheck, workerCheck).onComplete(both -> {
+      JsonArray reasons = new JsonArray();
+      if (storageCheck.result() != null) {
+        reasons.add(storageCheck.result());
+      }
+      if (workerCheck.result() != null) {
+        reasons.add(workerCheck.result());
+      }
+      Replies.json(ctx, reasons.isEmpty() ? 200 : 503, new JsonObject()
+          .put("status", reasons.isEmpty() ? "ready" : "not_ready").put("reasons", reasons));
+    });
   }
 
   /**

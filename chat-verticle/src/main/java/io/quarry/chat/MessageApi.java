@@ -7,14 +7,18 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** Asking a question (the answer streams over the WebSocket) and stopping an answer. */
 final class MessageApi {
 
   private final LlmClient llm;
+  private final AtomicBoolean draining;
 
-  MessageApi(LlmClient llm) {
+  /** {@code draining}: the node is stopping, and new questions go elsewhere (503). */
+  MessageApi(LlmClient llm, AtomicBoolean draining) {
     this.llm = llm;
+    this.draining = draining;
   }
 
   void mount(Router router) {
@@ -25,6 +29,10 @@ final class MessageApi {
   }
 
   private void send(RoutingContext ctx) {
+    if (draining.get()) {
+      HttpErrors.send(ctx, 503, LlmClient.RESTARTING, null);
+      return;
+    }
     String content = Bodies.requiredString(Bodies.object(ctx), "content", LlmClient.MAX_MESSAGE_CHARS);
     String userId = Auth.user(ctx).id();
     llm.start(userId, ctx.pathParam("id"), content)

@@ -4,6 +4,7 @@ import static io.quarry.bus.Addresses.*;
 
 import io.quarry.bus.Bus;
 import io.quarry.bus.DatasetClient;
+import io.quarry.bus.Keys;
 import io.quarry.bus.LlmStatus;
 import io.quarry.bus.NodeInfo;
 import io.quarry.bus.StorageClient;
@@ -12,6 +13,8 @@ import com.google.genai.types.Part;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,9 +49,13 @@ public class LlmVerticle extends VerticleBase {
             registry, status).compose(v -> new Orphans(vertx, registry, storage, datasets).watch()));
   }
 
-  private static Future<?> serve(EventBus bus, Turns turns, TurnRegistry registry, LlmStatus status) {
+  private Future<?> serve(EventBus bus, Turns turns, TurnRegistry registry, LlmStatus status) {
+    MessageConsumer<JsonObject> starts = Bus.serve(bus, LLM_TURN_START, turns::start);
+    // Draining, it takes no new turn: its consumer goes, so that other llm nodes get the cluster's questions.
+    MessageConsumer<JsonObject> drain = bus.localConsumer(LLM_DRAIN, msg -> starts.unregister()
+        .compose(v -> turns.drain(msg.body().getLong(Keys.GRACE_MS))).onComplete(done -> msg.reply(done.result())));
     return Future.all(
-        Bus.serve(bus, LLM_TURN_START, turns::start).completion(),
+        starts.completion(), drain.completion(),
         Bus.serve(bus, LLM_TURN_STOP, turns::stop).completion(),
         Bus.serve(bus, llmTurnStopAt(registry.owner), turns::stopHere).completion(),
         Bus.serve(bus, LLM_USAGE_GET, turns::usage).completion(),

@@ -31,6 +31,9 @@ final class Turn {
   static final String TOOL_LIMIT_INSTRUCTION = "You have reached the maximum of %d tool calls for this turn. Do not"
       + " call any more tools: answer the user now with the information you already have.";
   static final String LIMIT_NOTICE = "The daily token limit was reached, so the answer stops here.";
+  static final String RESTART_ERROR = "Quarry restarted before this answer was finished. What it had written is kept;"
+      + " ask again to continue.";
+  static final String RESTART_NOTICE = "This answer was interrupted when the server restarted.";
   static final String SQL_LIMIT_INSTRUCTION = "The SQL has failed %d times in this turn. Do not call any more tools:"
       + " explain the error to the user in plain language and suggest what they could try.";
 
@@ -73,6 +76,8 @@ final class Turn {
   private boolean contextRetried;
   private boolean askedAgain;
   private boolean stopping;
+  /** Stopped because its node is stopping, not by its user. */
+  private boolean interrupted;
   private String endStatus = ChatMessage.COMPLETE;
   private String notice;
   private final long startedNanos = System.nanoTime();
@@ -105,7 +110,8 @@ final class Turn {
           return nextRequest();
         })
         .transform(outcome -> outcome.succeeded() ? complete()
-            : outcome.cause() instanceof Stopped || stopping ? saveStopped() : failed(outcome.cause()))
+            : outcome.cause() instanceof Stopped || stopping ? interrupted ? saveInterrupted() : saveStopped()
+            : failed(outcome.cause()))
         .eventually(this::unlock)
         .onComplete(done -> {
           saver.cancel();
@@ -121,6 +127,16 @@ final class Turn {
       call.cancel();
     }
     tools.stop();
+    return finished.future();
+  }
+
+  /** Its node is stopping: it stops at once, its answer kept as interrupted, and its browser is told why. */
+  Future<Void> interrupt() {
+    interrupted = true;
+    return stop();
+  }
+
+  Future<Void> finished() {
     return finished.future();
   }
 
@@ -314,6 +330,13 @@ final class Turn {
   private Future<Void> saveStopped() {
     LlmMetrics.turnEnded("stopped", startedNanos);
     return save(ChatMessage.CANCELLED).eventually(this::unlock);
+  }
+
+  private Future<Void> saveInterrupted() {
+    LlmMetrics.turnEnded("interrupted", startedNanos);
+    notice = RESTART_NOTICE;
+    return save(ChatMessage.INTERRUPTED).eventually(this::unlock)
+        .onComplete(done -> events.emit(ChatEvents.chatError(conversationId, assistantId, RESTART_ERROR, null)));
   }
 
   private Future<Void> failed(Throwable cause) {

@@ -20,6 +20,7 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -45,6 +46,8 @@ final class Turns {
   private final TurnRegistry registry;
   /** The turns this verticle runs, by conversation. */
   private final Map<String, Turn> running = new HashMap<>();
+  /** Its node is stopping: no new turn starts here. */
+  private boolean draining;
 
   Turns(Vertx vertx, GeminiClient gemini, StorageClient storage, DatasetClient datasets, LlmSettings settings,
       TokenBudget budget, TurnRegistry registry) {
@@ -66,6 +69,9 @@ final class Turns {
     String userId = required(body, Keys.USER_ID);
     String conversationId = required(body, Keys.CONVERSATION_ID);
     String content = content(body);
+    if (draining) {
+      throw new QuarryException(Failure.UNAVAILABLE, LlmClient.RESTARTING);
+    }
     if (gemini == null) {
       throw new QuarryException(Failure.UNAVAILABLE, "Chat is unavailable: the server has no GEMINI_API_KEY. Set it in"
           + " the server's environment and restart the server.");
@@ -97,6 +103,28 @@ final class Turns {
           nameAfterFirstMessage(conversation, content, events);
           return new JsonObject().put(Keys.MESSAGE_ID, claim.messageId()).put("user_message_id", stored.id());
         }));
+  }
+
+  /**
+   * The node is stopping: no new turn starts, and the running ones have {@code graceMs} to finish; those still
+   * running then stop, their answers kept as interrupted. Completes once every one has ended.
+   */
+  Future<JsonObject> drain(long graceMs) {
+    draining = true;
+    List<Future<Void>> ending = running.values().stream().map(Turn::finished).toList();
+    if (ending.isEmpty()) {
+      return Future.succeededFuture(new JsonObject().put("interrupted", 0));
+    }
+    log.info("Draining: {} answers being written have {} ms to finish", ending.size(), graceMs);
+    int[] interrupted = {0};
+    long timer = vertx.setTimer(graceMs, t -> List.copyOf(running.values()).forEach(turn -> {
+      interrupted[0]++;
+      turn.interrupt();
+    }));
+    return Future.join(ending).transform(done -> {
+      vertx.cancelTimer(timer);
+      return Future.succeededFuture(new JsonObject().put("interrupted", interrupted[0]));
+    });
   }
 
   /** Gives the conversation back; if the registry cannot be reached, the claim is settled when this node leaves. */

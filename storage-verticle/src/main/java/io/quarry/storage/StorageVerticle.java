@@ -134,7 +134,8 @@ public class StorageVerticle extends VerticleBase {
         Bus.serve(bus, STORAGE_RESULT_SAVE, results::save),
         Bus.serve(bus, STORAGE_RESULT_GET, results::get),
         Bus.serve(bus, STORAGE_USAGE_RECORD, usage::record),
-        Bus.serve(bus, STORAGE_USAGE_WINDOW, usage::window));
+        Bus.serve(bus, STORAGE_USAGE_WINDOW, usage::window),
+        Bus.serve(bus, STORAGE_PING, body -> db.run("SELECT 1").map(rows -> new JsonObject())));
     return Future.all(consumers.stream().map(MessageConsumer::completion).toList());
   }
 

@@ -21,6 +21,14 @@ public final class JarNode {
 
   public final Process process;
   private final CompletableFuture<Void> started = new CompletableFuture<>();
+  /** Completes once the node's output has ended: every line it printed has been read. */
+  private final CompletableFuture<Void> ended = new CompletableFuture<>();
+  /** Every line the node printed so far, in order. */
+  private final java.util.List<String> printed = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final java.util.List<Waiter> waiters = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  private record Waiter(String text, CompletableFuture<String> heard) {
+  }
 
   private JarNode(Process process, Path log) {
     this.process = process;
@@ -50,6 +58,33 @@ public final class JarNode {
     started.get(seconds, TimeUnit.SECONDS);
   }
 
+  /** Waits for the first line the node prints (or printed) that contains {@code text}, and answers it. */
+  public String awaitLine(String text, long seconds) throws Exception {
+    CompletableFuture<String> heard = new CompletableFuture<>();
+    waiters.add(new Waiter(text, heard));
+    printed.stream().filter(l -> l.contains(text)).findFirst().ifPresent(heard::complete);
+    return heard.get(seconds, TimeUnit.SECONDS);
+  }
+
+  /** Waits for the node to end and for every line it printed to be read. */
+  public void awaitEnded(long seconds) throws Exception {
+    ended.get(seconds, TimeUnit.SECONDS);
+    process.waitFor(seconds, TimeUnit.SECONDS);
+  }
+
+  /** Every line the node printed so far. */
+  public java.util.List<String> lines() {
+    return java.util.List.copyOf(printed);
+  }
+
+  /**
+   * SIGTERM, as an operator or an orchestrator stops it. Through its handle: {@code Process.destroy()} also closes
+   * the pipe the node writes its output to, and what it says while it stops would be lost.
+   */
+  public void terminate() {
+    process.toHandle().destroy();
+  }
+
   /** Kills the node and every process it started. */
   public void kill() {
     process.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -61,11 +96,18 @@ public final class JarNode {
          PrintWriter out = new PrintWriter(Files.newBufferedWriter(log), true)) {
       for (String line = lines.readLine(); line != null; line = lines.readLine()) {
         out.println(line);
+        printed.add(line);
+        for (Waiter w : waiters) {
+          if (line.contains(w.text())) {
+            w.heard().complete(line);
+          }
+        }
         if (!line.startsWith("worker-") && line.contains("started with roles")) {
           started.complete(null);
         }
       }
       started.completeExceptionally(new AssertionError("the node ended before it started; its log: " + log));
+      ended.complete(null);
     } catch (IOException e) {
       started.completeExceptionally(e);
     }

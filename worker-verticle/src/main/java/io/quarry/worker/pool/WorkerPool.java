@@ -3,7 +3,9 @@ package io.quarry.worker.pool;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Defaults;
+import io.quarry.bus.Failure;
 import io.quarry.bus.NodeInfo;
+import io.quarry.bus.QuarryException;
 import io.quarry.bus.LocalWorker;
 import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.QueryRequest;
@@ -120,7 +122,8 @@ public class WorkerPool extends VerticleBase {
     vertx.eventBus().<JsonObject>localConsumer(Addresses.WORKER_LOCAL_STATUS, msg -> msg.reply(status()));
     vertx.eventBus().<JsonObject>localConsumer(Addresses.WORKER_LOCAL_METRICS, msg -> metrics().onSuccess(msg::reply));
     var queries = Bus.serve(vertx.eventBus(), Addresses.WORKER_QUERY_RUN, this::onQuery);
-    return Future.all(ready.completion(), queries.completion());
+    var ping = Bus.serve(vertx.eventBus(), Addresses.WORKER_PING, body -> ping());
+    return Future.all(ready.completion(), queries.completion(), ping.completion());
   }
 
   /**
@@ -182,6 +185,13 @@ public class WorkerPool extends VerticleBase {
   private void changed(Member member) {
     placement.drain();
     vertx.eventBus().publish(Addresses.WORKER_LOCAL_EVENTS, member.status().toJson(), new DeliveryOptions().setLocalOnly(true));
+  }
+
+  /** Readiness: how many members take queries now; none is a failure that says so. */
+  private Future<JsonObject> ping() {
+    long ready = members.stream().filter(Member::isReady).count();
+    return ready > 0 ? Future.succeededFuture(new JsonObject().put("ready", ready))
+        : Future.failedFuture(new QuarryException(Failure.UNAVAILABLE, "No query worker is ready"));
   }
 
   /** Every running process's metrics; one that does not answer is left out of this scrape. */
