@@ -1,5 +1,6 @@
 package io.quarry.app;
 
+import io.quarry.bus.LogContext;
 import io.quarry.bus.NodeInfo;
 import io.quarry.chat.ChatVerticle;
 import io.quarry.worker.pool.ClusterKey;
@@ -37,6 +38,8 @@ public final class Launcher {
     NodeMetrics metrics = new NodeMetrics();
     return join(setup, metrics).compose(cluster -> {
       NodeInfo node = new NodeInfo(cluster.nodeId(), version(), setup.plan().labels());
+      LogContext.nodeId(node.id());
+      LogContext.install(cluster.vertx().eventBus());
       Future<Map<String, String>> deployed = Deployment.runAll(cluster.vertx(),
           setup.plan().deployments(setup.config(), node, cluster, web, metrics));
       return settle(cluster.vertx(), deployed.map(ids -> new Node(cluster.vertx(), setup.config(), web, metrics, ids)))
@@ -45,6 +48,11 @@ public final class Launcher {
   }
 
   private static Setup setup(Map<String, String> env, String... argv) {
+    String format = env.getOrDefault("QUARRY_LOG_FORMAT", "text");
+    if (!format.equals("text") && !format.equals("json")) {
+      // The logging configuration would have found no appender of that name, and said nothing more, ever.
+      throw new IllegalArgumentException("QUARRY_LOG_FORMAT must be 'text' or 'json', got '" + format + "'");
+    }
     Args args = Args.parse(argv);
     JsonObject config = ConfigLoader.load(args.config(), env, args.roles().contains(Role.WEB));
     Plan plan = Plan.of(args, config);

@@ -239,4 +239,13 @@ class LauncherTest {
     assertThat(stderr.lines().toList()).hasSize(1)
         .first().asString().startsWith("Quarry failed to start: Invalid JSON in " + file + ": ");
   }
+
+  @Test
+  @DisplayName("a log format other than text or json stops start-up with a message naming QUARRY_LOG_FORMAT")
+  void logFormat() {
+    Map<String, String> env = TestNodes.env(dir);
+    env.put("QUARRY_LOG_FORMAT", "xml");
+    assertThat(startFailure(env, "--roles", "web").getMessage())
+        .isEqualTo("QUARRY_LOG_FORMAT must be 'text' or 'json', got 'xml'");
+  }
 }

@@ -61,6 +61,7 @@ public class ChatVerticle extends VerticleBase {
   private Router router(StorageClient storage, CommonPasswords common, Connections connections) {
     Router router = Router.router(vertx);
     router.route().handler(connections::track);
+    RequestIds.mount(router);
     String mode = settings.authMode();
     HostCheck hosts = new HostCheck(mode, settings.publicOrigins(), () -> server.actualPort());
     router.route().handler(hosts::handle);

@@ -11,6 +11,7 @@ import io.quarry.bus.DatasetClient;
 import io.quarry.bus.Failure;
 import io.quarry.bus.Keys;
 import io.quarry.bus.LlmClient;
+import io.quarry.bus.LogContext;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.TurnClaim;
@@ -77,6 +78,8 @@ final class Turns {
           + " the server's environment and restart the server.");
     }
     TurnClaim claim = registry.claimFor(userId, conversationId, UUID.randomUUID().toString());
+    LogContext.put(LogContext.CONVERSATION_ID, conversationId);
+    LogContext.put(LogContext.MESSAGE_ID, claim.messageId());
     // Only its owner may learn that a conversation is busy; anybody else is told it does not exist.
     return storage.conversation(userId, conversationId)
         .compose(conversation -> registry.claim(claim).compose(claimed -> claimed
@@ -99,7 +102,11 @@ final class Turns {
                 return release(claim);
               });
           running.put(conversationId, turn);
-          turn.run().onComplete(done -> announceBudget(userId, events));
+          log.debug("Answer started");
+          turn.run().onComplete(done -> {
+            log.debug("Answer ended");
+            announceBudget(userId, events);
+          });
           nameAfterFirstMessage(conversation, content, events);
           return new JsonObject().put(Keys.MESSAGE_ID, claim.messageId()).put("user_message_id", stored.id());
         }));

@@ -102,7 +102,8 @@ public final class JarNode {
             w.heard().complete(line);
           }
         }
-        if (!line.startsWith("worker-") && line.contains("started with roles")) {
+        // A worker process says it started too: as "worker-N | …", or in JSON with its "worker" field.
+        if (!line.startsWith("worker-") && !line.contains("\"worker\":\"") && line.contains("started with roles")) {
           started.complete(null);
         }
       }

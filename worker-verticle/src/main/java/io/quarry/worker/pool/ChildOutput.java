@@ -34,7 +34,8 @@ final class ChildOutput {
   private void copy(InputStream output, String name, PrintStream sink) {
     try (BufferedReader lines = new BufferedReader(new InputStreamReader(output, StandardCharsets.UTF_8))) {
       for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-        sink.println(name + " | " + line);
+        // A JSON line (QUARRY_LOG_FORMAT=json) says whose it is in its own "worker" field, and stays a JSON line.
+        sink.println(line.startsWith("{") ? line : name + " | " + line);
         remember(line);
       }
     } catch (IOException e) {

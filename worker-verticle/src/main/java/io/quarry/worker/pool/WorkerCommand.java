@@ -94,6 +94,7 @@ final class WorkerCommand {
     command.addAll(jvmOptions(slot));
     // After the node's own -D settings, which a worker otherwise inherits: the last one counts.
     command.add("-Djava.io.tmpdir=" + ownTemp);
+    command.add("-Dquarry.worker.name=worker-" + slot);
     command.addAll(classes.options(workerId));
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass,
         "--roles", "worker", "--cluster", "--config", configFile.toString(), "--supervisor", supervisor + "/" + workerId));
@@ -133,9 +134,13 @@ final class WorkerCommand {
         .toList();
   }
 
-  /** A worker needs neither the Gemini key nor the node's settings: its configuration file says everything. */
+  /**
+   * A worker needs neither the Gemini key nor the node's settings: its configuration file says everything, but for
+   * how it logs, which its node's logging configuration reads from the environment.
+   */
   private static void scrub(Map<String, String> environment) {
-    environment.keySet().removeIf(name -> name.startsWith("QUARRY_") || name.startsWith("GEMINI_"));
+    environment.keySet().removeIf(name -> (name.startsWith("QUARRY_") || name.startsWith("GEMINI_"))
+        && !name.equals("QUARRY_LOG_FORMAT") && !name.equals("QUARRY_LOG_LEVEL"));
     environment.put("MALLOC_ARENA_MAX", "2");
   }
 }
