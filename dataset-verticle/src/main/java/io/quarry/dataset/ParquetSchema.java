@@ -15,7 +15,8 @@ import org.apache.parquet.format.Util;
 
 /**
  * A Parquet file's schema from its footer alone: top-level columns with a DuckDB-style type and a
- * friendly type (Text, Integer, Decimal, Date, Timestamp, Boolean, List, Struct), and the row count.
+ * friendly type (Text, Integer, Decimal, Date, Timestamp, Boolean, List, Struct; and Map, Time, Binary, UUID for
+ * what none of those is), and the row count.
  */
 record ParquetSchema(long rowCount, JsonArray columns) {
 
@@ -89,12 +90,19 @@ record ParquetSchema(long rowCount, JsonArray columns) {
     return node.repeated() && !ignoreRepetition ? type + "[]" : type;
   }
 
+  /**
+   * The spec's friendly types, and honest names for what none of them is: a MAP is a Map, not a Struct; a TIME of day
+   * is a Time, not a Timestamp; bytes are Binary and a UUID a UUID, not Text.
+   */
   static String friendlyOf(String type) {
     if (type.endsWith("[]")) {
       return "List";
     }
-    if (type.startsWith("STRUCT") || type.startsWith("MAP")) {
+    if (type.startsWith("STRUCT")) {
       return "Struct";
+    }
+    if (type.startsWith("MAP")) {
+      return "Map";
     }
     if (type.startsWith("DECIMAL") || type.equals("FLOAT") || type.equals("DOUBLE")) {
       return "Decimal";
@@ -104,7 +112,10 @@ record ParquetSchema(long rowCount, JsonArray columns) {
           "Integer";
       case "BOOLEAN" -> "Boolean";
       case "DATE" -> "Date";
-      case "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "TIME", "TIMESTAMP_MS", "TIMESTAMP_NS" -> "Timestamp";
+      case "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "TIMESTAMP_MS", "TIMESTAMP_NS" -> "Timestamp";
+      case "TIME", "TIME WITH TIME ZONE" -> "Time";
+      case "BLOB" -> "Binary";
+      case "UUID" -> "UUID";
       default -> "Text";
     };
   }

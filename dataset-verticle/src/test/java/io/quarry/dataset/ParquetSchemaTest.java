@@ -32,7 +32,8 @@ class ParquetSchemaTest {
   }
 
   @Test
-  @DisplayName("scalar columns map to DuckDB types and the friendly types of the spec")
+  @DisplayName("scalar columns map to DuckDB types and the friendly types of the spec; a time of day is a Time, bytes"
+      + " Binary and a UUID a UUID")
   void scalars() throws IOException {
     assertThat(types("SELECT 1::TINYINT a, 2::SMALLINT b, 3::INTEGER c, 4::BIGINT d, 5::UBIGINT e, 1.5::FLOAT f,"
         + " 2.5::DOUBLE g, 3.25::DECIMAL(5,2) h, 'x' i, true j, DATE '2024-01-01' k, TIMESTAMP '2024-01-01 10:00' l,"
@@ -41,18 +42,18 @@ class ParquetSchemaTest {
         Map.entry("d", "BIGINT | Integer"), Map.entry("e", "UBIGINT | Integer"), Map.entry("f", "FLOAT | Decimal"),
         Map.entry("g", "DOUBLE | Decimal"), Map.entry("h", "DECIMAL(5,2) | Decimal"), Map.entry("i", "VARCHAR | Text"),
         Map.entry("j", "BOOLEAN | Boolean"), Map.entry("k", "DATE | Date"), Map.entry("l", "TIMESTAMP | Timestamp"),
-        Map.entry("m", "TIMESTAMP WITH TIME ZONE | Timestamp"), Map.entry("n", "TIME | Timestamp"),
-        Map.entry("o", "BLOB | Text"), Map.entry("p", "UUID | Text"));
+        Map.entry("m", "TIMESTAMP WITH TIME ZONE | Timestamp"), Map.entry("n", "TIME | Time"),
+        Map.entry("o", "BLOB | Binary"), Map.entry("p", "UUID | UUID"));
   }
 
   @Test
-  @DisplayName("lists, structs, maps and their nestings are described as DuckDB would")
+  @DisplayName("lists, structs, maps and their nestings are described as DuckDB would; a map is a Map")
   void nested() throws IOException {
     assertThat(types("SELECT [1, 2] a, {'x': 1, 'y': 'z'} b, MAP {'k': 1} c, [{'p': [1.5::DOUBLE]}] d,"
         + " {'inner': {'deep': [true]}} e")).containsExactly(
         Map.entry("a", "INTEGER[] | List"),
         Map.entry("b", "STRUCT(\"x\" INTEGER, \"y\" VARCHAR) | Struct"),
-        Map.entry("c", "MAP(VARCHAR, INTEGER) | Struct"),
+        Map.entry("c", "MAP(VARCHAR, INTEGER) | Map"),
         Map.entry("d", "STRUCT(\"p\" DOUBLE[])[] | List"),
         Map.entry("e", "STRUCT(\"inner\" STRUCT(\"deep\" BOOLEAN[])) | Struct"));
   }
