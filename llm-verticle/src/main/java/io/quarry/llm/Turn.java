@@ -345,8 +345,10 @@ final class Turn {
     String details = cause instanceof GeminiException ge && !ge.timedOut() ? ge.getMessage() : null;
     log.warn("Turn of conversation {} failed: {}", conversationId, cause.getMessage());
     LlmMetrics.turnEnded(errorKind(cause), startedNanos);
-    Future<Void> saved = answer.length() == 0 && produced.isEmpty() ? Future.succeededFuture() : save(ChatMessage.ERROR);
-    return saved.eventually(this::unlock)
+    // The reply is stored even when nothing was written, saying why, so that a reload shows the question answered
+    // by its error (with Retry) rather than by nothing.
+    notice = error;
+    return save(ChatMessage.ERROR).eventually(this::unlock)
         .onComplete(done -> events.emit(ChatEvents.chatError(conversationId, assistantId, error, details)));
   }
 

@@ -20,10 +20,13 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +36,9 @@ final class Turns {
   static final String IN_PROGRESS = "Generation already in progress for this conversation";
   static final String DEFAULT_TITLE = "New conversation";
   static final int TITLE_CHARS = 60;
+  static final int TITLE_WORDS = 8;
+  private static final Pattern SENTENCE_END = Pattern.compile("[.?!](?=\\s)");
+  private static final Pattern TRAILING_PUNCTUATION = Pattern.compile("[\\s.,;:!\\-–—]+$");
   /** How long a stop waits for the node running the turn; one that does not answer is leaving the cluster. */
   static final long STOP_WAIT_MS = 5_000;
   private static final Logger log = LoggerFactory.getLogger(Turns.class);
@@ -206,13 +212,35 @@ final class Turns {
     if (!DEFAULT_TITLE.equals(conversation.title())) {
       return;
     }
-    String firstLine = content.strip().lines().findFirst().orElse("").strip();
-    String title = firstLine.length() <= TITLE_CHARS ? firstLine : firstLine.substring(0, TITLE_CHARS - 1).strip() + "…";
+    String title = titleOf(content);
     if (title.isEmpty()) {
       return;
     }
     storage.renameConversation(conversation.userId(), conversation.id(), title)
         .onSuccess(renamed -> events.emit(ChatEvents.conversationUpdated(conversation.id(), title)));
+  }
+
+  /**
+   * A short title from a question, without asking the model: its first sentence of its first line, at most
+   * {@value #TITLE_WORDS} words and {@value #TITLE_CHARS} characters, with "…" where it was cut. A sentence ends at
+   * '.', '?' or '!' before a space, so a decimal point or a URL's dots do not end it; a title drops a final '.'.
+   */
+  static String titleOf(String content) {
+    String firstLine = content.strip().lines().findFirst().orElse("").strip();
+    Matcher end = SENTENCE_END.matcher(firstLine);
+    String sentence = end.find() ? firstLine.substring(0, end.start() + 1) : firstLine;
+    String[] words = sentence.split("\\s+");
+    String title = String.join(" ", Arrays.copyOf(words, Math.min(words.length, TITLE_WORDS)));
+    boolean cut = words.length > TITLE_WORDS;
+    if (title.length() > TITLE_CHARS) {
+      // At a word's end when there is one; "…" takes the last character.
+      int space = title.lastIndexOf(' ', TITLE_CHARS - 1);
+      title = title.substring(0, space > 0 ? space : TITLE_CHARS - 1);
+      cut = true;
+    }
+    // A cut title ends in "…", not in the comma it was cut after; a whole sentence keeps its '?' or '!'.
+    return cut ? TRAILING_PUNCTUATION.matcher(title).replaceAll("") + "…"
+        : title.endsWith(".") ? title.substring(0, title.length() - 1) : title;
   }
 
   private static String content(JsonObject body) {
