@@ -36,6 +36,13 @@ public final class Addresses {
   public static final String STORAGE_DATASET_DELETE = "storage.dataset.delete";
   public static final String STORAGE_RESULT_SAVE = "storage.result.save";
   public static final String STORAGE_RESULT_GET = "storage.result.get";
+  /**
+   * Marks a stored result as the user's own run ({@link ResultRun}): {@code {user_id, run}}; waits for the result's
+   * save, and a second delivery changes nothing.
+   */
+  public static final String STORAGE_RUN_SAVE = "storage.run.save";
+  /** A conversation's {@link ResultRun}s, oldest first: {@code {user_id, conversation_id}} → {@code {items}}. */
+  public static final String STORAGE_RUN_LIST = "storage.run.list";
   public static final String STORAGE_USAGE_RECORD = "storage.usage.record";
   public static final String STORAGE_USAGE_WINDOW = "storage.usage.window";
 

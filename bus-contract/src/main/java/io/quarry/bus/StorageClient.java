@@ -197,6 +197,19 @@ public final class StorageClient {
     return call(STORAGE_RESULT_GET, scope(userId).put(Keys.RESULT_ID, resultId)).map(QueryResult::fromJson);
   }
 
+  /**
+   * Marks a result the user ran themselves (see {@link ResultRun}), once its save has ended; the run comes back with
+   * the time it was marked. NOT_FOUND when the result is not the user's.
+   */
+  public Future<ResultRun> saveRun(String userId, ResultRun run) {
+    return call(STORAGE_RUN_SAVE, scope(userId).put("run", run.toJson())).map(ResultRun::fromJson);
+  }
+
+  /** The results the user ran themselves in a conversation, oldest first. */
+  public Future<List<ResultRun>> runs(String userId, String conversationId) {
+    return list(STORAGE_RUN_LIST, conversationScope(userId, conversationId), ResultRun::fromJson);
+  }
+
   // Token usage
 
   public Future<Void> recordUsage(TokenUsage usage) {

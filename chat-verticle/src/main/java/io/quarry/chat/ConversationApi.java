@@ -3,6 +3,7 @@ package io.quarry.chat;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Dataset;
+import io.quarry.bus.ResultRun;
 import io.quarry.bus.StorageClient;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
@@ -12,7 +13,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.List;
 
-/** {@code /api/conversations}: create, list, read (with messages and datasets), rename, delete. */
+/** {@code /api/conversations}: create, list, read (with messages, datasets and the user's own runs), rename, delete. */
 final class ConversationApi {
 
   static final int MAX_TITLE = 200;
@@ -51,10 +52,13 @@ final class ConversationApi {
     Future<Conversation> conversation = storage.conversation(userId, id);
     Future<List<ChatMessage>> messages = conversation.compose(c -> storage.messages(userId, id));
     Future<List<Dataset>> datasets = conversation.compose(c -> storage.datasets(userId, id));
-    Replies.send(ctx, 200, Future.all(messages, datasets).map(all -> new JsonObject()
+    // The results the user ran themselves, so that they show again where they were made.
+    Future<List<ResultRun>> runs = conversation.compose(c -> storage.runs(userId, id));
+    Replies.send(ctx, 200, Future.all(messages, datasets, runs).map(all -> new JsonObject()
         .put("conversation", conversation.result().toJson())
         .put("messages", array(messages.result().stream().map(ChatMessage::toJson).toList()))
-        .put("datasets", array(datasets.result().stream().map(Dataset::toJson).toList()))));
+        .put("datasets", array(datasets.result().stream().map(Dataset::toJson).toList()))
+        .put("runs", array(runs.result().stream().map(ResultRun::toJson).toList()))));
   }
 
   private void rename(RoutingContext ctx) {

@@ -4,8 +4,11 @@ import io.quarry.bus.DatasetClient;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryResult;
+import io.quarry.bus.ResultRun;
 import io.quarry.bus.StorageClient;
+import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
@@ -14,6 +17,8 @@ final class DatasetApi {
 
   static final int MAX_NAME = 200;
   static final int MAX_SQL = 100_000;
+  static final int MAX_ORIGIN = 16;
+  static final int MAX_ID = 64;
 
   private final DatasetClient datasets;
   private final StorageClient storage;
@@ -64,10 +69,30 @@ final class DatasetApi {
         .onFailure(e -> HttpErrors.respond(ctx, e));
   }
 
+  /**
+   * Runs SQL. A run the user will see as their own ({@code origin}: an answer's SQL edited, with the answer's
+   * {@code message_id}, or the SQL runner's) is marked as such before the answer, so that a reload shows it again;
+   * a table's re-sort names none.
+   */
   private void query(RoutingContext ctx) {
-    String sql = Bodies.requiredString(Bodies.object(ctx), "sql", MAX_SQL);
-    datasets.query(userId(ctx), ctx.pathParam("id"), sql)
-        .onSuccess(result -> Replies.json(ctx, 200, result.toJson()))
+    JsonObject body = Bodies.object(ctx);
+    String sql = Bodies.requiredString(body, "sql", MAX_SQL);
+    String origin = Bodies.optionalString(body, "origin", MAX_ORIGIN);
+    String messageId = Bodies.optionalString(body, "message_id", MAX_ID);
+    if (origin != null && !ResultRun.knownOrigin(origin)) {
+      throw QuarryException.badRequest("Field 'origin' must be 'edited' or 'runner'");
+    }
+    if (ResultRun.EDITED.equals(origin) && (messageId == null || messageId.isBlank())) {
+      throw QuarryException.badRequest("Field 'message_id' is required with origin 'edited'");
+    }
+    String userId = userId(ctx);
+    String conversationId = ctx.pathParam("id");
+    datasets.query(userId, conversationId, sql)
+        .compose(result -> origin == null ? Future.succeededFuture(result.toJson())
+            : storage.saveRun(userId, new ResultRun(result.id(), conversationId, origin,
+                    ResultRun.EDITED.equals(origin) ? messageId : null, null))
+                .map(run -> result.toJson().put("origin", run.origin()).put("message_id", run.messageId())))
+        .onSuccess(result -> Replies.json(ctx, 200, result))
         .onFailure(e -> HttpErrors.respondQuery(ctx, e));
   }
 

@@ -76,15 +76,21 @@ final class ResultStore {
   Future<JsonObject> get(JsonObject body) {
     String resultId = required(body, Keys.RESULT_ID);
     String userId = required(body, Keys.USER_ID);
-    return pending.read(resultId, () -> find(resultId, userId, LOOKS))
+    return pending.read(resultId, () -> find("r.*", resultId, userId, LOOKS))
         .map(row -> result(row).toJson());
   }
 
-  private Future<Row> find(String resultId, String userId, int looks) {
-    return db.one("Result not found", "SELECT r.* FROM query_results r JOIN conversations c"
+  /** Completes once the result is stored and the user's, waiting for its save as {@link #get} does; else NOT_FOUND. */
+  Future<Void> stored(String resultId, String userId) {
+    return pending.read(resultId, () -> find("r.id", resultId, userId, LOOKS)).mapEmpty();
+  }
+
+  private Future<Row> find(String columns, String resultId, String userId, int looks) {
+    return db.one("Result not found", "SELECT " + columns + " FROM query_results r JOIN conversations c"
             + " ON c.id = r.conversation_id WHERE r.id = ? AND c.user_id = ?", resultId, userId)
         .recover(e -> looks > 1 && Failure.classify(e) == Failure.NOT_FOUND
-            ? vertx.timer(LOOK_AGAIN_MS).compose(t -> find(resultId, userId, looks - 1)) : Future.failedFuture(e));
+            ? vertx.timer(LOOK_AGAIN_MS).compose(t -> find(columns, resultId, userId, looks - 1))
+            : Future.failedFuture(e));
   }
 
   private static QueryResult result(Row row) {

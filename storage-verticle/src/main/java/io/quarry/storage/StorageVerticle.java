@@ -106,6 +106,7 @@ public class StorageVerticle extends VerticleBase {
     MessageStore messages = new MessageStore(db, quotas);
     DatasetStore datasets = new DatasetStore(db, datasetLists, quotas);
     ResultStore results = new ResultStore(vertx, db, quotas);
+    RunStore runs = new RunStore(db, results);
     UsageStore usage = new UsageStore(db);
     List<MessageConsumer<JsonObject>> consumers = List.of(
         Bus.serve(bus, STORAGE_USER_LOCAL, users::local),
@@ -133,6 +134,8 @@ public class StorageVerticle extends VerticleBase {
         Bus.serve(bus, STORAGE_DATASET_DELETE, datasets::delete),
         Bus.serve(bus, STORAGE_RESULT_SAVE, results::save),
         Bus.serve(bus, STORAGE_RESULT_GET, results::get),
+        Bus.serve(bus, STORAGE_RUN_SAVE, runs::save),
+        Bus.serve(bus, STORAGE_RUN_LIST, runs::list),
         Bus.serve(bus, STORAGE_USAGE_RECORD, usage::record),
         Bus.serve(bus, STORAGE_USAGE_WINDOW, usage::window),
         Bus.serve(bus, STORAGE_PING, body -> db.run("SELECT 1").map(rows -> new JsonObject())));

@@ -1,0 +1,68 @@
+package io.quarry.storage;
+
+import static io.quarry.bus.Keys.required;
+
+import io.quarry.bus.Bus;
+import io.quarry.bus.Keys;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.ResultRun;
+import io.quarry.bus.Timestamps;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+
+/** Which stored results the user ran themselves ({@link ResultRun}), so that a reload shows them again. */
+final class RunStore {
+
+  private static final String COLUMNS = "u.result_id, u.conversation_id, u.origin, u.message_id, u.created_at";
+
+  private final Db db;
+  private final ResultStore results;
+
+  RunStore(Db db, ResultStore results) {
+    this.db = db;
+    this.results = results;
+  }
+
+  /**
+   * Marks a result once its save has ended (the query's answer does not wait for it). The result must be the user's
+   * and of the conversation named; a second delivery finds the mark made and answers with it.
+   */
+  Future<JsonObject> save(JsonObject body) {
+    String userId = required(body, Keys.USER_ID);
+    ResultRun run = ResultRun.fromJson(body.getJsonObject("run", new JsonObject()));
+    if (run.resultId() == null || run.conversationId() == null || !ResultRun.knownOrigin(run.origin())
+        || (ResultRun.EDITED.equals(run.origin()) && run.messageId() == null)) {
+      throw QuarryException.badRequest("Field 'run' needs a result_id, a conversation_id and an origin of 'edited'"
+          + " (with the message_id of the answer) or 'runner'");
+    }
+    // Typed, as PostgreSQL cannot infer a SELECT list's parameter types from the columns they fill.
+    return results.stored(run.resultId(), userId)
+        .compose(stored -> db.run("INSERT INTO result_runs (result_id, conversation_id, origin, message_id, created_at)"
+                + " SELECT r.id, r.conversation_id, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT)"
+                + " FROM query_results r WHERE r.id = ? AND r.conversation_id = ? ON CONFLICT (result_id) DO NOTHING",
+            run.origin(), run.messageId(), Timestamps.now(), run.resultId(), run.conversationId()))
+        .compose(inserted -> db.one("Result not found", "SELECT " + COLUMNS + " FROM result_runs u"
+            + " WHERE u.result_id = ? AND u.conversation_id = ?", run.resultId(), run.conversationId()))
+        .map(row -> run(row).toJson());
+  }
+
+  /** Oldest first; none for a conversation that is not the user's. */
+  Future<JsonObject> list(JsonObject body) {
+    String userId = required(body, Keys.USER_ID);
+    String conversationId = required(body, Keys.CONVERSATION_ID);
+    return db.run("SELECT " + COLUMNS + " FROM result_runs u JOIN conversations c ON c.id = u.conversation_id"
+            + " WHERE u.conversation_id = ? AND c.user_id = ? ORDER BY u.created_at, u.result_id", conversationId, userId)
+        .map(rows -> {
+          JsonArray items = new JsonArray();
+          rows.forEach(row -> items.add(run(row).toJson()));
+          return Bus.items(items);
+        });
+  }
+
+  private static ResultRun run(Row row) {
+    return new ResultRun(row.getString("result_id"), row.getString("conversation_id"), row.getString("origin"),
+        row.getString("message_id"), row.getString("created_at"));
+  }
+}
