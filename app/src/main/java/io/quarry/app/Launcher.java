@@ -35,7 +35,7 @@ public final class Launcher {
       return Future.failedFuture(e);
     }
     ChatVerticle web = setup.plan().inProcess().contains(Role.WEB) ? new ChatVerticle() : null;
-    NodeMetrics metrics = new NodeMetrics();
+    NodeMetrics metrics = new NodeMetrics(setup.config().getJsonObject("metrics"));
     return join(setup, metrics).compose(cluster -> {
       NodeInfo node = new NodeInfo(cluster.nodeId(), version(), setup.plan().labels());
       LogContext.nodeId(node.id());

@@ -156,6 +156,7 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
         .put("home", Path.of(config.getJsonObject("worker").getString("dataDir", "./data"), "workers").toString())
         .put("mainClass", Main.class.getName())
         .put("worker", config.getJsonObject("worker").copy())
+        .put("metrics", config.getJsonObject("metrics").copy())
         .put("cluster", clusterSection)
         .put("vertx", config.getJsonObject("vertx").copy());
   }

@@ -43,7 +43,7 @@ class AccountsBrowserTest extends BrowserTestBase {
     page.locator("#signup-email").fill("gina@example.com");
     page.getByLabel("Password (at least 8 characters)").fill("long enough");
     page.locator("#signup-form button[type=submit]").click();
-    assertThat(page.locator("#signup-error")).hasText("A referral key is required for new accounts");
+    assertThat(page.locator("#signup-error")).hasText("An invite is required for new accounts");
     page.locator("#show-signin").click();
     signUp("gina@example.com");
     assertThat(page.locator("#account-email")).hasText("gina@example.com");

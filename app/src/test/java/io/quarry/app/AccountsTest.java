@@ -70,9 +70,9 @@ class AccountsTest {
   void signUpAndOut() {
     WebClientSession alice = session();
     assertError(send(alice, HttpMethod.POST, "/api/auth/signup", signUp("alice@example.com", "correct horse", null)), 400,
-        "A referral key is required for new accounts");
+        "An invite is required for new accounts");
     assertError(send(alice, HttpMethod.POST, "/api/auth/signup", signUp("alice@example.com", "correct horse", "nope")), 400,
-        "Invalid or already used referral key");
+        "Invalid or already used invite");
     String code = invite();
     HttpResponse<Buffer> created = send(alice, HttpMethod.POST, "/api/auth/signup", signUp("alice@example.com", "correct horse", code));
     assertThat(created.statusCode()).isEqualTo(201);
@@ -85,7 +85,7 @@ class AccountsTest {
         .isEqualTo("alice@example.com");
 
     assertError(send(session(), HttpMethod.POST, "/api/auth/signup", signUp("bob@example.com", "correct horse", code)), 400,
-        "Invalid or already used referral key");
+        "Invalid or already used invite");
 
     assertThat(send(alice, HttpMethod.POST, "/api/auth/signout", null).statusCode()).isEqualTo(200);
     assertError(send(alice, HttpMethod.GET, "/api/me", null), 401, "Sign in first");

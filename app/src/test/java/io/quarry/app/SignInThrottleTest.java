@@ -96,7 +96,7 @@ class SignInThrottleTest {
   void inviteGuessing() {
     for (int i = 1; i <= 13; i++) {
       assertError(post("/api/auth/signup", new JsonObject().put("email", "eve" + i + "@example.com")
-          .put("password", "long enough").put("invite", "guess-" + i)), 400, "Invalid or already used referral key");
+          .put("password", "long enough").put("invite", "guess-" + i)), 400, "Invalid or already used invite");
     }
     assertThrottled(post("/api/auth/signup", new JsonObject().put("email", "eve@example.com").put("password", "long enough")
         .put("invite", "guess-10")), "sign-up");

@@ -73,7 +73,7 @@ public final class StorageClient {
    * Said of an invite that is unknown or used, and of one used to sign up an email that already has an
    * account (which uses it up): so an invite can neither tell which emails have accounts nor probe many.
    */
-  public static final String INVITE_REFUSED = "Invalid or already used referral key";
+  public static final String INVITE_REFUSED = "Invalid or already used invite";
 
   /** Whether an invite could sign somebody up now (it is known and unused). */
   public Future<Boolean> inviteUsable(String code) {

@@ -17,7 +17,7 @@ import java.time.Instant;
 /** Sign-up (with an invite), sign-in and sign-out for {@code auth.mode=password}. */
 final class AuthApi {
 
-  static final String INVITE_REQUIRED = "A referral key is required for new accounts";
+  static final String INVITE_REQUIRED = "An invite is required for new accounts";
   static final String BAD_CREDENTIALS = "Invalid email or password";
   static final int MIN_PASSWORD = 8;
   static final int MAX_PASSWORD = 200;

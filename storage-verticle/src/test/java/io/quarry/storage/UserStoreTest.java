@@ -32,16 +32,16 @@ class UserStoreTest extends StorageTestBase {
     User carol = storage.createUser("carol@example.com", "h", invite).await();
     assertThat(storage.user(carol.id()).await().email()).isEqualTo("carol@example.com");
     assertFails(storage.createUser("dave@example.com", "h", invite), Failure.BAD_REQUEST,
-        "Invalid or already used referral key");
+        "Invalid or already used invite");
     assertFails(storage.createUser("dave@example.com", "h", "no-such-invite"), Failure.BAD_REQUEST,
-        "Invalid or already used referral key");
+        "Invalid or already used invite");
     String fresh = storage.createInvite().await();
     assertThat(storage.inviteUsable(fresh).await()).isTrue();
     assertFails(storage.createUser("CAROL@example.com", "h", fresh), Failure.BAD_REQUEST,
-        "Invalid or already used referral key");
+        "Invalid or already used invite");
     assertThat(storage.inviteUsable(fresh).await()).isFalse();
     assertFails(storage.createUser("erin@example.com", "h", fresh), Failure.BAD_REQUEST,
-        "Invalid or already used referral key");
+        "Invalid or already used invite");
     assertThat(storage.inviteUsable("no-such-invite").await()).isFalse();
     assertThat(count("SELECT COUNT(*) FROM users WHERE email IN ('dave@example.com', 'erin@example.com')")).isZero();
     assertThat(count("SELECT COUNT(*) FROM users WHERE email = 'carol@example.com' COLLATE NOCASE")).isEqualTo(1);

@@ -96,7 +96,7 @@ public class WorkerPool extends VerticleBase {
   private Prepared prepare(Path home, JsonObject query) throws IOException {
     JsonObject child = new JsonObject().put("worker", config().getJsonObject("worker").copy())
         .put("cluster", config().getJsonObject("cluster")).put("vertx", config().getJsonObject("vertx"))
-        .put("query", query);
+        .put("query", query).put("metrics", config().getJsonObject("metrics", new JsonObject().put("port", 0)));
     List<Path> files = writeConfigurations(home, child, settings.count());
     ClassArchive classes = ClassArchive.in(settings.classArchiveDir().isBlank() ? home
         : Path.of(settings.classArchiveDir()).toAbsolutePath());
