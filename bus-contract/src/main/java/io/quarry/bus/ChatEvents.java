@@ -88,8 +88,15 @@ public final class ChatEvents {
   /** {@code notice}: why the answer ended short (cut off, declined), shown under it; null when it did not. */
   public static JsonObject chatComplete(String conversationId, String messageId, long inputTokens, long outputTokens,
       String notice) {
+    return chatComplete(conversationId, messageId, inputTokens, outputTokens, notice, null);
+  }
+
+  /** {@code numbers}: the answer's numbers checked against its results (see {@code ChatMessage#numbers}). */
+  public static JsonObject chatComplete(String conversationId, String messageId, long inputTokens, long outputTokens,
+      String notice, JsonObject numbers) {
     return event(CHAT_COMPLETE, conversationId).put("message_id", messageId).put("token_count", inputTokens + outputTokens)
-        .put("input_tokens", inputTokens).put("output_tokens", outputTokens).put("notice", notice);
+        .put("input_tokens", inputTokens).put("output_tokens", outputTokens).put("notice", notice)
+        .put("numbers", numbers);
   }
 
   public static JsonObject chatError(String conversationId, String messageId, String error, String details) {

@@ -11,6 +11,8 @@ import io.vertx.core.json.JsonObject;
  *     {@code declined} (Gemini refused), {@code streaming} (being written: saved as it grows) or
  *     {@code interrupted} (the server died while it was streaming; partial answer kept)
  * @param notice why the answer ended short or was cut, in words the user reads under it; null when it did not
+ * @param numbers an answer's numbers checked against its turn's results ({@code {checked, matched, unmatched:
+ *     [{text, position}], cells: [{text, position, result_id, row, column}]}}); null when not checked
  */
 public record ChatMessage(
     String id,
@@ -25,7 +27,16 @@ public record ChatMessage(
     long outputTokens,
     String status,
     String notice,
-    String createdAt) {
+    String createdAt,
+    JsonObject numbers) {
+
+  /** A message whose numbers were not checked (questions, and answers before the check). */
+  public ChatMessage(String id, String conversationId, String role, String content, JsonArray toolRounds, JsonArray sql,
+      JsonArray resultIds, JsonArray charts, long inputTokens, long outputTokens, String status, String notice,
+      String createdAt) {
+    this(id, conversationId, role, content, toolRounds, sql, resultIds, charts, inputTokens, outputTokens, status,
+        notice, createdAt, null);
+  }
 
   public static final String USER = "user";
   public static final String ASSISTANT = "assistant";
@@ -58,7 +69,8 @@ public record ChatMessage(
         .put("token_count", inputTokens + outputTokens)
         .put("status", status)
         .put("notice", notice)
-        .put("created_at", createdAt);
+        .put("created_at", createdAt)
+        .put("numbers", numbers);
   }
 
   public static ChatMessage fromJson(JsonObject json) {
@@ -75,7 +87,8 @@ public record ChatMessage(
         json.getLong("output_tokens", 0L),
         json.getString("status", COMPLETE),
         json.getString("notice"),
-        json.getString("created_at"));
+        json.getString("created_at"),
+        json.getJsonObject("numbers"));
   }
 
   private static JsonArray orEmpty(JsonArray array) {

@@ -62,6 +62,7 @@ final class ToolRunner {
       if (outcome.succeeded()) {
         QueryResult result = outcome.result();
         record.resultIds.add(result.id());
+        record.results.put(result.id(), result);
         events.emit(queryResult(result));
         return Future.succeededFuture(ResultSummary.toolResponse(result));
       }
@@ -120,6 +121,7 @@ final class ToolRunner {
     String id = args.getString("result_id", "");
     return storage.result(userId, id)
         .compose(r -> conversationId.equals(r.conversationId()) ? Future.succeededFuture(r) : Future.failedFuture("x"))
+        .onSuccess(r -> record.results.putIfAbsent(r.id(), r))
         .recover(e -> Future.failedFuture(new IllegalArgumentException("No result '" + id
             + "' in this conversation; use a result_id returned by execute_sql")));
   }

@@ -81,6 +81,8 @@ final class Turn {
   private String endStatus = ChatMessage.COMPLETE;
   private String notice;
   private final long startedNanos = System.nanoTime();
+  /** The answer's numbers checked against the turn's results, once it is complete. */
+  private JsonObject numbers;
 
   Turn(GeminiClient gemini, StorageClient storage, DatasetClient datasets, Events events, LlmSettings settings,
       AnswerSaver saver, TokenBudget.Hold hold, String userId, String conversationId, String assistantId,
@@ -323,8 +325,9 @@ final class Turn {
   private Future<Void> complete() {
     LlmMetrics.turnEnded(ChatMessage.DECLINED.equals(endStatus) ? "declined" : LIMIT_NOTICE.equals(notice) ? "budget"
         : notice != null ? "cut_off" : "completed", startedNanos);
+    numbers = NumberCheck.check(answer.toString(), record.results.values().stream().map(NumberCheck::values).toList());
     return save(endStatus).eventually(this::unlock).onSuccess(v -> events.emit(
-        ChatEvents.chatComplete(conversationId, assistantId, inputTokens, outputTokens, notice)));
+        ChatEvents.chatComplete(conversationId, assistantId, inputTokens, outputTokens, notice, numbers)));
   }
 
   private Future<Void> saveStopped() {
@@ -376,6 +379,6 @@ final class Turn {
     }
     return new ChatMessage(assistantId, conversationId, ChatMessage.ASSISTANT, answer.toString(),
         new JsonArray(new ArrayList<>(rounds)), record.sql.copy(), record.resultIds.copy(), record.charts.copy(),
-        inputTokens, outputTokens, status, notice, null);
+        inputTokens, outputTokens, status, notice, null, numbers);
   }
 }

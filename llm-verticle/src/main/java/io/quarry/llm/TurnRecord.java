@@ -1,6 +1,9 @@
 package io.quarry.llm;
 
+import io.quarry.bus.QueryResult;
 import io.vertx.core.json.JsonArray;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** What a turn did, stored with its assistant message so that a reload redraws it. */
 final class TurnRecord {
@@ -8,4 +11,6 @@ final class TurnRecord {
   final JsonArray resultIds = new JsonArray();
   final JsonArray charts = new JsonArray();
   int sqlFailures;
+  /** The results the turn produced or referred to, by id: the values its answer's numbers are checked against. */
+  final Map<String, QueryResult> results = new LinkedHashMap<>();
 }

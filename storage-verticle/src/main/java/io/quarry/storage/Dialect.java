@@ -15,7 +15,8 @@ enum Dialect {
 
   /** One file, one writer: transactions begin IMMEDIATE; the schema version is {@code PRAGMA user_version}. */
   SQLITE("BEGIN IMMEDIATE", "BEGIN IMMEDIATE", List.of("db/sqlite/V1__schema.sql", "db/sqlite/V2__notice.sql",
-      "db/sqlite/V3__result_note.sql", "db/sqlite/V4__usage_request.sql", "db/sqlite/V5__result_runs.sql")),
+      "db/sqlite/V3__result_note.sql", "db/sqlite/V4__usage_request.sql", "db/sqlite/V5__result_runs.sql",
+      "db/sqlite/V6__answer_numbers_and_sources.sql")),
 
   /**
    * Read-committed transactions that lock the row a check and its write depend on (the conversation, the account,
@@ -25,7 +26,7 @@ enum Dialect {
    * migrations hold an advisory lock so that of several storage nodes starting at once exactly one migrates.
    */
   POSTGRES("BEGIN", "BEGIN", List.of("db/postgres/V1__schema.sql", "db/postgres/V2__usage_request.sql",
-      "db/postgres/V3__result_runs.sql"));
+      "db/postgres/V3__result_runs.sql", "db/postgres/V4__answer_numbers_and_sources.sql"));
 
   /** Any number that names Quarry's migrations among a database's advisory locks. */
   private static final long MIGRATION_LOCK = 0x5155_4152_5259L;

@@ -19,23 +19,23 @@ final class MessageStore {
 
   private static final Set<String> ROLES = Set.of(ChatMessage.USER, ChatMessage.ASSISTANT, ChatMessage.TOOL);
   private static final String COLUMNS = "id, conversation_id, role, content, tool_rounds, sql_queries, result_ids,"
-      + " charts, input_tokens, output_tokens, status, notice, created_at";
+      + " charts, input_tokens, output_tokens, status, notice, created_at, numbers";
   /**
    * A streamed answer is saved as it grows: the same id again replaces it, in its own conversation only, while it
    * is still streaming. An answer that has ended is final: a checkpoint delivered late, or twice (a request sent
    * again when a member left, see {@code Failover}), cannot take it back to streaming.
    */
   private static final String UPSERT = "INSERT INTO messages (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-      + " ?, ?, ?) ON CONFLICT (id) DO UPDATE SET content = excluded.content, tool_rounds = excluded.tool_rounds,"
+      + " ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET content = excluded.content, tool_rounds = excluded.tool_rounds,"
       + " sql_queries = excluded.sql_queries, result_ids = excluded.result_ids, charts = excluded.charts,"
       + " input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens, status = excluded.status,"
-      + " notice = excluded.notice WHERE messages.conversation_id = excluded.conversation_id"
+      + " notice = excluded.notice, numbers = excluded.numbers WHERE messages.conversation_id = excluded.conversation_id"
       + " AND messages.role = excluded.role AND messages.status = '" + ChatMessage.STREAMING + "'";
 
   private static final String INTERRUPT = "UPDATE messages SET status = ?, notice = ? WHERE id = ? AND conversation_id = ?"
       + " AND role = ? AND status = ?";
   private static final String NEVER_SAVED = "INSERT INTO messages (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-      + " ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+      + " ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
 
   static final String MESSAGE_NOT_FOUND = "Message not found";
 
@@ -56,13 +56,15 @@ final class MessageStore {
     // A caller may name the message beforehand: a streamed answer's id is known before it is stored.
     String id = Db.idOr(m.id());
     ChatMessage stored = new ChatMessage(id, m.conversationId(), m.role(), m.content(), m.toolRounds(),
-        m.sql(), m.resultIds(), m.charts(), m.inputTokens(), m.outputTokens(), m.status(), m.notice(), Timestamps.now());
+        m.sql(), m.resultIds(), m.charts(), m.inputTokens(), m.outputTokens(), m.status(), m.notice(), Timestamps.now(),
+        m.numbers());
     return db.tx(conn -> ConversationStore.lockOwned(db, conn, userId, stored.conversationId())
         .compose(v -> ChatMessage.USER.equals(stored.role()) ? roomFor(conn, stored.conversationId())
             : Future.succeededFuture())
         .compose(v -> db.run(conn, UPSERT, stored.id(), stored.conversationId(), stored.role(), stored.content(),
             Db.text(stored.toolRounds()), Db.text(stored.sql()), Db.text(stored.resultIds()), Db.text(stored.charts()),
-            stored.inputTokens(), stored.outputTokens(), stored.status(), stored.notice(), stored.createdAt()))
+            stored.inputTokens(), stored.outputTokens(), stored.status(), stored.notice(), stored.createdAt(),
+            stored.numbers() == null ? null : stored.numbers().encode()))
         .compose(v -> ConversationStore.touch(db, conn, stored.conversationId(), stored.createdAt()))
         .map(v -> stored.toJson()));
   }
@@ -81,7 +83,7 @@ final class MessageStore {
             ChatMessage.ASSISTANT, ChatMessage.STREAMING))
         .compose(updated -> updated.rowCount() > 0 ? Future.succeededFuture()
             : db.run(conn, NEVER_SAVED, id, conversationId, ChatMessage.ASSISTANT, "", "[]", "[]", "[]", "[]", 0L, 0L,
-                ChatMessage.INTERRUPTED, notice, Timestamps.now()))
+                ChatMessage.INTERRUPTED, notice, Timestamps.now(), null))
         .compose(v -> db.one(conn, MESSAGE_NOT_FOUND, "SELECT " + COLUMNS + " FROM messages WHERE id = ?"
             + " AND conversation_id = ? AND role = ?", id, conversationId, ChatMessage.ASSISTANT))
         .map(row -> message(row).toJson()));
@@ -111,6 +113,7 @@ final class MessageStore {
     return new ChatMessage(row.getString("id"), row.getString("conversation_id"), row.getString("role"),
         row.getString("content"), Db.array(row, "tool_rounds"), Db.array(row, "sql_queries"),
         Db.array(row, "result_ids"), Db.array(row, "charts"), row.getLong("input_tokens"),
-        row.getLong("output_tokens"), row.getString("status"), row.getString("notice"), row.getString("created_at"));
+        row.getLong("output_tokens"), row.getString("status"), row.getString("notice"), row.getString("created_at"),
+        row.getString("numbers") == null ? null : new JsonObject(row.getString("numbers")));
   }
 }

@@ -61,6 +61,20 @@ class MessageStoreTest extends StorageTestBase {
   }
 
   @Test
+  @DisplayName("an answer's checked numbers are stored with it and come back as they were")
+  void numbers() {
+    Conversation c = storage.createConversation(alice.id(), "Chat").await();
+    JsonObject numbers = new JsonObject().put("checked", 2).put("matched", 1)
+        .put("unmatched", new JsonArray().add(new JsonObject().put("text", "9").put("position", 30)))
+        .put("cells", new JsonArray().add(new JsonObject().put("text", "2").put("position", 3).put("result_id", "r")
+            .put("row", 0).put("column", "n")));
+    ChatMessage answer = new ChatMessage(UUID.randomUUID().toString(), c.id(), ChatMessage.ASSISTANT, "In 2 of 9.",
+        null, null, null, null, 0, 0, ChatMessage.COMPLETE, null, null, numbers);
+    storage.appendMessage(alice.id(), answer).await();
+    assertThat(storage.messages(alice.id(), c.id()).await().get(0).numbers()).isEqualTo(numbers);
+  }
+
+  @Test
   @DisplayName("an answer that has ended is final: a checkpoint delivered after it cannot take it back to streaming")
   void endedAnswerIsFinal() {
     Conversation c = storage.createConversation(alice.id(), "Chat").await();

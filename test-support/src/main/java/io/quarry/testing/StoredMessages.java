@@ -69,6 +69,6 @@ final class StoredMessages {
 
   private static ChatMessage withIdAndTime(ChatMessage m, String id, String createdAt) {
     return new ChatMessage(id, m.conversationId(), m.role(), m.content(), m.toolRounds(), m.sql(), m.resultIds(),
-        m.charts(), m.inputTokens(), m.outputTokens(), m.status(), m.notice(), createdAt);
+        m.charts(), m.inputTokens(), m.outputTokens(), m.status(), m.notice(), createdAt, m.numbers());
   }
 }
