@@ -59,18 +59,25 @@ final class Orphans {
         .mapEmpty();
   }
 
+  /**
+   * Every survivor settles the answer in storage (interrupting is idempotent); the one whose removal of the claim
+   * succeeded tells the browser. Hazelcast may run a removal again after it was applied (its partition moved), and
+   * then tells no one it succeeded: the answer is still settled, and a reload shows it.
+   */
   private Future<Void> end(TurnClaim claim) {
     return registry.release(claim).compose(mine -> {
-      if (!mine) {
-        return Future.succeededFuture();
+      if (mine) {
+        log.warn("The llm node {} left while answering in conversation {}: the answer is marked interrupted",
+            claim.nodeId(), claim.conversationId());
+        datasets.stopQueries(claim.messageId());
       }
-      log.warn("The llm node {} left while answering in conversation {}: the answer is marked interrupted",
-          claim.nodeId(), claim.conversationId());
-      datasets.stopQueries(claim.messageId());
       return storage.interruptMessage(claim.userId(), claim.conversationId(), claim.messageId(), NOTICE)
           .transform(stored -> {
-            Events events = new Events(vertx.eventBus(), claim.userId(), claim.conversationId());
-            events.emit(stored.succeeded() && ended(stored.result().status()) ? completed(stored.result()) : ChatEvents.chatError(claim.conversationId(), claim.messageId(), ERROR, null));
+            if (mine) {
+              Events events = new Events(vertx.eventBus(), claim.userId(), claim.conversationId());
+              events.emit(stored.succeeded() && ended(stored.result().status()) ? completed(stored.result())
+                  : ChatEvents.chatError(claim.conversationId(), claim.messageId(), ERROR, null));
+            }
             return Future.<Void>succeededFuture();
           });
     });
