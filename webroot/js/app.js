@@ -13,16 +13,21 @@ import { EVENTS, isDatasetEvent } from './events.js';
 import { showProgress } from './progress.js';
 import { initTheme } from './theme.js';
 
-const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false, sqlRunning: 0 };
+const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false, asked: '' };
+/** SQL runs under way, by conversation: each conversation's progress shows while its own runs fetch. */
+const sqlRunning = new Map();
+/** What the SQL box held in each conversation shown: another conversation's query is never run by mistake. */
+const sqlDrafts = new Map();
 const $ = elements([
   'account', 'account-email', 'announcer', 'banner', 'composer', 'conversation-title', 'input', 'messages',
-  'new-conversation', 'retry-connection', 'samples', 'send', 'signout', 'sql-input', 'sql-progress', 'sql-run',
-  'stop', 'usage', 'usage-fill', 'usage-text',
+  'new-conversation', 'retry-connection', 'samples', 'schema-modal', 'send', 'signout', 'skip-to-input', 'sql-input',
+  'sql-progress', 'sql-run', 'stop', 'usage', 'usage-fill', 'usage-text',
 ]);
 const input = $('input');
 
 const messages = new MessageView($('messages'), () => state.conversationId, {
   announce: (text) => { $('announcer').textContent = text; },
+  retry: (question) => retry(question),
 });
 const datasets = new DatasetPanel(() => state.conversationId, { onChange: () => refreshEmptyState() });
 const conversations = new ConversationList({
@@ -51,13 +56,14 @@ function updateInputState() {
 }
 
 async function select(id) {
+  switchSqlDraft(state.conversationId, id);
   state.conversationId = id;
   updateInputState();
   conversations.setActive(id);
   setStreaming(false);
   const conversation = await api.get(`/api/conversations/${id}`);
   $('conversation-title').textContent = conversation.conversation.title;
-  await messages.showConversation(conversation.messages);
+  await messages.showConversation(conversation.messages, conversation.runs);
   datasets.show(conversation.datasets);
   refreshEmptyState();
   input.focus();
@@ -108,14 +114,26 @@ async function loadSamples() {
   }));
 }
 
-async function send() {
-  const typed = input.value;
+function send() {
+  return ask(input.value);
+}
+
+/** Asks again a question whose answer failed; the box is emptied if it still holds that question. */
+function retry(question) {
+  if (state.streaming) return;
+  if (input.value.trim() === question.trim()) input.value = '';
+  ask(question, { fromBox: false });
+}
+
+/** @param fromBox whether the question is what the box holds (emptied as it is sent, and given back on failure) */
+async function ask(typed, { fromBox = true } = {}) {
   const content = typed.trim();
   if (!content || state.streaming || !state.conversationId) return;
   unsent.hide();
-  input.value = '';
+  if (fromBox) input.value = '';
+  state.asked = content;
   const question = messages.addUser(content);
-  const answer = messages.startAnswer();
+  const answer = messages.startAnswer(content);
   refreshEmptyState();
   setStreaming(true);
   try {
@@ -128,8 +146,14 @@ async function send() {
       return;
     }
     messages.onEvent({ type: EVENTS.CHAT_ERROR, error: e.message, details: e.details });
+    keepQuestion();
     if (e.status === 429 && e.body.resets_in_seconds > 0) limitReached(e.body.resets_in_seconds);
   }
+}
+
+/** An answer failed: its question goes back to the box (unless something new is there), to edit or send again. */
+function keepQuestion() {
+  if (!input.value.trim() && state.asked) input.value = state.asked;
 }
 
 /** Nothing was sent: the question goes back to the input as typed (unless something new is there), to send again. */
@@ -145,6 +169,15 @@ async function stop() {
   await api.post(`/api/conversations/${state.conversationId}/stop`);
   messages.stopped();
   setStreaming(false);
+  // The Stop button goes away with the answer: focus goes where the next question is typed.
+  input.focus();
+}
+
+/** Esc stops an answer being written, unless a dialog takes it (it closes the dialog). */
+function onEscape(e) {
+  if (e.key !== 'Escape' || !state.streaming || $('schema-modal').open) return;
+  e.preventDefault();
+  stop().catch((err) => banner(err.message));
 }
 
 function limitReached(resetsInSeconds) {
@@ -176,12 +209,13 @@ function onEvent(event) {
     if (event.type === EVENTS.DATASET_REMOVED) datasets.removed(event.dataset); else datasets.upsert(event.dataset);
     return;
   }
-  if (event.type === EVENTS.QUERY_PROGRESS && state.sqlRunning > 0) {
+  if (event.type === EVENTS.QUERY_PROGRESS && sqlRunning.get(event.conversation_id) > 0) {
     $('sql-progress').hidden = false;
     showProgress($('sql-progress'), event);
   }
   const live = messages.active;
   messages.onEvent(event);
+  if (event.type === EVENTS.CHAT_ERROR && live) keepQuestion();
   if (event.type === EVENTS.CHAT_COMPLETE || event.type === EVENTS.CHAT_ERROR) {
     setStreaming(false);
     showUsage();
@@ -206,22 +240,36 @@ async function refetch(attempts) {
   }
 }
 
+/** Keeps what the SQL box held for the conversation left, and shows what it held for the one opened. */
+function switchSqlDraft(from, to) {
+  if (from === to) return;
+  if (from) sqlDrafts.set(from, $('sql-input').value);
+  $('sql-input').value = sqlDrafts.get(to) || '';
+  hideSqlProgress();
+}
+
+function hideSqlProgress() {
+  $('sql-progress').hidden = true;
+  $('sql-progress').replaceChildren();
+}
+
+/** Runs the SQL box's query in the conversation shown, stored as its own run; shown if that conversation still is. */
 async function runSql() {
   const sql = $('sql-input').value.trim();
-  if (!sql) return;
-  state.sqlRunning += 1;
+  const conversation = state.conversationId;
+  if (!sql || !conversation) return;
+  sqlRunning.set(conversation, (sqlRunning.get(conversation) || 0) + 1);
   try {
-    messages.showSqlResult(sql, await api.post(`/api/conversations/${state.conversationId}/query`, { sql }));
+    const result = await api.post(`/api/conversations/${conversation}/query`, { sql, origin: 'runner' });
+    if (conversation === state.conversationId) messages.showSqlResult(sql, result);
   } catch (e) {
-    messages.showSqlError(sql, e.message);
+    if (conversation === state.conversationId) messages.showSqlError(sql, e.message);
   } finally {
     refreshEmptyState();
     // Runs started before this one ended may still be fetching: their progress stays until the last ends.
-    state.sqlRunning -= 1;
-    if (state.sqlRunning === 0) {
-      $('sql-progress').hidden = true;
-      $('sql-progress').replaceChildren();
-    }
+    const left = sqlRunning.get(conversation) - 1;
+    sqlRunning.set(conversation, left);
+    if (left === 0 && conversation === state.conversationId) hideSqlProgress();
   }
 }
 
@@ -276,6 +324,11 @@ async function start() {
     }
   });
   $('stop').addEventListener('click', stop);
+  document.addEventListener('keydown', onEscape);
+  $('skip-to-input').addEventListener('click', (e) => {
+    e.preventDefault();
+    input.focus();
+  });
   $('sql-run').addEventListener('click', runSql);
   await loadSamples();
   await showUsage();

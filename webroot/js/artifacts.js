@@ -1,7 +1,14 @@
 // What an answer or a SQL run shows besides its text: results with their SQL panel, tables, charts, SQL errors.
 // A result is always drawn from its stored copy (every stored row), live as after a reload, so both show the same.
+// Running a result's SQL again, edited or not, never changes that result: the new one is stored as the user's own
+// run and shown as a result of its own ("Edited SQL" under its answer, "SQL run" for the SQL runner's), with its own
+// table and chart; a run that fails says so in a block of its own.
 import { renderTable } from './table.js';
 import { renderChart } from './chart.js';
+import { chartActions } from './chart-actions.js';
+
+/** What a result block of the user's own run is called, and what one that failed is called. */
+const RUN_LABELS = { edited: 'Edited SQL', runner: 'SQL run' };
 
 /** The query again, sorted by the column at a 1-based position of its result, nulls last as the table sorts. */
 export function sortedSql(sql, position, ascending) {
@@ -12,13 +19,19 @@ export function sortedSql(sql, position, ascending) {
 
 export class Artifacts {
   /**
-   * @param stored  (resultId) => Promise of the stored result
-   * @param query   (sql) => Promise of a new result of that SQL in this conversation
-   * @param resized () => void, after something was drawn later than its block was placed
+   * @param stored       (resultId) => Promise of the stored result
+   * @param query        (sql) => Promise of a new result of that SQL in this conversation (a table's re-sort)
+   * @param run          (sql, origin, messageId) => Promise of a new result stored as the user's own run
+   * @param placeRun     (origin, messageId) => the element a new run's block goes in
+   * @param conversation () => the id of the conversation shown
+   * @param resized      () => void, after something was drawn later than its block was placed
    */
-  constructor({ stored, query, resized }) {
+  constructor({ stored, query, run, placeRun, conversation, resized }) {
     this.stored = stored;
     this.query = query;
+    this.run = run;
+    this.placeRun = placeRun;
+    this.conversation = conversation;
     this.resized = resized;
   }
 
@@ -33,8 +46,11 @@ export class Artifacts {
     return { columns, resort: sql ? (position, ascending) => this.query(sortedSql(sql, position, ascending)) : null };
   }
 
-  /** A live query_result: its event carries only the first rows, so the table is drawn from the stored result. */
-  async storedResult(block, event) {
+  /**
+   * A live query_result: its event carries only the first rows, so the table is drawn from the stored result.
+   * @param messageId () => the id of the answer it belongs to
+   */
+  async storedResult(block, event, messageId) {
     const waiting = document.createElement('p');
     waiting.className = 'phase';
     waiting.textContent = 'Loading the result…';
@@ -46,14 +62,29 @@ export class Artifacts {
       result = event; // its first rows, which the table says are only the first
     }
     waiting.remove();
-    this.result(block, event.sql, result);
+    this.result(block, event.sql, result, { messageId });
     this.resized();
   }
 
-  /** The "Show SQL" panel (editable, re-runnable) above the result's table. */
-  result(block, sql, result) {
+  /** A run's label, when the result is the user's own: "Edited SQL" or "SQL run". */
+  label(block, origin, failed) {
+    const label = document.createElement('p');
+    label.className = 'run-label';
+    label.textContent = RUN_LABELS[origin] + (failed ? ': not run' : '');
+    block.classList.add('run', origin);
+    block.prepend(label);
+  }
+
+  /**
+   * The "Show SQL" panel (editable, runnable again) above the result's table, and its chart actions below.
+   * @param origin    'edited' or 'runner' for the user's own runs; absent for an answer's result
+   * @param messageId () => the answer the result stands under (null for the SQL runner)
+   */
+  result(block, sql, result, { origin, messageId = () => null } = {}) {
     const details = document.createElement('details');
     details.className = 'sql-panel';
+    // A run shows what ran: its SQL is open.
+    details.open = Boolean(origin);
     const summary = document.createElement('summary');
     summary.textContent = 'Show SQL';
     const editor = document.createElement('textarea');
@@ -64,31 +95,65 @@ export class Artifacts {
     const run = document.createElement('button');
     run.type = 'button';
     run.textContent = 'Run';
-    const error = document.createElement('p');
-    error.className = 'field-error';
-    details.append(summary, editor, run, error);
+    run.title = 'Runs this SQL as a new result below; this one stays as it is';
+    details.append(summary, editor, run);
     const holder = document.createElement('div');
     block.append(details, holder);
+    if (origin) this.label(block, origin, false);
     renderTable(holder, result, this.tableOptions(sql));
-    run.addEventListener('click', async () => {
-      error.textContent = '';
-      run.disabled = true;
-      try {
-        const rerun = editor.value;
-        renderTable(holder, await this.query(rerun), this.tableOptions(rerun));
-      } catch (e) {
-        error.textContent = e.message;
-      } finally {
-        run.disabled = false;
-      }
-    });
+    block.append(chartActions(result, { drawn: () => this.resized() }));
+    // Once its edit is a result of its own, the panel shows again the SQL of the table under it.
+    run.addEventListener('click', () => this.runAgain(run, editor.value, origin === 'runner' ? 'runner' : 'edited',
+      messageId(), () => { editor.value = sql || ''; }));
   }
 
-  error(block, sql, message) {
+  /**
+   * The SQL of a result run again as the user's own run: a new stored result, or a block saying why it failed.
+   * @param ran () => void, once the new result is shown
+   */
+  async runAgain(button, sql, wanted, messageId, ran) {
+    if (!sql.trim()) return;
+    // An edit of an answer's SQL stands under the answer; without one (not stored yet) it is a run of its own.
+    const origin = wanted === 'edited' && !messageId ? 'runner' : wanted;
+    const conversation = this.conversation();
+    button.disabled = true;
+    try {
+      const result = await this.run(sql, origin, messageId);
+      if (conversation === this.conversation()) {
+        this.showRun(sql, result, origin, messageId);
+        ran();
+      }
+    } catch (e) {
+      if (conversation === this.conversation()) this.showRunError(sql, e.message, origin, messageId);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  /** A new run's block, where its origin puts it, brought into view. */
+  showRun(sql, result, origin, messageId) {
+    const block = this.block(this.placeRun(origin, messageId));
+    this.result(block, sql, result, { origin, messageId: () => messageId });
+    block.scrollIntoView({ block: 'nearest' });
+    this.resized();
+    return block;
+  }
+
+  showRunError(sql, message, origin, messageId) {
+    const block = this.block(this.placeRun(origin, messageId));
+    this.error(block, sql, message, true);
+    this.label(block, origin, true);
+    block.scrollIntoView({ block: 'nearest' });
+    return block;
+  }
+
+  /** @param alert whether screen readers hear of it at once (the user's own run, not the model's attempts) */
+  error(block, sql, message, alert = false) {
     const code = document.createElement('pre');
     code.textContent = sql;
     const error = document.createElement('p');
     error.className = 'field-error';
+    if (alert) error.setAttribute('role', 'alert');
     error.textContent = message;
     block.append(code, error);
   }

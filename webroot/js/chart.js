@@ -1,8 +1,14 @@
-// A chart spec from render_chart ({chart_type, x, y[], series, title, stacked}) drawn with Vega-Lite.
+// A chart spec from render_chart ({chart_type, x, y[], series, title, stacked}) drawn with Vega-Lite, in colours that
+// follow the page's theme: charts drawn already are drawn again when the theme changes.
+import { isNumericType } from './format.js';
+
+/** Charts on the page, to draw again in a new theme: element → {spec, result, embedded}. */
+const drawn = new Map();
+
 function typeOf(result, name) {
   const column = result.columns.find((c) => c.name === name);
   const type = (column?.type || '').toUpperCase();
-  if (/INT|DECIMAL|DOUBLE|FLOAT|REAL|NUMERIC|HUGEINT/.test(type)) return 'quantitative';
+  if (isNumericType(type)) return 'quantitative';
   if (/DATE|TIME/.test(type)) return 'temporal';
   return 'nominal';
 }
@@ -48,9 +54,60 @@ export function toVegaLite(spec, result) {
   }
 }
 
+/** Vega's colours for text, lines and background, taken from the page's theme (its CSS custom properties). */
+export function themeConfig() {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name) => css.getPropertyValue(name).trim();
+  const text = v('--text');
+  const muted = v('--muted');
+  const border = v('--border');
+  return {
+    background: v('--bg'),
+    title: { color: text, subtitleColor: muted },
+    axis: { labelColor: text, titleColor: text, gridColor: border, domainColor: muted, tickColor: muted },
+    legend: { labelColor: text, titleColor: text },
+    header: { labelColor: text, titleColor: text },
+    view: { stroke: border },
+    style: { 'guide-label': { fill: text }, 'guide-title': { fill: text } },
+  };
+}
+
+async function embed(element, spec, result) {
+  // Expressions are interpreted, never compiled with new Function: the page's CSP forbids eval.
+  return window.vegaEmbed(element, toVegaLite(spec, result), {
+    renderer: 'svg', actions: false, ast: true, expr: window.vega.expressionInterpreter, config: themeConfig(),
+  });
+}
+
+const currentTheme = () => document.documentElement.dataset.theme || '';
+
 export async function renderChart(element, spec, result) {
   element.classList.add('chart');
-  // Expressions are interpreted, never compiled with new Function: the page's CSP forbids eval.
-  await window.vegaEmbed(element, toVegaLite(spec, result),
-    { renderer: 'svg', actions: false, ast: true, expr: window.vega.expressionInterpreter });
+  drawn.get(element)?.embedded?.finalize();
+  const entry = { spec, result, embedded: null };
+  drawn.set(element, entry);
+  const theme = currentTheme();
+  entry.embedded = await embed(element, spec, result);
+  // The theme changed while it was being drawn: it is drawn again in the new one.
+  if (theme !== currentTheme()) {
+    await renderChart(element, spec, result);
+    return;
+  }
+  element.dataset.drawnTheme = theme;
 }
+
+/** Draws every chart on the page again in the theme now applied; charts no longer on the page are let go. */
+async function redrawAll() {
+  for (const [element, entry] of [...drawn]) {
+    if (!element.isConnected) {
+      entry.embedded?.finalize();
+      drawn.delete(element);
+    } else if (entry.embedded) {
+      await renderChart(element, entry.spec, entry.result);
+    }
+  }
+}
+
+document.addEventListener('quarry:theme', () => {
+  redrawAll().catch(() => {});
+});

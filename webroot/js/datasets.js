@@ -1,8 +1,10 @@
 // The right panel: add a dataset by URL, its card while loading / ready / in error, the schema modal. An add that
-// failed keeps nothing on the server; its "Not added" card says why until it is dismissed or retried.
+// failed keeps nothing on the server; its "Not added" card says why (the one place that does) until it is dismissed
+// or retried, and its URL stays in the box to be corrected.
 import { api, Unreachable } from './api.js';
 import { elements } from './elements.js';
 import { describeRefresh } from './schema-change.js';
+import { SchemaColumns, humanSize } from './schema-columns.js';
 
 export const INVALID_URL = 'Invalid URL format';
 
@@ -26,8 +28,8 @@ export class DatasetPanel {
     this.conversationId = conversationId;
     this.onChange = onChange;
     this.$ = elements(['dataset-list', 'dataset-url', 'dataset-url-error', 'schema-modal', 'dataset-form',
-      'schema-rename', 'schema-refresh', 'schema-error', 'schema-status', 'schema-title', 'schema-url', 'schema-name',
-      'schema-stats', 'schema-columns']);
+      'schema-form', 'schema-close', 'schema-refresh', 'schema-error', 'schema-status', 'schema-title', 'schema-url',
+      'schema-name', 'schema-stats']);
     this.list = this.$('dataset-list');
     this.input = this.$('dataset-url');
     this.error = this.$('dataset-url-error');
@@ -38,7 +40,16 @@ export class DatasetPanel {
       e.preventDefault();
       this.add(this.input.value);
     });
-    this.$('schema-rename').addEventListener('click', () => this.rename());
+    this.columns = new SchemaColumns();
+    // Enter in the name, or Rename, renames; closing with a name typed and not saved asks first.
+    this.$('schema-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.rename();
+    });
+    this.$('schema-close').addEventListener('click', () => this.closeModal());
+    this.modal.addEventListener('cancel', (e) => {
+      if (!this.mayClose()) e.preventDefault();
+    });
     this.$('schema-refresh').addEventListener('click', () => this.refresh(this.modal.dataset.id, true));
   }
 
@@ -69,9 +80,11 @@ export class DatasetPanel {
   async add(text) {
     const url = text.trim();
     const problem = urlFormatError(text);
-    this.error.textContent = problem || '';
+    this.error.textContent = '';
+    this.markInput(null);
     if (problem) {
-      this.notAdded({ url: text, message: problem, retry: false });
+      // The box keeps what was typed, to be corrected; the card says what is wrong with it.
+      this.markInput(this.notAdded({ url: text, message: problem, retry: false }));
       return;
     }
     this.input.value = '';
@@ -80,11 +93,24 @@ export class DatasetPanel {
       this.upsert(await api.post(this.base(), { url }));
     } catch (e) {
       const message = e instanceof Unreachable ? 'Quarry cannot be reached; the dataset was not added' : e.message;
-      this.error.textContent = message;
       // Nothing was kept: the URL goes back to the box (unless something else was typed meanwhile) and to a card.
       if (!this.input.value) this.input.value = url;
       this.dropLoading(url);
-      this.notAdded({ url, message, retry: true });
+      const card = this.notAdded({ url, message, retry: true });
+      if (this.input.value === url) this.markInput(card);
+    }
+  }
+
+  /** The box is marked invalid, described by the card that says why, while it holds a URL that was not added. */
+  markInput(card) {
+    const message = card?.querySelector('.message-text');
+    if (message) {
+      message.id = `not-added-${Math.random().toString(36).slice(2)}`;
+      this.input.setAttribute('aria-invalid', 'true');
+      this.input.setAttribute('aria-describedby', message.id);
+    } else {
+      this.input.removeAttribute('aria-invalid');
+      this.input.removeAttribute('aria-describedby');
     }
   }
 
@@ -140,9 +166,11 @@ export class DatasetPanel {
     actions.append(this.button('Dismiss', `Dismiss ${url}`, () => this.dismiss(li, storedId)));
     const existing = this.notAddedCard(url);
     if (existing) existing.replaceWith(li); else this.list.append(li);
+    return li;
   }
 
   async dismiss(card, storedId) {
+    if (card.querySelector(`#${CSS.escape(this.input.getAttribute('aria-describedby') || 'none')}`)) this.markInput(null);
     card.remove();
     if (!storedId) return;
     try {
@@ -251,26 +279,38 @@ export class DatasetPanel {
     this.modal.dataset.id = id;
     this.$('schema-error').textContent = '';
     this.$('schema-status').textContent = '';
-    this.fillModal(this.datasets.get(id));
+    this.columns.reset();
+    this.fillModal(this.datasets.get(id), false);
     this.modal.showModal();
   }
 
-  fillModal(d) {
+  /** A name typed in the modal and not saved. */
+  unsavedName() {
+    const name = this.$('schema-name').value.trim();
+    const shown = this.datasets.get(this.modal.dataset.id);
+    return shown && name && name !== shown.name ? name : null;
+  }
+
+  /** Whether the modal may close: nothing unsaved, or the user agrees to lose it. */
+  mayClose() {
+    const name = this.unsavedName();
+    return !name || confirm(`Close without renaming? The new name "${name}" was not saved.`);
+  }
+
+  closeModal() {
+    if (this.mayClose()) this.modal.close();
+    else this.$('schema-name').focus();
+  }
+
+  /** @param keepTyped keeps a name the user is typing (an update of the dataset arrived meanwhile) */
+  fillModal(d, keepTyped = true) {
+    const typed = keepTyped ? this.unsavedName() : null;
     this.$('schema-title').textContent = d.name;
     this.$('schema-url').textContent = d.url;
-    this.$('schema-name').value = d.name;
-    this.$('schema-stats').textContent =
-      `${Number(d.row_count).toLocaleString()} rows · ${d.column_count} columns` + (d.file_size ? ` · ${(d.file_size / 1024).toFixed(1)} KB` : '');
-    const body = this.$('schema-columns');
-    body.replaceChildren(...d.schema.map((c) => {
-      const tr = document.createElement('tr');
-      for (const text of [c.name, c.friendly_type, c.type]) {
-        const td = document.createElement('td');
-        td.textContent = text;
-        tr.append(td);
-      }
-      return tr;
-    }));
+    this.$('schema-name').value = typed || d.name;
+    this.$('schema-stats').textContent = `${Number(d.row_count).toLocaleString()} rows · `
+      + `${Number(d.column_count).toLocaleString()} columns` + (d.file_size ? ` · ${humanSize(d.file_size)}` : '');
+    this.columns.show(d.schema);
   }
 
   async rename() {

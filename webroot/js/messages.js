@@ -1,4 +1,6 @@
-// The centre panel: messages, the streaming answer, and each answer's SQL, tables and charts.
+// The centre panel: messages, the streaming answer, each answer's SQL, tables and charts, and the user's own runs
+// (an answer's SQL edited and run again, under its answer; the SQL runner's, in time order). An answer that failed
+// says why, with Retry, live and after a reload alike.
 import { api } from './api.js';
 import { renderMarkdown } from './markdown.js';
 import { Artifacts } from './artifacts.js';
@@ -9,10 +11,11 @@ const PHASES = { generating: 'Generating SQL…', executing: 'Executing query…
 /** What a stored answer's status says under it when the server gave no notice of its own. */
 const STATUS_NOTES = {
   cancelled: 'Stopped.',
-  error: 'This answer was interrupted by an error.',
   interrupted: 'This answer was interrupted when the server stopped.',
   streaming: 'Still being written…',
 };
+/** What a stored answer that failed says when it was stored without its error's text. */
+const ERROR_NOTE = 'This answer was interrupted by an error.';
 /** How close to the end the reader must be for the view to follow what arrives (px). */
 const FOLLOW_SLACK = 40;
 /** A finished answer is announced to screen readers up to this many characters. */
@@ -22,17 +25,23 @@ export class MessageView {
   /**
    * @param announce (text) => void: tells screen readers about a finished answer (the list itself is not a live
    *                 region, or every token would be read out)
+   * @param retry    (question) => void: asks a question again, for an answer that failed
    */
-  constructor(container, conversationId, { announce = () => {} } = {}) {
+  constructor(container, conversationId, { announce = () => {}, retry = () => {} } = {}) {
     this.container = container;
     this.conversationId = conversationId;
     this.announce = announce;
+    this.retry = retry;
     this.active = null;
     this.results = new Map();
     this.follow = true;
+    const queryPath = () => `/api/conversations/${this.conversationId()}/query`;
     this.artifacts = new Artifacts({
       stored: (id) => this.result(id),
-      query: (sql) => api.post(`/api/conversations/${this.conversationId()}/query`, { sql }),
+      query: (sql) => api.post(queryPath(), { sql }),
+      run: (sql, origin, messageId) => api.post(queryPath(), { sql, origin, message_id: messageId || undefined }),
+      placeRun: (origin, messageId) => this.placeRun(origin, messageId),
+      conversation: () => this.conversationId(),
       resized: () => this.scroll(),
     });
     // The view follows what streams in only while the reader is at the end: scrolling up to read stops it, and
@@ -69,16 +78,58 @@ export class MessageView {
     return this.results.get(id);
   }
 
-  async showConversation(messages) {
+  /**
+   * @param runs the user's own runs ({result_id, origin, message_id, created_at}), oldest first: an edit stands under
+   *             its answer, the rest (the SQL runner's) among the messages in time order
+   */
+  async showConversation(messages, runs = []) {
     this.clear();
-    for (const message of messages) {
-      if (message.role === 'user') {
-        this.addUser(message.content);
-      } else if (message.role === 'assistant') {
-        await this.addStoredAnswer(message);
+    const answers = new Set(messages.map((m) => m.id));
+    const underAnswer = runs.filter((r) => r.origin === 'edited' && answers.has(r.message_id));
+    const apart = runs.filter((r) => !underAnswer.includes(r));
+    let question = '';
+    for (const item of inTimeOrder(messages, apart)) {
+      if (item.result_id) {
+        await this.addStoredRun(this.runArticle(), item);
+      } else if (item.role === 'user') {
+        question = item.content;
+        this.addUser(item.content);
+      } else if (item.role === 'assistant') {
+        const { artifacts } = await this.addStoredAnswer(item, question);
+        for (const run of underAnswer.filter((r) => r.message_id === item.id)) await this.addStoredRun(artifacts, run);
       }
     }
     this.scrollToEnd();
+  }
+
+  /** A stored run of the user's own, drawn from its stored result. */
+  async addStoredRun(parent, run) {
+    const block = this.artifacts.block(parent);
+    try {
+      const result = await this.result(run.result_id);
+      this.artifacts.result(block, result.sql, result, { origin: run.origin, messageId: () => run.message_id });
+    } catch (e) {
+      block.textContent = `Result unavailable: ${e.message}`;
+    }
+  }
+
+  /** Where a new run goes: an edit under its answer (after what it shows), any other run at the end. */
+  placeRun(origin, messageId) {
+    const answer = origin === 'edited' && messageId
+      ? [...this.container.querySelectorAll('.message.assistant')].find((el) => el.dataset.messageId === messageId)
+      : null;
+    return answer ? answer.querySelector('.artifacts') : this.runArticle();
+  }
+
+  /** A run of the SQL runner stands in the conversation as an entry of its own. */
+  runArticle() {
+    const el = document.createElement('article');
+    el.className = 'message run';
+    const artifacts = document.createElement('div');
+    artifacts.className = 'artifacts';
+    el.append(artifacts);
+    this.container.append(el);
+    return artifacts;
   }
 
   /** The reader's own question: the view goes to the end and follows the answer from there. */
@@ -104,8 +155,10 @@ export class MessageView {
     return { el, content, artifacts };
   }
 
-  async addStoredAnswer(message) {
-    const { content, artifacts } = this.answerElement(message.id);
+  /** @param question the question it answers, for Retry when it failed */
+  async addStoredAnswer(message, question) {
+    const parts = this.answerElement(message.id);
+    const { content, artifacts } = parts;
     content.replaceChildren(renderMarkdown(message.content));
     for (const id of message.result_ids || []) {
       const block = this.artifacts.block(artifacts);
@@ -124,18 +177,26 @@ export class MessageView {
         this.artifacts.chart(block, item.result_id, item.spec);
       }
     }
-    const note = message.notice || STATUS_NOTES[message.status];
-    if (note) this.note(artifacts, note);
+    if (message.status === 'error') {
+      this.errorBox(artifacts, message.notice || ERROR_NOTE, null, question);
+    } else {
+      const note = message.notice || STATUS_NOTES[message.status];
+      if (note) this.note(artifacts, note);
+    }
+    return parts;
   }
 
-  /** A placeholder for the answer that is about to stream; its id arrives with the 202 or the first token. */
-  startAnswer() {
+  /**
+   * A placeholder for the answer that is about to stream; its id arrives with the 202 or the first token.
+   * @param question what it answers, for Retry if it fails
+   */
+  startAnswer(question) {
     const parts = this.answerElement(null);
     parts.content.classList.add('cursor');
     const phase = document.createElement('div');
     phase.className = 'phase';
     parts.el.insertBefore(phase, parts.artifacts);
-    this.active = { ...parts, phase, text: '', id: null };
+    this.active = { ...parts, phase, text: '', id: null, question };
     this.scroll();
     return this.active;
   }
@@ -174,7 +235,7 @@ export class MessageView {
         if (a && event.tool === 'load_dataset') a.phase.textContent = 'Loading dataset…';
         break;
       case EVENTS.QUERY_RESULT:
-        if (a) this.artifacts.storedResult(this.artifacts.block(a.artifacts), event);
+        if (a) this.artifacts.storedResult(this.artifacts.block(a.artifacts), event, () => a.id);
         break;
       case EVENTS.QUERY_ERROR:
         if (a) this.artifacts.error(this.artifacts.block(a.artifacts), event.sql, event.error);
@@ -192,7 +253,7 @@ export class MessageView {
       case EVENTS.CHAT_ERROR:
         if (a) {
           this.claim(event.message_id);
-          this.errorBox(a.artifacts, event.error, event.details);
+          this.errorBox(a.artifacts, event.error, event.details, a.question);
         }
         this.finish(event.message_id);
         break;
@@ -238,13 +299,23 @@ export class MessageView {
     parent.append(p);
   }
 
-  errorBox(parent, error, details) {
+  /** An answer's error, with Retry (the same question asked again) when there is a question to ask. */
+  errorBox(parent, error, details, question) {
     const box = document.createElement('div');
     box.className = 'error-box';
     box.setAttribute('role', 'alert');
     const text = document.createElement('p');
     text.textContent = error;
     box.append(text);
+    if (question) {
+      const retry = document.createElement('button');
+      retry.type = 'button';
+      retry.className = 'retry';
+      retry.textContent = 'Retry';
+      retry.setAttribute('aria-label', `Retry: ${question.length > 80 ? `${question.slice(0, 80)}…` : question}`);
+      retry.addEventListener('click', () => this.retry(question));
+      box.append(retry);
+    }
     if (details) {
       const more = document.createElement('details');
       const summary = document.createElement('summary');
@@ -257,16 +328,15 @@ export class MessageView {
     parent.append(box);
   }
 
-  /** A result of the user's own SQL, shown but not stored as a message. */
+  /** A result of the SQL runner, stored as the user's own run: it shows again after a reload. */
   showSqlResult(sql, result) {
-    const { artifacts } = this.answerElement(null);
-    this.artifacts.result(this.artifacts.block(artifacts), sql, result);
+    this.artifacts.showRun(sql, result, 'runner', null);
     this.scrollToEnd();
   }
 
+  /** A SQL runner's query that failed: nothing was stored, and it says why. */
   showSqlError(sql, message) {
-    const { artifacts } = this.answerElement(null);
-    this.artifacts.error(this.artifacts.block(artifacts), sql, message);
+    this.artifacts.showRunError(sql, message, 'runner', null);
     this.scrollToEnd();
   }
 
@@ -279,4 +349,15 @@ export class MessageView {
     this.follow = true;
     this.scroll();
   }
+}
+
+/** Messages and runs by when they were made (ISO timestamps compare as text); messages first on a tie. */
+function inTimeOrder(messages, runs) {
+  const merged = [];
+  let r = 0;
+  for (const message of messages) {
+    while (r < runs.length && runs[r].created_at < message.created_at) merged.push(runs[r++]);
+    merged.push(message);
+  }
+  return merged.concat(runs.slice(r));
 }

@@ -2,18 +2,21 @@
 // the row count, the result's note, and, when the stored rows are only the first of the result's, a plain
 // "Showing the first N of M rows". A sort of such a table re-runs the query sorted (resort), so that what it
 // shows is the sort of all the result's rows, never a sort of the rows that happen to be stored.
-const PAGE_SIZE = 10;
-const NUMERIC_TYPE = /INT|DECIMAL|DOUBLE|FLOAT|REAL|NUMERIC/i;
+// Numbers read in the reader's locale and a column's timestamps in one format (format.js); a long value is cut with
+// an ellipsis, shown whole beside its cell on hover or focus, and in the cell when clicked; the header row stays in
+// view. The table is one tab stop: the arrow keys move between its cells (grid-keys.js).
+import { columnFormat, isNumericType, rawText } from './format.js';
+import { giveTabStop, gridKeys, makeRoving } from './grid-keys.js';
+import { showTip, hideTip } from './cell-tip.js';
+import { registerRaw, toCsv, toTsv } from './raw-copy.js';
 
-function format(value) {
-  if (value === null || value === undefined) return '∅';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
+const PAGE_SIZE = 10;
+/** The full value of a long cell is shown beside it up to this many characters (a stored cell keeps 8,192). */
+const TIP_CHARS = 10_000;
 
 /** Nulls last in either direction, as the re-run query's NULLS LAST does. */
 function comparator(column, ascending) {
-  const numeric = NUMERIC_TYPE.test(column.type || '');
+  const numeric = isNumericType(column.type);
   const direction = ascending ? 1 : -1;
   return (left, right) => {
     const a = left[column.index];
@@ -23,7 +26,7 @@ function comparator(column, ascending) {
     if (b === null || b === undefined) return -1;
     // Wide integers and decimals may come as strings: a numeric column compares as numbers either way.
     if (numeric || (typeof a === 'number' && typeof b === 'number')) return (Number(a) - Number(b)) * direction;
-    return String(format(a)).localeCompare(String(format(b)), undefined, { numeric: true }) * direction;
+    return rawText(a).localeCompare(rawText(b), undefined, { numeric: true }) * direction;
   };
 }
 
@@ -40,7 +43,8 @@ export function renderTable(container, result, { columns: visible, resort } = {}
   const columns = result.columns
     .map((c, index) => ({ ...c, index }))
     .filter((c) => !visible || visible.includes(c.name));
-  const state = { shown: result, rows: result.rows.slice(), page: 0, sort: null, status: '', failed: false };
+  const state = { shown: result, rows: result.rows.slice(), page: 0, sort: null, status: '', failed: false,
+    focusColumn: 0, formats: null };
   container.replaceChildren();
   const scroll = document.createElement('div');
   scroll.className = 'table-scroll';
@@ -58,9 +62,27 @@ export function renderTable(container, result, { columns: visible, resort } = {}
     note.textContent = result.note;
     container.prepend(note);
   }
+  gridKeys(table);
+  registerRaw(table, () => ({ columns, rowAt: (i) => pageRows()[i] }));
+  table.addEventListener('click', (e) => toggleCell(e.target.closest('td')));
+  table.addEventListener('keydown', onKey);
+  table.addEventListener('focusin', (e) => tipFor(e.target.closest('td')));
+  table.addEventListener('focusout', (e) => hideTip(e.target.closest('td')));
+  table.addEventListener('mouseover', (e) => tipFor(e.target.closest('td')));
+  table.addEventListener('mouseout', (e) => {
+    const td = e.target.closest('td');
+    if (td && !td.contains(e.relatedTarget) && document.activeElement !== td) hideTip(td);
+  });
 
   /** Whether the stored rows are only the first of the result's. */
   const partial = () => state.shown.rows.length < state.shown.total_rows;
+  const pageRows = () => state.rows.slice(state.page * PAGE_SIZE, (state.page + 1) * PAGE_SIZE);
+
+  /** One format per column over all the rows it holds, so that every page reads alike. */
+  function formats() {
+    if (!state.formats) state.formats = columns.map((c) => columnFormat(c, state.rows.map((row) => row[c.index])));
+    return state.formats;
+  }
 
   async function sortBy(column) {
     const ascending = state.sort?.index === column.index ? !state.sort.ascending : true;
@@ -75,51 +97,109 @@ export function renderTable(container, result, { columns: visible, resort } = {}
     try {
       const sorted = await resort(column.index + 1, ascending);
       Object.assign(state, { shown: sorted, rows: sorted.rows.slice(), sort: { index: column.index, ascending },
-        page: 0, status: '', failed: false });
+        page: 0, status: '', failed: false, formats: null });
     } catch (e) {
       Object.assign(state, { status: `Could not sort: ${e.message}`, failed: true });
     }
     draw();
   }
 
-  function header(column) {
+  function sortable() {
+    return !partial() || resort;
+  }
+
+  function header(column, position) {
     const th = document.createElement('th');
     th.scope = 'col';
     th.title = column.type;
+    if (formats()[position].numeric) th.classList.add('num');
     const sorted = state.sort?.index === column.index;
-    th.textContent = column.name + (sorted ? (state.sort.ascending ? ' ▲' : ' ▼') : '');
+    const label = document.createElement('div');
+    label.className = 'cell';
+    label.textContent = column.name + (sorted ? (state.sort.ascending ? ' ▲' : ' ▼') : '');
+    th.append(label);
     th.setAttribute('aria-sort', sorted ? (state.sort.ascending ? 'ascending' : 'descending') : 'none');
-    if (partial() && !resort) {
+    if (!sortable()) {
       th.title = `${column.type} · sorting needs all the rows, and only the first are here`;
       return th;
     }
-    th.tabIndex = 0;
+    th.classList.add('sortable');
     th.addEventListener('click', () => sortBy(column));
-    th.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' || e.key === ' ') {
-        e.preventDefault();
-        sortBy(column);
-      }
-    });
     return th;
   }
 
+  function cell(row, column, position) {
+    const td = document.createElement('td');
+    const value = row[column.index];
+    const shown = document.createElement('div');
+    shown.className = 'cell';
+    if (value === null || value === undefined) {
+      shown.textContent = '∅';
+      td.classList.add('null');
+    } else {
+      const fmt = formats()[position];
+      shown.textContent = fmt.text(value);
+      if (fmt.numeric) td.classList.add('num');
+    }
+    td.append(shown);
+    return td;
+  }
+
+  /** Enter sorts by a header; on a long value Enter shows it whole in its cell, or cuts it again. */
+  function onKey(e) {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    const th = e.target.closest('th');
+    if (th && sortable()) {
+      e.preventDefault();
+      sortBy(columns[th.cellIndex]);
+      return;
+    }
+    const td = e.target.closest('td');
+    if (td && e.key === 'Enter' && toggleCell(td)) e.preventDefault();
+  }
+
+  function toggleCell(td) {
+    if (!td || !(td.classList.contains('clipped') || td.classList.contains('expanded'))) return false;
+    const expanded = td.classList.toggle('expanded');
+    td.classList.toggle('clipped', !expanded);
+    hideTip(td);
+    return true;
+  }
+
+  function tipFor(td) {
+    if (!td || !td.classList.contains('clipped')) return;
+    const value = pageRows()[td.parentElement.sectionRowIndex]?.[columns[td.cellIndex].index];
+    showTip(td, rawText(value).slice(0, TIP_CHARS));
+  }
+
+  /** Marks the cells whose value does not fit: those have their full value on hover, focus and click. */
+  function markClipped() {
+    for (const shown of table.querySelectorAll('td > .cell')) {
+      shown.parentElement.classList.toggle('clipped', shown.scrollWidth > shown.clientWidth + 1);
+    }
+  }
+
   function draw() {
+    const hadFocus = table.contains(document.activeElement);
+    const focused = hadFocus ? document.activeElement.closest('th, td') : null;
+    if (focused) state.focusColumn = focused.cellIndex;
+    hideTip();
     const head = document.createElement('thead');
     const headRow = document.createElement('tr');
     headRow.append(...columns.map(header));
     head.append(headRow);
     const body = document.createElement('tbody');
-    for (const row of state.rows.slice(state.page * PAGE_SIZE, (state.page + 1) * PAGE_SIZE)) {
+    for (const row of pageRows()) {
       const tr = document.createElement('tr');
-      for (const column of columns) {
-        const td = document.createElement('td');
-        td.textContent = format(row[column.index]);
-        tr.append(td);
-      }
+      tr.append(...columns.map((column, position) => cell(row, column, position)));
       body.append(tr);
     }
     table.replaceChildren(head, body);
+    // The tab stop stays on the header cell of the column last focused; focus comes back to it after a sort.
+    const stop = headRow.cells[Math.min(state.focusColumn, columns.length - 1)];
+    makeRoving(table, stop);
+    if (stop && hadFocus) giveTabStop(table, stop, true);
+    markClipped();
     drawFooter();
   }
 
@@ -135,7 +215,7 @@ export function renderTable(container, result, { columns: visible, resort } = {}
     const where = document.createElement('span');
     where.className = 'page-number';
     where.textContent = `Page ${state.page + 1} of ${pages}`;
-    footer.replaceChildren(rowCount, previous, where, next);
+    footer.replaceChildren(rowCount, previous, where, next, rawActions());
     if (partial()) footer.append(partialNote(shown, state.sort));
     if (state.status) {
       const status = document.createElement('span');
@@ -146,7 +226,34 @@ export function renderTable(container, result, { columns: visible, resort } = {}
     }
   }
 
+  /** The stored rows' raw values, in the table's order: copied as tab-separated text, or saved as CSV. */
+  function rawActions() {
+    const actions = document.createElement('span');
+    actions.className = 'table-actions';
+    const copy = button('Copy rows', false, async () => {
+      try {
+        await navigator.clipboard.writeText(toTsv(columns, state.rows));
+        copy.textContent = 'Copied';
+      } catch {
+        copy.textContent = 'Copy failed';
+      }
+      setTimeout(() => { copy.textContent = 'Copy rows'; }, 2000);
+    });
+    const csv = button('Download CSV', false, () => download(toCsv(columns, state.rows)));
+    csv.title = partial() ? `The ${state.rows.length.toLocaleString()} stored rows` : 'Every row';
+    actions.append(copy, csv);
+    return actions;
+  }
+
   draw();
+}
+
+function download(text) {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+  link.download = 'result.csv';
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
 function partialNote(shown, sort) {

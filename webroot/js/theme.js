@@ -5,7 +5,11 @@ const $ = elements(['theme']);
 
 function applyTheme(choice) {
   const dark = choice === 'dark' || (choice === 'system' && matchMedia('(prefers-color-scheme: dark)').matches);
-  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+  const theme = dark ? 'dark' : 'light';
+  if (document.documentElement.dataset.theme === theme) return;
+  document.documentElement.dataset.theme = theme;
+  // Charts take their colours from the theme: they are drawn again in the new one.
+  document.dispatchEvent(new CustomEvent('quarry:theme', { detail: { theme } }));
 }
 
 export function initTheme() {

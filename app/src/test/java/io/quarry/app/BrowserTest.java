@@ -88,7 +88,7 @@ class BrowserTest extends BrowserTestBase {
   }
 
   @Test
-  @DisplayName("an answer's SQL can be edited and re-run")
+  @DisplayName("an answer's SQL can be edited and re-run, as a new result under the answer")
   void editAndRerun() {
     addSample();
     chat.gemini.next().call("execute_sql", new JsonObject().put("query", "SELECT count(*) AS n FROM table1")).usage(10, 1);
@@ -98,7 +98,8 @@ class BrowserTest extends BrowserTestBase {
     page.locator(".sql-panel summary").first().click();
     page.locator(".sql-panel textarea").first().fill("SELECT count(*) AS n FROM table1 WHERE cylinders = 4");
     page.locator(".sql-panel button").first().click();
-    assertThat(page.locator(".result-table td").first()).hasText("207");
+    assertThat(page.locator(".artifact.run.edited .result-table td").first()).hasText("207");
+    assertThat(page.locator(".result-table td").first()).hasText("406");
   }
 
   @Test
@@ -116,18 +117,18 @@ class BrowserTest extends BrowserTestBase {
   }
 
   @Test
-  @DisplayName("a malformed URL and an unreachable one show the seed's messages on error cards")
+  @DisplayName("a malformed URL and an unreachable one show the seed's messages on error cards, once each")
   void badUrls() throws Exception {
     page.locator("#dataset-url").fill("not a url");
     page.locator("#dataset-url").press("Enter");
-    assertThat(page.locator("#dataset-url-error")).hasText("Invalid URL format");
     assertThat(page.locator(".dataset-card.error .message-text").first()).hasText("Invalid URL format");
+    assertThat(page.getByText("Invalid URL format")).hasCount(1);
     chat.files.route("/missing.parquet").status(404);
     page.locator("#dataset-url").fill(chat.files.url("/missing.parquet"));
     page.locator("#dataset-url").press("Enter");
     Locator card = page.locator(".dataset-card.error", new Page.LocatorOptions().setHasText("missing.parquet"));
-    assertThat(page.locator("#dataset-url-error")).hasText("Could not access URL");
     assertThat(card.locator(".message-text")).hasText("Could not access URL");
+    assertThat(page.getByText("Could not access URL")).hasCount(1);
     assertThat(card.getByText("Retry")).isVisible();
     screenshot("04-dataset-error");
   }

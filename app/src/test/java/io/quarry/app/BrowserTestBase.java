@@ -18,6 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 abstract class BrowserTestBase {
 
+  static final String LOCALE = "en-US";
+
   static Playwright playwright;
   static Browser browser;
 
@@ -42,7 +44,8 @@ abstract class BrowserTestBase {
   @BeforeEach
   void openPage() {
     chat = new ChatHarness(dir, env());
-    context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1400, 900));
+    // Tables group numbers as the browser's locale does: tests expect en-US, whatever the machine's.
+    context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1400, 900).setLocale(LOCALE));
     page = context.newPage();
   }
 

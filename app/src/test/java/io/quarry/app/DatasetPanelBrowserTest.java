@@ -73,7 +73,7 @@ class DatasetPanelBrowserTest extends BrowserTestBase {
     add("/more2.parquet");
     assertThat(card("/more2.parquet").locator(".open")).hasText("table5 [100 × 6]");
     add("/more3.parquet");
-    assertThat(page.locator("#dataset-url-error")).hasText("Maximum 5 datasets reached");
+    assertThat(notAdded("/more3.parquet").locator(".message-text")).hasText("Maximum 5 datasets reached");
     assertThat(page.locator("#dataset-url")).hasValue(chat.files.url("/more3.parquet"));
 
     page.reload();

@@ -56,7 +56,7 @@ class FetchProgressBrowserTest extends BrowserTestBase {
       rest.release();
     }
     assertThat(page.locator(".message.assistant .content").last()).hasText("100,000 rows.");
-    assertThat(page.locator(".result-table td").first()).hasText("100000");
+    assertThat(page.locator(".result-table td").first()).hasText("100,000");
   }
 
   @Test
@@ -72,7 +72,7 @@ class FetchProgressBrowserTest extends BrowserTestBase {
     } finally {
       rest.release();
     }
-    assertThat(page.locator(".result-table td").first()).hasText("100000");
+    assertThat(page.locator(".result-table td").first()).hasText("100,000");
     assertThat(page.locator("#sql-progress")).isHidden();
   }
 }

@@ -42,13 +42,13 @@ class ResultTableBrowserTest extends BrowserTestBase {
     assertThat(page.locator(".message.assistant .content")).hasText("Here they are.");
   }
 
-  /** The one number a SQL over the conversation answers, through the API the SQL runner uses. */
+  /** The one whole number a SQL over the conversation answers (through the API the SQL runner uses), as tables show it. */
   private String scalar(String sql) {
     String conversation = chat.send(HttpMethod.GET, "/api/conversations", null).bodyAsJsonObject()
         .getJsonArray("conversations").getJsonObject(0).getString("id");
     JsonArray rows = chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/query",
         new JsonObject().put("sql", sql)).bodyAsJsonObject().getJsonArray("rows");
-    return String.valueOf(rows.getJsonArray(0).getValue(0));
+    return java.text.NumberFormat.getIntegerInstance(java.util.Locale.US).format(rows.getJsonArray(0).getLong(0));
   }
 
   private Locator table() {
@@ -95,7 +95,7 @@ class ResultTableBrowserTest extends BrowserTestBase {
     for (int view = 0; view < 2; view++) {
       assertThat(footer().locator(".truncated")).hasText("Showing the first 1,000 of 1,500 rows");
       assertThat(footer()).containsText("Page 1 of 100");
-      assertThat(firstQty()).hasText("1499");
+      assertThat(firstQty()).hasText("1,499");
       sortByQty();
       // The stored rows hold qty 1,499 down to 500 only: 0 comes from sorting all the rows.
       assertThat(firstQty()).hasText("0");

@@ -1,0 +1,119 @@
+package io.quarry.app;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.options.BoundingBox;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Results that read well (items 6 and 7): a 10,000-character value does not make its column 65,000 px wide, its
+ * full text is a hover, a focus or a click away, and the header row stays in view; numbers are right-aligned and
+ * grouped in the reader's locale, a column's timestamps share one format, and copying gives the raw values.
+ */
+class ReadingResultsBrowserTest extends BrowserTestBase {
+
+  /** Ten rows a page: 20 rows, so that a page of them with one value shown whole scrolls under its header. */
+  static final String ROWS = "SELECT id, note, amount, ratio, ts FROM table1, range(10) ORDER BY id, range";
+
+  PageActions ui;
+
+  @BeforeEach
+  void open() {
+    context.grantPermissions(List.of("clipboard-read", "clipboard-write"));
+    chat.files.route("/types.parquet").content(TypesParquet.write(dir));
+    ui = new PageActions(page, chat, url());
+    ui.open();
+    ui.addDataset("/types.parquet", "table1 [2 × 9]");
+  }
+
+  private Locator table() {
+    return page.locator(".result-table").first();
+  }
+
+  /** The cell of the first row of this page whose column is named so. */
+  private Locator cell(int row, String column) {
+    int index = table().locator("thead th").allTextContents().indexOf(column);
+    assertThat(index).as("column " + column).isNotNegative();
+    return table().locator("tbody tr").nth(row).locator("td").nth(index);
+  }
+
+  @Test
+  @DisplayName("a 10,000-character value is cut with an ellipsis: its column stays narrow, its full text shows on hover "
+      + "and focus and in the cell on click, and the header row stays pinned while the rows scroll")
+  void longValuesAreCutAndReachable() {
+    ui.runSql("SELECT id, note, amount, ratio, ts FROM table1, range(10) ORDER BY id DESC, range");
+    assertThat(table().locator("tbody tr")).hasCount(10);
+    Locator note = cell(0, "note");
+    assertThat(note).hasClass(Pattern.compile("\\bclipped\\b"));
+    assertThat(table().locator("thead th").nth(1).boundingBox().width).as("the note column's width").isLessThan(500);
+    double scrollWidth = ((Number) page.locator(".table-scroll").first().evaluate("el => el.scrollWidth")).doubleValue();
+    double boxWidth = ((Number) page.locator(".table-scroll").first().evaluate("el => el.clientWidth")).doubleValue();
+    assertThat(scrollWidth).as("the table's width, about its box's").isLessThan(boxWidth * 1.5);
+
+    note.hover();
+    Locator tip = page.locator("#cell-tip");
+    assertThat(tip).isVisible();
+    assertThat(tip).hasText(Pattern.compile("^(word ){1500,}"));
+    page.locator("#conversation-title").hover();
+    assertThat(tip).isHidden();
+
+    note.focus();
+    assertThat(tip).isVisible();
+    assertThat(note).hasAttribute("aria-describedby", "cell-tip");
+
+    note.click();
+    assertThat(note).hasClass(Pattern.compile("\\bexpanded\\b"));
+    assertThat(note.boundingBox().height).as("the value shown whole").isGreaterThan(100);
+    Locator scroll = page.locator(".table-scroll").first();
+    scroll.evaluate("el => { el.scrollTop = el.scrollHeight; }");
+    assertThat(table().locator("tbody tr").last()).isInViewport();
+    BoundingBox head = table().locator("thead th").first().boundingBox();
+    BoundingBox box = scroll.boundingBox();
+    assertThat(((Number) scroll.evaluate("el => el.scrollTop")).doubleValue()).isGreaterThan(0);
+    assertThat(head.y).as("the header row pinned at the top").isBetween(box.y - 1, box.y + 2);
+  }
+
+  @Test
+  @DisplayName("numbers are right-aligned and grouped in the reader's locale (en-US and de-DE), a column's timestamps "
+      + "share one format, and a copy of a cell or of the rows gives the raw values")
+  void numbersAndTimestampsRead() {
+    ui.runSql(ROWS);
+    assertThat(table().locator("tbody tr")).hasCount(10);
+    assertThat(cell(0, "amount")).hasText("146,284,726.86");
+    assertThat(cell(0, "amount")).hasCSS("text-align", "right");
+    assertThat(cell(0, "ratio")).hasText("0.5");
+    assertThat(cell(0, "ts")).hasText("2024-01-01 00:00:00.000000");
+    page.locator(".table-footer button", new Page.LocatorOptions().setHasText("Next")).first().click();
+    assertThat(cell(0, "amount")).hasText("1,234.50");
+    assertThat(cell(0, "ratio")).hasText("1,234,567.25");
+    assertThat(cell(0, "ts")).hasText("2024-01-01 01:00:00.001001");
+
+    cell(0, "amount").focus();
+    page.keyboard().press("Control+C");
+    assertThat(clipboard()).isEqualTo("1234.5");
+    page.locator(".table-footer button", new Page.LocatorOptions().setHasText("Copy rows")).first().click();
+    assertThat(page.locator(".table-footer button", new Page.LocatorOptions().setHasText("Copied"))).hasCount(1);
+    assertThat(clipboard()).startsWith("id\tnote\tamount\tratio\tts\n1\tshort note\t146284726.86\t0.5\t2024-01-01T00:00\n");
+
+    try (BrowserContext german = browser.newContext(new Browser.NewContextOptions().setViewportSize(1400, 900)
+        .setLocale("de-DE"))) {
+      Page seen = german.newPage();
+      seen.navigate(url());
+      Locator amount = seen.locator(".result-table tbody tr").first().locator("td").nth(2);
+      assertThat(amount).hasText("146.284.726,86");
+    }
+  }
+
+  private String clipboard() {
+    return (String) page.evaluate("navigator.clipboard.readText()");
+  }
+}

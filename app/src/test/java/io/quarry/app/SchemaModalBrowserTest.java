@@ -1,0 +1,131 @@
+package io.quarry.app;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.options.BoundingBox;
+import io.quarry.testing.ParquetFixtures;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The schema modal: Enter renames and an unsaved name is not lost without a word (item 1); honest friendly types,
+ * human sizes, and a modal that fits the window with its Close in view and a filter, for 201 columns (item 9).
+ */
+class SchemaModalBrowserTest extends BrowserTestBase {
+
+  static final int VIEWPORT_HEIGHT = 900;
+
+  PageActions ui;
+  /** The confirm() questions the page asked, answered as {@link #acceptConfirm} says. */
+  final List<String> asked = new CopyOnWriteArrayList<>();
+  volatile boolean acceptConfirm;
+
+  @BeforeEach
+  void open() {
+    page.onDialog(dialog -> {
+      asked.add(dialog.message());
+      if (acceptConfirm) {
+        dialog.accept();
+      } else {
+        dialog.dismiss();
+      }
+    });
+    ui = new PageActions(page, chat, url());
+    ui.open();
+  }
+
+  private Locator modal() {
+    return page.locator("#schema-modal");
+  }
+
+  @Test
+  @DisplayName("Enter in the name renames and keeps the modal open; closing with a name typed and not saved asks, by "
+      + "Close and by Esc, and keeps it when told to")
+  void enterRenamesAndUnsavedNamesAreNotLostSilently() {
+    ui.addCars();
+    page.locator(".dataset-card .open").click();
+    assertThat(modal()).isVisible();
+    page.locator("#schema-name").fill("cars");
+    page.locator("#schema-name").press("Enter");
+    assertThat(page.locator("#schema-title")).hasText("cars");
+    assertThat(page.locator(".dataset-card .open")).hasText("cars [406 × 9]");
+    assertThat(modal()).isVisible();
+    assertThat(asked).isEmpty();
+
+    page.locator("#schema-name").fill("vehicles");
+    page.locator("#schema-close").click();
+    assertThat(modal()).isVisible();
+    assertThat(asked).hasSize(1);
+    assertThat(asked.get(0)).contains("vehicles").contains("not saved");
+    assertThat(page.locator("#schema-name")).hasValue("vehicles");
+
+    acceptConfirm = true;
+    page.locator("#schema-name").press("Escape");
+    assertThat(modal()).isHidden();
+    assertThat(asked).hasSize(2);
+    assertThat(page.locator(".dataset-card .open")).hasText("cars [406 × 9]");
+
+    page.locator(".dataset-card .open").click();
+    assertThat(page.locator("#schema-name")).hasValue("cars");
+    page.locator("#schema-close").click();
+    assertThat(modal()).isHidden();
+    assertThat(asked).as("nothing unsaved, nothing asked").hasSize(2);
+  }
+
+  @Test
+  @DisplayName("a time of day is 'Time', a map 'Map', bytes 'Binary' and a UUID 'UUID'; the spec's types stay")
+  void friendlyTypesAreHonest() {
+    chat.files.route("/types.parquet").content(TypesParquet.write(dir));
+    ui.addDataset("/types.parquet", "table1 [2 × 9]");
+    page.locator(".dataset-card .open").click();
+    assertThat(page.locator("#schema-columns tr")).hasCount(9);
+    assertThat(page.locator("#schema-columns tr td:nth-child(2)")).hasText(new String[] {"Integer", "Text", "Decimal",
+        "Decimal", "Timestamp", "Time", "Map", "Binary", "UUID"});
+  }
+
+  @Test
+  @DisplayName("201 columns: the modal fits the window with Close in view and a header that stays; a filter finds "
+      + "columns; a size over a megabyte reads in MB (1.5 MB), not in thousands of KB")
+  void manyColumnsFitTheWindow() {
+    String columns = IntStream.range(0, 201).mapToObj(i -> "random() AS c" + i).collect(Collectors.joining(", "));
+    byte[] wide = ParquetFixtures.write(dir.resolve("wide.parquet"), "SELECT " + columns + " FROM range(1000)");
+    assertThat(wide.length).as("over a megabyte").isGreaterThan(1 << 20);
+    chat.files.route("/wide.parquet").content(wide);
+    ui.addDataset("/wide.parquet", "table1 [1,000 × 201]");
+    page.locator(".dataset-card .open").click();
+    assertThat(page.locator("#schema-columns tr")).hasCount(201);
+
+    BoundingBox box = modal().boundingBox();
+    assertThat(box.y + box.height).as("the modal's lower edge").isLessThanOrEqualTo(VIEWPORT_HEIGHT);
+    assertInView(page.locator("#schema-close"));
+    assertThat(page.locator("#schema-stats")).containsText(String.format(Locale.US, "%.1f MB", wide.length / 1048576.0));
+    assertThat(page.locator("#schema-stats")).containsText("1,000 rows · 201 columns");
+
+    page.locator(".schema-scroll").evaluate("el => { el.scrollTop = el.scrollHeight; }");
+    assertThat(page.locator("#schema-columns tr").last()).isInViewport();
+    BoundingBox head = page.locator(".schema-table thead th").first().boundingBox();
+    BoundingBox scroller = page.locator(".schema-scroll").boundingBox();
+    assertThat(head.y).as("the header row stays at the top of the columns").isBetween(scroller.y - 1, scroller.y + 2);
+    assertInView(page.locator("#schema-close"));
+
+    page.locator("#schema-filter").fill("c19");
+    assertThat(page.locator("#schema-columns tr")).hasCount(11);
+    assertThat(page.locator("#schema-shown")).hasText("11 of 201 columns");
+    page.locator("#schema-close").click();
+    assertThat(modal()).isHidden();
+  }
+
+  private void assertInView(Locator locator) {
+    BoundingBox box = locator.boundingBox();
+    assertThat(box.y).isGreaterThanOrEqualTo(0);
+    assertThat(box.y + box.height).isLessThanOrEqualTo(VIEWPORT_HEIGHT);
+  }
+}
