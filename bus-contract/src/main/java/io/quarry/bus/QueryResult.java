@@ -11,6 +11,7 @@ import io.vertx.core.json.JsonObject;
  * @param rows    row arrays in column order, as JSON text (see {@link RowsJson})
  * @param note    what the reader must know about where the rows came from (such as a cached copy that could
  *                not be confirmed current), or null
+ * @param sources the versions of the files it read: {@code [{table, url, etag, last_modified, size}]}
  */
 public record QueryResult(
     String id,
@@ -22,7 +23,14 @@ public record QueryResult(
     boolean truncated,
     long executionTimeMs,
     String createdAt,
-    String note) {
+    String note,
+    JsonArray sources) {
+
+  /** A result whose sources are not known (yet). */
+  public QueryResult(String id, String conversationId, String sql, JsonArray columns, RowsJson rows, long totalRows,
+      boolean truncated, long executionTimeMs, String createdAt, String note) {
+    this(id, conversationId, sql, columns, rows, totalRows, truncated, executionTimeMs, createdAt, note, new JsonArray());
+  }
 
   /** Rows a result carries at most, on the bus and in storage. */
   public static final int MAX_ROWS = 1_000;
@@ -40,7 +48,7 @@ public record QueryResult(
 
   public QueryResult withIdentity(String newId, String newConversationId, String newSql) {
     return new QueryResult(newId, newConversationId, newSql, columns, rows, totalRows, truncated, executionTimeMs,
-        createdAt, note);
+        createdAt, note, sources);
   }
 
   /** At most {@link #MAX_ROWS} rows, {@code truncated} when rows were dropped; {@code totalRows} stays exact. */
@@ -50,7 +58,7 @@ public record QueryResult(
       return this;
     }
     return new QueryResult(id, conversationId, sql, columns, rows.first(MAX_ROWS), Math.max(totalRows, size), true,
-        executionTimeMs, createdAt, note);
+        executionTimeMs, createdAt, note, sources);
   }
 
   /** The rows as values (parsed from their text). */
@@ -60,7 +68,7 @@ public record QueryResult(
 
   public QueryResult stored(String newId, String newCreatedAt) {
     return new QueryResult(newId, conversationId, sql, columns, rows, totalRows, truncated, executionTimeMs,
-        newCreatedAt, note);
+        newCreatedAt, note, sources);
   }
 
   public JsonObject toJson() {
@@ -74,7 +82,8 @@ public record QueryResult(
         .put("truncated", truncated)
         .put("execution_time_ms", executionTimeMs)
         .put("created_at", createdAt)
-        .put("note", note);
+        .put("note", note)
+        .put("sources", sources == null ? new JsonArray() : sources);
   }
 
   public static QueryResult fromJson(JsonObject json) {
@@ -88,7 +97,8 @@ public record QueryResult(
         json.getBoolean("truncated", false),
         json.getLong("execution_time_ms", 0L),
         json.getString("created_at"),
-        json.getString("note"));
+        json.getString("note"),
+        json.getJsonArray("sources", new JsonArray()));
   }
 
   /** Rows as a local delivery hands them over (the text itself), or as JSON from elsewhere (a JSON array). */

@@ -25,8 +25,13 @@ public final class WorkerReply {
 
   /** The same reply with a note added to its header; the rows' text is not copied into a new string. */
   public static Buffer noted(Buffer reply, String note) {
+    return with(reply, "note", note);
+  }
+
+  /** The same reply with a field of its header set; the rows' text is not copied into a new string. */
+  public static Buffer with(Buffer reply, String key, Object value) {
     int end = headerEnd(reply);
-    return header(reply, end).put("note", note).toBuffer().appendBuffer(reply, end, reply.length() - end);
+    return header(reply, end).put(key, value).toBuffer().appendBuffer(reply, end, reply.length() - end);
   }
 
   public static QueryResult decode(Buffer reply) {

@@ -40,10 +40,12 @@ final class QueryRunner {
   private final int maxSqlChars;
   private final GuessedTables guessed = new GuessedTables();
   private final UserLanes lanes;
+  private final NewVersions versions;
 
   QueryRunner(EventBus bus, StorageClient storage, WorkerClient worker, DatasetSettings settings) {
     this.bus = bus;
     this.lanes = new UserLanes(settings.maxQueriesPerUser(), settings.maxWaitingQueriesPerUser());
+    this.versions = new NewVersions(storage, bus);
     this.storage = storage;
     this.worker = worker;
     this.timeoutMs = settings.timeouts().queryMs();
@@ -65,7 +67,8 @@ final class QueryRunner {
   private Future<JsonObject> runNow(String userId, String conversationId, String sql, String stopKey) {
     return guessed.run(userId, conversationId, () -> storage.datasetsForQuery(userId, conversationId),
             tables -> runOnAWorker(new QueryRequest(sql, tables, timeoutMs, userId, conversationId, stopKey)))
-        .compose(confirmed -> confirmed.answer().recover(e -> markUnreachable(userId, confirmed.datasets(), e)))
+        .compose(confirmed -> confirmed.answer().recover(e -> markUnreachable(userId, confirmed.datasets(), e))
+            .onSuccess(result -> versions.note(userId, confirmed.datasets(), result.sources())))
         .map(result -> store(userId, result.withIdentity(null, conversationId, sql)).toJson());
   }
 

@@ -49,13 +49,14 @@ final class ResultStore {
         + length(stored.note());
     quotas.resultStored(userId, bytes);
     Future<Void> insert = db.run("INSERT INTO query_results (id, conversation_id, sql, columns_json,"
-                + " rows_json, total_rows, truncated, execution_time_ms, created_at, note)"
+                + " rows_json, total_rows, truncated, execution_time_ms, created_at, note, sources)"
                 // Typed, as PostgreSQL cannot infer a SELECT list's parameter types from the columns they fill.
-                + " SELECT ?, ?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), ?, ?"
+                + " SELECT ?, ?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), ?, ?, ?"
                 + " WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ? AND user_id = ?) ON CONFLICT (id) DO NOTHING",
             stored.id(), stored.conversationId(), stored.sql() == null ? "" : stored.sql(), Db.text(stored.columns()),
             stored.rows().text(), stored.totalRows(), stored.truncated() ? 1 : 0, stored.executionTimeMs(),
-            stored.createdAt(), stored.note(), stored.conversationId() == null ? "" : stored.conversationId(), userId)
+            stored.createdAt(), stored.note(), Db.text(stored.sources()),
+            stored.conversationId() == null ? "" : stored.conversationId(), userId)
         .compose(rows -> rows.rowCount() > 0 ? Future.<Void>succeededFuture() : alreadyStored(stored.id(), userId)
             .onSuccess(v -> quotas.resultStored(userId, -bytes)))
         .onFailure(e -> quotas.resultStored(userId, -bytes));
@@ -97,6 +98,6 @@ final class ResultStore {
     return new QueryResult(row.getString("id"), row.getString("conversation_id"), row.getString("sql"),
         Db.array(row, "columns_json"), RowsJson.text(row.getString("rows_json")), row.getLong("total_rows"),
         row.getInteger("truncated") != 0, row.getLong("execution_time_ms"), row.getString("created_at"),
-        row.getString("note"));
+        row.getString("note"), Db.array(row, "sources"));
   }
 }

@@ -10,11 +10,26 @@ import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /** Stored query results: rows kept, totals, notes, owners, and a read that waits for its save. */
 class ResultStoreTest extends StorageTestBase {
+
+  @Test
+  @DisplayName("a result keeps the versions of the files it read")
+  void sources() {
+    Conversation c = storage.createConversation(alice.id(), "Versions").await();
+    JsonArray sources = new JsonArray().add(new JsonObject().put("table", "table1").put("url", "https://x/a.parquet")
+        .put("etag", "\"v1\"").put("last_modified", null).put("size", 1234L));
+    QueryResult given = result(c.id(), 2);
+    QueryResult withSources = new QueryResult(null, given.conversationId(), given.sql(), given.columns(),
+        given.rows(), given.totalRows(), given.truncated(), given.executionTimeMs(), null, null, sources);
+    String id = storage.saveResult(alice.id(), withSources).await().id();
+    assertThat(storage.result(alice.id(), id).await().sources()).isEqualTo(sources);
+  }
 
   @Test
   @DisplayName("a stored result keeps at most 1,000 rows with the exact total, and its note, and comes back to its owner only")

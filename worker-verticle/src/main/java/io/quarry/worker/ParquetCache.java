@@ -8,6 +8,8 @@ import io.quarry.bus.net.OutboundHttp;
 import io.quarry.bus.net.OutboundHttp.Exchange;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.core.http.HttpMethod;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -177,6 +179,22 @@ final class ParquetCache {
       return copy == null || copy.missing(reads.columnsOf(copy.layout.columns())).isEmpty();
     });
     return complete ? Optional.of(files) : Optional.empty();
+  }
+
+  /**
+   * The versions of these tables' files the cache holds now, as a result records what it read:
+   * {@code [{table, url, etag, last_modified, size}]}.
+   */
+  JsonArray sources(Map<String, String> tables) {
+    JsonArray sources = new JsonArray();
+    tables.forEach((name, url) -> {
+      Entry entry = entries.get(url);
+      if (entry != null) {
+        sources.add(new JsonObject().put("table", name).put("url", url).put("etag", entry.etag())
+            .put("last_modified", entry.lastModified()).put("size", entry.size()));
+      }
+    });
+    return sources;
   }
 
   /** Of these tables, those whose file the cache holds now, pinned in {@code into}: nothing is fetched or revalidated. */

@@ -2,6 +2,7 @@ package io.quarry.worker;
 
 import io.quarry.bus.Failure;
 import io.quarry.bus.QueryRequest;
+import io.quarry.bus.WorkerReply;
 import io.quarry.bus.QueryStops;
 import io.quarry.bus.QuarryException;
 import io.vertx.core.Future;
@@ -68,7 +69,8 @@ final class QueryRun {
     services.revalidating().answer(tables, reads, pins, this::current, (files, abort) -> {
       runs.add(abort);
       return run(files, abort, 0);
-    }).onComplete(outcome -> settle(answer, outcome));
+    }).map(reply -> WorkerReply.with(reply, "sources", services.cache().sources(tables)))
+        .onComplete(outcome -> settle(answer, outcome));
     stopped.future().onFailure(answer::tryFail);
     return answer.future().onComplete(done -> ended.tryComplete());
   }

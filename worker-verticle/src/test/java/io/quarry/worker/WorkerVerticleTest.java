@@ -105,6 +105,19 @@ class WorkerVerticleTest {
   }
 
   @Test
+  @DisplayName("a result names the version of every file it read: table, URL, ETag and size, as the cache revalidated them")
+  void sources() {
+    QueryResult r = run("SELECT count(*) AS n FROM people");
+    assertThat(r.sources()).hasSize(1);
+    JsonObject source = r.sources().getJsonObject(0);
+    assertThat(source.getString("table")).isEqualTo("people");
+    assertThat(source.getString("url")).isEqualTo(tables.get("people"));
+    assertThat(source.getString("etag")).startsWith("\"");
+    assertThat(source.getLong("size")).isPositive();
+    assertThat(run("SELECT 1 AS one").sources()).as("a query that reads no table").isEmpty();
+  }
+
+  @Test
   @DisplayName("values serialise faithfully: big integers, NaN and infinities, decimals, dates, lists, structs, maps, nulls")
   void jsonFidelity() {
     QueryResult r = run("SELECT 9007199254740993::BIGINT big, 9007199254740991::BIGINT safe,"
