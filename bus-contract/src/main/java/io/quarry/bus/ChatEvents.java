@@ -122,7 +122,8 @@ public final class ChatEvents {
     JsonArray preview = new JsonArray(rows.getList().subList(0, Math.min(RESULT_PREVIEW_ROWS, rows.size())));
     return event(QUERY_RESULT, r.conversationId()).put("result_id", r.id()).put("sql", r.sql())
         .put("columns", r.columns()).put("rows", preview).put("total_rows", r.totalRows())
-        .put("truncated", r.truncated()).put("execution_time_ms", r.executionTimeMs()).put("note", r.note());
+        .put("truncated", r.truncated()).put("execution_time_ms", r.executionTimeMs()).put("note", r.note())
+        .put("sources", r.sources());
   }
 
   public static void publish(EventBus bus, String userId, JsonObject event) {
