@@ -51,6 +51,21 @@ class ConversationApiTest {
 
 
   @Test
+  @DisplayName("GET /api/conversations?q= finds conversations by title, newest first; a search over 200 characters is 400")
+  void search() {
+    JsonObject revenue = create("Revenue by region");
+    create("Cars");
+    HttpResponse<Buffer> found = send(HttpMethod.GET, "/api/conversations?q=revenue", null);
+    assertThat(found.statusCode()).isEqualTo(200);
+    assertThat(found.bodyAsJsonObject().getJsonArray("conversations").stream().map(c -> ((JsonObject) c).getString("id")))
+        .containsExactly(revenue.getString("id"));
+    HttpResponse<Buffer> tooLong = send(HttpMethod.GET, "/api/conversations?q=" + "x".repeat(201), null);
+    assertThat(tooLong.statusCode()).isEqualTo(400);
+    assertThat(tooLong.bodyAsJsonObject().getString("error")).isEqualTo("Parameter 'q' must be at most 200 characters");
+    assertThat(send(HttpMethod.GET, "/api/conversations?q=" + "x".repeat(200), null).statusCode()).isEqualTo(200);
+  }
+
+  @Test
   @DisplayName("a conversation is created (201, default title when none is given) and listed newest first")
   void createAndList() {
     JsonObject first = create("Sales questions");

@@ -21,6 +21,8 @@ public final class Addresses {
   public static final String STORAGE_INVITE_CHECK = "storage.invite.check";
   public static final String STORAGE_CONVERSATION_CREATE = "storage.conversation.create";
   public static final String STORAGE_CONVERSATION_LIST = "storage.conversation.list";
+  /** {@code {user_id, query}} → the user's conversations whose title or messages hold it, newest first. */
+  public static final String STORAGE_CONVERSATION_SEARCH = "storage.conversation.search";
   public static final String STORAGE_CONVERSATION_GET = "storage.conversation.get";
   public static final String STORAGE_CONVERSATION_RENAME = "storage.conversation.rename";
   public static final String STORAGE_CONVERSATION_DELETE = "storage.conversation.delete";

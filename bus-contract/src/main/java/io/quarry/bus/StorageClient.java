@@ -97,6 +97,15 @@ public final class StorageClient {
     return list(STORAGE_CONVERSATION_LIST, scope(userId), Conversation::fromJson);
   }
 
+  /** At most {@link #SEARCH_LIMIT}, newest first, each with {@code match}: the first message text that holds it, or null. */
+  public Future<List<JsonObject>> searchConversations(String userId, String query) {
+    return call(STORAGE_CONVERSATION_SEARCH, scope(userId).put(Keys.QUERY, query))
+        .map(reply -> reply.getJsonArray(Keys.ITEMS, new JsonArray()).stream().map(JsonObject.class::cast).toList());
+  }
+
+  /** Conversations a search answers at most. */
+  public static final int SEARCH_LIMIT = 50;
+
   public Future<Conversation> conversation(String userId, String conversationId) {
     return call(STORAGE_CONVERSATION_GET, conversationScope(userId, conversationId)).map(Conversation::fromJson);
   }

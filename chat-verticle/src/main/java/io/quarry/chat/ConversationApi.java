@@ -18,6 +18,8 @@ final class ConversationApi {
 
   static final int MAX_TITLE = 200;
   static final String DEFAULT_TITLE = "New conversation";
+  /** Longest search a user may type. */
+  static final int MAX_QUERY = 200;
 
   private final StorageClient storage;
 
@@ -42,8 +44,23 @@ final class ConversationApi {
   }
 
   private void list(RoutingContext ctx) {
+    String query = ctx.queryParams().get("q");
+    if (query != null && !query.isBlank()) {
+      search(ctx, query);
+      return;
+    }
     Replies.send(ctx, 200, storage.conversations(userId(ctx))
         .map(all -> new JsonObject().put("conversations", array(all.stream().map(Conversation::toJson).toList()))));
+  }
+
+  /** {@code ?q=}: the user's conversations whose title or messages hold it, each with a few words of its match. */
+  private void search(RoutingContext ctx, String query) {
+    if (query.length() > MAX_QUERY) {
+      HttpErrors.send(ctx, 400, "Parameter 'q' must be at most " + MAX_QUERY + " characters", null);
+      return;
+    }
+    Replies.send(ctx, 200, storage.searchConversations(userId(ctx), query)
+        .map(found -> new JsonObject().put("conversations", array(found))));
   }
 
   private void get(RoutingContext ctx) {

@@ -5,6 +5,7 @@ import static io.quarry.bus.Keys.required;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Keys;
+import io.quarry.bus.StorageClient;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -58,6 +59,37 @@ final class ConversationStore {
           rows.forEach(row -> items.add(conversation(row).toJson()));
           return Bus.items(items);
         });
+  }
+
+  /**
+   * The user's conversations whose title or any message holds the query (ignoring case), newest first; each with
+   * {@code match}, a few words around the first message that holds it (null when only the title does).
+   */
+  Future<JsonObject> search(JsonObject body) {
+    String query = required(body, Keys.QUERY).strip().toLowerCase(java.util.Locale.ROOT);
+    String pattern = "%" + query.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%";
+    String hit = "SELECT m.content FROM messages m WHERE m.conversation_id = c.id AND lower(m.content) LIKE ? ESCAPE '!'";
+    return db.run("SELECT c.id, c.user_id, c.title, c.created_at, c.updated_at, (" + hit
+            + " ORDER BY m.created_at LIMIT 1) AS hit FROM conversations c WHERE c.user_id = ? AND"
+            + " (lower(c.title) LIKE ? ESCAPE '!' OR EXISTS (" + hit + ")) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT "
+            + StorageClient.SEARCH_LIMIT, pattern, required(body, Keys.USER_ID), pattern, pattern)
+        .map(rows -> {
+          JsonArray items = new JsonArray();
+          rows.forEach(row -> items.add(conversation(row).toJson().put("match", around(row.getString("hit"), query))));
+          return Bus.items(items);
+        });
+  }
+
+  /** A few words of {@code text} around where it holds {@code query}. */
+  static String around(String text, String query) {
+    if (text == null) {
+      return null;
+    }
+    int at = Math.max(0, text.toLowerCase(java.util.Locale.ROOT).indexOf(query));
+    int from = Math.max(0, at - 40);
+    int to = Math.min(text.length(), at + query.length() + 60);
+    return (from > 0 ? "…" : "") + text.substring(from, to).strip().replaceAll("\\s+", " ")
+        + (to < text.length() ? "…" : "");
   }
 
   Future<JsonObject> get(JsonObject body) {

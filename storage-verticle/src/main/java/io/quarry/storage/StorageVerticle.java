@@ -120,6 +120,7 @@ public class StorageVerticle extends VerticleBase {
         Bus.serve(bus, STORAGE_INVITE_CHECK, users::checkInvite),
         Bus.serve(bus, STORAGE_CONVERSATION_CREATE, conversations::create),
         Bus.serve(bus, STORAGE_CONVERSATION_LIST, conversations::list),
+        Bus.serve(bus, STORAGE_CONVERSATION_SEARCH, conversations::search),
         Bus.serve(bus, STORAGE_CONVERSATION_GET, conversations::get),
         Bus.serve(bus, STORAGE_CONVERSATION_RENAME, conversations::rename),
         Bus.serve(bus, STORAGE_CONVERSATION_DELETE, conversations::delete),

@@ -1,0 +1,48 @@
+package io.quarry.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.ChatMessage;
+import io.quarry.bus.Conversation;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** Conversation search over titles and message text, the owner's only (issue 20, part 4). */
+class SearchTest extends StorageTestBase {
+
+  @Test
+  @DisplayName("a search finds the user's conversations by title or message text, ignoring case, newest first, with a"
+      + " few words of the first message that holds it; another user's never")
+  void search() {
+    Conversation revenue = storage.createConversation(alice.id(), "Revenue by region").await();
+    storage.appendMessage(alice.id(), ChatMessage.user(revenue.id(), "What was the revenue in 2023?")).await();
+    Conversation cars = storage.createConversation(alice.id(), "Cars").await();
+    storage.appendMessage(alice.id(), ChatMessage.user(cars.id(), "Which cars have horsepower over 200?")).await();
+    storage.createConversation(bob.id(), "Revenue of Bob").await();
+
+    List<JsonObject> found = storage.searchConversations(alice.id(), "REVENUE").await();
+    assertThat(found).extracting(c -> c.getString("id")).containsExactly(revenue.id());
+    assertThat(found.get(0).getString("match")).isEqualTo("What was the revenue in 2023?");
+    List<JsonObject> byMessage = storage.searchConversations(alice.id(), "horsepower").await();
+    assertThat(byMessage).extracting(c -> c.getString("title")).containsExactly("Cars");
+    assertThat(storage.searchConversations(alice.id(), "region").await().get(0).getString("match"))
+        .as("found by its title alone").isNull();
+    storage.appendMessage(alice.id(), ChatMessage.user(revenue.id(), "and the cars?")).await();
+    assertThat(storage.searchConversations(alice.id(), "cars").await()).extracting(c -> c.getString("id"))
+        .containsExactly(revenue.id(), cars.id());
+  }
+
+  @Test
+  @DisplayName("what a search types is text, not a pattern: % and _ match only themselves")
+  void literal() {
+    Conversation c = storage.createConversation(alice.id(), "Growth").await();
+    storage.appendMessage(alice.id(), ChatMessage.user(c.id(), "Which grew by 100% in a_b?")).await();
+    storage.createConversation(alice.id(), "Other").await();
+    assertThat(storage.searchConversations(alice.id(), "100%").await()).hasSize(1);
+    assertThat(storage.searchConversations(alice.id(), "a_b").await()).hasSize(1);
+    assertThat(storage.searchConversations(alice.id(), "%").await()).hasSize(1);
+    assertThat(storage.searchConversations(alice.id(), "_").await()).hasSize(1);
+  }
+}
