@@ -101,7 +101,8 @@ export class Artifacts {
     block.append(details, holder);
     if (origin) this.label(block, origin, false);
     renderTable(holder, result, this.tableOptions(sql));
-    block.append(chartActions(result, { drawn: () => this.resized() }));
+    const charting = chartActions(result, { drawn: () => this.resized() });
+    if (charting) block.append(charting);
     // Once its edit is a result of its own, the panel shows again the SQL of the table under it.
     run.addEventListener('click', () => this.runAgain(run, editor.value, origin === 'runner' ? 'runner' : 'edited',
       messageId(), () => { editor.value = sql || ''; }));

@@ -26,18 +26,23 @@ function select(label, options, chosen) {
   return { wrap, select: s };
 }
 
-/** Below a result's table: "Chart this result", closed until asked for (one tab stop while closed). */
+/**
+ * Below a result's table: "Chart this result", closed until asked for (one tab stop while closed). Its Y is one of
+ * the result's numeric columns: a result with none has nothing to chart, and no such action (null).
+ */
 export function chartActions(result, { drawn = () => {} } = {}) {
+  const numbers = result.columns.filter((c) => isNumericType(c.type)).map((c) => [c.name, c.name]);
+  if (!numbers.length) return null;
   const details = document.createElement('details');
   details.className = 'chart-actions';
   const summary = document.createElement('summary');
   summary.textContent = 'Chart this result';
   const names = result.columns.map((c) => [c.name, c.name]);
-  const firstNumber = result.columns.find((c) => isNumericType(c.type))?.name;
+  const firstNumber = numbers[0][0];
   const firstOther = result.columns.find((c) => c.name !== firstNumber)?.name;
   const kind = select('Chart', KINDS, 'bar');
   const x = select('X', names, firstOther);
-  const y = select('Y', names, firstNumber);
+  const y = select('Y', numbers, firstNumber);
   const draw = document.createElement('button');
   draw.type = 'button';
   draw.textContent = 'Draw';
@@ -47,7 +52,8 @@ export function chartActions(result, { drawn = () => {} } = {}) {
   const holder = document.createElement('div');
   details.append(summary, form, holder);
   draw.addEventListener('click', async () => {
-    const spec = { chart_type: kind.select.value, x: x.select.value, y: [y.select.value] };
+    const spec = { chart_type: kind.select.value, x: x.select.value, y: [y.select.value],
+      title: `${y.select.value} by ${x.select.value}` };
     try {
       await renderChart(holder, spec, result);
     } catch (e) {

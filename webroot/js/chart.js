@@ -19,6 +19,8 @@ export function toVegaLite(spec, result) {
   const base = {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     title: spec.title || undefined,
+    // What assistive technology says of the chart as a whole.
+    description: spec.title || `${spec.chart_type || 'bar'} chart of ${ys.join(', ')} by ${spec.x}`,
     data: { values },
     width: 'container',
     height: 260,

@@ -11,8 +11,6 @@ import { showTip, hideTip } from './cell-tip.js';
 import { registerRaw, toCsv, toTsv } from './raw-copy.js';
 
 const PAGE_SIZE = 10;
-/** The full value of a long cell is shown beside it up to this many characters (a stored cell keeps 8,192). */
-const TIP_CHARS = 10_000;
 
 /** Nulls last in either direction, as the re-run query's NULLS LAST does. */
 function comparator(column, ascending) {
@@ -169,7 +167,7 @@ export function renderTable(container, result, { columns: visible, resort } = {}
   function tipFor(td) {
     if (!td || !td.classList.contains('clipped')) return;
     const value = pageRows()[td.parentElement.sectionRowIndex]?.[columns[td.cellIndex].index];
-    showTip(td, rawText(value).slice(0, TIP_CHARS));
+    showTip(td, rawText(value));
   }
 
   /** Marks the cells whose value does not fit: those have their full value on hover, focus and click. */

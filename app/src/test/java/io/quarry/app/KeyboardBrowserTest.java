@@ -71,7 +71,7 @@ class KeyboardBrowserTest extends BrowserTestBase {
     ui.runSql("SELECT * FROM table1 LIMIT 7");
     assertThat(page.locator(".result-table")).hasCount(2);
 
-    page.locator(".message.run summary").first().focus();
+    page.locator(".sql-panel summary").first().focus();
     int tabs = 0;
     int inTables = 0;
     while (!isFocused("#input") && tabs < MAX_TABS) {

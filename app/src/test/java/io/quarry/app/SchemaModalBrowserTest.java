@@ -4,6 +4,7 @@ import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertTha
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.options.AriaRole;
 import com.microsoft.playwright.options.BoundingBox;
 import io.quarry.testing.ParquetFixtures;
 import java.util.List;
@@ -105,7 +106,7 @@ class SchemaModalBrowserTest extends BrowserTestBase {
 
     BoundingBox box = modal().boundingBox();
     assertThat(box.y + box.height).as("the modal's lower edge").isLessThanOrEqualTo(VIEWPORT_HEIGHT);
-    assertInView(page.locator("#schema-close"));
+    assertInView(closeButton());
     assertThat(page.locator("#schema-stats")).containsText(String.format(Locale.US, "%.1f MB", wide.length / 1048576.0));
     assertThat(page.locator("#schema-stats")).containsText("1,000 rows · 201 columns");
 
@@ -114,13 +115,17 @@ class SchemaModalBrowserTest extends BrowserTestBase {
     BoundingBox head = page.locator(".schema-table thead th").first().boundingBox();
     BoundingBox scroller = page.locator(".schema-scroll").boundingBox();
     assertThat(head.y).as("the header row stays at the top of the columns").isBetween(scroller.y - 1, scroller.y + 2);
-    assertInView(page.locator("#schema-close"));
+    assertInView(closeButton());
 
     page.locator("#schema-filter").fill("c19");
     assertThat(page.locator("#schema-columns tr")).hasCount(11);
     assertThat(page.locator("#schema-shown")).hasText("11 of 201 columns");
     page.locator("#schema-close").click();
     assertThat(modal()).isHidden();
+  }
+
+  private Locator closeButton() {
+    return modal().getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Close").setExact(true));
   }
 
   private void assertInView(Locator locator) {
