@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Download;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.BoundingBox;
+import java.nio.file.Files;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
@@ -87,8 +89,8 @@ class ReadingResultsBrowserTest extends BrowserTestBase {
 
   @Test
   @DisplayName("numbers are right-aligned and grouped in the reader's locale (en-US and de-DE), a column's timestamps "
-      + "share one format, and a copy of a cell or of the rows gives the raw values")
-  void numbersAndTimestampsRead() {
+      + "share one format, and a copy of a cell or of the rows, and the CSV, give the raw values")
+  void numbersAndTimestampsRead() throws Exception {
     ui.runSql(ROWS);
     assertThat(table().locator("tbody tr")).hasCount(10);
     assertThat(cell(0, "amount")).hasText("146,284,726.86");
@@ -106,6 +108,10 @@ class ReadingResultsBrowserTest extends BrowserTestBase {
     page.locator(".table-footer button", new Page.LocatorOptions().setHasText("Copy rows")).first().click();
     assertThat(page.locator(".table-footer button", new Page.LocatorOptions().setHasText("Copied"))).hasCount(1);
     assertThat(clipboard()).startsWith("id\tnote\tamount\tratio\tts\n1\tshort note\t146284726.86\t0.5\t2024-01-01T00:00\n");
+    Download csv = page.waitForDownload(() -> page.locator(".table-footer button",
+        new Page.LocatorOptions().setHasText("Download CSV")).first().click());
+    assertThat(Files.readString(csv.path())).startsWith("id,note,amount,ratio,ts\r\n1,short note,146284726.86,0.5,"
+        + "2024-01-01T00:00\r\n").contains("\r\n2,\"word word ");
 
     try (BrowserContext german = browser.newContext(new Browser.NewContextOptions().setViewportSize(1400, 900)
         .setLocale("de-DE"))) {
