@@ -10,24 +10,27 @@ import { ConversationList } from './conversations.js';
 import { showSignIn, signOut } from './auth.js';
 import { elements } from './elements.js';
 import { EVENTS, isDatasetEvent } from './events.js';
-import { showProgress } from './progress.js';
+import { SqlRunner } from './sql-runner.js';
 import { initTheme } from './theme.js';
 
 const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false, asked: '' };
-/** SQL runs under way, by conversation: each conversation's progress shows while its own runs fetch. */
-const sqlRunning = new Map();
-/** What the SQL box held in each conversation shown: another conversation's query is never run by mistake. */
-const sqlDrafts = new Map();
 const $ = elements([
   'account', 'account-email', 'announcer', 'banner', 'composer', 'conversation-title', 'input', 'messages',
-  'new-conversation', 'retry-connection', 'samples', 'schema-modal', 'send', 'signout', 'skip-to-input', 'sql-input',
-  'sql-progress', 'sql-run', 'stop', 'usage', 'usage-fill', 'usage-text',
+  'new-conversation', 'retry-connection', 'samples', 'schema-modal', 'send', 'signout', 'skip-to-input', 'stop',
+  'usage', 'usage-fill', 'usage-text',
 ]);
 const input = $('input');
 
 const messages = new MessageView($('messages'), () => state.conversationId, {
   announce: (text) => { $('announcer').textContent = text; },
   retry: (question) => retry(question),
+});
+const sqlRunner = new SqlRunner(() => state.conversationId, {
+  shown: {
+    result: (sql, result) => messages.showSqlResult(sql, result),
+    error: (sql, message) => messages.showSqlError(sql, message),
+  },
+  ran: () => refreshEmptyState(),
 });
 const datasets = new DatasetPanel(() => state.conversationId, { onChange: () => refreshEmptyState() });
 const conversations = new ConversationList({
@@ -56,7 +59,7 @@ function updateInputState() {
 }
 
 async function select(id) {
-  switchSqlDraft(state.conversationId, id);
+  sqlRunner.switchConversation(state.conversationId, id);
   state.conversationId = id;
   updateInputState();
   conversations.setActive(id);
@@ -209,10 +212,7 @@ function onEvent(event) {
     if (event.type === EVENTS.DATASET_REMOVED) datasets.removed(event.dataset); else datasets.upsert(event.dataset);
     return;
   }
-  if (event.type === EVENTS.QUERY_PROGRESS && sqlRunning.get(event.conversation_id) > 0) {
-    $('sql-progress').hidden = false;
-    showProgress($('sql-progress'), event);
-  }
+  if (event.type === EVENTS.QUERY_PROGRESS) sqlRunner.progress(event);
   const live = messages.active;
   messages.onEvent(event);
   if (event.type === EVENTS.CHAT_ERROR && live) keepQuestion();
@@ -237,39 +237,6 @@ async function refetch(attempts) {
   } catch (e) {
     if (attempts > 1) setTimeout(() => refetch(attempts - 1), 1000);
     else banner(`Could not reload the conversation: ${e.message}`);
-  }
-}
-
-/** Keeps what the SQL box held for the conversation left, and shows what it held for the one opened. */
-function switchSqlDraft(from, to) {
-  if (from === to) return;
-  if (from) sqlDrafts.set(from, $('sql-input').value);
-  $('sql-input').value = sqlDrafts.get(to) || '';
-  hideSqlProgress();
-}
-
-function hideSqlProgress() {
-  $('sql-progress').hidden = true;
-  $('sql-progress').replaceChildren();
-}
-
-/** Runs the SQL box's query in the conversation shown, stored as its own run; shown if that conversation still is. */
-async function runSql() {
-  const sql = $('sql-input').value.trim();
-  const conversation = state.conversationId;
-  if (!sql || !conversation) return;
-  sqlRunning.set(conversation, (sqlRunning.get(conversation) || 0) + 1);
-  try {
-    const result = await api.post(`/api/conversations/${conversation}/query`, { sql, origin: 'runner' });
-    if (conversation === state.conversationId) messages.showSqlResult(sql, result);
-  } catch (e) {
-    if (conversation === state.conversationId) messages.showSqlError(sql, e.message);
-  } finally {
-    refreshEmptyState();
-    // Runs started before this one ended may still be fetching: their progress stays until the last ends.
-    const left = sqlRunning.get(conversation) - 1;
-    sqlRunning.set(conversation, left);
-    if (left === 0 && conversation === state.conversationId) hideSqlProgress();
   }
 }
 
@@ -329,7 +296,6 @@ async function start() {
     e.preventDefault();
     input.focus();
   });
-  $('sql-run').addEventListener('click', runSql);
   await loadSamples();
   await showUsage();
   const list = await conversations.load();

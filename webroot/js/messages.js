@@ -6,6 +6,7 @@ import { renderMarkdown } from './markdown.js';
 import { Artifacts } from './artifacts.js';
 import { EVENTS } from './events.js';
 import { showProgress } from './progress.js';
+import { isRun, timeline } from './timeline.js';
 
 const PHASES = { generating: 'Generating SQL…', executing: 'Executing query…', formatting: 'Formatting response…' };
 /** What a stored answer's status says under it when the server gave no notice of its own. */
@@ -84,19 +85,17 @@ export class MessageView {
    */
   async showConversation(messages, runs = []) {
     this.clear();
-    const answers = new Set(messages.map((m) => m.id));
-    const underAnswer = runs.filter((r) => r.origin === 'edited' && answers.has(r.message_id));
-    const apart = runs.filter((r) => !underAnswer.includes(r));
+    const { items, editsOf } = timeline(messages, runs);
     let question = '';
-    for (const item of inTimeOrder(messages, apart)) {
-      if (item.result_id) {
+    for (const item of items) {
+      if (isRun(item)) {
         await this.addStoredRun(this.runArticle(), item);
       } else if (item.role === 'user') {
         question = item.content;
         this.addUser(item.content);
       } else if (item.role === 'assistant') {
         const { artifacts } = await this.addStoredAnswer(item, question);
-        for (const run of underAnswer.filter((r) => r.message_id === item.id)) await this.addStoredRun(artifacts, run);
+        for (const run of editsOf(item.id)) await this.addStoredRun(artifacts, run);
       }
     }
     this.scrollToEnd();
@@ -349,15 +348,4 @@ export class MessageView {
     this.follow = true;
     this.scroll();
   }
-}
-
-/** Messages and runs by when they were made (ISO timestamps compare as text); messages first on a tie. */
-function inTimeOrder(messages, runs) {
-  const merged = [];
-  let r = 0;
-  for (const message of messages) {
-    while (r < runs.length && runs[r].created_at < message.created_at) merged.push(runs[r++]);
-    merged.push(message);
-  }
-  return merged.concat(runs.slice(r));
 }
