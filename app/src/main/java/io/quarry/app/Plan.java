@@ -132,6 +132,9 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
   private JsonObject roleConfig(JsonObject config, Role role, NodeInfo node) {
     JsonObject section = config.getJsonObject(role.configSection, new JsonObject()).copy();
     JsonObject query = config.getJsonObject("query").copy();
+    if (role == Role.WEB) {
+      return node.into(section).put("query", query).put("export", config.getJsonObject("export").copy());
+    }
     if (role != Role.WORKER) {
       return node.into(section).put("query", query);
     }

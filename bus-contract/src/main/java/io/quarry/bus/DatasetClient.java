@@ -65,6 +65,17 @@ public final class DatasetClient {
         .map(QueryResult::fromJson);
   }
 
+  /**
+   * Writes the whole result of {@code sql} for download ({@link Export}): the reply's {@code export} says where a
+   * worker serves it ({@code {address, rows, bytes, format}}), and its {@code sources} which versions it read. Fails
+   * as a query does, and TOO_LARGE past the export's rows or bytes; {@code stopKey} stops it as it stops a query.
+   */
+  public Future<QueryResult> export(String userId, String conversationId, String sql, Export export, String stopKey) {
+    return failover.request(DATASET_QUERY_RUN, scope(userId, conversationId).put(Keys.SQL, sql)
+        .put(Keys.STOP_KEY, stopKey).put(Keys.EXPORT, export.toJson()), Deliveries.within(timeouts.datasetWaitMs()), Policy.NOT_ON_TIMEOUT)
+        .map(QueryResult::fromJson);
+  }
+
   /** Stops every query sent with this stop key, wherever it runs or waits (see {@link QueryStops}). */
   public void stopQueries(String stopKey) {
     QueryStops.publish(bus, stopKey);

@@ -42,6 +42,8 @@ public final class Keys {
   public static final String SINCE = "since";
   public static final String LIMIT = "limit";
   public static final String QUERY = "query";
+  /** A query's whole result to be written for download ({@link Export}), on a query request. */
+  public static final String EXPORT = "export";
   public static final String GRACE_MS = "grace_ms";
   public static final String MAX_DATASETS = "max_datasets";
   /** On {@code storage.dataset.list}: the tables are for a query, which an account over its result quota may not run. */

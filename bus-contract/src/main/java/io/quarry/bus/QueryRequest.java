@@ -14,9 +14,15 @@ import java.util.Map;
  * @param conversationId the conversation it runs in, whose browsers hear how its data is coming while it is
  *     fetched ({@link ChatEvents#QUERY_PROGRESS}); empty for none
  * @param stopKey what {@link QueryStops#publish} names to stop it (a chat turn's); empty for none
+ * @param export its whole result written to a file to download, instead of its first rows; null for a query
  */
 public record QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId,
-    String conversationId, String stopKey) {
+    String conversationId, String stopKey, Export export) {
+
+  public QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId, String conversationId,
+      String stopKey) {
+    this(sql, tables, timeoutMs, userId, conversationId, stopKey, null);
+  }
 
   public QueryRequest(String sql, Map<String, String> tables, long timeoutMs) {
     this(sql, tables, timeoutMs, "", "", "");
@@ -28,14 +34,15 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
 
   /** The same query with less time left, e.g. after waiting for a worker. */
   public QueryRequest withTimeout(long newTimeoutMs) {
-    return new QueryRequest(sql, tables, newTimeoutMs, userId, conversationId, stopKey);
+    return new QueryRequest(sql, tables, newTimeoutMs, userId, conversationId, stopKey, export);
   }
 
   public JsonObject toJson() {
     JsonArray list = new JsonArray();
     tables.forEach((name, url) -> list.add(new JsonObject().put("name", name).put("url", url)));
     return new JsonObject().put("sql", sql).put("tables", list).put("timeout_ms", timeoutMs)
-        .put(Keys.USER_ID, userId).put(Keys.CONVERSATION_ID, conversationId).put(Keys.STOP_KEY, stopKey);
+        .put(Keys.USER_ID, userId).put(Keys.CONVERSATION_ID, conversationId).put(Keys.STOP_KEY, stopKey)
+        .put(Keys.EXPORT, export == null ? null : export.toJson());
   }
 
   public static QueryRequest fromJson(JsonObject json) {
@@ -45,6 +52,7 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
       tables.put(table.getString("name"), table.getString("url"));
     }
     return new QueryRequest(json.getString("sql"), tables, json.getLong("timeout_ms", 0L),
-        json.getString(Keys.USER_ID, ""), json.getString(Keys.CONVERSATION_ID, ""), json.getString(Keys.STOP_KEY, ""));
+        json.getString(Keys.USER_ID, ""), json.getString(Keys.CONVERSATION_ID, ""), json.getString(Keys.STOP_KEY, ""),
+        Export.fromJson(json.getJsonObject(Keys.EXPORT)));
   }
 }

@@ -12,6 +12,8 @@ import io.vertx.core.json.JsonObject;
  * @param note    what the reader must know about where the rows came from (such as a cached copy that could
  *                not be confirmed current), or null
  * @param sources the versions of the files it read: {@code [{table, url, etag, last_modified, size}]}
+ * @param export  where a worker wrote the whole result for download, {@code {address, rows, bytes, format}}; null
+ *                for a query's result
  */
 public record QueryResult(
     String id,
@@ -24,12 +26,18 @@ public record QueryResult(
     long executionTimeMs,
     String createdAt,
     String note,
-    JsonArray sources) {
+    JsonArray sources,
+    JsonObject export) {
 
   /** A result whose sources are not known (yet). */
   public QueryResult(String id, String conversationId, String sql, JsonArray columns, RowsJson rows, long totalRows,
       boolean truncated, long executionTimeMs, String createdAt, String note) {
     this(id, conversationId, sql, columns, rows, totalRows, truncated, executionTimeMs, createdAt, note, new JsonArray());
+  }
+
+  public QueryResult(String id, String conversationId, String sql, JsonArray columns, RowsJson rows, long totalRows,
+      boolean truncated, long executionTimeMs, String createdAt, String note, JsonArray sources) {
+    this(id, conversationId, sql, columns, rows, totalRows, truncated, executionTimeMs, createdAt, note, sources, null);
   }
 
   /** Rows a result carries at most, on the bus and in storage. */
@@ -48,7 +56,7 @@ public record QueryResult(
 
   public QueryResult withIdentity(String newId, String newConversationId, String newSql) {
     return new QueryResult(newId, newConversationId, newSql, columns, rows, totalRows, truncated, executionTimeMs,
-        createdAt, note, sources);
+        createdAt, note, sources, export);
   }
 
   /** At most {@link #MAX_ROWS} rows, {@code truncated} when rows were dropped; {@code totalRows} stays exact. */
@@ -58,7 +66,7 @@ public record QueryResult(
       return this;
     }
     return new QueryResult(id, conversationId, sql, columns, rows.first(MAX_ROWS), Math.max(totalRows, size), true,
-        executionTimeMs, createdAt, note, sources);
+        executionTimeMs, createdAt, note, sources, export);
   }
 
   /** The rows as values (parsed from their text). */
@@ -68,11 +76,11 @@ public record QueryResult(
 
   public QueryResult stored(String newId, String newCreatedAt) {
     return new QueryResult(newId, conversationId, sql, columns, rows, totalRows, truncated, executionTimeMs,
-        newCreatedAt, note, sources);
+        newCreatedAt, note, sources, export);
   }
 
   public JsonObject toJson() {
-    return new JsonObject()
+    JsonObject json = new JsonObject()
         .put("id", id)
         .put("conversation_id", conversationId)
         .put("sql", sql)
@@ -84,6 +92,7 @@ public record QueryResult(
         .put("created_at", createdAt)
         .put("note", note)
         .put("sources", sources == null ? new JsonArray() : sources);
+    return export == null ? json : json.put("export", export);
   }
 
   public static QueryResult fromJson(JsonObject json) {
@@ -98,7 +107,8 @@ public record QueryResult(
         json.getLong("execution_time_ms", 0L),
         json.getString("created_at"),
         json.getString("note"),
-        json.getJsonArray("sources", new JsonArray()));
+        json.getJsonArray("sources", new JsonArray()),
+        json.getJsonObject("export"));
   }
 
   /** Rows as a local delivery hands them over (the text itself), or as JSON from elsewhere (a JSON array). */

@@ -15,7 +15,11 @@ import io.vertx.core.json.JsonObject;
 record ChatSettings(String host, int port, String authMode, String publicOrigins, NodeInfo node, int maxBodyBytes,
     String samplesBaseUrl, long pingIntervalMs, int maxConnections, long headerTimeoutMs, long idleTimeoutMs,
     int writesPerMinute, int writeBurst, int passwordHashThreads, int passwordHashQueue, SignIn signIn,
-    QueryTimeouts timeouts) {
+    QueryTimeouts timeouts, Exports exports) {
+
+  /** How large a result's download may be (the {@code export} section, which a node hands its web role). */
+  record Exports(long maxRows, long maxBytes) {
+  }
 
   /**
    * The sign-in throttle: per account a short back-off, per client address a long one.
@@ -24,6 +28,11 @@ record ChatSettings(String host, int port, String authMode, String publicOrigins
    * @param trustProxy whether the client address comes from {@code X-Forwarded-For}
    */
   record SignIn(Throttle.Rule account, Throttle.Rule address, long forgetMs, boolean trustProxy) {
+  }
+
+  private static Exports exports(JsonObject config) {
+    JsonObject e = Defaults.section("export", config == null ? null : config.getJsonObject("export"));
+    return new Exports(e.getLong("maxRows"), e.getLong("maxBytes"));
   }
 
   static ChatSettings from(JsonObject config) {
@@ -39,6 +48,6 @@ record ChatSettings(String host, int port, String authMode, String publicOrigins
         c.getString("samplesBaseUrl"), c.getLong("pingIntervalMs"), c.getInteger("maxConnections"),
         c.getLong("headerTimeoutMs"), timeouts.connectionIdleMs(c.getLong("idleTimeoutMs")),
         c.getInteger("writesPerMinute"), c.getInteger("writeBurst"), c.getInteger("passwordHashThreads"),
-        c.getInteger("passwordHashQueue"), signIn, timeouts);
+        c.getInteger("passwordHashQueue"), signIn, timeouts, exports(config));
   }
 }

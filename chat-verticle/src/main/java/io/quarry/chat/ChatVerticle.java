@@ -89,7 +89,9 @@ public class ChatVerticle extends VerticleBase {
     router.get("/api/me").handler(health::me);
     Routes.allowOnly(router, "/api/me", HttpMethod.GET);
     new ConversationApi(storage).mount(router);
-    new DatasetApi(new DatasetClient(vertx, settings.timeouts()), storage).mount(router);
+    DatasetClient datasets = new DatasetClient(vertx, settings.timeouts());
+    new DatasetApi(datasets, storage).mount(router);
+    new ExportApi(vertx, datasets, storage, settings.exports()).mount(router);
     new MessageApi(llm, draining).mount(router);
     router.get("/api/samples").handler(new SampleApi(this::samplesBaseUrl)::list);
     router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id())));

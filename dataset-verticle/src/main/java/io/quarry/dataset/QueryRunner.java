@@ -4,6 +4,7 @@ import static io.quarry.bus.Keys.required;
 
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.Dataset;
+import io.quarry.bus.Export;
 import io.quarry.bus.Failure;
 import io.quarry.bus.Keys;
 import io.quarry.bus.QueryRequest;
@@ -61,7 +62,9 @@ final class QueryRunner {
       throw QuarryException.badRequest("Field 'sql' must be at most " + String.format("%,d", maxSqlChars) + " characters");
     }
     String stopKey = body.getString(Keys.STOP_KEY, "");
-    return lanes.submit(userId, () -> runNow(userId, conversationId, sql, stopKey));
+    Export export = Export.fromJson(body.getJsonObject(Keys.EXPORT));
+    return lanes.submit(userId, () -> export == null ? runNow(userId, conversationId, sql, stopKey)
+        : exportNow(userId, conversationId, sql, stopKey, export));
   }
 
   private Future<JsonObject> runNow(String userId, String conversationId, String sql, String stopKey) {
@@ -70,6 +73,16 @@ final class QueryRunner {
         .compose(confirmed -> confirmed.answer().recover(e -> markUnreachable(userId, confirmed.datasets(), e))
             .onSuccess(result -> versions.note(userId, confirmed.datasets(), result.sources())))
         .map(result -> store(userId, result.withIdentity(null, conversationId, sql)).toJson());
+  }
+
+  /** The whole result written by a worker for download: not stored, its reply says where to read it. */
+  private Future<JsonObject> exportNow(String userId, String conversationId, String sql, String stopKey,
+      Export export) {
+    return guessed.run(userId, conversationId, () -> storage.datasetsForQuery(userId, conversationId),
+            tables -> runOnAWorker(new QueryRequest(sql, tables, timeoutMs, userId, conversationId, stopKey, export)))
+        .compose(confirmed -> confirmed.answer().recover(e -> markUnreachable(userId, confirmed.datasets(), e))
+            .onSuccess(result -> versions.note(userId, confirmed.datasets(), result.sources())))
+        .map(QueryResult::toJson);
   }
 
   /**

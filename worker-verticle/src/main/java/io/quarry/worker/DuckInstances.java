@@ -259,7 +259,25 @@ final class DuckInstances implements AutoCloseable {
     return created;
   }
 
+  /**
+   * A database of its own for one export, never kept: like the others, but it may also write the one file the export
+   * goes to. Closed when released.
+   */
+  Instance forExport(Map<String, Placeholders.Bound> bindings, Path output) throws SQLException {
+    Instance instance = create("export-" + nextNumber(), bindings, List.of(output));
+    synchronized (this) {
+      instance.leases++;
+      instance.retired = true;
+    }
+    return instance;
+  }
+
   private Instance create(String key, Map<String, Placeholders.Bound> bindings) throws SQLException {
+    return create(key, bindings, List.of());
+  }
+
+  private Instance create(String key, Map<String, Placeholders.Bound> bindings, List<Path> writable)
+      throws SQLException {
     Path spill = limits.spillDir().resolve("db-" + nextNumber());
     try {
       Files.createDirectories(spill);
@@ -271,8 +289,8 @@ final class DuckInstances implements AutoCloseable {
       s.execute("SET memory_limit = '" + limits.memoryLimit().replace("'", "") + "'");
       s.execute("SET threads = " + limits.threads());
       s.execute("SET temp_directory = " + literal(spill.toString()));
-      s.execute("SET allowed_paths = [" + files(bindings).stream().map(p -> literal(p.toString()))
-          .collect(Collectors.joining(", ")) + "]");
+      s.execute("SET allowed_paths = [" + java.util.stream.Stream.concat(files(bindings).stream(), writable.stream())
+          .map(p -> literal(p.toString())).collect(Collectors.joining(", ")) + "]");
       s.execute("SET enable_external_access = false");
       List<Placeholders.Missing> placeholders = Placeholders.createViews(s, bindings);
       s.execute("SET lock_configuration = true");

@@ -1,9 +1,15 @@
 package io.quarry.worker;
 
+import io.quarry.bus.Export;
+import io.quarry.bus.Failure;
+import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.RowsJson;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -64,21 +70,59 @@ final class QueryEngine {
     }
   }
 
+  /** What an export wrote. */
+  record Exported(long rows, long bytes) {
+  }
+
+  /**
+   * Writes a checked statement's whole result to {@code output} with DuckDB's own COPY, in a database of its own that
+   * may write that one file; fails, leaving no file, past the export's rows or bytes.
+   */
+  Exported export(Map<String, Placeholders.Bound> bindings, String sql, Export export, Path output, long timeoutMs,
+      Alarm alarm) throws SQLException, IOException {
+    DuckInstances.Instance instance = instances.forExport(bindings, output);
+    try (Connection connection = instance.connect()) {
+      String copy = "COPY (SELECT * FROM (" + statementOf(sql) + ") LIMIT " + (export.maxRows() + 1) + ") TO "
+          + DuckInstances.literal(output.toString()) + " " + options(export.format());
+      long rows = copy(connection, instance, bindings, copy, timeoutMs, alarm);
+      long bytes = Files.size(output);
+      if (rows > export.maxRows() || bytes > export.maxBytes()) {
+        Files.deleteIfExists(output);
+        throw new QuarryException(Failure.TOO_LARGE, rows > export.maxRows() ? Export.tooManyRows(export.maxRows())
+            : Export.tooManyBytes(export.maxBytes()));
+      }
+      return new Exported(rows, bytes);
+    } catch (SQLException | RuntimeException e) {
+      Files.deleteIfExists(output);
+      throw e;
+    } finally {
+      instances.release(instance);
+    }
+  }
+
+  /** The statement without what may end it (a semicolon, blanks), to stand as a subquery. */
+  private static String statementOf(String sql) {
+    String s = sql.strip();
+    while (s.endsWith(";")) {
+      s = s.substring(0, s.length() - 1).strip();
+    }
+    return s;
+  }
+
+  private static String options(String format) {
+    return switch (format) {
+      case "csv" -> "(FORMAT CSV, HEADER true)";
+      case "parquet" -> "(FORMAT PARQUET)";
+      case "json" -> "(FORMAT JSON, ARRAY true)";
+      default -> throw QuarryException.badRequest("Unknown export format '" + format + "'");
+    };
+  }
+
   private static QueryResult execute(Connection connection, DuckInstances.Instance instance,
       Map<String, Placeholders.Bound> bindings,
       String sql, long timeoutMs, Alarm alarm) throws SQLException {
-    AtomicBoolean timedOut = new AtomicBoolean();
     long started = System.nanoTime();
-    try (Statement statement = connection.createStatement()) {
-      Runnable disarm = alarm.arm(timeoutMs, () -> {
-        timedOut.set(true);
-        cancel(statement);
-      });
-      // DuckDB ignores a cancel that comes before its statement runs: a stop already given is kept here.
-      if (timedOut.get()) {
-        disarm.run();
-        throw QueryFailure.timeout(timeoutMs, "");
-      }
+    return guarded(connection, instance, bindings, timeoutMs, alarm, statement -> {
       try (ResultSet rs = statement.executeQuery(sql)) {
         JsonArray columns = columns(rs.getMetaData());
         RowsJson.Writer rows = RowsJson.writer();
@@ -95,6 +139,43 @@ final class QueryEngine {
         }
         long elapsedMs = (System.nanoTime() - started) / 1_000_000;
         return new QueryResult(null, null, sql, columns, rows.done(), total, total > kept, elapsedMs, null, null);
+      }
+    });
+  }
+
+  /** The rows a COPY wrote, which DuckDB gives as its update count. */
+  private static long copy(Connection connection, DuckInstances.Instance instance,
+      Map<String, Placeholders.Bound> bindings, String copy, long timeoutMs, Alarm alarm) throws SQLException {
+    return guarded(connection, instance, bindings, timeoutMs, alarm, statement -> {
+      if (statement.execute(copy)) {
+        try (ResultSet rs = statement.getResultSet()) {
+          return rs.next() ? rs.getLong(1) : 0L;
+        }
+      }
+      return statement.getLargeUpdateCount();
+    });
+  }
+
+  private interface Work<T> {
+    T on(Statement statement) throws SQLException;
+  }
+
+  /** Runs {@code work} on a statement the alarm cancels, turning DuckDB's errors into the user's. */
+  private static <T> T guarded(Connection connection, DuckInstances.Instance instance,
+      Map<String, Placeholders.Bound> bindings, long timeoutMs, Alarm alarm, Work<T> work) throws SQLException {
+    AtomicBoolean timedOut = new AtomicBoolean();
+    try (Statement statement = connection.createStatement()) {
+      Runnable disarm = alarm.arm(timeoutMs, () -> {
+        timedOut.set(true);
+        cancel(statement);
+      });
+      // DuckDB ignores a cancel that comes before its statement runs: a stop already given is kept here.
+      if (timedOut.get()) {
+        disarm.run();
+        throw QueryFailure.timeout(timeoutMs, "");
+      }
+      try {
+        return work.on(statement);
       } finally {
         disarm.run();
       }

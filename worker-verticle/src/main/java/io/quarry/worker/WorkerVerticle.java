@@ -2,10 +2,14 @@ package io.quarry.worker;
 
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
+import io.quarry.bus.Export;
 import io.quarry.bus.Failure;
-import io.quarry.bus.QueryRequest;
-import io.quarry.bus.QueryStops;
+import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.QueryRequest;
+import io.quarry.bus.QueryResult;
+import io.quarry.bus.QueryStops;
+import io.quarry.bus.RowsJson;
 import io.quarry.bus.Sizes;
 import io.quarry.bus.WorkerClient;
 import io.quarry.bus.WorkerReply;
@@ -15,6 +19,7 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.Map;
@@ -38,6 +43,7 @@ public class WorkerVerticle extends VerticleBase {
   private QueryRun.Services services;
   private final StopKeys stops = new StopKeys();
   private QueryEngine engine;
+  private ExportFiles exports;
   private Admission admission;
   private WorkerSettings settings;
 
@@ -53,7 +59,9 @@ public class WorkerVerticle extends VerticleBase {
     RunWhileRevalidating revalidating = new RunWhileRevalidating(vertx, cache, settings.revalidateWaitMs());
     FetchProgress progress = new FetchProgress(vertx, cache, settings.progressIntervalMs());
     services = new QueryRun.Services(cache, revalidating, progress, this::execute);
+    exports = new ExportFiles(vertx, settings.home().resolve("exports"));
     return cache.open()
+        .compose(v -> exports.open())
         .compose(v -> executor.executeBlocking(instances::open, false))
         .compose(kept -> listenForStops()
             .compose(listening -> Bus.serve(vertx.eventBus(), address(settings), this::onQuery).completion())
@@ -109,7 +117,10 @@ public class WorkerVerticle extends VerticleBase {
   /** A file that changed on its server while its columns were fetched: the query runs once more, on the new version. */
   private Future<Buffer> answer(QueryRequest request, Reads reads, long timeoutMs, long deadline,
       ParquetCache.Pins pins, boolean again) {
-    QueryRun run = new QueryRun(services, request, reads, timeoutMs, deadline, pins);
+    QueryRun.Services mine = request.export() == null ? services : new QueryRun.Services(services.cache(),
+        services.revalidating(), services.progress(), (bindings, sql, limit, until, abort) -> export(request.export(),
+            bindings, sql, limit, until, abort));
+    QueryRun run = new QueryRun(mine, request, reads, timeoutMs, deadline, pins);
     Runnable done = stops.whileRunning(request.stopKey(), run::stop);
     return run.answer().onComplete(ended -> done.run()).recover(e -> {
       if (!(e instanceof RangeFetch.Changed changed)) {
@@ -123,15 +134,38 @@ public class WorkerVerticle extends VerticleBase {
   /** The reply is encoded on the worker thread too, where the rows were just written. */
   private Future<Buffer> execute(Map<String, Placeholders.Bound> bindings, String sql, long timeoutMs, long deadline,
       Abort abort) {
+    return executor.executeBlocking(() -> WorkerReply.encode(engine.run(bindings, sql, timeoutMs,
+        alarm(deadline, abort)), settings.servedBy()), false);
+  }
+
+  /**
+   * The whole result written to a file of this worker's, served from an address of its own: the reply says where, and
+   * how many rows and bytes it holds, instead of carrying rows.
+   */
+  private Future<Buffer> export(Export export, Map<String, Placeholders.Bound> bindings, String sql, long timeoutMs,
+      long deadline, Abort abort) {
+    Path output = exports.newFile(export.format());
+    long started = System.nanoTime();
+    return executor.executeBlocking(() -> engine.export(bindings, sql, export, output, timeoutMs,
+            alarm(deadline, abort)), false)
+        .compose(written -> exports.serve(output).map(address -> WorkerReply.with(WorkerReply.encode(
+            new QueryResult(null, null, sql, new JsonArray(), RowsJson.EMPTY, written.rows(), false,
+                (System.nanoTime() - started) / 1_000_000, null, null), settings.servedBy()), Keys.EXPORT,
+            new JsonObject().put("address", address).put("rows", written.rows()).put("bytes", written.bytes())
+                .put("format", export.format()))));
+  }
+
+  /** A query's limit, as what is left of it by {@code deadline}, or its stop ({@code abort}), whichever comes first. */
+  private QueryEngine.Alarm alarm(long deadline, Abort abort) {
     long remainingMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-    return executor.executeBlocking(() -> WorkerReply.encode(engine.run(bindings, sql, timeoutMs, (delay, action) -> {
+    return (delay, action) -> {
       long timer = vertx.setTimer(Math.min(delay, remainingMs), id -> action.run());
       Runnable disarm = abort.arm(action);
       return () -> {
         vertx.cancelTimer(timer);
         disarm.run();
       };
-    }), settings.servedBy()), false);
+    };
   }
 
   /** Reads a new copy's layout from its footer (DuckDB blocks). */

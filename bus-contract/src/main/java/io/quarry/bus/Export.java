@@ -1,0 +1,82 @@
+package io.quarry.bus;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * A query's whole result written to a file instead of its first rows (the result's download): in which format, and
+ * how large it may be. The worker that writes it answers where to read it from ({@link #CHUNK}).
+ *
+ * @param format {@code csv}, {@code parquet} or {@code json} (one JSON array of row objects)
+ */
+public record Export(String format, long maxRows, long maxBytes) {
+
+  public static final List<String> FORMATS = List.of("csv", "parquet", "json");
+  /** Bytes a chunk of an export carries at most. */
+  public static final int CHUNK_BYTES = 1 << 20;
+  /**
+   * What an export's reader sends to the address its worker answered: {@code {offset}} → the next bytes (at most
+   * {@link #CHUNK_BYTES}, none past the end), {@code {done: true}} → the file is deleted.
+   */
+  public static final String CHUNK = "offset";
+
+  /** Why a result's export was refused: a file it read is not the version it read then. */
+  public static final String DATA_CHANGED = "The data has changed since this result: run its query again to see"
+      + " and export the data as it is now";
+
+  /**
+   * Whether a file read {@code then} (a result's {@code sources}) was read in another version {@code now}: its
+   * ETag, Last-Modified or size differ. A file the earlier result does not name counts as unchanged.
+   */
+  public static boolean changed(JsonArray then, JsonArray now) {
+    for (int i = 0; i < then.size(); i++) {
+      JsonObject before = then.getJsonObject(i);
+      for (int j = 0; j < now.size(); j++) {
+        JsonObject after = now.getJsonObject(j);
+        if (Objects.equals(before.getString("url"), after.getString("url"))
+            && (differ(before, after, "etag") || differ(before, after, "last_modified")
+                || differ(before, after, "size"))) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean differ(JsonObject before, JsonObject after, String key) {
+    Object a = before.getValue(key);
+    Object b = after.getValue(key);
+    return a != null && b != null && !a.toString().equals(b.toString());
+  }
+
+  /** The media type of a file in {@code format}. */
+  public static String contentType(String format) {
+    return switch (format) {
+      case "csv" -> "text/csv; charset=utf-8";
+      case "parquet" -> "application/vnd.apache.parquet";
+      default -> "application/json";
+    };
+  }
+
+  public static String tooManyRows(long maxRows) {
+    return "The export would have more than " + String.format(Locale.ROOT, "%,d", maxRows)
+        + " rows (export.maxRows): narrow the query, or ask your operator for a higher limit";
+  }
+
+  public static String tooManyBytes(long maxBytes) {
+    return "The export would be larger than " + Sizes.human(maxBytes)
+        + " (export.maxBytes): narrow the query, or ask your operator for a higher limit";
+  }
+
+  public JsonObject toJson() {
+    return new JsonObject().put("format", format).put("max_rows", maxRows).put("max_bytes", maxBytes);
+  }
+
+  public static Export fromJson(JsonObject json) {
+    return json == null ? null : new Export(json.getString("format"), json.getLong("max_rows", 0L),
+        json.getLong("max_bytes", 0L));
+  }
+}
