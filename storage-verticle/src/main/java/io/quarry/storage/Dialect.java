@@ -26,7 +26,8 @@ enum Dialect {
    * migrations hold an advisory lock so that of several storage nodes starting at once exactly one migrates.
    */
   POSTGRES("BEGIN", "BEGIN", List.of("db/postgres/V1__schema.sql", "db/postgres/V2__usage_request.sql",
-      "db/postgres/V3__result_runs.sql", "db/postgres/V4__answer_numbers_and_sources.sql"));
+      "db/postgres/V3__result_runs.sql", "db/postgres/V4__answer_numbers_and_sources.sql",
+      "db/postgres/V5__result_runs_order.sql"));
 
   /** Any number that names Quarry's migrations among a database's advisory locks. */
   private static final long MIGRATION_LOCK = 0x5155_4152_5259L;

@@ -53,7 +53,7 @@ final class RunStore {
     String userId = required(body, Keys.USER_ID);
     String conversationId = required(body, Keys.CONVERSATION_ID);
     return db.run("SELECT " + COLUMNS + " FROM result_runs u JOIN conversations c ON c.id = u.conversation_id"
-            + " WHERE u.conversation_id = ? AND c.user_id = ? ORDER BY u.created_at, u.result_id", conversationId, userId)
+            + " WHERE u.conversation_id = ? AND c.user_id = ? ORDER BY u.created_at, u.rowid", conversationId, userId)
         .map(rows -> {
           JsonArray items = new JsonArray();
           rows.forEach(row -> items.add(run(row).toJson()));
