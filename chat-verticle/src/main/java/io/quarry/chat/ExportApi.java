@@ -118,7 +118,16 @@ final class ExportApi {
       vertx.eventBus().<Buffer>request(address, new JsonObject().put(Export.CHUNK, offset),
               new DeliveryOptions().setSendTimeout(CHUNK_WAIT_MS))
           .onSuccess(chunk -> write(chunk.body()))
-          .onFailure(e -> HttpErrors.respond(ctx, e));
+          .onFailure(this::failed);
+    }
+
+    /** Once the file has begun, the browser can only be told by a download that breaks off. */
+    void failed(Throwable e) {
+      if (response.headWritten()) {
+        response.reset();
+      } else {
+        HttpErrors.respond(ctx, e);
+      }
     }
 
     void write(Buffer chunk) {
