@@ -6,6 +6,9 @@
 import { renderTable } from './table.js';
 import { renderChart } from './chart.js';
 import { chartActions } from './chart-actions.js';
+import { chartImageActions } from './chart-image.js';
+import { resultActions } from './result-export.js';
+import { registerResultTable } from './numbers.js';
 
 /** What a result block of the user's own run is called, and what one that failed is called. */
 const RUN_LABELS = { edited: 'Edited SQL', runner: 'SQL run' };
@@ -100,7 +103,9 @@ export class Artifacts {
     const holder = document.createElement('div');
     block.append(details, holder);
     if (origin) this.label(block, origin, false);
-    renderTable(holder, result, this.tableOptions(sql));
+    registerResultTable(result.id, holder, renderTable(holder, result, this.tableOptions(sql)).showCell);
+    const actions = resultActions(result, sql);
+    if (actions) block.append(actions);
     const charting = chartActions(result, { drawn: () => this.resized() });
     if (charting) block.append(charting);
     // Once its edit is a result of its own, the panel shows again the SQL of the table under it.
@@ -164,6 +169,8 @@ export class Artifacts {
     block.append(holder);
     try {
       await renderChart(holder, spec, await this.stored(resultId));
+      const images = chartImageActions(holder, spec.title);
+      if (images) block.append(images);
     } catch (e) {
       holder.textContent = `Chart unavailable: ${e.message}`;
     }
@@ -180,7 +187,8 @@ export class Artifacts {
     block.append(holder);
     try {
       const result = await this.stored(resultId);
-      renderTable(holder, result, this.tableOptions(result.sql, columns));
+      const drawn = renderTable(holder, result, this.tableOptions(result.sql, columns));
+      registerResultTable(resultId, holder, drawn.showCell);
     } catch (e) {
       holder.textContent = `Table unavailable: ${e.message}`;
     }

@@ -2,6 +2,7 @@
 // rows. An answer's chart describes the answer's result; a re-run or a SQL run gets its chart this way.
 import { renderChart } from './chart.js';
 import { isNumericType } from './format.js';
+import { chartImageActions } from './chart-image.js';
 
 const KINDS = [['bar', 'Bar'], ['line', 'Line'], ['area', 'Area'], ['scatter', 'Scatter'], ['pie', 'Pie']];
 let serial = 0;
@@ -56,6 +57,9 @@ export function chartActions(result, { drawn = () => {} } = {}) {
       title: `${y.select.value} by ${x.select.value}` };
     try {
       await renderChart(holder, spec, result);
+      details.querySelector('.chart-image-actions')?.remove();
+      const images = chartImageActions(holder, spec.title);
+      if (images) details.append(images);
     } catch (e) {
       holder.textContent = `Chart unavailable: ${e.message}`;
     }

@@ -113,3 +113,8 @@ async function redrawAll() {
 document.addEventListener('quarry:theme', () => {
   redrawAll().catch(() => {});
 });
+
+/** The Vega view of a chart drawn in this element (for saving it as an image), or null. */
+export function chartView(element) {
+  return drawn.get(element)?.embedded?.view || null;
+}

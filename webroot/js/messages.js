@@ -7,6 +7,7 @@ import { Artifacts } from './artifacts.js';
 import { EVENTS } from './events.js';
 import { showProgress } from './progress.js';
 import { isRun, timeline } from './timeline.js';
+import { finishAnswer } from './answer-finish.js';
 
 const PHASES = { generating: 'Generating SQL…', executing: 'Executing query…', formatting: 'Formatting response…' };
 /** What a stored answer's status says under it when the server gave no notice of its own. */
@@ -159,6 +160,7 @@ export class MessageView {
     const parts = this.answerElement(message.id);
     const { content, artifacts } = parts;
     content.replaceChildren(renderMarkdown(message.content));
+    if (message.status !== 'streaming') finishAnswer(parts, message.content, message.numbers);
     for (const id of message.result_ids || []) {
       const block = this.artifacts.block(artifacts);
       try {
@@ -247,7 +249,7 @@ export class MessageView {
         break;
       case EVENTS.CHAT_COMPLETE:
         if (a && event.notice && (!a.id || a.id === event.message_id)) this.note(a.artifacts, event.notice);
-        this.finish(event.message_id);
+        this.finish(event.message_id, event.numbers);
         break;
       case EVENTS.CHAT_ERROR:
         if (a) {
@@ -272,11 +274,13 @@ export class MessageView {
     });
   }
 
-  finish(id) {
+  /** @param numbers the server's check of the answer's numbers (chat_complete), if any */
+  finish(id, numbers) {
     const a = this.active;
     if (!a || (a.id && id && a.id !== id)) return;
     a.content.classList.remove('cursor');
     a.content.replaceChildren(renderMarkdown(a.text));
+    finishAnswer(a, a.text, numbers);
     a.phase.remove();
     this.active = null;
     this.scroll();

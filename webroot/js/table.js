@@ -237,13 +237,51 @@ export function renderTable(container, result, { columns: visible, resort } = {}
       }
       setTimeout(() => { copy.textContent = 'Copy rows'; }, 2000);
     });
-    const csv = button('Download CSV', false, () => download(toCsv(columns, state.rows)));
-    csv.title = partial() ? `The ${state.rows.length.toLocaleString()} stored rows` : 'Every row';
+    // Only the rows this table holds, named apart from the result's "Download CSV" of every row.
+    const csv = button('Save table rows (CSV)', false, () => download(toCsv(columns, state.rows)));
+    csv.title = partial() ? `Only the ${state.rows.length.toLocaleString()} rows this table holds; "Download CSV" `
+      + 'gives every row' : 'The rows of this table, as shown';
     actions.append(copy, csv);
     return actions;
   }
 
+  /**
+   * Brings a stored row into view (0-based, in the result's own order) and marks its cell; -1 marks the row count.
+   * A table sorted since shows the result's own order again, so that the row is the one that was meant.
+   * @return the element marked, or null when the row is not one this table holds
+   */
+  function showCell(row, columnName) {
+    if (row < 0) {
+      const rows = footer.querySelector('.row-count');
+      mark(rows);
+      return rows;
+    }
+    const wanted = result.rows[row];
+    if (!wanted) return null;
+    if (state.shown !== result || state.sort) {
+      Object.assign(state, { shown: result, rows: result.rows.slice(), sort: null, status: '', failed: false,
+        formats: null });
+    }
+    const index = state.rows.indexOf(wanted);
+    state.page = Math.floor(index / PAGE_SIZE);
+    draw();
+    const tr = table.tBodies[0].rows[index % PAGE_SIZE];
+    const position = columns.findIndex((c) => c.name === columnName);
+    const td = tr.cells[Math.max(0, position)];
+    mark(td);
+    giveTabStop(table, td, true);
+    return td;
+  }
+
   draw();
+  return { showCell };
+}
+
+/** One cell marked on the page at a time: the one a number of an answer was found in. */
+function mark(element) {
+  document.querySelectorAll('.found-cell').forEach((el) => el.classList.remove('found-cell'));
+  element.classList.add('found-cell');
+  element.scrollIntoView({ block: 'center', inline: 'nearest' });
 }
 
 function download(text) {

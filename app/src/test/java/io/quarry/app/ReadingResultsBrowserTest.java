@@ -109,7 +109,7 @@ class ReadingResultsBrowserTest extends BrowserTestBase {
     assertThat(page.locator(".table-footer button", new Page.LocatorOptions().setHasText("Copied"))).hasCount(1);
     assertThat(clipboard()).startsWith("id\tnote\tamount\tratio\tts\n1\tshort note\t146284726.86\t0.5\t2024-01-01T00:00\n");
     Download csv = page.waitForDownload(() -> page.locator(".table-footer button",
-        new Page.LocatorOptions().setHasText("Download CSV")).first().click());
+        new Page.LocatorOptions().setHasText("Save table rows (CSV)")).first().click());
     assertThat(Files.readString(csv.path())).startsWith("id,note,amount,ratio,ts\r\n1,short note,146284726.86,0.5,"
         + "2024-01-01T00:00\r\n").contains("\r\n2,\"word word ");
 

@@ -1,0 +1,18 @@
+// What a finished answer gets, live and after a reload alike: its numbers marked as checked against the data, and
+// "Copy answer", which copies the answer as it was written (its markdown), not as the page shows it.
+import { markNumbers } from './numbers.js';
+import { copyButton } from './save-file.js';
+
+/**
+ * @param parts   {el, content, artifacts} of the answer, its text already rendered in content
+ * @param text    the answer's markdown
+ * @param numbers the server's check of its numbers, or nothing
+ */
+export function finishAnswer(parts, text, numbers) {
+  markNumbers(parts.content, numbers);
+  if (!text || !text.trim() || parts.el.querySelector(':scope > .answer-actions')) return;
+  const bar = document.createElement('div');
+  bar.className = 'answer-actions';
+  bar.append(copyButton('Copy answer', () => text, 'Copies the answer\'s text (markdown)'));
+  parts.el.insertBefore(bar, parts.artifacts);
+}

@@ -1,0 +1,82 @@
+// A result's whole data as a file: "Download CSV" and "Download Parquet" ask the server to run the result's SQL again
+// on the same version of the data (GET /api/results/:rid/export), so the file holds every row, not only the up to
+// 1,000 the page keeps. The file is fetched, not followed as a link, so that a refusal (the data changed: 409; too
+// large: 413; gone: 404) is said in plain words beside the result instead of becoming a broken download.
+import { copyButton, saveFile } from './save-file.js';
+
+const FORMATS = [['csv', 'CSV'], ['parquet', 'Parquet']];
+
+/** The file name the server gave (RFC 6266's filename* first), or a plain one. */
+export function attachmentName(header, extension) {
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(header || '');
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded[1]);
+    } catch {
+      // a malformed name: the plain one below will do
+    }
+  }
+  const plain = /filename="([^"]+)"/i.exec(header || '');
+  return plain ? plain[1] : `result.${extension}`;
+}
+
+async function refusal(response) {
+  try {
+    const body = await response.json();
+    if (body?.error) return body.error;
+  } catch {
+    // not ours (a proxy's error page): the status says what happened
+  }
+  return `the server answered ${response.status}`;
+}
+
+async function download(resultId, format, label, button, status) {
+  button.disabled = true;
+  status.classList.remove('error');
+  status.textContent = `Preparing the ${label} of every row…`;
+  try {
+    let response;
+    try {
+      response = await fetch(`/api/results/${encodeURIComponent(resultId)}/export?format=${format}`);
+    } catch {
+      throw new Error('Quarry cannot be reached');
+    }
+    if (!response.ok) throw new Error(await refusal(response));
+    const blob = await response.blob();
+    saveFile(blob, attachmentName(response.headers.get('content-disposition'), format));
+    const rows = Number(response.headers.get('x-quarry-rows'));
+    status.textContent = Number.isFinite(rows) && response.headers.has('x-quarry-rows')
+      ? `Downloaded ${rows.toLocaleString()} row${rows === 1 ? '' : 's'} as ${label}.` : `Downloaded as ${label}.`;
+  } catch (e) {
+    status.classList.add('error');
+    status.textContent = `The ${label} could not be downloaded: ${e.message}`;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/**
+ * The actions of a stored result: its whole data as CSV or Parquet, and its SQL copied.
+ * @param result a stored result ({id, sql}); a result with no id (not stored) has nothing to download
+ */
+export function resultActions(result, sql) {
+  const bar = document.createElement('div');
+  bar.className = 'result-actions';
+  const status = document.createElement('p');
+  status.className = 'result-actions-status';
+  status.setAttribute('role', 'status');
+  if (result.id) {
+    for (const [format, label] of FORMATS) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = `Download ${label}`;
+      button.title = `Every row of the result as ${label} (its query runs again on the same data)`;
+      button.addEventListener('click', () => download(result.id, format, label, button, status));
+      bar.append(button);
+    }
+  }
+  if (sql) bar.append(copyButton('Copy SQL', () => sql, 'Copies the SQL of this result'));
+  if (!bar.childElementCount) return null;
+  bar.append(status);
+  return bar;
+}
