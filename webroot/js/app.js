@@ -12,6 +12,8 @@ import { elements } from './elements.js';
 import { EVENTS, isDatasetEvent } from './events.js';
 import { SqlRunner } from './sql-runner.js';
 import { initTheme } from './theme.js';
+import { drawers } from './drawers.js';
+import { ConversationSearch } from './search.js';
 
 const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false, asked: '' };
 const $ = elements([
@@ -21,8 +23,13 @@ const $ = elements([
 ]);
 const input = $('input');
 
+/** Tells screen readers, politely: a finished answer, a query running, a table ready. */
+function announce(text) {
+  $('announcer').textContent = text;
+}
+
 const messages = new MessageView($('messages'), () => state.conversationId, {
-  announce: (text) => { $('announcer').textContent = text; },
+  announce,
   retry: (question) => retry(question),
 });
 const sqlRunner = new SqlRunner(() => state.conversationId, {
@@ -33,14 +40,21 @@ const sqlRunner = new SqlRunner(() => state.conversationId, {
   ran: () => refreshEmptyState(),
 });
 const datasets = new DatasetPanel(() => state.conversationId, { onChange: () => refreshEmptyState() });
+/** A conversation chosen in the list or among those found: on a phone its drawer closes, the chat box has focus. */
+function choose(id) {
+  drawers.close({ returnFocus: false });
+  return select(id);
+}
 const conversations = new ConversationList({
-  onSelect: (id) => select(id),
+  onSelect: choose,
   onDeleted: async (id) => {
     if (id !== state.conversationId) return;
     const rest = conversations.items;
     await select(rest.length ? rest[0].id : (await conversations.create()).id);
   },
 });
+
+new ConversationSearch({ onSelect: choose });
 
 function banner(text) {
   $('banner').textContent = text || '';
@@ -74,7 +88,8 @@ async function select(id) {
 
 /** An empty conversation says how to start, or that its tables are ready; the input stays at the bottom. */
 function refreshEmptyState() {
-  showEmptyState(!messages.hasMessages(), datasets.all());
+  const canAsk = state.chatAvailable && !state.limitReached;
+  showEmptyState(!messages.hasMessages(), datasets.all(), canAsk ? (question) => ask(question, { fromBox: false }) : null);
 }
 
 /** Whether the conversation shown has nothing yet: no message, no dataset, no answer under way. */
@@ -178,7 +193,7 @@ async function stop() {
 
 /** Esc stops an answer being written, unless a dialog takes it (it closes the dialog). */
 function onEscape(e) {
-  if (e.key !== 'Escape' || !state.streaming || $('schema-modal').open) return;
+  if (e.key !== 'Escape' || e.defaultPrevented || !state.streaming || $('schema-modal').open) return;
   e.preventDefault();
   stop().catch((err) => banner(err.message));
 }
@@ -209,10 +224,12 @@ function onEvent(event) {
   }
   if (event.conversation_id !== state.conversationId) return;
   if (isDatasetEvent(event.type)) {
+    if (event.type === EVENTS.DATASET_LOADED) announce(`${event.dataset.name} is ready.`);
     if (event.type === EVENTS.DATASET_REMOVED) datasets.removed(event.dataset); else datasets.upsert(event.dataset);
     return;
   }
   if (event.type === EVENTS.QUERY_PROGRESS) sqlRunner.progress(event);
+  if (event.type === EVENTS.QUERY_STATUS && event.phase === 'executing') announce('Running a query…');
   const live = messages.active;
   messages.onEvent(event);
   if (event.type === EVENTS.CHAT_ERROR && live) keepQuestion();
@@ -281,7 +298,10 @@ async function start() {
     onReconnect: () => refetch(3),
   });
   $('retry-connection').addEventListener('click', () => socket.retry());
-  $('new-conversation').addEventListener('click', () => newConversation().catch((e) => banner(e.message)));
+  $('new-conversation').addEventListener('click', () => {
+    drawers.close({ returnFocus: false });
+    newConversation().catch((e) => banner(e.message));
+  });
   unsent.onSendAgain(send);
   $('composer').addEventListener('submit', (e) => { e.preventDefault(); send(); });
   input.addEventListener('keydown', (e) => {
