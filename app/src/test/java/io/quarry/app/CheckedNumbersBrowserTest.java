@@ -1,0 +1,101 @@
+package io.quarry.app;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+
+import com.microsoft.playwright.Locator;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Numbers checked against the data (issue 20, part 2, in the browser): a number of an answer found in its results
+ * links to its cell (its column and row on hover and focus; a click shows the cell, on the right page of the table),
+ * a number found nowhere is marked quietly, and a reload shows the same.
+ */
+class CheckedNumbersBrowserTest extends BrowserTestBase {
+
+  /** 25 rows, three pages: id 25's score 31.25 is on the third; id 24's reach 1,166,664 is "about 1.2M". */
+  static final String PEOPLE = "SELECT id, age, score, id * 48611 AS reach FROM table1 ORDER BY id LIMIT 25";
+  static final String ANSWER = "The top score is **31.25** (reach about 1.2M). Age 43 appears once. All 25 rows were"
+      + " read; 987 is a guess.";
+
+  PageActions ui;
+
+  @BeforeEach
+  void open() {
+    ui = new PageActions(page, chat, url());
+    ui.open();
+    ui.addDataset("/people.parquet", "table1 [100 × 6]");
+  }
+
+  private Locator answer() {
+    return page.locator(".message.assistant .content").first();
+  }
+
+  private Locator checked(String text) {
+    return answer().locator(".checked-number", new Locator.LocatorOptions().setHasText(text));
+  }
+
+  private void marksAsChecked() {
+    assertThat(answer()).hasText(ANSWER.replace("**", ""));
+    assertThat(answer().locator(".checked-number")).hasText(new String[] {"31.25", "1.2M", "43", "25"});
+    assertThat(checked("31.25")).hasAttribute("title", "score, row 25 of the result");
+    assertThat(checked("1.2M")).hasAttribute("title", "reach, row 24 of the result");
+    assertThat(checked("43")).hasAttribute("title", "age, row 23 of the result");
+    assertThat(answer().locator(".checked-number").last()).hasAttribute("title", "the result's row count");
+    Locator wrong = answer().locator(".unchecked-number");
+    assertThat(wrong).hasText(new String[] {"987"});
+    assertThat(wrong).hasAttribute("title", "not found in the query results");
+    assertThat(answer().locator("strong .checked-number")).hasText("31.25");
+  }
+
+  @Test
+  @DisplayName("an answer's right, rounded and wrong numbers: the right and rounded ones link to their cells (column and"
+      + " row on hover and focus), a click pages the table to the cell and marks it, the wrong one is marked quietly;"
+      + " a reload shows the same")
+  void numbersLinkToTheirCells() {
+    chat.gemini.next().call("execute_sql", new JsonObject().put("query", PEOPLE)).usage(100, 10);
+    chat.gemini.next().answer(ANSWER);
+    ui.ask("Who scores highest?");
+    ui.answered();
+    marksAsChecked();
+
+    checked("31.25").focus();
+    assertThat(checked("31.25")).isFocused();
+    org.assertj.core.api.Assertions.assertThat(checked("31.25").evaluate(
+        "el => getComputedStyle(el, '::after').content")).isEqualTo("\"score, row 25 of the result\"");
+
+    Locator table = page.locator(".message.assistant .artifact").first();
+    assertThat(table.locator(".page-number")).hasText("Page 1 of 3");
+    checked("31.25").click();
+    assertThat(table.locator(".page-number")).hasText("Page 3 of 3");
+    Locator found = table.locator("td.found-cell");
+    assertThat(found).hasText("31.25");
+    assertThat(found).isInViewport();
+    assertThat(found).isFocused();
+
+    checked("1.2M").click();
+    assertThat(table.locator(".page-number")).hasText("Page 3 of 3");
+    assertThat(table.locator("td.found-cell")).hasText("1,166,664");
+    checked("43").click();
+    assertThat(table.locator("td.found-cell")).hasText("43");
+    assertThat(table.locator(".found-cell")).hasCount(1);
+
+    // A table sorted since shows the result's own order again, so that the cell is the one the number was found in.
+    table.locator("thead th").first().click();
+    table.locator("thead th").first().click();
+    assertThat(table.locator("thead th").first()).hasAttribute("aria-sort", "descending");
+    checked("31.25").click();
+    assertThat(table.locator("td.found-cell")).hasText("31.25");
+    assertThat(table.locator(".page-number")).hasText("Page 3 of 3");
+
+    answer().locator(".checked-number").last().click();
+    assertThat(table.locator(".row-count.found-cell")).containsText("25 rows");
+
+    ui.reload();
+    marksAsChecked();
+    checked("43").click();
+    assertThat(page.locator(".message.assistant .artifact").first().locator("td.found-cell")).hasText("43");
+  }
+}
