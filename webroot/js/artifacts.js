@@ -9,6 +9,7 @@ import { chartActions } from './chart-actions.js';
 import { chartImageActions } from './chart-image.js';
 import { resultActions } from './result-export.js';
 import { registerResultTable } from './numbers.js';
+import { watchVersion } from './data-changed.js';
 
 /** What a result block of the user's own run is called, and what one that failed is called. */
 const RUN_LABELS = { edited: 'Edited SQL', runner: 'SQL run' };
@@ -108,6 +109,9 @@ export class Artifacts {
     if (actions) block.append(actions);
     const charting = chartActions(result, { drawn: () => this.resized() });
     if (charting) block.append(charting);
+    // The same SQL on the data as it is now, a result of its own after this one (an answer's stands under it).
+    watchVersion(block, result, (button) => this.runAgain(button, sql || '', origin === 'runner' ? 'runner' : 'edited',
+      messageId(), () => {}));
     // Once its edit is a result of its own, the panel shows again the SQL of the table under it.
     run.addEventListener('click', () => this.runAgain(run, editor.value, origin === 'runner' ? 'runner' : 'edited',
       messageId(), () => { editor.value = sql || ''; }));

@@ -26,7 +26,11 @@ export class DatasetPanel {
   /** @param onChange () => void, whenever the conversation's datasets change */
   constructor(conversationId, { onChange = () => {} } = {}) {
     this.conversationId = conversationId;
-    this.onChange = onChange;
+    // Results that read an earlier version of a dataset hear of every change too (data-changed.js).
+    this.onChange = () => {
+      onChange();
+      document.dispatchEvent(new CustomEvent('quarry:datasets', { detail: this.all() }));
+    };
     this.$ = elements(['dataset-list', 'dataset-url', 'dataset-url-error', 'schema-modal', 'dataset-form',
       'schema-form', 'schema-close', 'schema-refresh', 'schema-error', 'schema-status', 'schema-title', 'schema-url',
       'schema-name', 'schema-stats']);
