@@ -63,7 +63,7 @@ export class Artifacts {
     try {
       result = await this.stored(event.result_id);
     } catch {
-      result = event; // its first rows, which the table says are only the first
+      result = { ...event, id: event.result_id }; // its first rows, which the table says are only the first
     }
     waiting.remove();
     this.result(block, event.sql, result, { messageId });
