@@ -51,8 +51,8 @@ final class Axe {
   /** Fails, listing them, when axe finds a serious or critical violation in the page state named. */
   static void assertNoGraveViolation(Page page, String state) {
     List<JsonObject> grave = graveViolations(page);
-    assertThat(grave).as("serious or critical axe-core violations in the %s page:%n%s", state, describe(grave))
-        .isEmpty();
+    assertThat(grave).withFailMessage("serious or critical axe-core violations in the %s page:%n%s", state,
+        describe(grave)).isEmpty();
   }
 
   static String describe(List<JsonObject> violations) {
