@@ -87,9 +87,27 @@ class AccessibilityBrowserTest extends BrowserTestBase {
   }
 
   @Test
-  @DisplayName("A11Y-3: Tab from the skip link reaches the conversation search and the chat box; every control shows "
-      + "a visible focus outline")
+  @DisplayName("A11Y-3: Tab from the skip link reaches the conversation search and the chat box; every control Tab "
+      + "reaches on the way round the page shows a visible focus outline")
   void keyboardOnDesktop() {
+    ui.addCars();
+    assertThat(page.locator("#starter-list button").first()).isVisible();
+    page.locator("#skip-to-input").focus();
+    java.util.Set<String> reached = new java.util.HashSet<>();
+    boolean end = false;
+    for (int tabs = 0; tabs < MAX_TABS * 2 && !end; tabs++) {
+      page.keyboard().press("Tab");
+      // Past the page's last control, focus leaves the page (to the browser's own controls).
+      end = isFocused("body");
+      if (!end) {
+        reached.add((String) page.evaluate("() => document.activeElement.id || document.activeElement.className"));
+        assertFocusVisible();
+      }
+    }
+    assertThat(end).as("Tab went through the whole page").isTrue();
+    assertThat(reached).as("controls reached by Tab").contains("new-conversation", "conversation-search", "theme",
+        "starter", "input", "send", "dataset-url", "open");
+
     page.locator("#skip-to-input").focus();
     assertThat(tabUntil("#conversation-search")).as("the search box reached by Tab").isTrue();
     assertFocusVisible();
@@ -174,10 +192,11 @@ class AccessibilityBrowserTest extends BrowserTestBase {
   /** The focused control matches :focus-visible and draws an outline of at least 2px. */
   private void assertFocusVisible() {
     JsonObject focus = new JsonObject((String) page.evaluate("() => { const e = document.activeElement;"
-        + " const s = getComputedStyle(e); return JSON.stringify({ visible: e.matches(':focus-visible'),"
-        + " style: s.outlineStyle, width: parseFloat(s.outlineWidth) }); }"));
-    assertThat(focus.getBoolean("visible")).as("focus-visible").isTrue();
-    assertThat(focus.getString("style")).as("outline style").isNotEqualTo("none");
-    assertThat(focus.getDouble("width")).as("outline width").isGreaterThanOrEqualTo(2.0);
+        + " const s = getComputedStyle(e); return JSON.stringify({ html: e.outerHTML.slice(0, 120),"
+        + " visible: e.matches(':focus-visible'), style: s.outlineStyle, width: parseFloat(s.outlineWidth) }); }"));
+    String control = focus.getString("html");
+    assertThat(focus.getBoolean("visible")).as("focus-visible on %s", control).isTrue();
+    assertThat(focus.getString("style")).as("outline style of %s", control).isNotEqualTo("none");
+    assertThat(focus.getDouble("width")).as("outline width of %s", control).isGreaterThanOrEqualTo(2.0);
   }
 }
