@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a benchmark on this machine: bench/run.sh dataset|chat|cluster|startup|load|fetch|metrics
+# Runs a benchmark on this machine: bench/run.sh dataset|chat|cluster|startup|load|fetch|metrics|export
 # Traffic stays on loopback. Figures are ratios against a baseline measured in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +13,8 @@ case "${1:-dataset}" in
     # bench/run.sh cluster [jar] [tls]: tls measures only what bus TLS costs a query round trip
     args=("${2:-app/target/quarry.jar}" "${@:3}") ;;
   fetch) main=io.quarry.bench.FetchBench ;;
+  export) main=io.quarry.bench.ExportBench
+    args=("${2:-app/target/quarry.jar}") ;;
   metrics) main=io.quarry.bench.MetricsBench
     args=("${2:-app/target/quarry.jar}") ;;
   startup)
@@ -37,7 +39,7 @@ case "${1:-dataset}" in
     fi
     main=io.quarry.bench.LoadBench
     if [ $# -lt 2 ]; then args=("$before" "app/target/quarry.jar"); fi ;;
-  *) echo "unknown benchmark: $1 (dataset, chat, cluster, startup, load, fetch, metrics)" >&2; exit 2 ;;
+  *) echo "unknown benchmark: $1 (dataset, chat, cluster, startup, load, fetch, metrics, export)" >&2; exit 2 ;;
 esac
 exec java ${BENCH_JAVA_OPTS:-} -Xmx6g -Djdk.net.hosts.file=bench/hosts -Dvertx.disableDnsResolver=true \
   -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$main" "${args[@]}"

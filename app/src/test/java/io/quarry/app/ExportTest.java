@@ -76,10 +76,10 @@ class ExportTest extends ChatTestBase {
     }
   }
 
-  private Path exportsDir() throws Exception {
+  /** Every worker process's exports folder: which worker writes an export is the pool's choice. */
+  private List<Path> exportsDirs() throws Exception {
     try (Stream<Path> all = Files.walk(dir)) {
-      return all.filter(p -> Files.isDirectory(p) && p.getFileName().toString().equals("exports")).findFirst()
-          .orElseThrow();
+      return all.filter(p -> Files.isDirectory(p) && p.getFileName().toString().equals("exports")).toList();
     }
   }
 
@@ -188,10 +188,13 @@ class ExportTest extends ChatTestBase {
     chat.files.route("/big.parquet").file(big);
     chat.addDataset(conversation, "/big.parquet");
     String resultId = query("SELECT * FROM table1").getString("id");
-    Path exports = exportsDir();
+    List<Path> exports = exportsDirs();
+    assertThat(exports).isNotEmpty();
 
     try (WatchService watch = FileSystems.getDefault().newWatchService()) {
-      exports.register(watch, StandardWatchEventKinds.ENTRY_DELETE);
+      for (Path folder : exports) {
+        folder.register(watch, StandardWatchEventKinds.ENTRY_DELETE);
+      }
       HttpClient http = chat.outside.createHttpClient();
       HttpClientResponse response = http.request(HttpMethod.GET, chat.node.httpPort(), "127.0.0.1",
           "/api/results/" + resultId + "/export?format=csv").compose(HttpClientRequest::send)

@@ -88,6 +88,8 @@ final class ExportApi {
     final String address;
     final long bytes;
     long offset;
+    /** The chunk after the one being written, already on its way: the worker reads while the browser takes. */
+    Future<Buffer> ahead;
 
     Download(RoutingContext ctx, JsonObject export, Conversation conversation) {
       this.ctx = ctx;
@@ -115,10 +117,14 @@ final class ExportApi {
         done(address).onComplete(v -> response.end());
         return;
       }
-      vertx.eventBus().<Buffer>request(address, new JsonObject().put(Export.CHUNK, offset),
-              new DeliveryOptions().setSendTimeout(CHUNK_WAIT_MS))
-          .onSuccess(chunk -> write(chunk.body()))
-          .onFailure(this::failed);
+      Future<Buffer> chunk = ahead != null ? ahead : read(offset);
+      ahead = null;
+      chunk.onSuccess(this::write).onFailure(this::failed);
+    }
+
+    Future<Buffer> read(long at) {
+      return vertx.eventBus().<Buffer>request(address, new JsonObject().put(Export.CHUNK, at),
+          new DeliveryOptions().setSendTimeout(CHUNK_WAIT_MS)).map(reply -> reply.body());
     }
 
     /** Once the file has begun, the browser can only be told by a download that breaks off. */
@@ -140,6 +146,9 @@ final class ExportApi {
         return;
       }
       offset += chunk.length();
+      if (offset < bytes) {
+        ahead = read(offset);
+      }
       response.write(chunk);
       if (response.writeQueueFull()) {
         response.drainHandler(v -> {
