@@ -193,6 +193,9 @@ export class Artifacts {
       const result = await this.stored(resultId);
       const drawn = renderTable(holder, result, this.tableOptions(result.sql, columns));
       registerResultTable(resultId, holder, drawn.showCell);
+      // The file holds the whole result, every column, as the table's own result does.
+      const actions = resultActions(result, result.sql);
+      if (actions) block.append(actions);
     } catch (e) {
       holder.textContent = `Table unavailable: ${e.message}`;
     }

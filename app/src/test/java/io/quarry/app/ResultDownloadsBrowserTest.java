@@ -8,6 +8,7 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import io.quarry.testing.ParquetFixtures;
 import io.vertx.core.json.JsonArray;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
@@ -135,6 +136,31 @@ class ResultDownloadsBrowserTest extends BrowserTestBase {
     button(rerun, "Copy SQL").click();
     assertThat(button(rerun, "Copied")).hasCount(1);
     assertThat(clipboard()).isEqualTo(edited);
+  }
+
+  @Test
+  @DisplayName("a table an answer shows again of an earlier result (render_table) downloads that result whole")
+  void tableShownAgainDownloadsWhole() throws Exception {
+    chat.gemini.next().call("execute_sql", new JsonObject().put("query", FIVE_THOUSAND)).usage(100, 10);
+    chat.gemini.next().answer("There are 5,000 pairs.");
+    ui.ask("Pair every person with 50 numbers");
+    ui.answered();
+    String conversation = chat.send(HttpMethod.GET, "/api/conversations", null).bodyAsJsonObject()
+        .getJsonArray("conversations").getJsonObject(0).getString("id");
+    String resultId = chat.conversationJson(conversation).getJsonArray("messages").getJsonObject(1)
+        .getJsonArray("result_ids").getString(0);
+    chat.gemini.next().call("render_table", new JsonObject().put("result_id", resultId).put("title", "Pairs"))
+        .usage(100, 5);
+    chat.gemini.next().answer("Here they are again.");
+    ui.ask("Show them again");
+    ui.answered();
+
+    Locator shownAgain = page.locator(".message.assistant").nth(1).locator(".artifact",
+        new Locator.LocatorOptions().setHas(page.locator("h3", new Page.LocatorOptions().setHasText("Pairs"))));
+    assertThat(shownAgain.locator(".result-table")).hasCount(1);
+    assertThat(Files.readAllLines(download(button(shownAgain, "Download CSV")).path())).hasSize(5001);
+    button(shownAgain, "Copy SQL").click();
+    assertThat(clipboard()).isEqualTo(FIVE_THOUSAND);
   }
 
   @Test
