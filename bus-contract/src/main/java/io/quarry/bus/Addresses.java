@@ -54,6 +54,7 @@ public final class Addresses {
   public static final String DATASET_REFRESH = "dataset.refresh";
   public static final String DATASET_REMOVE = "dataset.remove";
   public static final String DATASET_QUERY_RUN = "dataset.query.run";
+  public static final String DATASET_VERSIONS_CHECK = "dataset.versions.check";
 
   // llm-verticle: chat turns.
   public static final String LLM_TURN_START = "llm.turn.start";

@@ -50,6 +50,15 @@ public final class DatasetClient {
   }
 
   /**
+   * Asks the servers of the conversation's ready datasets (HEAD) whether their files changed since they were
+   * recorded: a changed one takes its new version and its browsers hear {@code dataset_loaded}. Each dataset is asked
+   * at most once per {@code dataset.versionCheckIntervalMs}. Answers {@code {checked, changed}}.
+   */
+  public Future<JsonObject> checkVersions(String userId, String conversationId) {
+    return Bus.request(bus, DATASET_VERSIONS_CHECK, scope(userId, conversationId), Deliveries.dataset());
+  }
+
+  /**
    * Runs SQL over the conversation's ready datasets and stores the result (at most 1,000 rows). A query only reads,
    * so one whose dataset node leaves the cluster is sent again to another ({@link Failover}). Fails
    * with SQL, TIMEOUT, NETWORK, BAD_REQUEST (not a read query) or UNAVAILABLE (busy, no worker).

@@ -12,7 +12,8 @@ import io.vertx.core.json.JsonObject;
  *     when set, else the query timeout plus 10 s
  */
 record DatasetSettings(Pipeline.Settings pipeline, AddressPolicy policy, int maxDatasets, int maxSqlChars,
-    int maxQueriesPerUser, int maxWaitingQueriesPerUser, QueryTimeouts timeouts, long workerWaitMs) {
+    int maxQueriesPerUser, int maxWaitingQueriesPerUser, QueryTimeouts timeouts, long workerWaitMs,
+    long versionCheckIntervalMs) {
 
   static DatasetSettings from(JsonObject config) {
     JsonObject c = Defaults.section("dataset", config);
@@ -24,6 +25,7 @@ record DatasetSettings(Pipeline.Settings pipeline, AddressPolicy policy, int max
         AddressPolicy.of(c.getBoolean("allowPrivateNetworks"), c.getString("allowedAddresses"),
             c.getString("trustedUrlPrefixes")),
         c.getInteger("maxDatasets"), c.getInteger("maxSqlChars"), c.getInteger("maxQueriesPerUser"),
-        c.getInteger("maxWaitingQueriesPerUser"), timeouts, workerWait > 0 ? workerWait : timeouts.workerWaitMs());
+        c.getInteger("maxWaitingQueriesPerUser"), timeouts, workerWait > 0 ? workerWait : timeouts.workerWaitMs(),
+        c.getLong("versionCheckIntervalMs"));
   }
 }

@@ -24,14 +24,17 @@ public class DatasetVerticle extends VerticleBase {
     EventBus bus = vertx.eventBus();
     StorageClient storage = new StorageClient(vertx);
     http = new OutboundHttp(vertx, settings.policy(), (int) settings.pipeline().headTimeoutMs());
-    DatasetCommands commands = new DatasetCommands(bus, storage, new Pipeline(vertx, http, settings.pipeline()),
-        settings.maxDatasets());
+    Pipeline pipeline = new Pipeline(vertx, http, settings.pipeline());
+    DatasetCommands commands = new DatasetCommands(bus, storage, pipeline, settings.maxDatasets());
     QueryRunner queries = new QueryRunner(bus, storage, new WorkerClient(bus), settings);
+    VersionCheck versions = new VersionCheck(storage, pipeline, new NewVersions(storage, bus),
+        settings.versionCheckIntervalMs());
     return Future.all(
         Bus.serve(bus, DATASET_ADD, DatasetMetrics.adds(commands::add)).completion(),
         Bus.serve(bus, DATASET_REFRESH, commands::refresh).completion(),
         Bus.serve(bus, DATASET_RENAME, commands::rename).completion(),
         Bus.serve(bus, DATASET_REMOVE, commands::remove).completion(),
+        Bus.serve(bus, DATASET_VERSIONS_CHECK, versions::check).completion(),
         Bus.serve(bus, DATASET_QUERY_RUN, DatasetMetrics.queries(queries::run)).completion());
   }
 

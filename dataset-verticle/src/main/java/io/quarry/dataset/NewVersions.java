@@ -5,6 +5,7 @@ import static io.quarry.bus.ChatEvents.DATASET_LOADED;
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.StorageClient;
+import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -36,19 +37,24 @@ final class NewVersions {
       JsonObject source = (JsonObject) item;
       datasets.stream()
           .filter(d -> d.name().equals(source.getString("table")) && d.url().equals(source.getString("url")))
-          .filter(d -> newer(d, source))
+          .filter(d -> newer(d, source.getString("etag"), source.getLong("size")))
           .findFirst()
-          .ifPresent(d -> storage.updateDataset(userId, d.ready(d.rowCount() == null ? 0 : d.rowCount(), d.schema(),
-                  source.getLong("size"), source.getString("etag")))
-              .onSuccess(updated -> ChatEvents.publish(bus, userId, ChatEvents.dataset(DATASET_LOADED, updated)))
-              .onFailure(e -> log.debug("The new version of {} was not recorded: {}", d.name(), e.getMessage())));
+          .ifPresent(d -> take(userId, d, source.getLong("size"), source.getString("etag")));
     }
   }
 
-  private static boolean newer(Dataset recorded, JsonObject source) {
-    String etag = source.getString("etag");
-    Long size = source.getLong("size");
+  /** Records {@code size} and {@code etag} as the dataset's version and tells its browsers. */
+  Future<Dataset> take(String userId, Dataset d, Long size, String etag) {
+    long known = size != null && size >= 0 ? size : d.fileSize() == null ? -1 : d.fileSize();
+    return storage.updateDataset(userId, d.ready(d.rowCount() == null ? 0 : d.rowCount(), d.schema(), known,
+            etag == null ? d.etag() : etag))
+        .onSuccess(updated -> ChatEvents.publish(bus, userId, ChatEvents.dataset(DATASET_LOADED, updated)))
+        .onFailure(e -> log.debug("The new version of {} was not recorded: {}", d.name(), e.getMessage()));
+  }
+
+  /** Whether a version seen now is another than the recorded one: by ETag when both have one, else by size. */
+  static boolean newer(Dataset recorded, String etag, Long size) {
     return etag != null && recorded.etag() != null ? !etag.equals(recorded.etag())
-        : size != null && !Objects.equals(size, recorded.fileSize());
+        : size != null && size >= 0 && !Objects.equals(size, recorded.fileSize());
   }
 }

@@ -73,6 +73,15 @@ final class Pipeline {
         .compose(probe -> step(settings.schemaTimeoutMs(), NO_SCHEMA, d -> schema(url, probe, d)));
   }
 
+  /** A file's version as its server tells it now (step 2 alone): a size of -1 and no ETag when it does not say. */
+  record Version(long size, String etag) {
+  }
+
+  Future<Version> version(URI url) {
+    return step(settings.headTimeoutMs(), COULD_NOT_ACCESS, d -> head(url, d))
+        .map(probe -> new Version(probe.size(), probe.etag()));
+  }
+
   private Future<Probe> head(URI url, Deadline deadline) {
     return http.send(HttpMethod.HEAD, url, Map.of(), deadline).compose(exchange -> {
       int status = exchange.response().statusCode();

@@ -1,0 +1,82 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.ChatEvents;
+import io.quarry.bus.DatasetClient;
+import io.quarry.bus.QueryTimeouts;
+import io.quarry.testing.ParquetFixtures;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Opening a conversation asks its files' servers whether they changed (issue 20, part 3: results say so as soon as the
+ * conversation is opened), at most once per dataset per {@code dataset.versionCheckIntervalMs} (60 s).
+ */
+class VersionCheckTest extends ChatTestBase {
+
+  private DatasetClient datasets() {
+    return new DatasetClient(chat.node.vertx(), new QueryTimeouts(60_000));
+  }
+
+  private String userId() {
+    return chat.send(HttpMethod.GET, "/api/me", null).bodyAsJsonObject().getString("id");
+  }
+
+  private void fileChanges() {
+    chat.files.route("/people.parquet").content(ParquetFixtures.write(dir.resolve("more.parquet"),
+        "SELECT 'person ' || i AS name, i AS age FROM range(150) t(i)"));
+  }
+
+  @Test
+  @DisplayName("opening a conversation whose file changed records the new version and tells its browsers, with no"
+      + " query run")
+  void openingSeesNewVersion() throws Exception {
+    JsonObject added = chat.addDataset(conversation, "/people.parquet");
+    fileChanges();
+    chat.conversationJson(conversation);
+
+    JsonObject heard = socket.next(e -> ChatEvents.DATASET_LOADED.equals(e.getString("type"))
+        && !added.getString("etag").equals(e.getJsonObject("dataset").getString("etag")));
+    assertThat(heard.getJsonObject("dataset").getLong("file_size")).isNotEqualTo(added.getLong("file_size"));
+    JsonObject now = chat.conversationJson(conversation).getJsonArray("datasets").getJsonObject(0);
+    assertThat(now.getString("etag")).isEqualTo(heard.getJsonObject("dataset").getString("etag"));
+    assertThat(now.getString("status")).isEqualTo("ready");
+  }
+
+  @Test
+  @DisplayName("a thousand checks of one conversation ask its file's server once; an unchanged file changes nothing")
+  void askedOncePerInterval() {
+    JsonObject added = chat.addDataset(conversation, "/people.parquet");
+    String user = userId();
+    DatasetClient datasets = datasets();
+    long before = chat.files.route("/people.parquet").requests();
+
+    JsonObject first = datasets.checkVersions(user, conversation).await();
+    assertThat(first.getInteger("checked")).isEqualTo(1);
+    assertThat(first.getLong("changed")).isZero();
+    for (int i = 0; i < 999; i++) {
+      assertThat(datasets.checkVersions(user, conversation).await().getInteger("checked")).as("check %d", i)
+          .isZero();
+    }
+    assertThat(chat.files.route("/people.parquet").requests() - before).isEqualTo(1);
+    assertThat(chat.conversationJson(conversation).getJsonArray("datasets").getJsonObject(0).getString("etag"))
+        .isEqualTo(added.getString("etag"));
+  }
+
+  @Test
+  @DisplayName("a server that refuses HEAD says nothing of the file: the dataset stays as it was")
+  void refusedHeadChangesNothing() {
+    JsonObject added = chat.addDataset(conversation, "/people.parquet");
+    chat.files.route("/people.parquet").refuseHead();
+    fileChanges();
+
+    JsonObject checked = datasets().checkVersions(userId(), conversation).await();
+    assertThat(checked.getInteger("checked")).isEqualTo(1);
+    assertThat(checked.getLong("changed")).isZero();
+    assertThat(chat.conversationJson(conversation).getJsonArray("datasets").getJsonObject(0).getString("etag"))
+        .isEqualTo(added.getString("etag"));
+  }
+}
