@@ -165,7 +165,8 @@ export class MessageView {
       const block = this.artifacts.block(artifacts);
       try {
         const result = await this.result(id);
-        this.artifacts.result(block, result.sql, result);
+        // Its edits and re-runs stand under this answer, after a reload as when it was written.
+        this.artifacts.result(block, result.sql, result, { messageId: () => message.id });
       } catch (e) {
         block.textContent = `Result unavailable: ${e.message}`;
       }

@@ -85,6 +85,13 @@ class SqlRunsBrowserTest extends BrowserTestBase {
     assertThat(edited().locator(".sql-panel textarea")).hasValue(FOUR_CYLINDERS);
     assertThat(edited().locator(".result-table tbody tr").first()).containsText("72");
     assertThat(original().locator(".result-table tbody tr").first()).containsText("254");
+
+    // After the reload the answer's SQL edited again is an edit of that answer too, under it.
+    editAndRun(original(), BY_ORIGIN + " LIMIT 1");
+    assertThat(edited()).hasCount(2);
+    assertThat(edited().last().locator(".run-label")).hasText("Edited SQL");
+    assertThat(edited().last().locator(".result-table tbody tr")).hasCount(1);
+    assertThat(page.locator(".artifact.run.runner")).hasCount(0);
   }
 
   @Test
