@@ -84,6 +84,17 @@ async function select(id) {
   datasets.show(conversation.datasets);
   refreshEmptyState();
   input.focus();
+  checkVersions(id);
+}
+
+/** Asks whether the datasets' files changed since: the results that read an earlier version then say so. */
+async function checkVersions(id) {
+  try {
+    const checked = await api.post(`/api/conversations/${id}/datasets/versions`);
+    if (checked.changed > 0 && state.conversationId === id) checked.datasets.forEach((d) => datasets.upsert(d));
+  } catch {
+    // A check that could not be made changes nothing: the results stay as they were.
+  }
 }
 
 /** An empty conversation says how to start, or that its tables are ready; the input stays at the bottom. */

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Opening a conversation asks its files' servers whether they changed (issue 20, part 3: results say so as soon as the
- * conversation is opened), at most once per dataset per {@code dataset.versionCheckIntervalMs} (60 s).
+ * conversation is opened), at most once a dataset per {@code dataset.versionCheckIntervalMs} (60 s).
  */
 class VersionCheckTest extends ChatTestBase {
 
@@ -31,12 +31,17 @@ class VersionCheckTest extends ChatTestBase {
   }
 
   @Test
-  @DisplayName("opening a conversation whose file changed records the new version and tells its browsers, with no"
-      + " query run")
+  @DisplayName("POST /api/conversations/:id/datasets/versions, which the page sends when it opens a conversation, records"
+      + " a changed file's new version, answers it and tells the browsers, with no query run")
   void openingSeesNewVersion() throws Exception {
     JsonObject added = chat.addDataset(conversation, "/people.parquet");
     fileChanges();
-    chat.conversationJson(conversation);
+    JsonObject checked = chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/datasets/versions",
+        new JsonObject()).bodyAsJsonObject();
+    assertThat(checked.getInteger("checked")).isEqualTo(1);
+    assertThat(checked.getInteger("changed")).isEqualTo(1);
+    JsonObject answered = checked.getJsonArray("datasets").getJsonObject(0);
+    assertThat(answered.getString("etag")).isNotEqualTo(added.getString("etag"));
 
     JsonObject heard = socket.next(e -> ChatEvents.DATASET_LOADED.equals(e.getString("type"))
         && !added.getString("etag").equals(e.getJsonObject("dataset").getString("etag")));
@@ -44,6 +49,14 @@ class VersionCheckTest extends ChatTestBase {
     JsonObject now = chat.conversationJson(conversation).getJsonArray("datasets").getJsonObject(0);
     assertThat(now.getString("etag")).isEqualTo(heard.getJsonObject("dataset").getString("etag"));
     assertThat(now.getString("status")).isEqualTo("ready");
+    assertThat(now.getString("etag")).isEqualTo(answered.getString("etag"));
+  }
+
+  @Test
+  @DisplayName("another's or an unknown conversation's versions are a 404")
+  void unknownConversation() {
+    assertThat(chat.send(HttpMethod.POST, "/api/conversations/00000000-0000-0000-0000-000000000000/datasets/versions",
+        new JsonObject()).statusCode()).isEqualTo(404);
   }
 
   @Test

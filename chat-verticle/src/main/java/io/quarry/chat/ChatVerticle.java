@@ -88,8 +88,8 @@ public class ChatVerticle extends VerticleBase {
     Routes.allowOnly(router, "/api/health/nodes", HttpMethod.GET);
     router.get("/api/me").handler(health::me);
     Routes.allowOnly(router, "/api/me", HttpMethod.GET);
+    new ConversationApi(storage).mount(router);
     DatasetClient datasets = new DatasetClient(vertx, settings.timeouts());
-    new ConversationApi(storage, datasets).mount(router);
     new DatasetApi(datasets, storage).mount(router);
     new ExportApi(vertx, datasets, storage, settings.exports()).mount(router);
     new MessageApi(llm, draining).mount(router);

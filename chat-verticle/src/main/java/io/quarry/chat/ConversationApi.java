@@ -3,7 +3,6 @@ package io.quarry.chat;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Dataset;
-import io.quarry.bus.DatasetClient;
 import io.quarry.bus.ResultRun;
 import io.quarry.bus.StorageClient;
 import io.vertx.core.Future;
@@ -13,13 +12,9 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** {@code /api/conversations}: create, list, read (with messages, datasets and the user's own runs), rename, delete. */
 final class ConversationApi {
-
-  private static final Logger log = LoggerFactory.getLogger(ConversationApi.class);
 
   static final int MAX_TITLE = 200;
   static final String DEFAULT_TITLE = "New conversation";
@@ -27,11 +22,9 @@ final class ConversationApi {
   static final int MAX_QUERY = 200;
 
   private final StorageClient storage;
-  private final DatasetClient datasetRole;
 
-  ConversationApi(StorageClient storage, DatasetClient datasetRole) {
+  ConversationApi(StorageClient storage) {
     this.storage = storage;
-    this.datasetRole = datasetRole;
   }
 
   void mount(Router router) {
@@ -83,9 +76,6 @@ final class ConversationApi {
         .put("messages", array(messages.result().stream().map(ChatMessage::toJson).toList()))
         .put("datasets", array(datasets.result().stream().map(Dataset::toJson).toList()))
         .put("runs", array(runs.result().stream().map(ResultRun::toJson).toList()))));
-    // Opened: its files' servers are asked whether they changed, and the page hears of a change (dataset_loaded).
-    conversation.onSuccess(c -> datasetRole.checkVersions(userId, id)
-        .onFailure(e -> log.debug("The versions of {}'s datasets were not checked: {}", id, e.getMessage())));
   }
 
   private void rename(RoutingContext ctx) {

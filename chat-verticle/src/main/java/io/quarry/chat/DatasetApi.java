@@ -8,6 +8,7 @@ import io.quarry.bus.ResultRun;
 import io.quarry.bus.StorageClient;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -30,6 +31,9 @@ final class DatasetApi {
 
   void mount(Router router) {
     String base = "/api/conversations/:id/datasets";
+    // Before ":did", whose 405 for POST would otherwise answer it.
+    router.post(base + "/versions").handler(this::versions);
+    Routes.allowOnly(router, base + "/versions", HttpMethod.POST);
     router.post(base).handler(this::add);
     router.patch(base + "/:did").handler(this::rename);
     router.delete(base + "/:did").handler(this::remove);
@@ -61,6 +65,20 @@ final class DatasetApi {
   private void refresh(RoutingContext ctx) {
     Replies.send(ctx, 200, datasets.refresh(userId(ctx), ctx.pathParam("id"), ctx.pathParam("did"))
         .map(Dataset::toJson));
+  }
+
+  /**
+   * Asks the servers of the conversation's datasets whether their files changed since they were recorded (at most once
+   * a dataset per {@code dataset.versionCheckIntervalMs}); answers {@code {checked, changed, datasets}} as they now
+   * are, so that the page need not wait for {@code dataset_loaded} on a socket that may still be connecting.
+   */
+  private void versions(RoutingContext ctx) {
+    String userId = userId(ctx);
+    String id = ctx.pathParam("id");
+    Replies.send(ctx, 200, storage.conversation(userId, id)
+        .compose(mine -> datasets.checkVersions(userId, id))
+        .compose(checked -> storage.datasets(userId, id).map(now -> checked.copy()
+            .put("datasets", new JsonArray(now.stream().map(Dataset::toJson).toList())))));
   }
 
   private void remove(RoutingContext ctx) {
