@@ -144,6 +144,11 @@ public final class Addresses {
   }
 
   /** Where a supervised worker process says it is ready, to the node that started it. */
+  /** Where a worker serves one export's file ({@link Export}): a random name of its own, one per file. */
+  public static String workerExport(String fileId) {
+    return "worker.export." + fileId;
+  }
+
   public static String localWorkerReady(String supervisorId) {
     return "worker.local." + supervisorId + ".ready";
   }

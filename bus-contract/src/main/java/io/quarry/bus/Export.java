@@ -18,10 +18,32 @@ public record Export(String format, long maxRows, long maxBytes) {
   /** Bytes a chunk of an export carries at most. */
   public static final int CHUNK_BYTES = 1 << 20;
   /**
-   * What an export's reader sends to the address its worker answered: {@code {offset}} → the next bytes (at most
-   * {@link #CHUNK_BYTES}, none past the end), {@code {done: true}} → the file is deleted.
+   * What an export's reader sends to the address its worker answered: {@link #chunkAt} → the next bytes (at most
+   * {@link #CHUNK_BYTES}, none past the end), {@link #done} → the file is deleted.
    */
   public static final String CHUNK = "offset";
+  public static final String DONE = "done";
+
+  public static JsonObject chunkAt(long offset) {
+    return new JsonObject().put(CHUNK, offset);
+  }
+
+  public static JsonObject done() {
+    return new JsonObject().put(DONE, true);
+  }
+
+  /** The file a worker wrote, as its reply's {@code export} says: where to read it, and what it holds. */
+  public record File(String address, String format, long rows, long bytes) {
+
+    public JsonObject toJson() {
+      return new JsonObject().put("address", address).put("format", format).put("rows", rows).put("bytes", bytes);
+    }
+
+    public static File fromJson(JsonObject json) {
+      return new File(json.getString("address"), json.getString("format"), json.getLong("rows"),
+          json.getLong("bytes"));
+    }
+  }
 
   /** Why a result's export was refused: a file it read is not the version it read then. */
   public static final String DATA_CHANGED = "The data has changed since this result: run its query again to see"

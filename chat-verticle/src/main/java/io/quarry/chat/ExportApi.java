@@ -13,7 +13,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.UUID;
@@ -58,7 +57,8 @@ final class ExportApi {
             .compose(conversation -> datasets.export(userId, result.conversationId(), result.sql(),
                     new Export(format, limits.maxRows(), limits.maxBytes()), stopKey)
                 .compose(written -> checked(result, written))
-                .onSuccess(written -> new Download(ctx, written.export(), conversation).start())))
+                .onSuccess(written -> new Download(ctx, Export.File.fromJson(written.export()), conversation)
+                    .start())))
         .onFailure(e -> HttpErrors.respondQuery(ctx, e));
   }
 
@@ -67,13 +67,13 @@ final class ExportApi {
     if (!Export.changed(result.sources(), written.sources())) {
       return Future.succeededFuture(written);
     }
-    return done(written.export().getString("address"))
+    return done(Export.File.fromJson(written.export()).address())
         .transform(v -> Future.failedFuture(new QuarryException(Failure.CONFLICT, Export.DATA_CHANGED)));
   }
 
   /** Deletes the export's file; a worker that cannot be reached deletes it when it stays unread. */
   private Future<Void> done(String address) {
-    return vertx.eventBus().request(address, new JsonObject().put("done", true)).<Void>mapEmpty().otherwiseEmpty();
+    return vertx.eventBus().request(address, Export.done()).<Void>mapEmpty().otherwiseEmpty();
   }
 
   /** A conversation still untitled gives its files no name of its own. */
@@ -91,15 +91,15 @@ final class ExportApi {
     /** The chunk after the one being written, already on its way: the worker reads while the browser takes. */
     Future<Buffer> ahead;
 
-    Download(RoutingContext ctx, JsonObject export, Conversation conversation) {
+    Download(RoutingContext ctx, Export.File file, Conversation conversation) {
       this.ctx = ctx;
       this.response = ctx.response();
-      this.address = export.getString("address");
-      this.bytes = export.getLong("bytes");
-      response.putHeader("content-type", Export.contentType(export.getString("format")))
-          .putHeader("content-disposition", FileNames.attachment(named(conversation), export.getString("format")))
+      this.address = file.address();
+      this.bytes = file.bytes();
+      response.putHeader("content-type", Export.contentType(file.format()))
+          .putHeader("content-disposition", FileNames.attachment(named(conversation), file.format()))
           .putHeader("content-length", Long.toString(bytes))
-          .putHeader("x-quarry-rows", Long.toString(export.getLong("rows")));
+          .putHeader("x-quarry-rows", Long.toString(file.rows()));
     }
 
     void start() {
@@ -123,7 +123,7 @@ final class ExportApi {
     }
 
     Future<Buffer> read(long at) {
-      return vertx.eventBus().<Buffer>request(address, new JsonObject().put(Export.CHUNK, at),
+      return vertx.eventBus().<Buffer>request(address, Export.chunkAt(at),
           new DeliveryOptions().setSendTimeout(CHUNK_WAIT_MS)).map(reply -> reply.body());
     }
 

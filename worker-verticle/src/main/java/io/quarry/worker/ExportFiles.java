@@ -1,5 +1,6 @@
 package io.quarry.worker;
 
+import io.quarry.bus.Addresses;
 import io.quarry.bus.Export;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -43,7 +44,7 @@ final class ExportFiles {
 
   /** Serves {@code file} from an address of its own, answered with its reply. */
   Future<String> serve(Path file) {
-    String address = "worker.export." + UUID.randomUUID();
+    String address = Addresses.workerExport(UUID.randomUUID().toString());
     Reader reader = new Reader(file);
     reader.consumer = vertx.eventBus().consumer(address, reader::handle);
     reader.idle();
@@ -60,7 +61,7 @@ final class ExportFiles {
     }
 
     void handle(Message<JsonObject> msg) {
-      if (msg.body().getBoolean("done", false)) {
+      if (msg.body().getBoolean(Export.DONE, false)) {
         close();
         msg.reply(new JsonObject());
         return;

@@ -151,8 +151,7 @@ public class WorkerVerticle extends VerticleBase {
         .compose(written -> exports.serve(output).map(address -> WorkerReply.with(WorkerReply.encode(
             new QueryResult(null, null, sql, new JsonArray(), RowsJson.EMPTY, written.rows(), false,
                 (System.nanoTime() - started) / 1_000_000, null, null), settings.servedBy()), Keys.EXPORT,
-            new JsonObject().put("address", address).put("rows", written.rows()).put("bytes", written.bytes())
-                .put("format", export.format()))));
+            new Export.File(address, export.format(), written.rows(), written.bytes()).toJson())));
   }
 
   /** A query's limit, as what is left of it by {@code deadline}, or its stop ({@code abort}), whichever comes first. */
