@@ -4,8 +4,6 @@ import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertTha
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.microsoft.playwright.Locator;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -38,21 +36,8 @@ class AccessibilityBrowserTest extends BrowserTestBase {
     assertThat(page.locator("#starter-list button").first()).isVisible();
     Axe.assertNoGraveViolation(page, "table ready, starter questions");
 
-    chat.gemini.next().call("execute_sql", new JsonObject().put("query",
-        "SELECT origin, count(*) AS cars FROM table1 GROUP BY origin ORDER BY cars DESC")).usage(100, 10);
-    chat.gemini.next().answer("Most cars come from USA.");
-    ui.ask("Where do the cars come from?");
-    assertThat(page.locator(".result-table tbody tr")).hasCount(3);
-    ui.answered();
-    String conversation = chat.send(HttpMethod.GET, "/api/conversations", null).bodyAsJsonObject()
-        .getJsonArray("conversations").getJsonObject(0).getString("id");
-    String resultId = chat.conversationJson(conversation).getJsonArray("messages").getJsonObject(1)
-        .getJsonArray("result_ids").getString(0);
-    chat.gemini.next().call("render_chart", new JsonObject().put("result_id", resultId).put("chart_type", "bar")
-        .put("x", "origin").put("y", new JsonArray().add("cars")).put("title", "Cars by origin")).usage(100, 5);
-    chat.gemini.next().answer("Here is the chart.");
-    ui.ask("Chart it");
-    assertThat(page.locator(".chart svg .mark-rect path")).hasCount(3);
+    ui.askCarsByOrigin();
+    ui.askChartOfCarsByOrigin();
     ui.answered();
     Axe.assertNoGraveViolation(page, "answered, with a table and a chart");
 

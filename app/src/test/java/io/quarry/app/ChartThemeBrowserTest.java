@@ -3,9 +3,6 @@ package io.quarry.app;
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -24,22 +21,8 @@ class ChartThemeBrowserTest extends BrowserTestBase {
     ui.open();
     page.locator("#theme").selectOption("dark");
     ui.addCars();
-    chat.gemini.next().call("execute_sql", new JsonObject().put("query",
-        "SELECT origin, count(*) AS cars FROM table1 GROUP BY origin ORDER BY cars DESC")).usage(100, 10);
-    chat.gemini.next().answer("Most cars come from USA.");
-    ui.ask("Where do the cars come from?");
-    assertThat(page.locator(".result-table tbody tr")).hasCount(3);
-    ui.answered();
-
-    String conversation = chat.send(HttpMethod.GET, "/api/conversations", null).bodyAsJsonObject()
-        .getJsonArray("conversations").getJsonObject(0).getString("id");
-    String resultId = chat.conversationJson(conversation).getJsonArray("messages").getJsonObject(1)
-        .getJsonArray("result_ids").getString(0);
-    chat.gemini.next().call("render_chart", new JsonObject().put("result_id", resultId).put("chart_type", "bar")
-        .put("x", "origin").put("y", new JsonArray().add("cars")).put("title", "Cars by origin")).usage(100, 5);
-    chat.gemini.next().answer("Here is the chart.");
-    ui.ask("Chart it");
-    assertThat(page.locator(".chart svg .mark-rect path")).hasCount(3);
+    ui.askCarsByOrigin();
+    ui.askChartOfCarsByOrigin();
 
     assertThat(labelFill()).isEqualToIgnoringCase(DARK_TEXT);
     assertThat(backgroundFill()).isEqualToIgnoringCase(DARK_BACKGROUND);

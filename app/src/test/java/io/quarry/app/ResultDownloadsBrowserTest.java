@@ -8,7 +8,6 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import io.quarry.testing.ParquetFixtures;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
@@ -145,11 +144,7 @@ class ResultDownloadsBrowserTest extends BrowserTestBase {
     chat.gemini.next().answer("There are 5,000 pairs.");
     ui.ask("Pair every person with 50 numbers");
     ui.answered();
-    String conversation = chat.send(HttpMethod.GET, "/api/conversations", null).bodyAsJsonObject()
-        .getJsonArray("conversations").getJsonObject(0).getString("id");
-    String resultId = chat.conversationJson(conversation).getJsonArray("messages").getJsonObject(1)
-        .getJsonArray("result_ids").getString(0);
-    chat.gemini.next().call("render_table", new JsonObject().put("result_id", resultId).put("title", "Pairs"))
+    chat.gemini.next().call("render_table", new JsonObject().put("result_id", ui.firstResultId()).put("title", "Pairs"))
         .usage(100, 5);
     chat.gemini.next().answer("Here they are again.");
     ui.ask("Show them again");
@@ -195,9 +190,7 @@ class ResultDownloadsBrowserTest extends BrowserTestBase {
     chat.gemini.next().answer("Ages vary.");
     ui.ask("How old are they?");
     ui.answered();
-    String resultId = chat.conversationJson(conversationId()).getJsonArray("messages").getJsonObject(1)
-        .getJsonArray("result_ids").getString(0);
-    chat.gemini.next().call("render_chart", new JsonObject().put("result_id", resultId).put("chart_type", "bar")
+    chat.gemini.next().call("render_chart", new JsonObject().put("result_id", ui.firstResultId()).put("chart_type", "bar")
         .put("x", "age").put("y", new JsonArray().add("people")).put("title", "People by age")).usage(100, 5);
     chat.gemini.next().answer("Here is the chart.");
     ui.ask("Chart it");
@@ -227,10 +220,5 @@ class ResultDownloadsBrowserTest extends BrowserTestBase {
     Download drawn = page.waitForDownload(() -> own.locator(".chart-image-actions button",
         new Locator.LocatorOptions().setHasText("Download PNG")).click());
     assertThat(Files.readAllBytes(drawn.path())).startsWith(0x89, 'P', 'N', 'G');
-  }
-
-  private String conversationId() {
-    return chat.send(io.vertx.core.http.HttpMethod.GET, "/api/conversations", null).bodyAsJsonObject()
-        .getJsonArray("conversations").getJsonObject(0).getString("id");
   }
 }
