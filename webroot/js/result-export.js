@@ -42,7 +42,13 @@ async function download(resultId, format, label, button, status) {
       throw new Error('Quarry cannot be reached');
     }
     if (!response.ok) throw new Error(await refusal(response));
-    const blob = await response.blob();
+    let blob;
+    try {
+      blob = await response.blob();
+    } catch {
+      // The server breaks a download off when it cannot finish it (its worker stopped): nothing half is saved.
+      throw new Error('it broke off before its end; try again');
+    }
     saveFile(blob, attachmentName(response.headers.get('content-disposition'), format));
     const rows = Number(response.headers.get('x-quarry-rows'));
     status.textContent = Number.isFinite(rows) && response.headers.has('x-quarry-rows')
