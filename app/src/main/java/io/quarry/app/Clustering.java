@@ -58,17 +58,30 @@ final class Clustering {
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
-    HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
-    return metrics.into(Vertx.builder(), options).withClusterManager(manager).buildClustered()
+    return manager(hazelcast, key).compose(manager -> metrics.into(Vertx.builder(), options)
+        .withClusterManager(manager).buildClustered()
         .onSuccess(vertx -> {
           if (key.busSecret() != null) {
             BusSecret.install(vertx.eventBus(), key.busSecret());
           }
           tellWhenMembersLeave(vertx, manager);
         })
-        .map(vertx -> new Joined(vertx, member(manager), key, memberId(manager)))
+        .map(vertx -> new Joined(vertx, member(manager), key, memberId(manager))))
         .recover(e -> Future.failedFuture(new IllegalStateException("Cannot join the cluster '"
             + shown(key.name()) + "' on " + cluster.getString("host") + ": " + e.getMessage(), e)));
+  }
+
+  /**
+   * A private cluster's members prove at every connection that the node started them (its name is no lock: a
+   * program that learns it is still refused), and Hazelcast's lines do not carry the name; a configured cluster's
+   * members are the operator's, and its bus runs TLS.
+   */
+  private static Future<HazelcastClusterManager> manager(Config hazelcast, ClusterKey key) {
+    if (key.memberSecret() == null) {
+      return Future.succeededFuture(new HazelcastClusterManager(hazelcast));
+    }
+    hazelcast.setProperty("hazelcast.logging.details.enabled", "false");
+    return PrivateClusterManager.start(hazelcast, key.memberSecret());
   }
 
   /**

@@ -40,6 +40,8 @@ class PlanTest {
     ClusterKey another = plan.key(configured, InputStream.nullInputStream());
     assertThat(key.name()).startsWith("quarry-local-").hasSizeGreaterThan(50).isNotEqualTo(another.name());
     assertThat(key.busSecret()).hasSizeGreaterThan(40).isNotEqualTo(another.busSecret()).isNotEqualTo(key.name());
+    assertThat(key.memberSecret()).hasSizeGreaterThan(40).isNotEqualTo(another.memberSecret())
+        .isNotIn(key.name(), key.busSecret());
   }
 
   @Test

@@ -10,27 +10,32 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * What lets a process into a node's private cluster: its Hazelcast cluster name and the event bus's
- * secret, both random per node start. The node hands them to its worker processes over their standard
- * input, never on a command line or in a file, where another program on the machine could read them.
+ * What lets a process into a node's private cluster, all random per node start: its Hazelcast cluster name,
+ * the event bus's secret, and the member secret with which every cluster connection proves, both ways, that
+ * its two ends were started by this node (the name alone admits nobody: see {@code MemberGate}). The node hands
+ * them to its worker processes over their standard input, never on a command line or in a file, where another
+ * program on the machine could read them.
+ *
+ * @param memberSecret null in a configured cluster, whose members prove themselves with the bus's certificates
  */
-public record ClusterKey(String name, String busSecret) {
+public record ClusterKey(String name, String busSecret, String memberSecret) {
 
   /** Members of a configured cluster know its name from their configuration, and have no bus secret yet. */
   public static ClusterKey named(String name) {
-    return new ClusterKey(name, null);
+    return new ClusterKey(name, null, null);
   }
 
   /** A line longer than this is not a key: the node writes one short line. */
   private static final int MAX_LINE = 1_024;
 
   public static ClusterKey random() {
-    return new ClusterKey("quarry-local-" + BusSecret.random(), BusSecret.random());
+    return new ClusterKey("quarry-local-" + BusSecret.random(), BusSecret.random(), BusSecret.random());
   }
 
   /** One line, written to a worker process's standard input (which stays open: its end stops the worker). */
   void send(OutputStream toWorker) throws IOException {
-    String line = new JsonObject().put("name", name).put("bus_secret", busSecret).encode() + "\n";
+    String line = new JsonObject().put("name", name).put("bus_secret", busSecret).put("member_secret", memberSecret)
+        .encode() + "\n";
     toWorker.write(line.getBytes(StandardCharsets.UTF_8));
     toWorker.flush();
   }
@@ -49,6 +54,6 @@ public record ClusterKey(String name, String busSecret) {
       throw new UncheckedIOException(e);
     }
     JsonObject key = new JsonObject(line.toString(StandardCharsets.UTF_8));
-    return new ClusterKey(key.getString("name"), key.getString("bus_secret"));
+    return new ClusterKey(key.getString("name"), key.getString("bus_secret"), key.getString("member_secret"));
   }
 }
