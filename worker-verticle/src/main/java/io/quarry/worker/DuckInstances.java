@@ -44,7 +44,7 @@ final class DuckInstances implements AutoCloseable {
 
   /**
    * One database; {@code columns} per table feed friendly error messages, {@code placeholders} tell which column
-   * a query needed that a table's copy does not hold.
+   * a query needed that a table's copy does not hold, {@code unreadable} which tables DuckDB could not open, and why.
    */
   static final class Instance {
     final String key;
@@ -52,16 +52,18 @@ final class DuckInstances implements AutoCloseable {
     final Map<String, List<String>> columns;
     final Collection<Path> files;
     final List<Placeholders.Missing> placeholders;
+    final Map<String, String> unreadable;
     private int leases;
     private boolean retired;
 
     private Instance(String key, DuckDBConnection base, Map<String, List<String>> columns, Collection<Path> files,
-        List<Placeholders.Missing> placeholders) {
+        Placeholders.Views views) {
       this.key = key;
       this.base = base;
       this.columns = columns;
       this.files = files;
-      this.placeholders = placeholders;
+      this.placeholders = views.placeholders();
+      this.unreadable = views.unreadable();
     }
 
     /** A connection of its own for one query: DuckDB connections are not shared between threads. */
@@ -215,6 +217,22 @@ final class DuckInstances implements AutoCloseable {
     }
   }
 
+  /**
+   * Retires an instance whose database failed inside DuckDB (an INTERNAL error may leave it unusable): the next
+   * query over the same tables gets a new one.
+   */
+  void discard(Instance instance) {
+    boolean close;
+    synchronized (this) {
+      instances.remove(instance.key, instance);
+      instance.retired = true;
+      close = instance.leases == 0;
+    }
+    if (close) {
+      closeQuietly(instance);
+    }
+  }
+
   /** Retires every instance that reads this file (it was replaced or evicted from the cache). */
   void forget(Path file) {
     List<Instance> closing = new ArrayList<>();
@@ -285,16 +303,20 @@ final class DuckInstances implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     DuckDBConnection base = newDatabase();
-    try (Statement s = base.createStatement()) {
-      s.execute("SET memory_limit = '" + limits.memoryLimit().replace("'", "") + "'");
-      s.execute("SET threads = " + limits.threads());
-      s.execute("SET temp_directory = " + literal(spill.toString()));
-      s.execute("SET allowed_paths = [" + java.util.stream.Stream.concat(files(bindings).stream(), writable.stream())
-          .map(p -> literal(p.toString())).collect(Collectors.joining(", ")) + "]");
-      s.execute("SET enable_external_access = false");
-      List<Placeholders.Missing> placeholders = Placeholders.createViews(s, bindings);
-      s.execute("SET lock_configuration = true");
-      return new Instance(key, base, columns(s, bindings.keySet()), files(bindings), placeholders);
+    try {
+      try (Statement s = base.createStatement()) {
+        s.execute("SET memory_limit = '" + limits.memoryLimit().replace("'", "") + "'");
+        s.execute("SET threads = " + limits.threads());
+        s.execute("SET temp_directory = " + literal(spill.toString()));
+        s.execute("SET allowed_paths = [" + java.util.stream.Stream.concat(files(bindings).stream(), writable.stream())
+            .map(p -> literal(p.toString())).collect(Collectors.joining(", ")) + "]");
+        s.execute("SET enable_external_access = false");
+      }
+      Placeholders.Views views = Placeholders.createViews(base, bindings);
+      try (Statement s = base.createStatement()) {
+        s.execute("SET lock_configuration = true");
+        return new Instance(key, base, columns(s, bindings.keySet()), files(bindings), views);
+      }
     } catch (SQLException | RuntimeException e) {
       base.close();
       throw e;

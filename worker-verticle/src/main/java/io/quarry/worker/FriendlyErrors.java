@@ -54,6 +54,12 @@ final class FriendlyErrors {
     return QueryFailure.sql(first, duckdb);
   }
 
+  /** The table DuckDB's text says does not exist, if it says so. */
+  static java.util.Optional<String> missingTable(String duckdb) {
+    Matcher m = MISSING_TABLE.matcher(duckdb);
+    return m.find() ? java.util.Optional.of(m.group(1)) : java.util.Optional.empty();
+  }
+
   static QuarryException missingTable(String name, Collection<String> tables) {
     return QueryFailure.sql(missingTableMessage(name, tables), null);
   }

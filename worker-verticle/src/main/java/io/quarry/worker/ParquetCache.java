@@ -387,7 +387,9 @@ final class ParquetCache {
     return Footer.fetch(vertx, exchange, tail, target, settings.maxFooterBytes(), ranges, version)
         .compose(footer -> footer.whole()
             ? install(url, tail, target, null)
-            : layouts.apply(target, footer.at()).compose(layout ->
+            : layouts.apply(target, footer.at()).recover(e -> Future.failedFuture(e instanceof java.sql.SQLException
+                ? unreadable(url, target, e) : e))
+                .compose(layout ->
                 install(url, tail, target, new SparseCopy(layout, version, tail.size() - footer.heldFrom()))))
         .onFailure(e -> vertx.fileSystem().delete(target.toString()).otherwiseEmpty());
   }
@@ -412,6 +414,13 @@ final class ParquetCache {
           return vertx.fileSystem().move(part.toString(), target.toString())
               .compose(v -> install(url, TailResponse.of(exchange.response()).withSize(size), target, null));
         });
+  }
+
+  /** A footer DuckDB cannot read: the queries that read this file fail with DuckDB's reason, in words. */
+  private QuarryException unreadable(String url, Path copy, Throwable e) {
+    String duckdb = e.getMessage() == null ? e.toString() : e.getMessage();
+    return QueryFailure.unreadable("the file at " + url, EngineText.reason(duckdb.replace(copy.toString(), url),
+        Map.of(), settings.dir()));
   }
 
   private Path newFile(String url) {

@@ -1,11 +1,13 @@
 package io.quarry.worker;
 
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,8 +25,8 @@ final class Placeholders {
   private static final String MARK = "quarry-unfetched-column:";
   private static final Pattern FIRED = Pattern.compile(Pattern.quote(MARK) + "(\\d+)");
 
-  /** A table's file, and the columns (by position) its copy does not hold. */
-  record Bound(Path file, BitSet unfetched) {
+  /** A table's file, the columns (by position) its copy does not hold, and the URL it is a copy of. */
+  record Bound(Path file, BitSet unfetched, String url) {
 
     String key() {
       return file + (unfetched.isEmpty() ? "" : "#" + unfetched);
@@ -49,36 +51,55 @@ final class Placeholders {
   }
 
   /**
-   * Creates each table's view; returns the placeholders made, whose positions their error messages carry. Needs
-   * the files readable (before {@code enable_external_access} is locked): a view's column types come from the
-   * footer.
+   * The views made: the placeholders, whose positions their error messages carry, and the tables whose file DuckDB
+   * could not open, with its reason. A table that cannot be opened gets no view, so that it fails only the
+   * statements that read it: the conversation's other tables are bound in the same database.
    */
-  static List<Missing> createViews(Statement s, Map<String, Bound> bindings) throws SQLException {
+  record Views(List<Missing> placeholders, Map<String, String> unreadable) {
+  }
+
+  /**
+   * Creates each table's view. Needs the files readable (before {@code enable_external_access} is locked): a view's
+   * column types come from the footer.
+   */
+  static Views createViews(Connection database, Map<String, Bound> bindings) {
     List<Missing> made = new ArrayList<>();
+    Map<String, String> unreadable = new LinkedHashMap<>();
     for (Map.Entry<String, Bound> table : bindings.entrySet()) {
-      String file = DuckInstances.literal(table.getValue().file().toString());
-      BitSet unfetched = table.getValue().unfetched();
-      String select = "*";
-      if (!unfetched.isEmpty()) {
-        List<String> columns = new ArrayList<>();
-        try (ResultSet rs = s.executeQuery("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet("
-            + file + "))")) {
-          for (int i = 0; rs.next(); i++) {
-            String name = DuckInstances.identifier(rs.getString(1));
-            if (unfetched.get(i)) {
-              columns.add("CAST(error('" + MARK + made.size() + "') AS " + rs.getString(2) + ") AS " + name);
-              made.add(new Missing(table.getKey(), i));
-            } else {
-              columns.add(name);
-            }
+      // A statement of its own each: DuckDB closes a statement that failed.
+      try (Statement s = database.createStatement()) {
+        createView(s, table.getKey(), table.getValue(), made);
+      } catch (SQLException e) {
+        unreadable.put(table.getKey(), e.getMessage() == null ? e.toString() : e.getMessage());
+      }
+    }
+    return new Views(List.copyOf(made), Map.copyOf(unreadable));
+  }
+
+  private static void createView(Statement s, String table, Bound bound, List<Missing> made) throws SQLException {
+    String file = DuckInstances.literal(bound.file().toString());
+    String select = "*";
+    if (!bound.unfetched().isEmpty()) {
+      List<String> columns = new ArrayList<>();
+      List<Missing> mine = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet("
+          + file + "))")) {
+        for (int i = 0; rs.next(); i++) {
+          String name = DuckInstances.identifier(rs.getString(1));
+          if (bound.unfetched().get(i)) {
+            columns.add("CAST(error('" + MARK + (made.size() + mine.size()) + "') AS " + rs.getString(2) + ") AS "
+                + name);
+            mine.add(new Missing(table, i));
+          } else {
+            columns.add(name);
           }
         }
-        select = String.join(", ", columns);
       }
-      s.execute("CREATE VIEW " + DuckInstances.identifier(table.getKey()) + " AS SELECT " + select
-          + " FROM read_parquet(" + file + ")");
+      select = String.join(", ", columns);
+      made.addAll(mine);
     }
-    return List.copyOf(made);
+    s.execute("CREATE VIEW " + DuckInstances.identifier(table) + " AS SELECT " + select + " FROM read_parquet("
+        + file + ")");
   }
 
   /** The placeholder a DuckDB error message says fired, if one did. */

@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one guarded read query on a worker thread: at most {@link QueryResult#MAX_ROWS} rows and
@@ -31,11 +33,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class QueryEngine {
 
+  private static final Logger log = LoggerFactory.getLogger(QueryEngine.class);
+
   private final DuckInstances instances;
+  /** The worker's folder: no path under it reaches a message. */
+  private final Path home;
   private final CheckedStatements checked = new CheckedStatements();
 
-  QueryEngine(DuckInstances instances) {
+  QueryEngine(DuckInstances instances, Path home) {
     this.instances = instances;
+    this.home = home;
   }
 
   /** Arms an action to run when a query's time limit passes; the returned action disarms it. */
@@ -118,7 +125,7 @@ final class QueryEngine {
     };
   }
 
-  private static QueryResult execute(Connection connection, DuckInstances.Instance instance,
+  private QueryResult execute(Connection connection, DuckInstances.Instance instance,
       Map<String, Placeholders.Bound> bindings,
       String sql, long timeoutMs, Alarm alarm) throws SQLException {
     long started = System.nanoTime();
@@ -144,7 +151,7 @@ final class QueryEngine {
   }
 
   /** The rows a COPY wrote, which DuckDB gives as its update count. */
-  private static long copy(Connection connection, DuckInstances.Instance instance,
+  private long copy(Connection connection, DuckInstances.Instance instance,
       Map<String, Placeholders.Bound> bindings, String copy, long timeoutMs, Alarm alarm) throws SQLException {
     return guarded(connection, instance, bindings, timeoutMs, alarm, statement -> {
       if (statement.execute(copy)) {
@@ -161,7 +168,7 @@ final class QueryEngine {
   }
 
   /** Runs {@code work} on a statement the alarm cancels, turning DuckDB's errors into the user's. */
-  private static <T> T guarded(Connection connection, DuckInstances.Instance instance,
+  private <T> T guarded(Connection connection, DuckInstances.Instance instance,
       Map<String, Placeholders.Bound> bindings, long timeoutMs, Alarm alarm, Work<T> work) throws SQLException {
     AtomicBoolean timedOut = new AtomicBoolean();
     try (Statement statement = connection.createStatement()) {
@@ -183,13 +190,30 @@ final class QueryEngine {
       if (timedOut.get()) {
         throw QueryFailure.timeout(timeoutMs, "");
       }
-      Optional<Placeholders.Missing> missing = Placeholders.fired(e.getMessage(), instance.placeholders);
-      if (missing.isPresent()) {
-        throw new Placeholders.Unfetched(missing.get());
-      }
-      throw FriendlyErrors.sql(e.getMessage() == null ? e.toString() : e.getMessage(), bindings.keySet(),
-          instance.columns);
+      throw failure(e.getMessage() == null ? e.toString() : e.getMessage(), instance, bindings);
     }
+  }
+
+  /** What a statement's failure tells its caller: never DuckDB's stack or a local path (those go to the log). */
+  private RuntimeException failure(String duckdb, DuckInstances.Instance instance,
+      Map<String, Placeholders.Bound> bindings) {
+    Optional<Placeholders.Missing> missing = Placeholders.fired(duckdb, instance.placeholders);
+    if (missing.isPresent()) {
+      return new Placeholders.Unfetched(missing.get());
+    }
+    log.debug("DuckDB: {}", duckdb);
+    String text = EngineText.clean(duckdb, bindings, home);
+    if (EngineText.internal(duckdb)) {
+      instances.discard(instance);
+      return QueryFailure.engineBug(text);
+    }
+    Optional<String> unreadable = FriendlyErrors.missingTable(duckdb).filter(instance.unreadable::containsKey);
+    if (unreadable.isPresent()) {
+      String table = unreadable.get();
+      return QueryFailure.unreadable(EngineText.named(table, bindings.get(table).url()),
+          EngineText.reason(instance.unreadable.get(table), bindings, home));
+    }
+    return FriendlyErrors.sql(text, bindings.keySet(), instance.columns);
   }
 
   private static JsonArray columns(ResultSetMetaData meta) throws SQLException {

@@ -91,7 +91,7 @@ final class QueryRun {
   private Future<Buffer> run(Map<String, Path> files, Abort abort, int round) {
     Map<String, Placeholders.Bound> bindings = new LinkedHashMap<>();
     alsoCached(files).forEach((name, file) ->
-        bindings.put(name, new Placeholders.Bound(file, services.cache().unfetched(file))));
+        bindings.put(name, new Placeholders.Bound(file, services.cache().unfetched(file), request.tables().get(name))));
     return services.execution().run(bindings, request.sql(), timeoutMs, deadline, abort).recover(e -> {
       if (!(e instanceof Placeholders.Unfetched unfetched) || round > SINGLE_COLUMN_ROUNDS + tables.size()) {
         return Future.failedFuture(e);

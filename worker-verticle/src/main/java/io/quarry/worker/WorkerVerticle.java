@@ -53,7 +53,7 @@ public class WorkerVerticle extends VerticleBase {
     admission = new Admission(settings.threads() + settings.queueSize());
     executor = vertx.createSharedWorkerExecutor("quarry-duckdb-" + deploymentID(), settings.threads(), 1, TimeUnit.DAYS);
     instances = new DuckInstances(settings.duckdb());
-    engine = new QueryEngine(instances);
+    engine = new QueryEngine(instances, settings.home());
     http = new OutboundHttp(vertx, settings.policy(), 10_000);
     cache = new ParquetCache(vertx, http, settings.cache(), this::layout, this::forget);
     RunWhileRevalidating revalidating = new RunWhileRevalidating(vertx, cache, settings.revalidateWaitMs());

@@ -52,7 +52,7 @@ class DuckInstancesTest {
 
   /** A conversation's bindings: its own table name over the file. */
   private static Map<String, Placeholders.Bound> conversation(Path file, int n) {
-    return Map.of("table" + n, new Placeholders.Bound(file, new java.util.BitSet()));
+    return Map.of("table" + n, new Placeholders.Bound(file, new java.util.BitSet(), "http://127.0.0.1/table" + n));
   }
 
   private long count(Map<String, Placeholders.Bound> bindings) throws Exception {

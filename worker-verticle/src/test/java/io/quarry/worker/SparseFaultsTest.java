@@ -107,6 +107,23 @@ class SparseFaultsTest {
   }
 
   @Test
+  @DisplayName("a large file whose footer DuckDB cannot read fails its queries with DuckDB's reason, naming its URL and"
+      + " no local path; once it is mended, the next query reads it")
+  void unreadableFooter() throws Exception {
+    byte[] broken = bytes.clone();
+    int footer = (int) (bytes.length - ParquetFixtures.footerLength(bytes));
+    java.util.Arrays.fill(broken, footer + 4, bytes.length - 8, (byte) 0xFF);
+    route.content(broken);
+    ReplyException e = worker.failure("SELECT count(*) FROM t", tables);
+    assertThat(Failure.classify(e)).isEqualTo(Failure.BAD_REQUEST);
+    assertThat(Failure.messageOf(e)).startsWith("The query engine cannot read the file at " + tables.get("t") + ": ")
+        .doesNotContain(dir.toString());
+    assertThat(Failure.detailsOf(e)).doesNotContain(dir.toString()).doesNotContain("LINE 1");
+    route.content(bytes);
+    assertThat(row("SELECT count(*) FROM t").getLong(0)).isEqualTo(ROWS);
+  }
+
+  @Test
   @DisplayName("a server that sends fewer bytes than the range asked for fails the query clearly; the next works")
   void shortRange() {
     route.shortRanges(true);

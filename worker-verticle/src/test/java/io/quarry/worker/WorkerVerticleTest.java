@@ -105,6 +105,35 @@ class WorkerVerticleTest {
   }
 
   @Test
+  @DisplayName("a table whose file DuckDB cannot open fails only the statements that read it, naming the table and its"
+      + " URL: SELECT 1 and the conversation's other tables keep working, and no message names a local path")
+  void unreadableTable() {
+    server.route("/broken.parquet").content(corruptFooter(ParquetFixtures.people(dir)));
+    Map<String, String> both = new java.util.LinkedHashMap<>(tables);
+    both.put("broken", server.url("/broken.parquet"));
+    ReplyException refused = failure(worker.run(new QueryRequest("SELECT count(*) FROM broken", both, 5_000)));
+    assertThat(refused.getMessage()).startsWith("The query engine cannot read table broken ("
+        + server.url("/broken.parquet") + "): ").doesNotContain(dir.toString()).doesNotContain("/tmp")
+        .doesNotContain("Stack Trace");
+    assertThat(refused.failureCode()).isEqualTo(Failure.BAD_REQUEST.code());
+    // Bound again beside the healthy table (the cache now holds its copy), it no longer breaks the database.
+    assertThat(run("SELECT count(*) AS n FROM people", both).rowValues()).containsExactly(new JsonArray().add(100));
+    assertThat(run("SELECT 1 AS one", both).rowValues()).containsExactly(new JsonArray().add(1));
+    assertThat(failure(worker.run(new QueryRequest("SELECT * FROM people JOIN broken USING (id)", both, 5_000)))
+        .getMessage()).startsWith("The query engine cannot read table broken (");
+  }
+
+  /** A Parquet file whose footer keeps its length and magic number but whose Thrift metadata is garbage. */
+  private static byte[] corruptFooter(byte[] file) {
+    byte[] broken = file.clone();
+    int footer = (int) (file.length - ParquetFixtures.footerLength(file));
+    for (int i = footer + 4; i < file.length - 8; i++) {
+      broken[i] = (byte) 0xFF;
+    }
+    return broken;
+  }
+
+  @Test
   @DisplayName("a result names the version of every file it read: table, URL, ETag and size, as the cache revalidated them")
   void sources() {
     QueryResult r = run("SELECT count(*) AS n FROM people");
