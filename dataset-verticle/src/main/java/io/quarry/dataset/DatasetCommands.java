@@ -103,7 +103,7 @@ final class DatasetCommands {
   }
 
   private Future<Dataset> ready(String userId, Dataset dataset, Pipeline.Loaded loaded) {
-    Dataset ready = dataset.ready(loaded.schema().rowCount(), loaded.schema().columns(), loaded.size(), loaded.etag());
+    Dataset ready = dataset.ready(loaded.rowCount(), loaded.columns(), loaded.size(), loaded.etag());
     return storage.updateDataset(userId, ready)
         .onSuccess(stored -> ChatEvents.publish(bus, userId, ChatEvents.dataset(DATASET_LOADED, stored)));
   }

@@ -24,9 +24,10 @@ public class DatasetVerticle extends VerticleBase {
     EventBus bus = vertx.eventBus();
     StorageClient storage = new StorageClient(vertx);
     http = new OutboundHttp(vertx, settings.policy(), (int) settings.pipeline().headTimeoutMs());
-    Pipeline pipeline = new Pipeline(vertx, http, settings.pipeline());
+    WorkerClient worker = new WorkerClient(bus);
+    Pipeline pipeline = new Pipeline(vertx, http, settings.pipeline(), new EngineSchema(worker));
     DatasetCommands commands = new DatasetCommands(bus, storage, pipeline, settings.maxDatasets());
-    QueryRunner queries = new QueryRunner(bus, storage, new WorkerClient(bus), settings);
+    QueryRunner queries = new QueryRunner(bus, storage, worker, settings);
     VersionCheck versions = new VersionCheck(storage, pipeline, new NewVersions(storage, bus),
         settings.versionCheckIntervalMs());
     return Future.all(

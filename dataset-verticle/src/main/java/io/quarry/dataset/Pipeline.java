@@ -10,6 +10,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteOrder;
@@ -22,8 +23,9 @@ import java.util.function.Function;
 /**
  * Steps 2–4 of the seed's URL validation pipeline, each within its own time limit and failing with the
  * seed's exact message: HEAD for accessibility, the first four bytes for the magic number, then the
- * schema from the footer alone, read with explicit {@code bytes=a-b} ranges (last 8 bytes, then the
- * footer), so adding a multi-gigabyte file moves kilobytes.
+ * schema: the footer alone, read with explicit {@code bytes=a-b} ranges (last 8 bytes, then the
+ * footer), so adding a multi-gigabyte file moves kilobytes; then the engine opens the file as every query
+ * will (see {@link EngineSchema}), and its column types are the schema.
  *
  * <p>Fallbacks: a server that refuses HEAD (405/501) is probed by the ranged GET of step 3 instead. A
  * server that ignores {@code Range} (answers 200) has its request reset after the bytes needed; its
@@ -41,8 +43,8 @@ final class Pipeline {
       long rangelessMaxBytes, int maxFooterBytes) {
   }
 
-  /** What a successful pipeline learned. */
-  record Loaded(ParquetSchema schema, long size, String etag) {
+  /** What a successful pipeline learned; {@code columns} as {@code [{name, type, friendly_type}]}, the engine's. */
+  record Loaded(long rowCount, JsonArray columns, long size, String etag) {
   }
 
   /** What step 2 and 3 learned about the file and its server. */
@@ -59,11 +61,13 @@ final class Pipeline {
   private final Vertx vertx;
   private final OutboundHttp http;
   private final Settings settings;
+  private final EngineSchema engine;
 
-  Pipeline(Vertx vertx, OutboundHttp http, Settings settings) {
+  Pipeline(Vertx vertx, OutboundHttp http, Settings settings, EngineSchema engine) {
     this.vertx = vertx;
     this.http = http;
     this.settings = settings;
+    this.engine = engine;
   }
 
   Future<Loaded> run(URI url) {
@@ -132,11 +136,12 @@ final class Pipeline {
         : wholeFileFooter(url, probe, deadline);
     return footer.compose(bytes -> {
       try {
-        return Future.succeededFuture(new Loaded(ParquetSchema.decode(bytes), probe.size(), probe.etag()));
+        return Future.succeededFuture(ParquetFooter.rowCount(bytes));
       } catch (IOException | RuntimeException e) {
         return fail(NO_SCHEMA, "The footer could not be decoded: " + e.getMessage());
       }
-    });
+    }).compose(rows -> engine.describe(url, deadline.remainingMs())
+        .map(columns -> new Loaded(rows, columns, probe.size(), probe.etag())));
   }
 
   private Future<Integer> footerLength(byte[] tail, long size) {

@@ -50,6 +50,8 @@ class DatasetAddTest {
   @BeforeEach
   void start(Vertx vertx) {
     storage = FakeStorage.start(vertx).await();
+    // It opens each added file as the engine would (any answer will do here: no test reads the schema).
+    FakeWorker.start(vertx).await();
     files = ParquetServer.start(vertx);
     byte[] people = ParquetFixtures.people(dir);
     for (int i = 1; i <= 6; i++) {

@@ -81,6 +81,12 @@ final class FakeWorker {
     return this;
   }
 
+  /** The next request is answered with {@code result}. */
+  FakeWorker thenAnswer(QueryResult result) {
+    script.add(msg -> msg.reply(WorkerReply.encode(result, "fake-worker")));
+    return this;
+  }
+
   /** The next request is never answered: its sender times out, as with a worker whose node died. */
   FakeWorker thenSilent() {
     script.add(msg -> {

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.QueryRequest;
+import io.quarry.bus.QueryResult;
+import io.quarry.bus.RowsJson;
+import io.quarry.bus.WorkerClient;
 import io.quarry.bus.net.AddressPolicy;
 import io.quarry.bus.net.OutboundHttp;
 import io.quarry.testing.ParquetFixtures;
@@ -12,11 +16,13 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,16 +43,19 @@ class PipelineTest {
   Vertx vertx;
   ParquetServer server;
   byte[] people;
+  FakeWorker worker;
 
   @BeforeEach
   void start(Vertx vertx) {
     this.vertx = vertx;
     server = ParquetServer.start(vertx);
     people = ParquetFixtures.people(dir);
+    worker = FakeWorker.start(vertx).await();
   }
 
   private Pipeline pipeline(Pipeline.Settings settings, AddressPolicy policy) {
-    return new Pipeline(vertx, new OutboundHttp(vertx, policy, 2_000), settings);
+    return new Pipeline(vertx, new OutboundHttp(vertx, policy, 2_000), settings,
+        new EngineSchema(new WorkerClient(vertx.eventBus())));
   }
 
   private Pipeline.Loaded load(String url) {
@@ -80,17 +89,54 @@ class PipelineTest {
   }
 
   @Test
-  @DisplayName("a valid file yields its columns with raw and friendly types, its row count and size")
+  @DisplayName("a valid file yields the engine's columns with their friendly types, its row count and size; the"
+      + " engine was asked to open exactly that URL, reading no rows")
   void schema() {
     server.route("/people.parquet").content(people);
+    worker.thenAnswer(described(Map.of("id", "BIGINT", "name", "VARCHAR", "score", "DECIMAL(10,2)", "shape",
+        "GEOMETRY('OGC:CRS84')", "extra", "VARIANT")));
     Pipeline.Loaded loaded = load(server.url("/people.parquet"));
-    assertThat(loaded.schema().rowCount()).isEqualTo(100);
+    assertThat(loaded.rowCount()).isEqualTo(100);
     assertThat(loaded.size()).isEqualTo(people.length);
     assertThat(loaded.etag()).startsWith("\"");
-    assertThat(loaded.schema().columns().stream().map(c -> ((JsonObject) c).getString("name") + ":"
+    assertThat(loaded.columns().stream().map(c -> ((JsonObject) c).getString("name") + ":"
         + ((JsonObject) c).getString("type") + ":" + ((JsonObject) c).getString("friendly_type")))
-        .containsExactly("id:BIGINT:Integer", "name:VARCHAR:Text", "age:BIGINT:Integer",
-            "score:DECIMAL(10,2):Decimal", "joined:DATE:Date", "active:BOOLEAN:Boolean");
+        .containsExactlyInAnyOrder("id:BIGINT:Integer", "name:VARCHAR:Text", "score:DECIMAL(10,2):Decimal",
+            "shape:GEOMETRY('OGC:CRS84'):Geometry", "extra:VARIANT:Variant");
+    QueryRequest asked = worker.requests().get(0);
+    assertThat(asked.tables()).containsExactly(Map.entry("dataset", server.url("/people.parquet")));
+    assertThat(asked.sql()).isEqualTo("SELECT * FROM dataset LIMIT 0");
+  }
+
+  @Test
+  @DisplayName("a file whose footer decodes but which the engine cannot open is refused with 'Could not read parquet"
+      + " schema' and the engine's reason")
+  void engineRefuses() {
+    server.route("/odd.parquet").content(people);
+    worker.thenFail(new QuarryException(Failure.BAD_REQUEST, "The query engine cannot read table dataset (x): Invalid"
+        + " Error: don't know what type", "Invalid Error: don't know what type"));
+    QuarryException e = failure(server.url("/odd.parquet"));
+    assertThat(e.getMessage()).isEqualTo("Could not read parquet schema");
+    assertThat(e.details()).isEqualTo("Invalid Error: don't know what type");
+  }
+
+  @Test
+  @DisplayName("with no worker to open the file, the add says so (503) instead of calling the file unreadable")
+  void noWorker() {
+    server.route("/people.parquet").content(people);
+    worker.unregister().await();
+    QuarryException e = onContext(() -> pipeline(FAST, AddressPolicy.of(true, "")).run(
+        URI.create(server.url("/people.parquet")))).<QuarryException>transform(r ->
+        Future.succeededFuture((QuarryException) r.cause())).await();
+    assertThat(e.failure()).isEqualTo(Failure.UNAVAILABLE);
+    assertThat(e.getMessage()).isEqualTo(WorkerClient.NO_WORKER);
+  }
+
+  /** What a worker answers to the engine check of a file with these columns: their names and types, no rows. */
+  private static QueryResult described(Map<String, String> columns) {
+    JsonArray described = new JsonArray();
+    columns.forEach((name, type) -> described.add(new JsonObject().put("name", name).put("type", type)));
+    return new QueryResult(null, null, null, described, RowsJson.of(new JsonArray()), 0, false, 1, null, null);
   }
 
   @Test
@@ -100,7 +146,7 @@ class PipelineTest {
         "SELECT i, md5(i::VARCHAR) AS h FROM range(200000) t(i)");
     assertThat(big.length).isGreaterThan(5_000_000);
     ParquetServer.Route route = server.route("/big.parquet").content(big);
-    assertThat(load(server.url("/big.parquet")).schema().rowCount()).isEqualTo(200_000);
+    assertThat(load(server.url("/big.parquet")).rowCount()).isEqualTo(200_000);
     assertThat(route.bodyBytes()).isLessThan(16 * 1024);
     assertThat(route.fullDownloads()).isZero();
   }
@@ -118,7 +164,7 @@ class PipelineTest {
   @DisplayName("a server that refuses HEAD is probed with a ranged GET instead and still loads")
   void headRefused() {
     server.route("/nohead.parquet").content(people).refuseHead();
-    assertThat(load(server.url("/nohead.parquet")).schema().rowCount()).isEqualTo(100);
+    assertThat(load(server.url("/nohead.parquet")).rowCount()).isEqualTo(100);
   }
 
   @Test
@@ -127,7 +173,7 @@ class PipelineTest {
     byte[] tiny = ParquetFixtures.write(dir.resolve("tiny.parquet"), "SELECT 1 AS x");
     assertThat(tiny.length).isLessThan(4096);
     server.route("/tiny.parquet").content(tiny).ignoreRange();
-    assertThat(load(server.url("/tiny.parquet")).schema().rowCount()).isEqualTo(1);
+    assertThat(load(server.url("/tiny.parquet")).rowCount()).isEqualTo(1);
 
     // Large enough that loopback socket buffers cannot hide whether the transfer was cut short.
     byte[] big = ParquetFixtures.write(dir.resolve("big.parquet"),
@@ -274,7 +320,7 @@ class PipelineTest {
   void redirectFollowed() {
     server.route("/people.parquet").content(people);
     server.route("/moved.parquet").redirectTo(server.url("/people.parquet"));
-    assertThat(load(server.url("/moved.parquet")).schema().rowCount()).isEqualTo(100);
+    assertThat(load(server.url("/moved.parquet")).rowCount()).isEqualTo(100);
   }
 
   @Test

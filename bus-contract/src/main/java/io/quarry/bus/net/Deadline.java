@@ -16,6 +16,7 @@ public final class Deadline {
   private final Vertx vertx;
   private final long timerId;
   private final long millis;
+  private final long startedNanos = System.nanoTime();
   private final List<HttpClientRequest> requests = new ArrayList<>();
   private boolean expired;
 
@@ -25,10 +26,17 @@ public final class Deadline {
     this.timerId = vertx.setTimer(millis, id -> expire());
   }
 
+  /** What is left of the limit (at least 1 ms), for a wait that is not an HTTP exchange, such as a bus request. */
+  public long remainingMs() {
+    return Math.max(1, millis - (System.nanoTime() - startedNanos) / 1_000_000);
+  }
+
   private void expire() {
     expired = true;
-    requests.forEach(r -> r.reset(0, new TimeoutException("Timed out after " + millis + " ms")));
+    // A reset can end the step at once, and its close clears the list: reset a copy.
+    List<HttpClientRequest> pending = List.copyOf(requests);
     requests.clear();
+    pending.forEach(r -> r.reset(0, new TimeoutException("Timed out after " + millis + " ms")));
   }
 
   void track(HttpClientRequest request) {
