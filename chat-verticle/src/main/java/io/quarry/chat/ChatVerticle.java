@@ -26,6 +26,9 @@ import org.slf4j.LoggerFactory;
 public class ChatVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(ChatVerticle.class);
+  /** Local mode has no sign-in, which its operator should hear from the node itself, not only from the README. */
+  static final String LOCAL_TRUST = "auth.mode=local has no sign-in: every account on this machine that can reach"
+      + " {}:{} uses Quarry as its one person. On a machine others log in to, set QUARRY_AUTH_MODE=password";
 
   private HttpServer server;
   private Passwords passwords;
@@ -54,7 +57,12 @@ public class ChatVerticle extends VerticleBase {
       return server.listen(port, host)
           .recover(e -> Future.failedFuture(new IllegalStateException(
               "Cannot listen on " + host + ":" + port + ": " + e.getMessage(), e)))
-          .onSuccess(s -> log.info("Quarry listening on http://{}:{}/", host, s.actualPort()));
+          .onSuccess(s -> {
+            log.info("Quarry listening on http://{}:{}/", host, s.actualPort());
+            if (Auth.LOCAL.equals(mode)) {
+              log.info(LOCAL_TRUST, host, s.actualPort());
+            }
+          });
     });
   }
 

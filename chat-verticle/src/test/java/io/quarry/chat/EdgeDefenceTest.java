@@ -89,6 +89,35 @@ class EdgeDefenceTest {
   }
 
   @Test
+  @DisplayName("local mode has no sign-in: another local client (127.0.0.2, no cookie) is the one person, and the"
+      + " node says so when it starts")
+  void localModeTrustsTheMachine(Vertx vertx) {
+    List<String> said = new CopyOnWriteArrayList<>();
+    AppenderBase<ILoggingEvent> appender = new AppenderBase<>() {
+      @Override
+      protected void append(ILoggingEvent event) {
+        said.add(event.getFormattedMessage());
+      }
+    };
+    appender.start();
+    Logger logger = (Logger) LoggerFactory.getLogger(ChatVerticle.class);
+    logger.addAppender(appender);
+    try {
+      deploy(vertx, new JsonObject());
+    } finally {
+      logger.detachAppender(appender);
+    }
+    WebClient other = WebClient.create(vertx, new WebClientOptions().setLocalAddress("127.0.0.2")
+        .setDefaultHost("127.0.0.1").setDefaultPort(chat.port()));
+    HttpResponse<Buffer> me = other.get("/api/me").send().await();
+    assertThat(me.statusCode()).isEqualTo(200);
+    assertThat(me.bodyAsJsonObject().getString("id")).isEqualTo(ChatEdgeTest.LOCAL.id());
+    assertThat(said).contains("auth.mode=local has no sign-in: every account on this machine that can reach"
+        + " 127.0.0.1:" + chat.port() + " uses Quarry as its one person. On a machine others log in to, set"
+        + " QUARRY_AUTH_MODE=password");
+  }
+
+  @Test
   @DisplayName("a configured public origin is answered on its scheme's port; password mode without one answers any name")
   void publicOrigins(Vertx vertx) {
     deploy(vertx, new JsonObject().put("publicOrigins", "https://quarry.example.com, http://intranet:8443"));
