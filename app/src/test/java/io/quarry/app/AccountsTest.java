@@ -61,6 +61,16 @@ class AccountsTest {
   }
 
 
+  /** The session's cookie, not the device cookie that sign-in sets beside it. */
+  private static String sessionToken(WebClientSession session) {
+    for (io.netty.handler.codec.http.cookie.Cookie cookie : session.cookieStore().get(false, "127.0.0.1", "/")) {
+      if (cookie.name().equals("quarry_session")) {
+        return cookie.value();
+      }
+    }
+    throw new AssertionError("no session cookie");
+  }
+
   private static JsonObject signUp(String email, String password, String invite) {
     return new JsonObject().put("email", email).put("password", password).put("invite", invite);
   }
@@ -76,7 +86,7 @@ class AccountsTest {
     String code = invite();
     HttpResponse<Buffer> created = send(alice, HttpMethod.POST, "/api/auth/signup", signUp("alice@example.com", "correct horse", code));
     assertThat(created.statusCode()).isEqualTo(201);
-    String cookie = created.getHeader("Set-Cookie");
+    String cookie = created.cookies().stream().filter(c -> c.startsWith("quarry_session=")).findFirst().orElseThrow();
     // Attribute names are case-insensitive (RFC 6265); Netty writes "HTTPOnly".
     assertThat(cookie).startsWith("quarry_session=");
     assertThat(cookie.toLowerCase()).contains("httponly", "samesite=lax", "max-age=604800", "path=/")
@@ -147,7 +157,7 @@ class AccountsTest {
         .isInstanceOf(UpgradeRejectedException.class).hasMessageContaining("401");
     WebClientSession erin = session();
     send(erin, HttpMethod.POST, "/api/auth/signup", signUp("erin@example.com", "long enough", invite()));
-    String cookie = erin.cookieStore().get(false, "127.0.0.1", "/").iterator().next().value();
+    String cookie = sessionToken(erin);
     assertThatThrownBy(() -> connect.open(cookie, "http://evil.example"))
         .isInstanceOf(UpgradeRejectedException.class).hasMessageContaining("403");
     assertThat(connect.open(cookie, "http://127.0.0.1:" + node.httpPort())).isNotNull();

@@ -66,6 +66,23 @@ class ConversationApiTest {
   }
 
   @Test
+  @DisplayName("a search is text: a control character (q=%00x, which SQLite's LIKE would read as the pattern's end and"
+      + " match everything) is 400 naming q; % and _ match only themselves")
+  void searchControlCharacters() {
+    create("Revenue by region");
+    create("Cars");
+    for (String q : new String[] {"%00x", "%00", "x%0A", "%7F", "%C2%85"}) {
+      HttpResponse<Buffer> refused = send(HttpMethod.GET, "/api/conversations?q=" + q, null);
+      assertError(refused, 400, "Parameter 'q' must not contain control characters");
+    }
+    for (String q : new String[] {"%25", "_", "R%25", "C_rs"}) {
+      HttpResponse<Buffer> literal = send(HttpMethod.GET, "/api/conversations?q=" + q, null);
+      assertThat(literal.statusCode()).as(q).isEqualTo(200);
+      assertThat(literal.bodyAsJsonObject().getJsonArray("conversations")).as(q).isEmpty();
+    }
+  }
+
+  @Test
   @DisplayName("a conversation is created (201, default title when none is given) and listed newest first")
   void createAndList() {
     JsonObject first = create("Sales questions");

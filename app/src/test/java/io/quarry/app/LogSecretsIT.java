@@ -81,7 +81,8 @@ class LogSecretsIT {
     assertThat(signedUp.statusCode()).as(signedUp.bodyAsString()).isEqualTo(201);
     assertThat(signIn(client, port, wrongPassword).statusCode()).isEqualTo(401);
     HttpResponse<Buffer> signedIn = signIn(client, port, password);
-    String cookie = signedIn.cookies().get(0).split(";")[0];
+    String cookie = signedIn.cookies().stream().filter(c -> c.startsWith("quarry_session=")).findFirst().orElseThrow()
+        .split(";")[0];
     String token = cookie.substring(cookie.indexOf('=') + 1);
 
     EventLog events = new EventLog();

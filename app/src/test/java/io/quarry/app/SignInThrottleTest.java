@@ -83,6 +83,26 @@ class SignInThrottleTest {
   }
 
   @Test
+  @DisplayName("wrong passwords for dana from other addresses (127.0.0.2-5) back her account off, but not her"
+      + " browser: the device cookie of its earlier sign-in gets her in, while a browser without it waits")
+  void deviceCookieGetsTheOwnerIn() {
+    HttpResponse<Buffer> earlier = signIn("dana@example.com", "right password");
+    assertThat(earlier.statusCode()).isEqualTo(200);
+    String device = earlier.cookies().stream().filter(c -> c.startsWith("quarry_device=")).findFirst().orElseThrow()
+        .split(";")[0];
+    for (int host = 2; host <= 5; host++) {
+      WebClient attacker = WebClient.create(node.vertx(), new WebClientOptions().setLocalAddress("127.0.0." + host)
+          .setDefaultHost("127.0.0.1").setDefaultPort(node.httpPort()));
+      assertError(attacker.post("/api/auth/signin").sendJsonObject(new JsonObject().put("email", "dana@example.com")
+          .put("password", "guess " + host)).await(), 401, BAD);
+    }
+    HttpResponse<Buffer> owner = client.post("/api/auth/signin").putHeader("Cookie", device)
+        .sendJsonObject(new JsonObject().put("email", "dana@example.com").put("password", "right password")).await();
+    assertThat(owner.statusCode()).isEqualTo(200);
+    assertThrottled(signIn("dana@example.com", "right password"), "sign-in");
+  }
+
+  @Test
   @DisplayName("one address guessing across accounts backs off too, at its own limit")
   void addressBacksOff() {
     for (int i = 1; i <= 13; i++) {

@@ -61,7 +61,13 @@ class SocketSessionTest {
   }
 
   private static String token(WebClientSession session) {
-    return session.cookieStore().get(false, "127.0.0.1", "/").iterator().next().value();
+    // The session's cookie, not the device cookie that sign-in sets beside it.
+    for (io.netty.handler.codec.http.cookie.Cookie cookie : session.cookieStore().get(false, "127.0.0.1", "/")) {
+      if (cookie.name().equals("quarry_session")) {
+        return cookie.value();
+      }
+    }
+    throw new AssertionError("no session cookie");
   }
 
   /** A socket that answers pings, and the status it was closed with. */

@@ -56,7 +56,7 @@ final class AuthApi {
     if (invite == null || invite.isBlank()) {
       throw QuarryException.badRequest(INVITE_REQUIRED);
     }
-    SignInGuard.Attempt attempt = guard.signUp(ctx);
+    SignInGuard.Attempt attempt = guard.signUp(ctx, email);
     if (!guard.begin(ctx, attempt, "sign-up")) {
       return;
     }
@@ -67,7 +67,7 @@ final class AuthApi {
         .compose(hash -> storage.createUser(email, hash, invite.strip()))
         .compose(user -> startSession(ctx, user))
         .onSuccess(user -> {
-          guard.succeeded(attempt);
+          guard.succeeded(ctx, attempt);
           Replies.json(ctx, 201, user.toJson());
         })
         .onFailure(e -> HttpErrors.respond(ctx, e));
@@ -89,7 +89,7 @@ final class AuthApi {
                 : Future.failedFuture(new QuarryException(Failure.UNAUTHORIZED, BAD_CREDENTIALS))))
         .compose(user -> startSession(ctx, user))
         .onSuccess(user -> {
-          guard.succeeded(attempt);
+          guard.succeeded(ctx, attempt);
           Replies.json(ctx, 200, user.toJson());
         })
         .onFailure(e -> HttpErrors.respond(ctx, e));

@@ -13,6 +13,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.StaticHandler;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,11 +27,24 @@ import org.slf4j.LoggerFactory;
 public class ChatVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(ChatVerticle.class);
+  /** Local mode has no sign-in, which its operator should hear from the node itself, not only from the README. */
+  static final String LOCAL_TRUST = "auth.mode=local has no sign-in: every account on this machine that can reach"
+      + " {}:{} uses Quarry as its one person. On a machine others log in to, set QUARRY_AUTH_MODE=password";
 
+  /** What the sign-in back-off measures time by: tests move it instead of waiting. */
+  private final LongSupplier clock;
   private HttpServer server;
   private Passwords passwords;
   private EventSocket socket;
   private ChatSettings settings;
+
+  public ChatVerticle() {
+    this(System::currentTimeMillis);
+  }
+
+  ChatVerticle(LongSupplier clock) {
+    this.clock = clock;
+  }
 
   @Override
   public Future<?> start() {
@@ -54,7 +68,12 @@ public class ChatVerticle extends VerticleBase {
       return server.listen(port, host)
           .recover(e -> Future.failedFuture(new IllegalStateException(
               "Cannot listen on " + host + ":" + port + ": " + e.getMessage(), e)))
-          .onSuccess(s -> log.info("Quarry listening on http://{}:{}/", host, s.actualPort()));
+          .onSuccess(s -> {
+            log.info("Quarry listening on http://{}:{}/", host, s.actualPort());
+            if (Auth.LOCAL.equals(mode)) {
+              log.info(LOCAL_TRUST, host, s.actualPort());
+            }
+          });
     });
   }
 
@@ -131,9 +150,10 @@ public class ChatVerticle extends VerticleBase {
 
   /** Sign-up, sign-in and sign-out, throttled; past them every API route needs a user, whose changes are paced. */
   private Auth accounts(Router router, StorageClient storage, String mode, CommonPasswords common) {
-    Throttle throttle = new Throttle(System::currentTimeMillis, settings.signIn().forgetMs(), 100_000);
+    Throttle throttle = new Throttle(clock, settings.signIn().forgetMs(), 100_000);
     passwords = new Passwords(vertx, settings.passwordHashThreads(), settings.passwordHashQueue());
-    new AuthApi(storage, mode, new SignInGuard(throttle, settings.signIn()), passwords, common).mount(router);
+    SignInGuard guard = new SignInGuard(throttle, Devices.withRandomKey(), settings.signIn());
+    new AuthApi(storage, mode, guard, passwords, common).mount(router);
     Auth auth = new Auth(storage, mode);
     router.route("/api/*").handler(auth::handle);
     router.route("/api/*").handler(new WriteLimit(System::currentTimeMillis, settings.writesPerMinute(),

@@ -59,6 +59,11 @@ final class ConversationApi {
       HttpErrors.send(ctx, 400, "Parameter 'q' must be at most " + MAX_QUERY + " characters", null);
       return;
     }
+    // SQLite's LIKE ends its pattern at a NUL, so "%00x" would match everything; nobody types a control character.
+    if (query.chars().anyMatch(Character::isISOControl)) {
+      HttpErrors.send(ctx, 400, "Parameter 'q' must not contain control characters", null);
+      return;
+    }
     Replies.send(ctx, 200, storage.searchConversations(userId(ctx), query)
         .map(found -> new JsonObject().put("conversations", array(found))));
   }

@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
  */
 final class HttpErrors {
 
+  static final String BAD_HOST = "The Host header must be this server's name and port, such as 127.0.0.1:8080";
   private static final Logger log = LoggerFactory.getLogger(HttpErrors.class);
 
   private HttpErrors() {
@@ -96,7 +97,10 @@ final class HttpErrors {
       return;
     }
     int status = ctx.statusCode() < 400 ? 500 : ctx.statusCode();
-    if (ctx.failure() != null && !(ctx.failure() instanceof io.vertx.ext.web.handler.HttpException)) {
+    // The router's own refusals of a malformed request (a Host such as 127.0.0.1:8080@evil) are 4xx with a
+    // VertxException: the client's error, not ours.
+    boolean refused = status < 500 && !(ctx.failure() instanceof QuarryException);
+    if (ctx.failure() != null && !(ctx.failure() instanceof io.vertx.ext.web.handler.HttpException) && !refused) {
       respond(ctx, ctx.failure());
       return;
     }
@@ -104,7 +108,7 @@ final class HttpErrors {
       case 404 -> "Not found";
       case 405 -> "Method " + ctx.request().method() + " is not allowed on " + ctx.request().path();
       case 413 -> "Request body is too large";
-      case 400 -> "Bad request";
+      case 400 -> ctx.request().authority() == null ? BAD_HOST : "Bad request";
       default -> "Internal error";
     };
     send(ctx, status, message, null);

@@ -73,6 +73,51 @@ class EdgeDefenceTest {
   }
 
   @Test
+  @DisplayName("a Host with userinfo, a path or a bad port (127.0.0.1:PORT@evil) is 400 or 421 like any other bad name, never 500")
+  void malformedHostRefused(Vertx vertx) throws Exception {
+    deploy(vertx, new JsonObject());
+    int port = chat.port();
+    for (String host : new String[] {"127.0.0.1:" + port + "@evil", "evil@127.0.0.1:" + port, "127.0.0.1:" + port + "/x",
+        "127.0.0.1:" + port + "#x", "127.0.0.1:" + port + "?x", "127.0.0.1:99999", "127.0.0.1:" + port + ":1", "[::1"}) {
+      String head = raw(vertx, "GET /api/health HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n");
+      assertThat(head).as(host).matches("(?s)HTTP/1\\.1 (400|421) .*");
+    }
+    assertThat(raw(vertx, "GET / HTTP/1.1\r\nHost: 127.0.0.1:" + port + "@evil\r\nConnection: close\r\n\r\n"))
+        .startsWith("HTTP/1.1 400").endsWith(new JsonObject().put("error", HttpErrors.BAD_HOST).encode());
+    assertThat(raw(vertx, "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n"))
+        .startsWith("HTTP/1.1 200");
+  }
+
+  @Test
+  @DisplayName("local mode has no sign-in: another local client (127.0.0.2, no cookie) is the one person, and the"
+      + " node says so when it starts")
+  void localModeTrustsTheMachine(Vertx vertx) {
+    List<String> said = new CopyOnWriteArrayList<>();
+    AppenderBase<ILoggingEvent> appender = new AppenderBase<>() {
+      @Override
+      protected void append(ILoggingEvent event) {
+        said.add(event.getFormattedMessage());
+      }
+    };
+    appender.start();
+    Logger logger = (Logger) LoggerFactory.getLogger(ChatVerticle.class);
+    logger.addAppender(appender);
+    try {
+      deploy(vertx, new JsonObject());
+    } finally {
+      logger.detachAppender(appender);
+    }
+    WebClient other = WebClient.create(vertx, new WebClientOptions().setLocalAddress("127.0.0.2")
+        .setDefaultHost("127.0.0.1").setDefaultPort(chat.port()));
+    HttpResponse<Buffer> me = other.get("/api/me").send().await();
+    assertThat(me.statusCode()).isEqualTo(200);
+    assertThat(me.bodyAsJsonObject().getString("id")).isEqualTo(ChatEdgeTest.LOCAL.id());
+    assertThat(said).contains("auth.mode=local has no sign-in: every account on this machine that can reach"
+        + " 127.0.0.1:" + chat.port() + " uses Quarry as its one person. On a machine others log in to, set"
+        + " QUARRY_AUTH_MODE=password");
+  }
+
+  @Test
   @DisplayName("a configured public origin is answered on its scheme's port; password mode without one answers any name")
   void publicOrigins(Vertx vertx) {
     deploy(vertx, new JsonObject().put("publicOrigins", "https://quarry.example.com, http://intranet:8443"));
@@ -196,6 +241,17 @@ class EdgeDefenceTest {
 
   private NetSocket connect(Vertx vertx) {
     return connect(vertx, Promise.promise());
+  }
+
+  /** Sends {@code request} as it is, byte for byte, and answers what came back before the server closed. */
+  private String raw(Vertx vertx, String request) throws Exception {
+    Buffer received = Buffer.buffer();
+    Promise<Void> closed = Promise.promise();
+    NetSocket socket = connect(vertx, closed);
+    socket.handler(received::appendBuffer);
+    socket.write(request).await();
+    closed.future().await(WAIT_S, TimeUnit.SECONDS);
+    return received.toString();
   }
 
   /** Watches for the close from the moment of connecting: the server may close before await() returns. */

@@ -66,7 +66,8 @@ final class ConversationStore {
    * {@code match}, a few words around the first message that holds it (null when only the title does).
    */
   Future<JsonObject> search(JsonObject body) {
-    String query = required(body, Keys.QUERY).strip().toLowerCase(java.util.Locale.ROOT);
+    String typed = required(body, Keys.QUERY).strip();
+    String query = typed.toLowerCase(java.util.Locale.ROOT);
     String pattern = "%" + query.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%";
     String hit = "SELECT m.content FROM messages m WHERE m.conversation_id = c.id AND lower(m.content) LIKE ? ESCAPE '!'";
     return db.run("SELECT c.id, c.user_id, c.title, c.created_at, c.updated_at, (" + hit
@@ -75,21 +76,10 @@ final class ConversationStore {
             + StorageClient.SEARCH_LIMIT, pattern, required(body, Keys.USER_ID), pattern, pattern)
         .map(rows -> {
           JsonArray items = new JsonArray();
-          rows.forEach(row -> items.add(conversation(row).toJson().put("match", around(row.getString("hit"), query))));
+          rows.forEach(row -> items.add(conversation(row).toJson().put("match",
+              Snippet.around(row.getString("hit"), typed))));
           return Bus.items(items);
         });
-  }
-
-  /** A few words of {@code text} around where it holds {@code query}. */
-  static String around(String text, String query) {
-    if (text == null) {
-      return null;
-    }
-    int at = Math.max(0, text.toLowerCase(java.util.Locale.ROOT).indexOf(query));
-    int from = Math.max(0, at - 40);
-    int to = Math.min(text.length(), at + query.length() + 60);
-    return (from > 0 ? "…" : "") + text.substring(from, to).strip().replaceAll("\\s+", " ")
-        + (to < text.length() ? "…" : "");
   }
 
   Future<JsonObject> get(JsonObject body) {

@@ -45,4 +45,25 @@ class SearchTest extends StorageTestBase {
     assertThat(storage.searchConversations(alice.id(), "%").await()).hasSize(1);
     assertThat(storage.searchConversations(alice.id(), "_").await()).hasSize(1);
   }
+
+  @Test
+  @DisplayName("a match's few words are cut from the message itself, whole characters only: İ (longer lower-cased), ß,"
+      + " combining accents and emoji")
+  void snippetOnTheTextsOwnCharacters() {
+    String acute = "e\u0301";
+    String smile = "\uD83D\uDE00";
+    // {the word searched for, the message, the few words shown}
+    String[][] cases = {
+        {"alpha", "İ".repeat(150) + " alpha", "…" + "İ".repeat(39) + " alpha"},
+        {"beta", "ß".repeat(150) + " beta", "…" + "ß".repeat(39) + " beta"},
+        {"gamma", acute.repeat(100) + " gamma", "…" + acute.repeat(20) + " gamma"},
+        {"delta", smile.repeat(100) + " delta " + smile.repeat(100), "…" + smile.repeat(20) + " delta " + smile.repeat(30) + "…"}};
+    for (String[] c : cases) {
+      Conversation conversation = storage.createConversation(alice.id(), "Letters").await();
+      storage.appendMessage(alice.id(), ChatMessage.user(conversation.id(), c[1])).await();
+      List<JsonObject> found = storage.searchConversations(alice.id(), c[0].toUpperCase(java.util.Locale.ROOT)).await();
+      assertThat(found).as(c[0]).hasSize(1);
+      assertThat(found.get(0).getString("match")).as(c[0]).isEqualTo(c[2]);
+    }
+  }
 }
