@@ -19,20 +19,16 @@ import java.util.List;
  *
  * @param at       where the footer starts
  * @param heldFrom the first byte the copy now holds (the footer's start, or the tail's when it reaches further)
- * @param whole    the copy holds the whole file (a small one, see {@link #WHOLE_BELOW_BYTES}): nothing more is
- *                 ever fetched
+ * @param whole    the copy holds the whole file (a small one: {@code worker.wholeFileBelowBytes}, 256 KB by default,
+ *                 costs less whole than in pieces: one request instead of one per column, and one database per
+ *                 conversation instead of one more each time a query reads a column not fetched before): nothing
+ *                 more is ever fetched
  */
 record Footer(long at, long heldFrom, boolean whole) {
 
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
-  /**
-   * A file this small costs less whole than in pieces: one request instead of one per column, and one database per
-   * conversation instead of one more each time a query reads a column not fetched before.
-   */
-  static final long WHOLE_BELOW_BYTES = 256 * 1024;
-
   static Future<Footer> fetch(Vertx vertx, Exchange exchange, TailResponse tail, Path target, long maxFooterBytes,
-      RangeFetch ranges, RangeFetch.Version version) {
+      long wholeBelowBytes, RangeFetch ranges, RangeFetch.Version version) {
     String url = version.url().toString();
     if (tail.size() < 0 || tail.from() < 0) {
       exchange.discard();
@@ -43,7 +39,7 @@ record Footer(long at, long heldFrom, boolean whole) {
       if (tail.from() == 0) {
         return write(vertx, target, bytes, 0).map(new Footer(0, 0, true));
       }
-      if (tail.size() <= WHOLE_BELOW_BYTES) {
+      if (tail.size() <= wholeBelowBytes) {
         return write(vertx, target, bytes, tail.from()).compose(v -> rest(ranges, version, target, 0, tail.from()))
             .map(new Footer(0, 0, true));
       }

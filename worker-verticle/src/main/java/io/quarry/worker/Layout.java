@@ -1,8 +1,12 @@
 package io.quarry.worker;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -10,10 +14,15 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.TreeSet;
+import org.apache.parquet.format.ColumnMetaData;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.RowGroup;
+import org.apache.parquet.format.SchemaElement;
+import org.apache.parquet.format.Util;
 
 /**
- * Where a Parquet file keeps each of its columns, read by DuckDB from the footer alone (so it can be read from a
- * copy that holds nothing else): per top-level column, the byte ranges of its column chunks in every row group
+ * Where a Parquet file keeps each of its columns, read from the footer alone (so it can be read from a copy that holds
+ * nothing else): per top-level column, the byte ranges of its column chunks in every row group
  * (the chunks of all its leaves, for a struct, list or map) and of their bloom filters, which DuckDB reads to
  * skip row groups. {@link #read} blocks: run it on a worker thread.
  *
@@ -30,16 +39,22 @@ record Layout(List<String> columns, List<List<ByteRange>> ranges, long footerAt)
     return all;
   }
 
-  static Layout read(Path file, long footerAt) throws SQLException {
+  /**
+   * The columns' names as DuckDB reads them (it also checks that DuckDB can open the file at all), and where their
+   * chunks are from the footer's own metadata: DuckDB's parquet_metadata() would decode every statistic too, and
+   * fails on some that other writers wrote.
+   */
+  static Layout read(Path file, long footerAt) throws SQLException, IOException {
     String path = DuckInstances.literal(file.toString());
+    List<String> columns;
     try (Connection c = DuckInstances.newDatabase(); Statement s = c.createStatement()) {
       s.execute("SET threads = 1");
       s.execute("SET allowed_paths = [" + path + "]");
       s.execute("SET enable_external_access = false");
-      List<String> columns = strings(s, "SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet(" + path + "))");
-      int[] topOfLeaf = topLevelOfLeaves(s, path);
-      return new Layout(columns, chunks(c, path, topOfLeaf, columns.size(), footerAt), footerAt);
+      columns = strings(s, "SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet(" + path + "))");
     }
+    FileMetaData meta = footer(file, footerAt);
+    return new Layout(columns, chunks(meta, topLevelOfLeaves(meta.getSchema()), columns.size(), footerAt), footerAt);
   }
 
   private static List<String> strings(Statement s, String sql) throws SQLException {
@@ -52,20 +67,29 @@ record Layout(List<String> columns, List<List<ByteRange>> ranges, long footerAt)
     return values;
   }
 
-  /** Walks the schema tree (depth first, as parquet_schema lists it): leaf i belongs to top-level column result[i]. */
-  private static int[] topLevelOfLeaves(Statement s, String path) throws SQLException {
-    List<Integer> children = new ArrayList<>();
-    try (ResultSet rs = s.executeQuery("SELECT coalesce(num_children, 0) FROM parquet_schema(" + path + ")")) {
-      while (rs.next()) {
-        children.add(rs.getInt(1));
+  /** The footer's metadata, row groups included: the bytes from {@code footerAt} to the length and magic number. */
+  private static FileMetaData footer(Path file, long footerAt) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      long length = channel.size() - 8 - footerAt;
+      if (length <= 0 || length > Integer.MAX_VALUE) {
+        throw new IOException("The footer's length does not fit the file");
       }
+      ByteBuffer bytes = ByteBuffer.allocate((int) length);
+      while (bytes.hasRemaining() && channel.read(bytes, footerAt + bytes.position()) >= 0) {
+        // Reads until the footer is whole.
+      }
+      return Util.readFileMetaData(new ByteArrayInputStream(bytes.array()));
     }
+  }
+
+  /** Walks the schema tree (depth first, as the footer lists it): leaf i belongs to top-level column result[i]. */
+  private static int[] topLevelOfLeaves(List<SchemaElement> schema) {
     List<Integer> leaves = new ArrayList<>();
     int next = 1;
-    for (int top = 0; top < children.get(0); top++) {
+    for (int top = 0; top < schema.get(0).getNum_children(); top++) {
       int pending = 1;
       while (pending > 0) {
-        int kids = children.get(next++);
+        int kids = schema.get(next++).getNum_children();
         pending += kids - 1;
         if (kids == 0) {
           leaves.add(top);
@@ -75,27 +99,19 @@ record Layout(List<String> columns, List<List<ByteRange>> ranges, long footerAt)
     return leaves.stream().mapToInt(Integer::intValue).toArray();
   }
 
-  private static List<List<ByteRange>> chunks(Connection c, String path, int[] topOfLeaf, int columns, long footerAt)
-      throws SQLException {
-    List<long[]> rows = new ArrayList<>();
+  private static List<List<ByteRange>> chunks(FileMetaData meta, int[] topOfLeaf, int columns, long footerAt) {
+    List<ColumnMetaData> chunks = new ArrayList<>();
+    List<Integer> leafOf = new ArrayList<>();
     TreeSet<Long> starts = new TreeSet<>();
     starts.add(footerAt);
-    try (PreparedStatement p = c.prepareStatement("SELECT column_id, dictionary_page_offset, data_page_offset,"
-        + " total_compressed_size, bloom_filter_offset, bloom_filter_length FROM parquet_metadata(" + path + ")");
-        ResultSet rs = p.executeQuery()) {
-      while (rs.next()) {
-        long dictionary = rs.getLong(2);
-        boolean hasDictionary = !rs.wasNull() && dictionary > 0;
-        long data = rs.getLong(3);
-        long start = hasDictionary && dictionary < data ? dictionary : data;
-        long bloom = rs.getLong(5);
-        bloom = rs.wasNull() ? -1 : bloom;
-        long bloomLength = rs.getLong(6);
-        bloomLength = rs.wasNull() ? -1 : bloomLength;
-        rows.add(new long[] {rs.getLong(1), start, rs.getLong(4), bloom, bloomLength});
-        starts.add(start);
-        if (bloom >= 0) {
-          starts.add(bloom);
+    for (RowGroup group : meta.getRow_groups()) {
+      for (int leaf = 0; leaf < group.getColumnsSize(); leaf++) {
+        ColumnMetaData chunk = group.getColumns().get(leaf).getMeta_data();
+        chunks.add(chunk);
+        leafOf.add(leaf);
+        starts.add(start(chunk));
+        if (chunk.isSetBloom_filter_offset()) {
+          starts.add(chunk.getBloom_filter_offset());
         }
       }
     }
@@ -103,15 +119,25 @@ record Layout(List<String> columns, List<List<ByteRange>> ranges, long footerAt)
     for (int i = 0; i < columns; i++) {
       ranges.add(new ArrayList<>());
     }
-    for (long[] row : rows) {
-      List<ByteRange> column = ranges.get(topOfLeaf[(int) row[0]]);
-      column.add(new ByteRange(row[1], Math.min(footerAt, row[1] + row[2])));
-      if (row[3] >= 0) {
+    for (int i = 0; i < chunks.size(); i++) {
+      ColumnMetaData chunk = chunks.get(i);
+      List<ByteRange> column = ranges.get(topOfLeaf[leafOf.get(i)]);
+      long start = start(chunk);
+      column.add(new ByteRange(start, Math.min(footerAt, start + chunk.getTotal_compressed_size())));
+      if (chunk.isSetBloom_filter_offset()) {
+        long bloom = chunk.getBloom_filter_offset();
         // A writer that leaves the filter's length out: up to whatever the file holds next, never less.
-        long end = row[4] >= 0 ? row[3] + row[4] : starts.higher(row[3]);
-        column.add(new ByteRange(row[3], Math.min(footerAt, end)));
+        long end = chunk.isSetBloom_filter_length() ? bloom + chunk.getBloom_filter_length() : starts.higher(bloom);
+        column.add(new ByteRange(bloom, Math.min(footerAt, end)));
       }
     }
     return ranges.stream().map(List::copyOf).toList();
+  }
+
+  /** Where a chunk starts: its dictionary page, when it has one before its data. */
+  private static long start(ColumnMetaData chunk) {
+    long data = chunk.getData_page_offset();
+    long dictionary = chunk.isSetDictionary_page_offset() ? chunk.getDictionary_page_offset() : 0;
+    return dictionary > 0 && dictionary < data ? dictionary : data;
   }
 }

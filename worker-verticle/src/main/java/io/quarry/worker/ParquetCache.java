@@ -60,7 +60,7 @@ final class ParquetCache {
    * @param parallel      connections one fetch uses at most
    */
   record Settings(Path dir, long maxBytes, long maxFileSize, long maxQueryBytes, long maxFooterBytes,
-      long downloadTimeoutMs, int parallel) {
+      long downloadTimeoutMs, int parallel, long wholeFileBelowBytes) {
   }
 
   /** @param confirmed when the URL's server last said this is its current content */
@@ -384,11 +384,12 @@ final class ParquetCache {
   private Future<Path> sparseCopy(String url, URI uri, Exchange exchange, TailResponse tail) {
     Path target = newFile(url);
     RangeFetch.Version version = new RangeFetch.Version(uri, tail.etag(), tail.lastModified(), tail.size());
-    return Footer.fetch(vertx, exchange, tail, target, settings.maxFooterBytes(), ranges, version)
+    return Footer.fetch(vertx, exchange, tail, target, settings.maxFooterBytes(), settings.wholeFileBelowBytes(), ranges,
+        version)
         .compose(footer -> footer.whole()
             ? install(url, tail, target, null)
-            : layouts.apply(target, footer.at()).recover(e -> Future.failedFuture(e instanceof java.sql.SQLException
-                ? unreadable(url, target, e) : e))
+            : layouts.apply(target, footer.at()).recover(e -> Future.failedFuture(
+                e instanceof java.sql.SQLException || e instanceof java.io.IOException ? unreadable(url, target, e) : e))
                 .compose(layout ->
                 install(url, tail, target, new SparseCopy(layout, version, tail.size() - footer.heldFrom()))))
         .onFailure(e -> vertx.fileSystem().delete(target.toString()).otherwiseEmpty());

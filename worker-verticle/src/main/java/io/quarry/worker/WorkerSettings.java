@@ -19,11 +19,12 @@ import java.nio.file.Path;
  * @param progressIntervalMs how often a query waiting for its data tells its browsers how far the download is
  * @param instances databases kept idle, one per set of table bindings; 0 sizes them from memory
  *     ({@link DatabaseBudget})
+ * @param wholeFileBelowBytes a file up to this size is fetched whole rather than column by column (see {@link Footer})
  */
 public record WorkerSettings(Path home, int threads, int queueSize, String memoryLimit, int duckdbThreads,
     int instances, long cacheMaxBytes, long maxFileSizeBytes, long maxQueryFetchBytes, long maxFooterBytes,
     int fetchConnections, long downloadTimeoutMs, long revalidateWaitMs, long progressIntervalMs,
-    AddressPolicy policy, QueryTimeouts timeouts, String servedBy, String localWorkerId) {
+    long wholeFileBelowBytes, AddressPolicy policy, QueryTimeouts timeouts, String servedBy, String localWorkerId) {
 
   public static WorkerSettings from(JsonObject config) {
     JsonObject c = Defaults.section("worker", config);
@@ -33,7 +34,7 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
         c.getInteger("instances"), c.getLong("cacheMaxBytes"), c.getLong("maxFileSizeBytes"),
         c.getLong("maxQueryFetchBytes"), c.getLong("maxFooterBytes"), c.getInteger("fetchConnections"),
         c.getLong("downloadTimeoutMs"), c.getLong("revalidateWaitMs"), c.getLong("progressIntervalMs"),
-        AddressPolicy.of(c.getBoolean("allowPrivateNetworks"), c.getString("allowedAddresses"),
+        c.getLong("wholeFileBelowBytes"), AddressPolicy.of(c.getBoolean("allowPrivateNetworks"), c.getString("allowedAddresses"),
             c.getString("trustedUrlPrefixes")),
         QueryTimeouts.from(c), c.containsKey(NodeInfo.CONFIG_KEY) ? NodeInfo.of(c).id() : "worker-" + name,
         c.getString("localWorkerId", ""));
@@ -45,6 +46,6 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
 
   ParquetCache.Settings cache() {
     return new ParquetCache.Settings(home.resolve("cache"), cacheMaxBytes, maxFileSizeBytes, maxQueryFetchBytes,
-        maxFooterBytes, downloadTimeoutMs, fetchConnections);
+        maxFooterBytes, downloadTimeoutMs, fetchConnections, wholeFileBelowBytes);
   }
 }
