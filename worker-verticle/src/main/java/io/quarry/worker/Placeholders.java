@@ -59,7 +59,9 @@ final class Placeholders {
   }
 
   /**
-   * Creates each table's view. Needs the files readable (before {@code enable_external_access} is locked): a view's
+   * Creates each table's view. Through a view DuckDB decodes the statistics of every column the view projects, and a
+   * few files it reads directly it cannot read this way (Drill's decimal statistics, duckdb/duckdb#15467); their
+   * queries fail with DuckDB's reason, as bare DuckDB's through a view do. Needs the files readable (before {@code enable_external_access} is locked): a view's
    * column types come from the footer.
    */
   static Views createViews(Connection database, Map<String, Bound> bindings) {
