@@ -43,6 +43,11 @@ public final class ChatBench {
     env.put("QUARRY_DATA_DIR", work.toString());
     env.put("GEMINI_API_KEY", "bench");
     env.put("GEMINI_BASE_URL", gemini.baseUrl());
+    // One local user stands for 200 people streaming at once: the per-user caps on answers being written at once and
+    // on changes per minute (3 and 100 at once) would refuse all but the first few questions.
+    env.put("QUARRY_LLM_MAX_TURNS_PER_USER", "1000");
+    env.put("QUARRY_CHAT_WRITE_BURST", "100000");
+    env.put("QUARRY_CHAT_WRITES_PER_MINUTE", "100000");
     Node node = Launcher.start(env, "--config", work.resolve("none.json").toString()).await();
     try {
       WebClient client = WebClient.create(node.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
