@@ -17,14 +17,11 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -68,7 +65,7 @@ class LogSecretsIT {
     env.put("GEMINI_API_KEY", geminiKey);
     env.put("GEMINI_BASE_URL", gemini.baseUrl());
     env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
-    String invite = invite(env);
+    String invite = JarCommand.invite(env, dir.resolve("absent.json"));
     int port = JarCommand.freePort();
     env.put("QUARRY_HTTP_PORT", String.valueOf(port));
     node = JarNode.launch(dir.resolve("node.log"), env, "--config", dir.resolve("absent.json").toString());
@@ -124,19 +121,7 @@ class LogSecretsIT {
         .sendJsonObject(new JsonObject().put("email", "ada@example.com").put("password", password)).await();
   }
 
-  /** An invite from the command an operator runs; its output's last line is the invite. */
-  private String invite(Map<String, String> env) throws Exception {
-    ProcessBuilder command = new ProcessBuilder(JarCommand.of(Path.of(System.getProperty("quarry.jar")), List.of(),
-        "invite", "create", "--config", dir.resolve("absent.json").toString())).redirectErrorStream(true);
-    command.environment().putAll(env);
-    command.environment().put("QUARRY_LOG_LEVEL", "INFO");
-    Process process = command.start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    List<String> out = output.lines().toList();
-    Files.writeString(dir.resolve("invite.log"), output);
-    return out.get(out.size() - 1).strip();
-  }
+
 
   private static boolean json(String line) {
     try {

@@ -27,7 +27,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -83,7 +82,7 @@ class RogueMemberIT {
     env.put("QUARRY_DATA_DIR", dir.resolve("data").toString());
     env.put("QUARRY_AUTH_MODE", "password");
     env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
-    String invite = invite(env);
+    String invite = JarCommand.invite(env, dir.resolve("absent.json"));
     int port = JarCommand.freePort();
     env.put("QUARRY_HTTP_PORT", String.valueOf(port));
     node = JarNode.launch(dir.resolve("node.log"), env, "--config", dir.resolve("absent.json").toString());
@@ -166,17 +165,7 @@ class RogueMemberIT {
     }
   }
 
-  /** An invite from the command an operator runs; its output's last line is the invite. */
-  private String invite(Map<String, String> env) throws Exception {
-    ProcessBuilder command = new ProcessBuilder(JarCommand.of(Path.of(System.getProperty("quarry.jar")), List.of(),
-        "invite", "create", "--config", dir.resolve("absent.json").toString())).redirectErrorStream(true);
-    command.environment().putAll(env);
-    Process process = command.start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    List<String> out = output.lines().toList();
-    return out.get(out.size() - 1).strip();
-  }
+
 
   /** A signed-in user of the node, over HTTP. */
   private record User(WebClient client, String origin, String cookie) {

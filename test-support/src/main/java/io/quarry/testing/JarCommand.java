@@ -6,6 +6,7 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -38,6 +39,25 @@ public final class JarCommand {
     if (!node.waitFor(30, TimeUnit.SECONDS)) {
       node.destroyForcibly();
     }
+  }
+
+  /**
+   * A new invite from the command an operator runs ({@code invite create}, with {@code env} and the configuration
+   * file {@code config}); its output's last line is the invite.
+   */
+  public static String invite(Map<String, String> env, Path config) throws IOException, InterruptedException {
+    ProcessBuilder command = new ProcessBuilder(of(Path.of(System.getProperty("quarry.jar")), List.of(), "invite",
+        "create", "--config", config.toString())).redirectErrorStream(true);
+    command.environment().putAll(env);
+    command.environment().put("QUARRY_LOG_LEVEL", "INFO");
+    Process process = command.start();
+    String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new IllegalStateException("invite create did not end within 60 s: " + output);
+    }
+    List<String> lines = output.lines().toList();
+    return lines.get(lines.size() - 1).strip();
   }
 
   public static int freePort() throws IOException {
