@@ -3,6 +3,7 @@ package io.quarry.storage;
 import static io.quarry.bus.Addresses.*;
 
 import io.quarry.bus.Bus;
+import io.quarry.bus.PrivateFiles;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
@@ -14,6 +15,8 @@ import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.SslMode;
 import io.vertx.sqlclient.PoolOptions;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.slf4j.Logger;
@@ -64,10 +67,26 @@ public class StorageVerticle extends VerticleBase {
       return Future.succeededFuture(db);
     }
     Path file = settings.database();
-    return vertx.fileSystem().mkdirs(file.getParent().toString()).map(v -> {
+    return vertx.executeBlocking(() -> ownerOnly(file), false).map(v -> {
       db = new Db(JDBCPool.pool(vertx, dataSource(file), pool), Dialect.SQLITE);
       return db;
     });
+  }
+
+  /**
+   * The database and what SQLite keeps beside it are this account's alone: the data directory 0700 (refused if another
+   * account could write it), the file 0600 before SQLite first opens it (SQLite gives {@code -wal} and {@code -shm}
+   * the database file's mode), and what an older version left readable made 0600.
+   */
+  private static Void ownerOnly(Path file) throws IOException {
+    PrivateFiles.dataDir(file.getParent());
+    if (!Files.exists(file)) {
+      PrivateFiles.newFile(file);
+    }
+    for (String suffix : List.of("", "-wal", "-shm", "-journal")) {
+      PrivateFiles.file(file.resolveSibling(file.getFileName() + suffix));
+    }
+    return null;
   }
 
   /** Now, and every {@code sessionPurgeMs} (an hour) after. */

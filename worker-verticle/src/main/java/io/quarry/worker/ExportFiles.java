@@ -2,6 +2,7 @@ package io.quarry.worker;
 
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Export;
+import io.quarry.bus.PrivateFiles;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -35,7 +36,7 @@ final class ExportFiles {
     String path = dir.toString();
     return vertx.fileSystem().exists(path)
         .compose(exists -> exists ? vertx.fileSystem().deleteRecursive(path) : Future.succeededFuture())
-        .compose(v -> vertx.fileSystem().mkdirs(path));
+        .compose(v -> vertx.fileSystem().mkdirs(path, PrivateFiles.DIRECTORY));
   }
 
   Path newFile(String format) {

@@ -5,6 +5,7 @@ import io.quarry.bus.Bus;
 import io.quarry.bus.Export;
 import io.quarry.bus.Failure;
 import io.quarry.bus.Keys;
+import io.quarry.bus.PrivateFiles;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
@@ -21,6 +22,7 @@ import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -60,13 +62,21 @@ public class WorkerVerticle extends VerticleBase {
     FetchProgress progress = new FetchProgress(vertx, cache, settings.progressIntervalMs());
     services = new QueryRun.Services(cache, revalidating, progress, this::execute);
     exports = new ExportFiles(vertx, settings.home().resolve("exports"));
-    return cache.open()
+    return vertx.executeBlocking(this::ownHome, false)
+        .compose(v -> cache.open())
         .compose(v -> exports.open())
         .compose(v -> executor.executeBlocking(instances::open, false))
         .compose(kept -> listenForStops()
             .compose(listening -> Bus.serve(vertx.eventBus(), address(settings), this::onQuery).completion())
             .onSuccess(v -> log.info("Worker ready: {} threads, {} databases kept ({} each), cache in {}",
                 settings.threads(), kept, Sizes.human(instances.idleBytes()), settings.home())));
+  }
+
+  /** The data directory (refused if another account could write it) and this worker's own in it, 0700. */
+  private Void ownHome() throws IOException {
+    PrivateFiles.dataDir(settings.home().getParent());
+    PrivateFiles.directory(settings.home());
+    return null;
   }
 
   /** Stops published anywhere in the cluster reach every worker: whichever runs a stopped query stops it. */
