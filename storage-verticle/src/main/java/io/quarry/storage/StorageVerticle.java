@@ -6,6 +6,7 @@ import io.quarry.bus.Bus;
 import io.quarry.bus.PrivateFiles;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
@@ -57,20 +58,22 @@ public class StorageVerticle extends VerticleBase {
   }
 
   private Future<Db> open() {
+    Future<Void> ready = settings.dialect() == Dialect.SQLITE
+        ? vertx.executeBlocking(() -> ownerOnly(settings.database()), false) : Future.succeededFuture();
+    return ready.map(v -> db = connect(vertx, settings));
+  }
+
+  /** A pool on the configured database (tests open one to build an older version's database). */
+  static Db connect(Vertx vertx, StorageSettings settings) {
     PoolOptions pool = new PoolOptions().setMaxSize(settings.poolSize());
     if (settings.dialect() == Dialect.POSTGRES) {
       StorageSettings.Postgres pg = settings.postgres();
       PgConnectOptions options = new PgConnectOptions().setHost(pg.host()).setPort(pg.port())
           .setDatabase(pg.database()).setUser(pg.user()).setPassword(pg.password())
           .setSslMode(pg.ssl() ? SslMode.VERIFY_FULL : SslMode.DISABLE);
-      db = new Db(PgBuilder.pool().with(pool).connectingTo(options).using(vertx).build(), Dialect.POSTGRES);
-      return Future.succeededFuture(db);
+      return new Db(PgBuilder.pool().with(pool).connectingTo(options).using(vertx).build(), Dialect.POSTGRES);
     }
-    Path file = settings.database();
-    return vertx.executeBlocking(() -> ownerOnly(file), false).map(v -> {
-      db = new Db(JDBCPool.pool(vertx, dataSource(file), pool), Dialect.SQLITE);
-      return db;
-    });
+    return new Db(JDBCPool.pool(vertx, dataSource(settings.database()), pool), Dialect.SQLITE);
   }
 
   /**
