@@ -65,12 +65,13 @@ class DataDirTest {
       String conversation = chat.conversation();
       chat.addDataset(conversation, "/people.parquet");
       HttpResponse<Buffer> result = chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/query",
-          new JsonObject().put("sql", "SELECT * FROM table1"));
+          new JsonObject().put("sql", "SELECT * FROM table1, range(5000)"));
       assertThat(result.statusCode()).as(result.bodyAsString()).isEqualTo(200);
       HttpClient http = chat.outside.createHttpClient();
       HttpClientResponse held = http.request(HttpMethod.GET, chat.node.httpPort(), "127.0.0.1",
               "/api/results/" + result.bodyAsJsonObject().getString("id") + "/export?format=csv")
           .compose(HttpClientRequest::send).map(HttpClientResponse::pause).await();
+      // Some 30 MB: more than the sockets between them hold, so the server is still sending it, and its file is there.
       assertThat(held.statusCode()).isEqualTo(200);
       try (Stream<Path> all = Files.walk(data)) {
         assertThat(all.map(Path::toString).toList()).as("what the run wrote")
