@@ -62,11 +62,12 @@ CMD ["mvn", "-B", "verify"]
 FROM ${RUNTIME_IMAGE} AS runtime
 
 # A fixed uid/gid (10001), so that files on volumes and bind mounts can be given to it. A fresh named volume on
-# /data takes the ownership of the image's /data; a bind-mounted directory must be writable by uid 10001.
+# /data takes the ownership of the image's /data; a bind-mounted directory must be owned by uid 10001 and writable
+# by no one else (Quarry refuses a data directory another account could write).
 RUN groupadd --system --gid 10001 quarry \
  && useradd --system --uid 10001 --gid quarry --create-home --home-dir /home/quarry \
       --shell /usr/sbin/nologin quarry \
- && install -d -o quarry -g quarry -m 0750 /data
+ && install -d -o quarry -g quarry -m 0700 /data
 
 COPY --from=build /src/app/target/quarry.jar /opt/quarry/quarry.jar
 # For compose.yaml: sets QUARRY_CLUSTER_HOST to the container's own address, then runs the jar.

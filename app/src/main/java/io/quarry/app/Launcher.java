@@ -2,6 +2,7 @@ package io.quarry.app;
 
 import io.quarry.bus.LogContext;
 import io.quarry.bus.NodeInfo;
+import io.quarry.bus.PrivateFiles;
 import io.quarry.chat.ChatVerticle;
 import io.quarry.worker.pool.ClusterKey;
 import io.vertx.core.Future;
@@ -9,6 +10,8 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,8 +59,18 @@ public final class Launcher {
     Args args = Args.parse(argv);
     JsonObject config = ConfigLoader.load(args.config(), env, args.roles().contains(Role.WEB));
     Plan plan = Plan.of(args, config);
+    plan.dataDirs(config).forEach(Launcher::ownDataDir);
     ClusterKey key = plan.clustered() ? plan.key(config.getJsonObject("cluster"), System.in) : null;
     return new Setup(args, config, plan, vertxOptions(config), key);
+  }
+
+  /** Refused before anything runs when another account could write it, with how to fix it; else made 0700. */
+  private static void ownDataDir(Path dir) {
+    try {
+      PrivateFiles.dataDir(dir);
+    } catch (IOException e) {
+      throw new IllegalStateException("Cannot create the data directory " + dir.toAbsolutePath() + ": " + e, e);
+    }
   }
 
   private static Future<Clustering.Joined> join(Setup setup, NodeMetrics metrics) {

@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -39,6 +40,19 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
           : LocalWorkersConfig.from(config.getJsonObject("localWorkers")).count();
     }
     return new Plan(List.copyOf(roles), local, args.cluster(), args.supervisor());
+  }
+
+  /** The data directories this node writes: SQLite's (storage role on SQLite), and its workers' (worker role). */
+  Set<Path> dataDirs(JsonObject config) {
+    Set<Path> dirs = new LinkedHashSet<>();
+    JsonObject storage = config.getJsonObject("storage");
+    if (inProcess.contains(Role.STORAGE) && "sqlite".equals(storage.getString("backend"))) {
+      dirs.add(Path.of(storage.getString("dataDir")).toAbsolutePath());
+    }
+    if (inProcess.contains(Role.WORKER) || localWorkers > 0) {
+      dirs.add(Path.of(config.getJsonObject("worker").getString("dataDir")).toAbsolutePath());
+    }
+    return dirs;
   }
 
   /** Joins a cluster: the configured one, or a private one for its worker processes. */

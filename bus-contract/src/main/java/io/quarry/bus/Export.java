@@ -93,6 +93,20 @@ public record Export(String format, long maxRows, long maxBytes) {
         + " (export.maxBytes): narrow the query, or ask your operator for a higher limit";
   }
 
+  /** Why a download was refused (429): its user has {@code max} in progress already (export.maxConcurrentPerUser). */
+  public static String tooManyDownloads(int max) {
+    return "You have " + max + (max == 1 ? " download" : " downloads") + " in progress; wait for one to finish";
+  }
+
+  /**
+   * Why an export was refused (429) although it fits {@code export.maxBytes} alone: its user's downloads in progress
+   * hold {@code held} bytes on its worker's disk, and with this one they would hold more than the limit.
+   */
+  public static String tooManyBytesHeld(long held, long maxBytes) {
+    return "Your downloads in progress hold " + Sizes.human(held) + " and this one would take them past "
+        + Sizes.human(maxBytes) + " (export.maxBytes): wait for one to finish";
+  }
+
   public JsonObject toJson() {
     return new JsonObject().put("format", format).put("max_rows", maxRows).put("max_bytes", maxBytes);
   }

@@ -17,8 +17,13 @@ record ChatSettings(String host, int port, String authMode, String publicOrigins
     int writesPerMinute, int writeBurst, int passwordHashThreads, int passwordHashQueue, SignIn signIn,
     QueryTimeouts timeouts, Exports exports) {
 
-  /** How large a result's download may be (the {@code export} section, which a node hands its web role). */
-  record Exports(long maxRows, long maxBytes) {
+  /**
+   * How large a result's download may be, how many one user may have in progress on this node, and how slow one may
+   * be (the {@code export} section, which a node hands its web role).
+   *
+   * @param minBytesPerSecond a download that takes less over {@code slowWindowMs} is ended and its file deleted
+   */
+  record Exports(long maxRows, long maxBytes, int maxConcurrentPerUser, long minBytesPerSecond, long slowWindowMs) {
   }
 
   /**
@@ -32,7 +37,8 @@ record ChatSettings(String host, int port, String authMode, String publicOrigins
 
   private static Exports exports(JsonObject config) {
     JsonObject e = Defaults.section("export", config == null ? null : config.getJsonObject("export"));
-    return new Exports(e.getLong("maxRows"), e.getLong("maxBytes"));
+    return new Exports(e.getLong("maxRows"), e.getLong("maxBytes"), e.getInteger("maxConcurrentPerUser"),
+        e.getLong("minBytesPerSecond"), e.getLong("slowWindowMs"));
   }
 
   static ChatSettings from(JsonObject config) {

@@ -14,9 +14,11 @@ import java.util.concurrent.ConcurrentHashMap;
 enum Dialect {
 
   /** One file, one writer: transactions begin IMMEDIATE; the schema version is {@code PRAGMA user_version}. */
-  SQLITE("BEGIN IMMEDIATE", "BEGIN IMMEDIATE", List.of("db/sqlite/V1__schema.sql", "db/sqlite/V2__notice.sql",
-      "db/sqlite/V3__result_note.sql", "db/sqlite/V4__usage_request.sql", "db/sqlite/V5__result_runs.sql",
-      "db/sqlite/V6__answer_numbers_and_sources.sql")),
+  SQLITE("BEGIN IMMEDIATE", "BEGIN IMMEDIATE", List.of(Migration.of("db/sqlite/V1__schema.sql"),
+      Migration.of("db/sqlite/V2__notice.sql"), Migration.of("db/sqlite/V3__result_note.sql"),
+      Migration.of("db/sqlite/V4__usage_request.sql"), Migration.of("db/sqlite/V5__result_runs.sql"),
+      Migration.of("db/sqlite/V6__answer_numbers_and_sources.sql"),
+      Migration.of("db/sqlite/V7__invite_hashes.sql", InviteCodes::hashStored))),
 
   /**
    * Read-committed transactions that lock the row a check and its write depend on (the conversation, the account,
@@ -25,9 +27,11 @@ enum Dialect {
    * read by index) and most of 20 conversations' writes failed five times over. The schema version is a table, and
    * migrations hold an advisory lock so that of several storage nodes starting at once exactly one migrates.
    */
-  POSTGRES("BEGIN", "BEGIN", List.of("db/postgres/V1__schema.sql", "db/postgres/V2__usage_request.sql",
-      "db/postgres/V3__result_runs.sql", "db/postgres/V4__answer_numbers_and_sources.sql",
-      "db/postgres/V5__result_runs_order.sql"));
+  POSTGRES("BEGIN", "BEGIN", List.of(Migration.of("db/postgres/V1__schema.sql"),
+      Migration.of("db/postgres/V2__usage_request.sql"), Migration.of("db/postgres/V3__result_runs.sql"),
+      Migration.of("db/postgres/V4__answer_numbers_and_sources.sql"),
+      Migration.of("db/postgres/V5__result_runs_order.sql"),
+      Migration.of("db/postgres/V6__invite_hashes.sql", InviteCodes::hashStored)));
 
   /** Any number that names Quarry's migrations among a database's advisory locks. */
   private static final long MIGRATION_LOCK = 0x5155_4152_5259L;
@@ -39,10 +43,10 @@ enum Dialect {
    */
   final String beginMigration;
   /** Append only: migration {@code i} (1-based) brings the database to version {@code i}. */
-  final List<String> migrations;
+  final List<Migration> migrations;
   private final Map<String, String> translated = new ConcurrentHashMap<>();
 
-  Dialect(String begin, String beginMigration, List<String> migrations) {
+  Dialect(String begin, String beginMigration, List<Migration> migrations) {
     this.begin = begin;
     this.beginMigration = beginMigration;
     this.migrations = migrations;

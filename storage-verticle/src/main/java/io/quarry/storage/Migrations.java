@@ -27,22 +27,31 @@ final class Migrations {
   }
 
   static Future<Integer> apply(Db db) {
-    Dialect dialect = db.dialect();
-    return db.tx(dialect.beginMigration, conn -> dialect.version(conn).compose(current -> applyFrom(dialect, conn, current)));
+    return apply(db, latest(db.dialect()));
   }
 
-  private static Future<Integer> applyFrom(Dialect dialect, SqlConnection conn, int current) {
-    List<String> scripts = dialect.migrations;
+  /** Up to version {@code last} only (tests build an older version's database so). */
+  static Future<Integer> apply(Db db, int last) {
+    Dialect dialect = db.dialect();
+    return db.tx(dialect.beginMigration, conn -> dialect.version(conn)
+        .compose(current -> applyFrom(dialect, conn, current, last)));
+  }
+
+  private static Future<Integer> applyFrom(Dialect dialect, SqlConnection conn, int current, int last) {
     Future<Void> chain = Future.succeededFuture();
-    for (int version = current + 1; version <= scripts.size(); version++) {
+    for (int version = current + 1; version <= last; version++) {
       int target = version;
-      for (String statement : statements(scripts.get(version - 1))) {
+      Migration migration = dialect.migrations.get(version - 1);
+      for (String statement : statements(migration.script())) {
         chain = chain.compose(v -> conn.query(statement).execute().mapEmpty());
+      }
+      if (migration.after() != null) {
+        chain = chain.compose(v -> migration.after().apply(conn, dialect));
       }
       chain = chain.compose(v -> dialect.setVersion(conn, target))
           .onSuccess(v -> log.info("Database migrated to version {}", target));
     }
-    return chain.map(v -> Math.max(current, scripts.size()));
+    return chain.map(v -> Math.max(current, last));
   }
 
   static List<String> statements(String resource) {

@@ -3,8 +3,10 @@ package io.quarry.storage;
 import static io.quarry.bus.Addresses.*;
 
 import io.quarry.bus.Bus;
+import io.quarry.bus.PrivateFiles;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
@@ -14,6 +16,8 @@ import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.SslMode;
 import io.vertx.sqlclient.PoolOptions;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.slf4j.Logger;
@@ -54,20 +58,38 @@ public class StorageVerticle extends VerticleBase {
   }
 
   private Future<Db> open() {
+    Future<Void> ready = settings.dialect() == Dialect.SQLITE
+        ? vertx.executeBlocking(() -> ownerOnly(settings.database()), false) : Future.succeededFuture();
+    return ready.map(v -> db = connect(vertx, settings));
+  }
+
+  /** A pool on the configured database (tests open one to build an older version's database). */
+  static Db connect(Vertx vertx, StorageSettings settings) {
     PoolOptions pool = new PoolOptions().setMaxSize(settings.poolSize());
     if (settings.dialect() == Dialect.POSTGRES) {
       StorageSettings.Postgres pg = settings.postgres();
       PgConnectOptions options = new PgConnectOptions().setHost(pg.host()).setPort(pg.port())
           .setDatabase(pg.database()).setUser(pg.user()).setPassword(pg.password())
           .setSslMode(pg.ssl() ? SslMode.VERIFY_FULL : SslMode.DISABLE);
-      db = new Db(PgBuilder.pool().with(pool).connectingTo(options).using(vertx).build(), Dialect.POSTGRES);
-      return Future.succeededFuture(db);
+      return new Db(PgBuilder.pool().with(pool).connectingTo(options).using(vertx).build(), Dialect.POSTGRES);
     }
-    Path file = settings.database();
-    return vertx.fileSystem().mkdirs(file.getParent().toString()).map(v -> {
-      db = new Db(JDBCPool.pool(vertx, dataSource(file), pool), Dialect.SQLITE);
-      return db;
-    });
+    return new Db(JDBCPool.pool(vertx, dataSource(settings.database()), pool), Dialect.SQLITE);
+  }
+
+  /**
+   * The database and what SQLite keeps beside it are this account's alone: the data directory 0700 (refused if another
+   * account could write it), the file 0600 before SQLite first opens it (SQLite gives {@code -wal} and {@code -shm}
+   * the database file's mode), and what an older version left readable made 0600.
+   */
+  private static Void ownerOnly(Path file) throws IOException {
+    PrivateFiles.dataDir(file.getParent());
+    if (!Files.exists(file)) {
+      PrivateFiles.newFile(file);
+    }
+    for (String suffix : List.of("", "-wal", "-shm", "-journal")) {
+      PrivateFiles.file(file.resolveSibling(file.getFileName() + suffix));
+    }
+    return null;
   }
 
   /** Now, and every {@code sessionPurgeMs} (an hour) after. */

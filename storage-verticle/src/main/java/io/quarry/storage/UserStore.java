@@ -14,14 +14,11 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlResult;
 import io.vertx.sqlclient.SqlConnection;
-import java.security.SecureRandom;
-import java.util.HexFormat;
 
 /** Users, sessions and invites. */
 final class UserStore {
 
   private static final String USER_COLUMNS = "id, email, created_at";
-  private static final SecureRandom RANDOM = new SecureRandom();
 
   private final Db db;
 
@@ -42,9 +39,9 @@ final class UserStore {
   Future<JsonObject> create(JsonObject body) {
     String email = required(body, Keys.EMAIL);
     String hash = required(body, Keys.PASSWORD_HASH);
-    String invite = required(body, Keys.INVITE);
+    String invite = InviteCodes.hash(required(body, Keys.INVITE));
     User user = new User(Db.newId(), email, Timestamps.now());
-    return db.tx(conn -> db.exists(conn, "SELECT 1 FROM invites WHERE code = ? AND used_at IS NULL FOR UPDATE", invite)
+    return db.tx(conn -> db.exists(conn, "SELECT 1 FROM invites WHERE code_hash = ? AND used_at IS NULL FOR UPDATE", invite)
             .compose(usable -> usable ? db.exists(conn, "SELECT 1 FROM users WHERE email = ?", email)
                 .compose(taken -> taken ? useUp(conn, invite, null, user.createdAt()).map(false)
                     : insert(conn, user, hash).compose(v -> useUp(conn, invite, user.id(), user.createdAt())).map(true))
@@ -55,13 +52,13 @@ final class UserStore {
 
   /** {@code {usable}}: whether the invite is known and not used yet. */
   Future<JsonObject> checkInvite(JsonObject body) {
-    return unused(db.pool(), required(body, Keys.CODE))
+    return unused(db.pool(), InviteCodes.hash(required(body, Keys.CODE)))
         .map(usable -> new JsonObject().put(Keys.USABLE, usable));
   }
 
   /** Unused means never used: deleting the account an invite made does not make the invite new again. */
-  private Future<Boolean> unused(SqlClient client, String invite) {
-    return db.exists(client, "SELECT 1 FROM invites WHERE code = ? AND used_at IS NULL", invite);
+  private Future<Boolean> unused(SqlClient client, String inviteHash) {
+    return db.exists(client, "SELECT 1 FROM invites WHERE code_hash = ? AND used_at IS NULL", inviteHash);
   }
 
   private Future<Void> insert(SqlConnection conn, User user, String hash) {
@@ -69,8 +66,8 @@ final class UserStore {
         user.id(), user.email(), hash, user.createdAt()).mapEmpty();
   }
 
-  private Future<Void> useUp(SqlConnection conn, String invite, String userId, String at) {
-    return db.run(conn, "UPDATE invites SET used_by = ?, used_at = ? WHERE code = ?", userId, at, invite)
+  private Future<Void> useUp(SqlConnection conn, String inviteHash, String userId, String at) {
+    return db.run(conn, "UPDATE invites SET used_by = ?, used_at = ? WHERE code_hash = ?", userId, at, inviteHash)
         .mapEmpty();
   }
 
@@ -111,11 +108,10 @@ final class UserStore {
         .map(v -> new JsonObject());
   }
 
+  /** The code is answered once, here; only its hash is kept. */
   Future<JsonObject> createInvite(JsonObject body) {
-    byte[] bytes = new byte[16];
-    RANDOM.nextBytes(bytes);
-    String code = HexFormat.of().formatHex(bytes);
-    return db.run("INSERT INTO invites (code, created_at) VALUES (?, ?)", code, Timestamps.now())
+    String code = InviteCodes.newCode();
+    return db.run("INSERT INTO invites (code_hash, created_at) VALUES (?, ?)", InviteCodes.hash(code), Timestamps.now())
         .map(v -> new JsonObject().put(Keys.CODE, code));
   }
 

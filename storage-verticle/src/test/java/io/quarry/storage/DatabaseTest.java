@@ -10,7 +10,9 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -102,5 +104,29 @@ class DatabaseTest extends StorageTestBase {
     Throwable t = catchFailure(vertx.deployVerticle(new StorageVerticle(),
         new DeploymentOptions().setConfig(new JsonObject().put("dataDir", blocker.resolve("sub").toString()))));
     assertThat(t.getMessage()).contains("not-a-directory");
+  }
+
+  @Test
+  @DisplayName("SQLite: a new data directory is 0700 and the database, its -wal and its -shm 0600, although the umask"
+      + " is 022")
+  void ownerOnly() throws Exception {
+    assumeTrue(BACKEND == Dialect.SQLITE, "SQLite only");
+    Path data = dataDir.resolve("new");
+    Vertx other = Vertx.vertx();
+    try {
+      other.deployVerticle(new StorageVerticle(), new DeploymentOptions().setConfig(new JsonObject()
+          .put("dataDir", data.toString()))).await();
+
+      assertThat(mode(data)).isEqualTo("rwx------");
+      for (String name : List.of("quarry.db", "quarry.db-wal", "quarry.db-shm")) {
+        assertThat(mode(data.resolve(name))).as(name).isEqualTo("rw-------");
+      }
+    } finally {
+      other.close().await();
+    }
+  }
+
+  private static String mode(Path path) throws java.io.IOException {
+    return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
   }
 }

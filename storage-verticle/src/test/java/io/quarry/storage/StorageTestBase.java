@@ -20,12 +20,14 @@ import io.vertx.junit5.VertxExtension;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -119,19 +121,39 @@ abstract class StorageTestBase {
 
   /** The first column of the first row of {@code sql}, run on the database directly; null for no row. */
   Object first(String sql) throws SQLException {
+    List<List<Object>> rows = rows(sql);
+    return rows.isEmpty() ? null : rows.get(0).get(0);
+  }
+
+  /** Every row of {@code sql}, run on the database directly. */
+  List<List<Object>> rows(String sql) throws SQLException {
+    List<List<Object>> out = new ArrayList<>();
     if (BACKEND == Dialect.POSTGRES) {
       Pool pool = PgBuilder.pool().connectingTo(new PgConnectOptions().setHost("127.0.0.1")
           .setPort(PostgresServer.shared().port()).setDatabase(database).setUser(PostgresServer.USER)).using(vertx)
           .build();
       try {
-        var rows = pool.query(sql).execute().await();
-        return rows.iterator().hasNext() ? rows.iterator().next().getValue(0) : null;
+        for (Row row : pool.query(sql).execute().await()) {
+          List<Object> values = new ArrayList<>();
+          for (int i = 0; i < row.size(); i++) {
+            values.add(row.getValue(i));
+          }
+          out.add(values);
+        }
+        return out;
       } finally {
         pool.close().await();
       }
     }
     try (Connection c = sqlite(); ResultSet rs = c.createStatement().executeQuery(sql)) {
-      return rs.next() ? rs.getObject(1) : null;
+      while (rs.next()) {
+        List<Object> values = new ArrayList<>();
+        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+          values.add(rs.getObject(i));
+        }
+        out.add(values);
+      }
+      return out;
     }
   }
 

@@ -1,8 +1,8 @@
 package io.quarry.worker;
 
+import io.quarry.bus.PrivateFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -298,7 +298,7 @@ final class DuckInstances implements AutoCloseable {
       throws SQLException {
     Path spill = limits.spillDir().resolve("db-" + nextNumber());
     try {
-      Files.createDirectories(spill);
+      PrivateFiles.directory(spill);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -2,6 +2,7 @@ package io.quarry.worker;
 
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Export;
+import io.quarry.bus.PrivateFiles;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -35,17 +36,17 @@ final class ExportFiles {
     String path = dir.toString();
     return vertx.fileSystem().exists(path)
         .compose(exists -> exists ? vertx.fileSystem().deleteRecursive(path) : Future.succeededFuture())
-        .compose(v -> vertx.fileSystem().mkdirs(path));
+        .compose(v -> vertx.fileSystem().mkdirs(path, PrivateFiles.DIRECTORY));
   }
 
   Path newFile(String format) {
     return dir.resolve(UUID.randomUUID() + "." + format);
   }
 
-  /** Serves {@code file} from an address of its own, answered with its reply. */
-  Future<String> serve(Path file) {
+  /** Serves {@code file} from an address of its own, answered with its reply; {@code deleted} runs when it goes. */
+  Future<String> serve(Path file, Runnable deleted) {
     String address = Addresses.workerExport(UUID.randomUUID().toString());
-    Reader reader = new Reader(file);
+    Reader reader = new Reader(file, deleted);
     reader.consumer = vertx.eventBus().consumer(address, reader::handle);
     reader.idle();
     return reader.consumer.completion().map(address);
@@ -53,17 +54,19 @@ final class ExportFiles {
 
   private final class Reader {
     final Path file;
+    final Runnable deleted;
     MessageConsumer<JsonObject> consumer;
     long timer = -1;
 
-    Reader(Path file) {
+    Reader(Path file, Runnable deleted) {
       this.file = file;
+      this.deleted = deleted;
     }
 
     void handle(Message<JsonObject> msg) {
       if (msg.body().getBoolean(Export.DONE, false)) {
-        close();
-        msg.reply(new JsonObject());
+        // Answered once the file is gone: its user's next export may count on the room it leaves.
+        close().onComplete(gone -> msg.reply(new JsonObject()));
         return;
       }
       idle();
@@ -79,10 +82,10 @@ final class ExportFiles {
       timer = vertx.setTimer(IDLE_MS, t -> close());
     }
 
-    void close() {
+    Future<Void> close() {
       vertx.cancelTimer(timer);
       consumer.unregister();
-      vertx.fileSystem().delete(file.toString()).otherwiseEmpty();
+      return vertx.fileSystem().delete(file.toString()).otherwiseEmpty().onComplete(v -> deleted.run());
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.quarry.worker;
 
 import io.quarry.bus.Failure;
+import io.quarry.bus.PrivateFiles;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.Sizes;
 import io.quarry.bus.net.OutboundHttp.Exchange;
@@ -91,7 +92,7 @@ record Footer(long at, long heldFrom, boolean whole) {
   }
 
   private static Future<Void> write(Vertx vertx, Path target, Buffer bytes, long at) {
-    return vertx.fileSystem().open(target.toString(), new OpenOptions().setWrite(true).setCreateNew(true))
+    return vertx.fileSystem().open(target.toString(), new OpenOptions().setWrite(true).setCreateNew(true).setPerms(PrivateFiles.FILE))
         .compose(file -> file.write(bytes, at).eventually(file::close));
   }
 }

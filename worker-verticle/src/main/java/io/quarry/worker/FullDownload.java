@@ -1,5 +1,6 @@
 package io.quarry.worker;
 
+import io.quarry.bus.PrivateFiles;
 import io.quarry.bus.net.OutboundHttp.Exchange;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -26,7 +27,7 @@ final class FullDownload {
   static Future<Long> to(Vertx vertx, Path part, Exchange exchange, ParquetCache.Download progress, long limit,
       Supplier<RuntimeException> overLimit) {
     exchange.response().pause();
-    return vertx.fileSystem().open(part.toString(), new OpenOptions().setWrite(true).setCreateNew(true))
+    return vertx.fileSystem().open(part.toString(), new OpenOptions().setWrite(true).setCreateNew(true).setPerms(PrivateFiles.FILE))
         .compose(file -> {
           Future<Long> received = stream(exchange, file, progress, limit, overLimit);
           exchange.response().resume();

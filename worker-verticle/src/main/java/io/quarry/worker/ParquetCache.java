@@ -1,6 +1,7 @@
 package io.quarry.worker;
 
 import io.quarry.bus.Failure;
+import io.quarry.bus.PrivateFiles;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.Sizes;
 import io.quarry.bus.net.Deadline;
@@ -146,7 +147,7 @@ final class ParquetCache {
     String dir = settings.dir().toString();
     return vertx.fileSystem().exists(dir)
         .compose(exists -> exists ? vertx.fileSystem().deleteRecursive(dir) : Future.succeededFuture())
-        .compose(v -> vertx.fileSystem().mkdirs(dir));
+        .compose(v -> vertx.fileSystem().mkdirs(dir, PrivateFiles.DIRECTORY));
   }
 
   Pins pins() {

@@ -2,6 +2,7 @@ package io.quarry.worker;
 
 import io.quarry.bus.Export;
 import io.quarry.bus.Failure;
+import io.quarry.bus.PrivateFiles;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.RowsJson;
@@ -98,6 +99,8 @@ final class QueryEngine {
         throw new QuarryException(Failure.TOO_LARGE, rows > export.maxRows() ? Export.tooManyRows(export.maxRows())
             : Export.tooManyBytes(export.maxBytes()));
       }
+      // DuckDB created it with the umask's mode; in this worker's 0700 directory nobody else could reach it meanwhile.
+      PrivateFiles.file(output);
       return new Exported(rows, bytes);
     } catch (SQLException | RuntimeException e) {
       Files.deleteIfExists(output);

@@ -5,6 +5,7 @@ import io.quarry.bus.Bus;
 import io.quarry.bus.Export;
 import io.quarry.bus.Failure;
 import io.quarry.bus.Keys;
+import io.quarry.bus.PrivateFiles;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
@@ -21,6 +22,7 @@ import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -44,6 +46,7 @@ public class WorkerVerticle extends VerticleBase {
   private final StopKeys stops = new StopKeys();
   private QueryEngine engine;
   private ExportFiles exports;
+  private ExportQuota quota;
   private Admission admission;
   private WorkerSettings settings;
 
@@ -60,13 +63,22 @@ public class WorkerVerticle extends VerticleBase {
     FetchProgress progress = new FetchProgress(vertx, cache, settings.progressIntervalMs());
     services = new QueryRun.Services(cache, revalidating, progress, this::execute);
     exports = new ExportFiles(vertx, settings.home().resolve("exports"));
-    return cache.open()
+    quota = new ExportQuota(vertx);
+    return vertx.executeBlocking(this::ownHome, false)
+        .compose(v -> cache.open())
         .compose(v -> exports.open())
         .compose(v -> executor.executeBlocking(instances::open, false))
         .compose(kept -> listenForStops()
             .compose(listening -> Bus.serve(vertx.eventBus(), address(settings), this::onQuery).completion())
             .onSuccess(v -> log.info("Worker ready: {} threads, {} databases kept ({} each), cache in {}",
                 settings.threads(), kept, Sizes.human(instances.idleBytes()), settings.home())));
+  }
+
+  /** The data directory (refused if another account could write it) and this worker's own in it, 0700. */
+  private Void ownHome() throws IOException {
+    PrivateFiles.dataDir(settings.home().getParent());
+    PrivateFiles.directory(settings.home());
+    return null;
   }
 
   /** Stops published anywhere in the cluster reach every worker: whichever runs a stopped query stops it. */
@@ -119,7 +131,7 @@ public class WorkerVerticle extends VerticleBase {
       ParquetCache.Pins pins, boolean again) {
     QueryRun.Services mine = request.export() == null ? services : new QueryRun.Services(services.cache(),
         services.revalidating(), services.progress(), (bindings, sql, limit, until, abort) -> export(request.export(),
-            bindings, sql, limit, until, abort));
+            request.userId(), bindings, sql, limit, until, abort));
     QueryRun run = new QueryRun(mine, request, reads, timeoutMs, deadline, pins);
     Runnable done = stops.whileRunning(request.stopKey(), run::stop);
     return run.answer().onComplete(ended -> done.run()).recover(e -> {
@@ -140,18 +152,26 @@ public class WorkerVerticle extends VerticleBase {
 
   /**
    * The whole result written to a file of this worker's, served from an address of its own: the reply says where, and
-   * how many rows and bytes it holds, instead of carrying rows.
+   * how many rows and bytes it holds, instead of carrying rows. The file counts toward its user's
+   * {@link ExportQuota} from its first byte until it is deleted; past it, it is stopped and deleted.
    */
-  private Future<Buffer> export(Export export, Map<String, Placeholders.Bound> bindings, String sql, long timeoutMs,
-      long deadline, Abort abort) {
+  private Future<Buffer> export(Export export, String userId, Map<String, Placeholders.Bound> bindings, String sql,
+      long timeoutMs, long deadline, Abort abort) {
     Path output = exports.newFile(export.format());
+    ExportQuota.Charge charge = quota.charge(userId, output, export.maxBytes(), abort::fire);
     long started = System.nanoTime();
     return executor.executeBlocking(() -> engine.export(bindings, sql, export, output, timeoutMs,
             alarm(deadline, abort)), false)
-        .compose(written -> exports.serve(output).map(address -> WorkerReply.with(WorkerReply.encode(
-            new QueryResult(null, null, sql, new JsonArray(), RowsJson.EMPTY, written.rows(), false,
-                (System.nanoTime() - started) / 1_000_000, null, null), settings.servedBy()), Keys.EXPORT,
-            new Export.File(address, export.format(), written.rows(), written.bytes()).toJson())));
+        .recover(e -> Future.failedFuture(charge.over() ? charge.failure() : e))
+        .compose(written -> charge.written(written.bytes()).compose(v -> exports.serve(output, charge::release))
+            .map(address -> WorkerReply.with(WorkerReply.encode(
+                new QueryResult(null, null, sql, new JsonArray(), RowsJson.EMPTY, written.rows(), false,
+                    (System.nanoTime() - started) / 1_000_000, null, null), settings.servedBy()), Keys.EXPORT,
+                new Export.File(address, export.format(), written.rows(), written.bytes()).toJson())))
+        .onFailure(e -> {
+          charge.release();
+          vertx.fileSystem().delete(output.toString()).otherwiseEmpty();
+        });
   }
 
   /** A query's limit, as what is left of it by {@code deadline}, or its stop ({@code abort}), whichever comes first. */

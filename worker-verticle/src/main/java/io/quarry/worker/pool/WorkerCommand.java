@@ -1,5 +1,6 @@
 package io.quarry.worker.pool;
 
+import io.quarry.bus.PrivateFiles;
 import io.vertx.core.file.FileSystem;
 import io.vertx.core.file.FileSystemException;
 import java.io.IOException;
@@ -72,6 +73,16 @@ final class WorkerCommand {
   void ended(String workerId) {
     classes.workerEnded(workerId);
     delete(temp.resolve(workerId));
+    // What the JVM wrote as it died (its crash report) is the account's alone, as all else here.
+    PrivateFiles.tree(home);
+  }
+
+  /**
+   * A worker process is ready: what it unpacked into its temporary directory (DuckDB's driver leaves its native
+   * library 0744) becomes 0600. Blocks; the library is loaded already.
+   */
+  void ready(String workerId) {
+    PrivateFiles.tree(temp.resolve(workerId));
   }
 
   private void delete(Path tree) {
@@ -85,7 +96,7 @@ final class WorkerCommand {
   }
 
   ProcessBuilder build(int slot, String supervisor, String workerId, Path configFile) throws IOException {
-    Path ownTemp = Files.createDirectories(temp.resolve(workerId));
+    Path ownTemp = PrivateFiles.directory(temp.resolve(workerId));
     List<String> command = new ArrayList<>();
     if (settings.memoryCapMb() > 0 && Files.isExecutable(Path.of("/bin/sh"))) {
       command.addAll(List.of("/bin/sh", "-c", CAPPED, "quarry-worker", String.valueOf(settings.memoryCapMb() * 1024)));

@@ -5,6 +5,7 @@ import io.quarry.bus.Bus;
 import io.quarry.bus.Defaults;
 import io.quarry.bus.Failure;
 import io.quarry.bus.NodeInfo;
+import io.quarry.bus.PrivateFiles;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.LocalWorker;
 import io.quarry.bus.LocalWorkerStatus;
@@ -22,7 +23,6 @@ import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -148,26 +148,22 @@ public class WorkerPool extends VerticleBase {
 
   /**
    * One configuration file per process: the node's worker and cluster settings, and a cache of its own.
-   * Readable by this account only, though it holds no secret: the cluster key goes over standard input.
+   * Readable by this account only, though it holds no secret: the cluster key goes over standard input. Their
+   * directory is in the data directory, which must be this account's alone (see {@link PrivateFiles#dataDir}).
    */
   private static List<Path> writeConfigurations(Path home, JsonObject child, int count) throws IOException {
-    Files.createDirectories(home);
+    PrivateFiles.dataDir(home.getParent());
+    PrivateFiles.directory(home);
     List<Path> files = new ArrayList<>();
     for (int slot = 1; slot <= count; slot++) {
       JsonObject config = child.copy();
       config.getJsonObject("worker").put("name", "local-" + slot);
       Path file = home.resolve("worker-" + slot + ".json");
+      PrivateFiles.file(Files.exists(file) ? file : PrivateFiles.newFile(file));
       Files.writeString(file, config.encodePrettily());
-      ownerOnly(file);
       files.add(file);
     }
     return files;
-  }
-
-  private static void ownerOnly(Path file) throws IOException {
-    if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-    }
   }
 
   private void announced(LocalWorker worker, Message<JsonObject> msg) {

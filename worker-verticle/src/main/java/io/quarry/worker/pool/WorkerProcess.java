@@ -143,7 +143,11 @@ final class WorkerProcess implements Member {
     state = State.READY;
     log.info("{} ready: pid {}, address-space cap {}", name(), worker.pid(),
         worker.memoryCapBytes() > 0 ? Sizes.human(worker.memoryCapBytes()) : "none");
-    firstStart.tryComplete();
+    // The node counts as started once what its workers unpacked is private too.
+    context.owner().executeBlocking(() -> {
+      command.ready(worker.id());
+      return null;
+    }, false).onComplete(tightened -> firstStart.tryComplete());
     changed.accept(this);
   }
 
