@@ -32,7 +32,7 @@ class CachedCopyBrowserTest extends BrowserTestBase {
     assertThat(page.locator("body")).hasAttribute("data-ready", "true");
     page.locator("#dataset-url").fill(chat.files.url("/people.parquet"));
     page.locator("#dataset-url").press("Enter");
-    assertThat(page.locator(".dataset-card .open")).containsText("table1");
+    assertThat(page.locator(".dataset-card.ready .open")).containsText("table1");
 
     countPeople("100 people.");
     assertThat(page.locator(".result-table td").first()).hasText("100");

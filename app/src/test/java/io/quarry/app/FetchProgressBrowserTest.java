@@ -28,13 +28,14 @@ class FetchProgressBrowserTest extends BrowserTestBase {
   private ParquetServer.Held bigTable() {
     byte[] big = ParquetFixtures.write(dir.resolve("big.parquet"),
         "SELECT range AS id, md5(range::VARCHAR) AS h FROM range(100000)");
-    ParquetServer.Held rest = chat.files.route("/big.parquet").content(big).holdRangesAfter(SENT);
+    ParquetServer.Route route = chat.files.route("/big.parquet").content(big);
     page.navigate(url());
     assertThat(page.locator("body")).hasAttribute("data-ready", "true");
     page.locator("#dataset-url").fill(chat.files.url("/big.parquet"));
     page.locator("#dataset-url").press("Enter");
-    assertThat(page.locator(".dataset-card .open")).containsText("table1");
-    return rest;
+    assertThat(page.locator(".dataset-card.ready .open")).containsText("table1");
+    // Held from here: adding the file brought its footer to a worker already, and the query brings its columns.
+    return route.holdRangesAfter(SENT);
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.quarry.dataset;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
+import io.quarry.bus.QueryResult;
 import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -26,21 +27,29 @@ final class EngineSchema {
     this.worker = worker;
   }
 
-  /** Columns as {@code [{name, type, friendly_type}]}, within {@code timeoutMs}. */
+  /**
+   * Columns as {@code [{name, type, friendly_type}]}, within {@code timeoutMs}. DESCRIBE reads the footer alone: the
+   * worker fetches no column for it. A result holds at most {@link QueryResult#MAX_ROWS} rows, so a wider table is
+   * described a page at a time.
+   */
   Future<JsonArray> describe(URI url, long timeoutMs) {
-    QueryRequest request = new QueryRequest("SELECT * FROM " + TABLE + " LIMIT 0", Map.of(TABLE, url.toString()),
-        timeoutMs);
-    return worker.run(request, timeoutMs).map(result -> withFriendlyTypes(result.columns()))
+    return page(url, new JsonArray(), System.nanoTime() + timeoutMs * 1_000_000)
         .recover(e -> Future.failedFuture(refusal(e)));
   }
 
-  private static JsonArray withFriendlyTypes(JsonArray columns) {
-    JsonArray described = new JsonArray();
-    for (Object column : columns) {
-      String type = ((JsonObject) column).getString("type");
-      described.add(((JsonObject) column).copy().put("friendly_type", FriendlyTypes.of(type)));
-    }
-    return described;
+  private Future<JsonArray> page(URI url, JsonArray described, long deadline) {
+    long leftMs = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+    QueryRequest request = new QueryRequest("SELECT column_name, column_type FROM (DESCRIBE " + TABLE + ") LIMIT "
+        + QueryResult.MAX_ROWS + " OFFSET " + described.size(), Map.of(TABLE, url.toString()), leftMs);
+    return worker.run(request, leftMs).compose(result -> {
+      for (Object row : result.rowValues()) {
+        String type = ((JsonArray) row).getString(1);
+        described.add(new JsonObject().put("name", ((JsonArray) row).getString(0)).put("type", type)
+            .put("friendly_type", FriendlyTypes.of(type)));
+      }
+      return result.totalRows() < QueryResult.MAX_ROWS ? Future.succeededFuture(described)
+          : page(url, described, deadline);
+    });
   }
 
   /**

@@ -25,8 +25,8 @@ import java.util.function.Consumer;
 
 /**
  * {@code worker.query.run} as a worker pool answers it, for testing the dataset verticle alone: it records each
- * request and meets it with the next scripted move, or else answers with one row naming the tables it was given
- * (see {@link #tablesOf}), so a test can tell which tables an answer was computed over. Its state is safe to
+ * request and meets it with the next scripted move, or else answers an added file's engine check with one column, and
+ * any other query with one row naming the tables it was given (see {@link #tablesOf}), so a test can tell which tables an answer was computed over. Its state is safe to
  * read from the test's thread.
  */
 final class FakeWorker {
@@ -59,6 +59,13 @@ final class FakeWorker {
         tables.keySet())))), 1, false, 3, null, null);
   }
 
+  /** What it answers the engine check of an added file (DESCRIBE), unless scripted: one VARCHAR column. */
+  private static QueryResult describedAsOneColumn() {
+    return new QueryResult(null, null, null, new JsonArray().add(new JsonObject().put("name", "column_name")
+        .put("type", "VARCHAR")).add(new JsonObject().put("name", "column_type").put("type", "VARCHAR")),
+        RowsJson.of(new JsonArray().add(new JsonArray().add("value").add("VARCHAR"))), 1, false, 1, null, null);
+  }
+
   /** Which tables an answer made by {@link #over} was computed over. */
   static String tablesOf(QueryResult result) {
     return result.rowValues().getJsonArray(0).getString(0);
@@ -70,6 +77,8 @@ final class FakeWorker {
     Consumer<Message<JsonObject>> move = script.poll();
     if (move != null) {
       move.accept(msg);
+    } else if (request.sql().contains("(DESCRIBE ")) {
+      msg.reply(WorkerReply.encode(describedAsOneColumn(), "fake-worker"));
     } else {
       msg.reply(WorkerReply.encode(over(request.tables()), "fake-worker"));
     }

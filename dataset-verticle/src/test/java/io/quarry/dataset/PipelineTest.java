@@ -105,7 +105,7 @@ class PipelineTest {
             "shape:GEOMETRY('OGC:CRS84'):Geometry", "extra:VARIANT:Variant");
     QueryRequest asked = worker.requests().get(0);
     assertThat(asked.tables()).containsExactly(Map.entry("dataset", server.url("/people.parquet")));
-    assertThat(asked.sql()).isEqualTo("SELECT * FROM dataset LIMIT 0");
+    assertThat(asked.sql()).isEqualTo("SELECT column_name, column_type FROM (DESCRIBE dataset) LIMIT 1000 OFFSET 0");
   }
 
   @Test
@@ -132,11 +132,13 @@ class PipelineTest {
     assertThat(e.getMessage()).isEqualTo(WorkerClient.NO_WORKER);
   }
 
-  /** What a worker answers to the engine check of a file with these columns: their names and types, no rows. */
+  /** What a worker answers to the engine check (DESCRIBE) of a file with these columns: a row for each. */
   private static QueryResult described(Map<String, String> columns) {
-    JsonArray described = new JsonArray();
-    columns.forEach((name, type) -> described.add(new JsonObject().put("name", name).put("type", type)));
-    return new QueryResult(null, null, null, described, RowsJson.of(new JsonArray()), 0, false, 1, null, null);
+    JsonArray rows = new JsonArray();
+    columns.forEach((name, type) -> rows.add(new JsonArray().add(name).add(type)));
+    JsonArray header = new JsonArray().add(new JsonObject().put("name", "column_name").put("type", "VARCHAR"))
+        .add(new JsonObject().put("name", "column_type").put("type", "VARCHAR"));
+    return new QueryResult(null, null, null, header, RowsJson.of(rows), rows.size(), false, 1, null, null);
   }
 
   @Test

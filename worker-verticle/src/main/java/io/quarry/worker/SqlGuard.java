@@ -108,6 +108,10 @@ final class SqlGuard {
   private static void checkReferences(Object node, References refs) {
     if (node instanceof JsonObject object) {
       String type = object.getString("type", "");
+      if (type.equals("SELECT_NODE") && isDescribe(object.getJsonObject("from_table"))) {
+        checkDescribe(object, refs);
+        return;
+      }
       if (type.equals("BASE_TABLE")) {
         checkTable(object, refs);
       } else if (type.equals("TABLE_FUNCTION")) {
@@ -117,6 +121,50 @@ final class SqlGuard {
       object.forEach(field -> checkReferences(field.getValue(), refs));
     } else if (node instanceof JsonArray array) {
       array.forEach(item -> checkReferences(item, refs));
+    }
+  }
+
+  /** DESCRIBE, or a subquery that selects from it (as {@code SELECT * FROM (DESCRIBE t)} is parsed). */
+  private static boolean isDescribe(JsonObject from) {
+    if (from == null) {
+      return false;
+    }
+    if ("SHOW_REF".equals(from.getString("type"))) {
+      return true;
+    }
+    JsonObject subquery = from.getJsonObject("subquery");
+    JsonObject node = subquery == null ? null : subquery.getJsonObject("node");
+    return "SUBQUERY".equals(from.getString("type")) && node != null && "SELECT_NODE".equals(node.getString("type"))
+        && isDescribe(node.getJsonObject("from_table"));
+  }
+
+  /**
+   * {@code SELECT … FROM (DESCRIBE t)}: DESCRIBE reads a relation's column names and types from its footer, no value
+   * of any column, so its tables are read (bound) but none of their columns; a star over it is over DESCRIBE's rows.
+   */
+  private static void checkDescribe(JsonObject select, References refs) {
+    checkTablesOnly(select.getJsonObject("from_table"), refs);
+    select.forEach(field -> {
+      if (field.getKey().equals("select_list")) {
+        ((JsonArray) field.getValue()).stream().filter(item -> !"STAR".equals(((JsonObject) item).getString("type")))
+            .forEach(item -> checkReferences(item, refs));
+      } else if (!field.getKey().equals("from_table")) {
+        checkReferences(field.getValue(), refs);
+      }
+    });
+  }
+
+  private static void checkTablesOnly(Object node, References refs) {
+    if (node instanceof JsonObject object) {
+      String type = object.getString("type", "");
+      if (type.equals("BASE_TABLE")) {
+        checkTable(object, refs);
+      } else if (type.equals("TABLE_FUNCTION")) {
+        checkFunction(object, refs.tableNames());
+      }
+      object.forEach(field -> checkTablesOnly(field.getValue(), refs));
+    } else if (node instanceof JsonArray array) {
+      array.forEach(item -> checkTablesOnly(item, refs));
     }
   }
 

@@ -55,6 +55,18 @@ class ReadsTest {
   }
 
   @Test
+  @DisplayName("DESCRIBE reads a table's footer, none of its columns, whatever is selected of it; a star elsewhere in"
+      + " the statement still reads all")
+  void describe() throws Exception {
+    assertThat(SqlGuard.check(serializer, "SELECT column_name, column_type FROM (DESCRIBE t)", Set.of("t", "u"))
+        .tables()).containsExactly("t");
+    assertThat(columns("SELECT column_name, column_type FROM (DESCRIBE t) LIMIT 1000 OFFSET 0")).isEmpty();
+    assertThat(columns("SELECT * FROM (DESCRIBE SELECT * FROM t)")).isEmpty();
+    assertThat(columns("SELECT * FROM (DESCRIBE t) WHERE column_name IN (SELECT st FROM t)")).containsExactly("st");
+    assertThat(columns("SELECT * FROM (DESCRIBE t) WHERE column_name IN (SELECT * FROM t)")).isEqualTo(T);
+  }
+
+  @Test
   @DisplayName("a column named like a table is read by name, not taken for a whole row")
   void columnNamedLikeATable() throws Exception {
     assertThat(columns("SELECT t.t FROM t")).containsExactly("t");
