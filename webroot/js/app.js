@@ -1,5 +1,5 @@
 // Wires the three panels to the REST API and the event socket.
-import { api, Unreachable } from './api.js';
+import { api, ApiError, Unreachable } from './api.js';
 import { connectSocket } from './socket.js';
 import { showConnection } from './connection.js';
 import { showEmptyState } from './empty-state.js';
@@ -14,6 +14,8 @@ import { SqlRunner } from './sql-runner.js';
 import { initTheme } from './theme.js';
 import { drawers } from './drawers.js';
 import { ConversationSearch } from './search.js';
+import { address, revealResult } from './address.js';
+import { showNotFound } from './not-found.js';
 
 const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false, asked: '' };
 const $ = elements([
@@ -43,14 +45,14 @@ const datasets = new DatasetPanel(() => state.conversationId, { onChange: () => 
 /** A conversation chosen in the list or among those found: on a phone its drawer closes, the chat box has focus. */
 function choose(id) {
   drawers.close({ returnFocus: false });
-  return select(id);
+  return open(id, { push: true });
 }
 const conversations = new ConversationList({
   onSelect: choose,
   onDeleted: async (id) => {
     if (id !== state.conversationId) return;
-    const rest = conversations.items;
-    await select(rest.length ? rest[0].id : (await conversations.create()).id);
+    // The deleted one's address leads nowhere now: the one shown instead takes its place in the history.
+    await openNewest({ push: false });
   },
 });
 
@@ -72,19 +74,71 @@ function updateInputState() {
   $('send').disabled = state.streaming || input.disabled;
 }
 
+/** Opens a conversation and puts its address in the bar (@param push: Back returns to the one before). */
+async function open(id, { push }) {
+  address.show(id, { push });
+  await select(id);
+}
+
+/** The newest conversation, or a new one when there is none. */
+async function openNewest({ push }) {
+  const list = conversations.items;
+  await open(list.length ? list[0].id : (await conversations.create()).id, { push });
+}
+
+/** Shows a conversation (again, when it is the one shown); its address is the caller's concern. */
 async function select(id) {
   sqlRunner.switchConversation(state.conversationId, id);
   state.conversationId = id;
   updateInputState();
   conversations.setActive(id);
   setStreaming(false);
-  const conversation = await api.get(`/api/conversations/${id}`);
+  let conversation;
+  try {
+    conversation = await api.get(`/api/conversations/${id}`);
+  } catch (e) {
+    if (state.conversationId !== id) return; // another was chosen meanwhile: that one is shown
+    if (!(e instanceof ApiError && e.status === 404)) throw e;
+    notFound();
+    return;
+  }
+  // Chosen again while this one loaded (Back pressed twice, a quick click): the later choice is shown.
+  if (state.conversationId !== id) return;
   $('conversation-title').textContent = conversation.conversation.title;
   await messages.showConversation(conversation.messages, conversation.runs);
   datasets.show(conversation.datasets);
   refreshEmptyState();
   input.focus();
   checkVersions(id);
+}
+
+/** The address names no conversation of this user's: nothing can be asked or added until one is chosen. */
+function notFound() {
+  sqlRunner.switchConversation(state.conversationId, null);
+  state.conversationId = null;
+  updateInputState();
+  conversations.setActive(null);
+  datasets.show([]);
+  messages.clear();
+  showEmptyState(false, [], null);
+  $('conversation-title').textContent = 'Conversation not found';
+  showNotFound($('messages'), { toList: () => toList() });
+}
+
+/** From "Conversation not found": the newest conversation, with the list (a drawer on a phone) open beside it. */
+async function toList() {
+  await openNewest({ push: true });
+  drawers.open(document.getElementById('conversations-panel'));
+}
+
+/** Back, Forward, or a result's fragment: the conversation the address names, scrolled to the result it names. */
+async function moved(id, resultId) {
+  if (!id) {
+    await openNewest({ push: false });
+    return;
+  }
+  if (id !== state.conversationId) await select(id);
+  if (state.conversationId === id && revealResult(resultId)) messages.stayHere();
 }
 
 /** Asks whether the datasets' files changed since: the results that read an earlier version then say so. */
@@ -118,11 +172,11 @@ async function newConversation() {
   if (newest && newest.id !== state.conversationId) {
     const found = await api.get(`/api/conversations/${newest.id}`);
     if (found.messages.length === 0 && found.datasets.length === 0) {
-      await select(newest.id);
+      await open(newest.id, { push: true });
       return;
     }
   }
-  await select((await conversations.create()).id);
+  await open((await conversations.create()).id, { push: true });
 }
 
 async function loadSamples() {
@@ -329,8 +383,10 @@ async function start() {
   });
   await loadSamples();
   await showUsage();
-  const list = await conversations.load();
-  await select(list.length ? list[0].id : (await conversations.create()).id);
+  await conversations.load();
+  address.onMove((id, resultId) => moved(id, resultId).catch((e) => banner(e.message)));
+  // The address the page was opened at (a reload, a bookmark, a link), else the newest conversation, named.
+  await moved(address.conversationId(), address.resultId());
   document.body.dataset.ready = 'true';
 }
 
