@@ -16,6 +16,7 @@ import { drawers } from './drawers.js';
 import { ConversationSearch } from './search.js';
 import { address, revealResult } from './address.js';
 import { showNotFound } from './not-found.js';
+import { drafts } from './drafts.js';
 
 const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false, asked: '' };
 const $ = elements([
@@ -69,6 +70,19 @@ function setStreaming(on) {
   $('send').disabled = on || !state.chatAvailable || state.limitReached;
 }
 
+/** Puts text in the chat box; it is the draft of the conversation shown (kept when another is shown). */
+function setInput(text) {
+  input.value = text;
+  drafts.set(state.conversationId, text);
+}
+
+/** Another conversation is shown: the box holds its own draft, the one left keeps what was typed in it. */
+function switchDraft(id) {
+  if (id === state.conversationId) return;
+  drafts.set(state.conversationId, input.value);
+  input.value = drafts.get(id);
+}
+
 function updateInputState() {
   input.disabled = !state.chatAvailable || state.limitReached || !state.conversationId;
   $('send').disabled = state.streaming || input.disabled;
@@ -88,6 +102,7 @@ async function openNewest({ push }) {
 
 /** Shows a conversation (again, when it is the one shown); its address is the caller's concern. */
 async function select(id) {
+  switchDraft(id);
   sqlRunner.switchConversation(state.conversationId, id);
   state.conversationId = id;
   updateInputState();
@@ -114,6 +129,7 @@ async function select(id) {
 
 /** The address names no conversation of this user's: nothing can be asked or added until one is chosen. */
 function notFound() {
+  switchDraft(null);
   sqlRunner.switchConversation(state.conversationId, null);
   state.conversationId = null;
   updateInputState();
@@ -204,7 +220,7 @@ function send() {
 /** Asks again a question whose answer failed; the box is emptied if it still holds that question. */
 function retry(question) {
   if (state.streaming) return;
-  if (input.value.trim() === question.trim()) input.value = '';
+  if (input.value.trim() === question.trim()) setInput('');
   ask(question, { fromBox: false });
 }
 
@@ -213,7 +229,7 @@ async function ask(typed, { fromBox = true } = {}) {
   const content = typed.trim();
   if (!content || state.streaming || !state.conversationId) return;
   unsent.hide();
-  if (fromBox) input.value = '';
+  if (fromBox) setInput('');
   state.asked = content;
   const question = messages.addUser(content);
   const answer = messages.startAnswer(content);
@@ -236,14 +252,14 @@ async function ask(typed, { fromBox = true } = {}) {
 
 /** An answer failed: its question goes back to the box (unless something new is there), to edit or send again. */
 function keepQuestion() {
-  if (!input.value.trim() && state.asked) input.value = state.asked;
+  if (!input.value.trim() && state.asked) setInput(state.asked);
 }
 
 /** Nothing was sent: the question goes back to the input as typed (unless something new is there), to send again. */
 function unreachable(question, answer, typed) {
   messages.retract(question, answer);
   refreshEmptyState();
-  if (!input.value) input.value = typed;
+  if (!input.value) setInput(typed);
   unsent.show();
   input.focus();
 }
@@ -375,6 +391,8 @@ async function start() {
       send();
     }
   });
+  // Kept as typed, so a reload (or a return to this conversation) finds it in the box.
+  input.addEventListener('input', () => drafts.set(state.conversationId, input.value));
   $('stop').addEventListener('click', stop);
   document.addEventListener('keydown', onEscape);
   $('skip-to-input').addEventListener('click', (e) => {
