@@ -1,5 +1,5 @@
 // Wires the three panels to the REST API and the event socket.
-import { api, Unreachable } from './api.js';
+import { api, ApiError, Unreachable } from './api.js';
 import { connectSocket } from './socket.js';
 import { showConnection } from './connection.js';
 import { showEmptyState } from './empty-state.js';
@@ -14,6 +14,9 @@ import { SqlRunner } from './sql-runner.js';
 import { initTheme } from './theme.js';
 import { drawers } from './drawers.js';
 import { ConversationSearch } from './search.js';
+import { address, revealResult } from './address.js';
+import { showNotFound } from './not-found.js';
+import { drafts } from './drafts.js';
 
 const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false, asked: '' };
 const $ = elements([
@@ -43,14 +46,14 @@ const datasets = new DatasetPanel(() => state.conversationId, { onChange: () => 
 /** A conversation chosen in the list or among those found: on a phone its drawer closes, the chat box has focus. */
 function choose(id) {
   drawers.close({ returnFocus: false });
-  return select(id);
+  return open(id, { push: true });
 }
 const conversations = new ConversationList({
   onSelect: choose,
   onDeleted: async (id) => {
     if (id !== state.conversationId) return;
-    const rest = conversations.items;
-    await select(rest.length ? rest[0].id : (await conversations.create()).id);
+    // The deleted one's address leads nowhere now: the one shown instead takes its place in the history.
+    await openNewest({ push: false });
   },
 });
 
@@ -67,24 +70,91 @@ function setStreaming(on) {
   $('send').disabled = on || !state.chatAvailable || state.limitReached;
 }
 
+/** Puts text in the chat box; it is the draft of the conversation shown (kept when another is shown). */
+function setInput(text) {
+  input.value = text;
+  drafts.set(state.conversationId, text);
+}
+
+/** Another conversation is shown: the box holds its own draft, the one left keeps what was typed in it. */
+function switchDraft(id) {
+  if (id === state.conversationId) return;
+  drafts.set(state.conversationId, input.value);
+  input.value = drafts.get(id);
+}
+
 function updateInputState() {
   input.disabled = !state.chatAvailable || state.limitReached || !state.conversationId;
   $('send').disabled = state.streaming || input.disabled;
 }
 
+/** Opens a conversation and puts its address in the bar (@param push: Back returns to the one before). */
+async function open(id, { push }) {
+  address.show(id, { push });
+  await select(id);
+}
+
+/** The newest conversation, or a new one when there is none. */
+async function openNewest({ push }) {
+  const list = conversations.items;
+  await open(list.length ? list[0].id : (await conversations.create()).id, { push });
+}
+
+/** Shows a conversation (again, when it is the one shown); its address is the caller's concern. */
 async function select(id) {
+  switchDraft(id);
   sqlRunner.switchConversation(state.conversationId, id);
   state.conversationId = id;
   updateInputState();
   conversations.setActive(id);
   setStreaming(false);
-  const conversation = await api.get(`/api/conversations/${id}`);
+  let conversation;
+  try {
+    conversation = await api.get(`/api/conversations/${id}`);
+  } catch (e) {
+    if (state.conversationId !== id) return; // another was chosen meanwhile: that one is shown
+    if (!(e instanceof ApiError && e.status === 404)) throw e;
+    notFound();
+    return;
+  }
+  // Chosen again while this one loaded (Back pressed twice, a quick click): the later choice is shown.
+  if (state.conversationId !== id) return;
   $('conversation-title').textContent = conversation.conversation.title;
   await messages.showConversation(conversation.messages, conversation.runs);
   datasets.show(conversation.datasets);
   refreshEmptyState();
   input.focus();
   checkVersions(id);
+}
+
+/** The address names no conversation of this user's: nothing can be asked or added until one is chosen. */
+function notFound() {
+  switchDraft(null);
+  sqlRunner.switchConversation(state.conversationId, null);
+  state.conversationId = null;
+  updateInputState();
+  conversations.setActive(null);
+  datasets.show([]);
+  messages.clear();
+  showEmptyState(false, [], null);
+  $('conversation-title').textContent = 'Conversation not found';
+  showNotFound($('messages'), { toList: () => toList() });
+}
+
+/** From "Conversation not found": the newest conversation, with the list (a drawer on a phone) open beside it. */
+async function toList() {
+  await openNewest({ push: true });
+  drawers.open(document.getElementById('conversations-panel'));
+}
+
+/** Back, Forward, or a result's fragment: the conversation the address names, scrolled to the result it names. */
+async function moved(id, resultId) {
+  if (!id) {
+    await openNewest({ push: false });
+    return;
+  }
+  if (id !== state.conversationId) await select(id);
+  if (state.conversationId === id && revealResult(resultId)) messages.stayHere();
 }
 
 /** Asks whether the datasets' files changed since: the results that read an earlier version then say so. */
@@ -118,11 +188,11 @@ async function newConversation() {
   if (newest && newest.id !== state.conversationId) {
     const found = await api.get(`/api/conversations/${newest.id}`);
     if (found.messages.length === 0 && found.datasets.length === 0) {
-      await select(newest.id);
+      await open(newest.id, { push: true });
       return;
     }
   }
-  await select((await conversations.create()).id);
+  await open((await conversations.create()).id, { push: true });
 }
 
 async function loadSamples() {
@@ -150,7 +220,7 @@ function send() {
 /** Asks again a question whose answer failed; the box is emptied if it still holds that question. */
 function retry(question) {
   if (state.streaming) return;
-  if (input.value.trim() === question.trim()) input.value = '';
+  if (input.value.trim() === question.trim()) setInput('');
   ask(question, { fromBox: false });
 }
 
@@ -159,7 +229,7 @@ async function ask(typed, { fromBox = true } = {}) {
   const content = typed.trim();
   if (!content || state.streaming || !state.conversationId) return;
   unsent.hide();
-  if (fromBox) input.value = '';
+  if (fromBox) setInput('');
   state.asked = content;
   const question = messages.addUser(content);
   const answer = messages.startAnswer(content);
@@ -182,14 +252,14 @@ async function ask(typed, { fromBox = true } = {}) {
 
 /** An answer failed: its question goes back to the box (unless something new is there), to edit or send again. */
 function keepQuestion() {
-  if (!input.value.trim() && state.asked) input.value = state.asked;
+  if (!input.value.trim() && state.asked) setInput(state.asked);
 }
 
 /** Nothing was sent: the question goes back to the input as typed (unless something new is there), to send again. */
 function unreachable(question, answer, typed) {
   messages.retract(question, answer);
   refreshEmptyState();
-  if (!input.value) input.value = typed;
+  if (!input.value) setInput(typed);
   unsent.show();
   input.focus();
 }
@@ -321,6 +391,8 @@ async function start() {
       send();
     }
   });
+  // Kept as typed, so a reload (or a return to this conversation) finds it in the box.
+  input.addEventListener('input', () => drafts.set(state.conversationId, input.value));
   $('stop').addEventListener('click', stop);
   document.addEventListener('keydown', onEscape);
   $('skip-to-input').addEventListener('click', (e) => {
@@ -329,8 +401,10 @@ async function start() {
   });
   await loadSamples();
   await showUsage();
-  const list = await conversations.load();
-  await select(list.length ? list[0].id : (await conversations.create()).id);
+  await conversations.load();
+  address.onMove((id, resultId) => moved(id, resultId).catch((e) => banner(e.message)));
+  // The address the page was opened at (a reload, a bookmark, a link), else the newest conversation, named.
+  await moved(address.conversationId(), address.resultId());
   document.body.dataset.ready = 'true';
 }
 

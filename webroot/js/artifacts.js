@@ -10,6 +10,7 @@ import { chartImageActions } from './chart-image.js';
 import { resultActions } from './result-export.js';
 import { registerResultTable } from './numbers.js';
 import { watchVersion } from './data-changed.js';
+import { resultElementId } from './address.js';
 
 /** What a result block of the user's own run is called, and what one that failed is called. */
 const RUN_LABELS = { edited: 'Edited SQL', runner: 'SQL run' };
@@ -103,6 +104,8 @@ export class Artifacts {
     details.append(summary, editor, run);
     const holder = document.createElement('div');
     block.append(details, holder);
+    // Its address, /c/<id>#result-<result id>, leads here (the first block showing it, when two do).
+    if (result.id && !document.getElementById(resultElementId(result.id))) block.id = resultElementId(result.id);
     if (origin) this.label(block, origin, false);
     registerResultTable(result.id, holder, renderTable(holder, result, this.tableOptions(sql)).showCell);
     const actions = resultActions(result, sql);

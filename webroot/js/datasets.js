@@ -3,7 +3,7 @@
 // or retried, and its URL stays in the box to be corrected.
 import { api, Unreachable } from './api.js';
 import { elements } from './elements.js';
-import { describeRefresh } from './schema-change.js';
+import { describeNewVersion, describeRefresh, showChange } from './schema-change.js';
 import { SchemaColumns, humanSize } from './schema-columns.js';
 
 export const INVALID_URL = 'Invalid URL format';
@@ -124,9 +124,13 @@ export class DatasetPanel {
       return;
     }
     this.dropNotAdded(dataset.url);
+    const change = describeNewVersion(this.datasets.get(dataset.id), dataset);
     this.datasets.set(dataset.id, dataset);
     const card = this.card(dataset);
     const existing = this.list.querySelector(`[data-id="${CSS.escape(dataset.id)}"]`);
+    // The same version heard twice (the check's answer and its event) keeps saying what changed.
+    const said = existing?.querySelector('.dataset-change');
+    if (change) showChange(card, change); else if (said && dataset.status === 'ready') card.append(said);
     if (existing) existing.replaceWith(card); else this.list.append(card);
     this.onChange();
     if (!this.modal.open || this.modal.dataset.id !== dataset.id) return;

@@ -353,4 +353,9 @@ export class MessageView {
     this.follow = true;
     this.scroll();
   }
+
+  /** The reader was led somewhere (a linked result): charts drawn later below must not pull the view to the end. */
+  stayHere() {
+    this.follow = false;
+  }
 }

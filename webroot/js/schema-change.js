@@ -1,4 +1,5 @@
-// What a schema refresh changed, in one sentence for the schema modal: a refresh that changed nothing says so too.
+// What a schema refresh changed, in one sentence for the schema modal (a refresh that changed nothing says so too),
+// and what a new version of the file changed, briefly, on its card.
 
 function columnsByName(d) {
   return new Map((d?.schema || []).map((c) => [c.name, c]));
@@ -25,4 +26,40 @@ export function describeRefresh(before, after) {
     changes.push(`rows ${Number(before.row_count).toLocaleString()} → ${Number(after.row_count).toLocaleString()}`);
   }
   return changes.length ? `Schema refreshed; it changed: ${changes.join('; ')}.` : 'Schema refreshed: no changes.';
+}
+
+/**
+ * What a new version of the file changed, briefly, for its card ("120 rows, was 100"); null when nothing tells of a
+ * new version (a rename, the same file loaded again). @param before the dataset as shown until now (may be missing)
+ */
+export function describeNewVersion(before, after) {
+  if (before?.status !== 'ready' || after.status !== 'ready') return null;
+  if (before.etag === after.etag && before.file_size === after.file_size) return null;
+  const changes = [];
+  if (before.row_count !== after.row_count) changes.push(`${count(after.row_count, 'row')}, was ${num(before.row_count)}`);
+  if (before.column_count !== after.column_count) {
+    changes.push(`${count(after.column_count, 'column')}, was ${num(before.column_count)}`);
+  }
+  return changes.length ? changes.join('; ') : 'A new version of the file';
+}
+
+function num(n) {
+  return Number(n).toLocaleString();
+}
+
+function count(n, noun) {
+  return `${num(n)} ${noun}${Number(n) === 1 ? '' : 's'}`;
+}
+
+/** How long a card says what a new version of its file changed: long enough to read, then the card is as before. */
+const CHANGE_SHOWN_MS = 20_000;
+
+/** Appends to a card what a new version changed ("120 rows, was 100"), for a while. */
+export function showChange(card, text) {
+  const note = document.createElement('div');
+  note.className = 'dataset-change';
+  note.setAttribute('role', 'status');
+  note.textContent = text;
+  card.append(note);
+  setTimeout(() => note.remove(), CHANGE_SHOWN_MS);
 }

@@ -53,6 +53,41 @@ class VersionCheckTest extends ChatTestBase {
   }
 
   @Test
+  @DisplayName("a new version learnt by opening the conversation or by a query is read again: its row count, columns"
+      + " and size are recorded and heard, not the first version's (issue 3: the card follows the data)")
+  void newVersionIsReadAgain() throws Exception {
+    JsonObject added = chat.addDataset(conversation, "/people.parquet");
+    assertThat(added.getLong("row_count")).isEqualTo(100);
+    byte[] more = ParquetFixtures.write(dir.resolve("more.parquet"),
+        "SELECT 'person ' || i AS name, i AS age FROM range(150) t(i)");
+    chat.files.route("/people.parquet").content(more);
+    JsonObject checked = chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/datasets/versions",
+        new JsonObject()).bodyAsJsonObject();
+    assertNewVersion(checked.getJsonArray("datasets").getJsonObject(0), 150, more.length);
+    assertNewVersion(chat.conversationJson(conversation).getJsonArray("datasets").getJsonObject(0), 150, more.length);
+
+    byte[] fewer = ParquetFixtures.write(dir.resolve("fewer.parquet"),
+        "SELECT 'person ' || i AS name, i AS age FROM range(20) t(i)");
+    chat.files.route("/people.parquet").content(fewer);
+    JsonObject ran = chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/query",
+        new JsonObject().put("sql", "SELECT count(*) AS n FROM table1")).bodyAsJsonObject();
+    assertThat(ran.getJsonArray("rows").getJsonArray(0).getLong(0)).isEqualTo(20);
+    JsonObject heard = socket.next(e -> ChatEvents.DATASET_LOADED.equals(e.getString("type"))
+        && e.getJsonObject("dataset").getLong("row_count") == 20);
+    assertNewVersion(heard.getJsonObject("dataset"), 20, fewer.length);
+    assertNewVersion(chat.conversationJson(conversation).getJsonArray("datasets").getJsonObject(0), 20, fewer.length);
+  }
+
+  private static void assertNewVersion(JsonObject dataset, long rows, long size) {
+    assertThat(dataset.getLong("row_count")).isEqualTo(rows);
+    assertThat(dataset.getInteger("column_count")).isEqualTo(2);
+    assertThat(dataset.getJsonArray("schema").stream().map(c -> ((JsonObject) c).getString("name")))
+        .containsExactly("name", "age");
+    assertThat(dataset.getLong("file_size")).isEqualTo(size);
+    assertThat(dataset.getString("status")).isEqualTo("ready");
+  }
+
+  @Test
   @DisplayName("another's or an unknown conversation's versions are a 404")
   void unknownConversation() {
     assertThat(chat.send(HttpMethod.POST, "/api/conversations/00000000-0000-0000-0000-000000000000/datasets/versions",

@@ -115,6 +115,7 @@ public class ChatVerticle extends VerticleBase {
     router.get("/api/samples").handler(new SampleApi(this::samplesBaseUrl)::list);
     router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id())));
     router.route("/api/*").failureHandler(HttpErrors::routerError);
+    ConversationPages.mount(router);
     router.route("/webjars/*").handler(StaticHandler.create("META-INF/resources/webjars").setMaxAgeSeconds(86_400));
     router.route().handler(StaticHandler.create("webroot").setCachingEnabled(false));
     for (int status : new int[] {400, 404, 405, 413, 500}) {

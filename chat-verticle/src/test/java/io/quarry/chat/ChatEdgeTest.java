@@ -185,4 +185,20 @@ class ChatEdgeTest {
     assertThat(page.bodyAsString()).contains("<title>Quarry</title>");
   }
 
+  @Test
+  @DisplayName("a conversation's address /c/<uuid> serves the page, with the security headers, whose assets load from /;"
+      + " anything else under /c/ is 404")
+  void conversationAddress() {
+    HttpResponse<Buffer> page = send(HttpMethod.GET, "/c/0f8fad5b-d9cb-469f-a165-70867728950e", null);
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.getHeader("content-type")).startsWith("text/html");
+    assertThat(page.getHeader("Content-Security-Policy")).contains("default-src 'self'");
+    assertThat(page.getHeader("X-Content-Type-Options")).isEqualTo("nosniff");
+    // Relative URLs would resolve under /c/ and miss: every asset the page names is absolute.
+    assertThat(page.bodyAsString()).contains("<title>Quarry</title>").contains("src=\"/js/app.js\"")
+        .doesNotContain("src=\"js/").doesNotContain("href=\"css/");
+    for (String path : new String[] {"/c/not-an-id", "/c/0f8fad5b-d9cb-469f-a165-70867728950e/x", "/c/"}) {
+      assertThat(send(HttpMethod.GET, path, null).statusCode()).as(path).isEqualTo(404);
+    }
+  }
 }

@@ -27,9 +27,9 @@ public class DatasetVerticle extends VerticleBase {
     WorkerClient worker = new WorkerClient(bus);
     Pipeline pipeline = new Pipeline(vertx, http, settings.pipeline(), new EngineSchema(worker));
     DatasetCommands commands = new DatasetCommands(bus, storage, pipeline, settings.maxDatasets());
-    QueryRunner queries = new QueryRunner(bus, storage, worker, settings);
-    VersionCheck versions = new VersionCheck(storage, pipeline, new NewVersions(storage, bus),
-        settings.versionCheckIntervalMs());
+    NewVersions newVersions = new NewVersions(storage, bus, pipeline);
+    QueryRunner queries = new QueryRunner(bus, storage, worker, newVersions, settings);
+    VersionCheck versions = new VersionCheck(storage, pipeline, newVersions, settings.versionCheckIntervalMs());
     return Future.all(
         Bus.serve(bus, DATASET_ADD, DatasetMetrics.adds(commands::add)).completion(),
         Bus.serve(bus, DATASET_REFRESH, commands::refresh).completion(),

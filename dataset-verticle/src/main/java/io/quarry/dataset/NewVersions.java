@@ -5,6 +5,7 @@ import static io.quarry.bus.ChatEvents.DATASET_LOADED;
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.StorageClient;
+import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonArray;
@@ -18,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * A query's worker revalidates every file it reads, so its result's sources say which version of a dataset is
  * current. When that is not the version its dataset records (the file changed since it was added or refreshed), the
  * dataset takes it, and its browsers hear so: the results that read the earlier version can then say the data has
- * changed since them.
+ * changed since them. A new version may have other rows and columns: its footer's row count and the engine's schema
+ * are read again (the add pipeline's steps 2–4, as Refresh does), so the card, the schema and the model's next prompt
+ * describe the file as it is now.
  */
 final class NewVersions {
 
@@ -26,10 +29,12 @@ final class NewVersions {
 
   private final StorageClient storage;
   private final EventBus bus;
+  private final Pipeline pipeline;
 
-  NewVersions(StorageClient storage, EventBus bus) {
+  NewVersions(StorageClient storage, EventBus bus, Pipeline pipeline) {
     this.storage = storage;
     this.bus = bus;
+    this.pipeline = pipeline;
   }
 
   void note(String userId, List<Dataset> datasets, JsonArray sources) {
@@ -43,13 +48,30 @@ final class NewVersions {
     }
   }
 
-  /** Records {@code size} and {@code etag} as the dataset's version and tells its browsers. */
+  /** Records the new version, as the file describes itself now, and tells its browsers. */
   Future<Dataset> take(String userId, Dataset d, Long size, String etag) {
-    long known = size != null && size >= 0 ? size : d.fileSize() == null ? -1 : d.fileSize();
-    return storage.updateDataset(userId, d.ready(d.rowCount() == null ? 0 : d.rowCount(), d.schema(), known,
-            etag == null ? d.etag() : etag))
+    return reread(d, size, etag)
+        .compose(now -> storage.updateDataset(userId, now))
         .onSuccess(updated -> ChatEvents.publish(bus, userId, ChatEvents.dataset(DATASET_LOADED, updated)))
         .onFailure(e -> log.debug("The new version of {} was not recorded: {}", d.name(), e.getMessage()));
+  }
+
+  /**
+   * The dataset at its new version: rows, columns, size and version as the pipeline reads them now. Should that fail
+   * (the server went away, the file is being rewritten), the version seen is still recorded with the rows and columns
+   * known, so its results say the data changed; the next Refresh or new version reads them.
+   */
+  private Future<Dataset> reread(Dataset d, Long size, String etag) {
+    return pipeline.run(OutboundHttp.parse(d.url()).orElseThrow())
+        .map(loaded -> d.ready(loaded.rowCount(), loaded.columns(), loaded.size(),
+            loaded.etag() == null ? etag : loaded.etag()))
+        .recover(e -> {
+          log.debug("The new version of {} could not be read, only its version is recorded: {}", d.name(),
+              e.getMessage());
+          long known = size != null && size >= 0 ? size : d.fileSize() == null ? -1 : d.fileSize();
+          return Future.succeededFuture(d.ready(d.rowCount() == null ? 0 : d.rowCount(), d.schema(), known,
+              etag == null ? d.etag() : etag));
+        });
   }
 
   /** Whether a version seen now is another than the recorded one: by ETag when both have one, else by size. */

@@ -43,10 +43,11 @@ final class QueryRunner {
   private final UserLanes lanes;
   private final NewVersions versions;
 
-  QueryRunner(EventBus bus, StorageClient storage, WorkerClient worker, DatasetSettings settings) {
+  QueryRunner(EventBus bus, StorageClient storage, WorkerClient worker, NewVersions versions,
+      DatasetSettings settings) {
     this.bus = bus;
     this.lanes = new UserLanes(settings.maxQueriesPerUser(), settings.maxWaitingQueriesPerUser());
-    this.versions = new NewVersions(storage, bus);
+    this.versions = versions;
     this.storage = storage;
     this.worker = worker;
     this.timeoutMs = settings.timeouts().queryMs();

@@ -1,0 +1,28 @@
+package io.quarry.chat;
+
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.Router;
+
+/**
+ * {@code GET /c/<conversation id>}: every conversation has an address, so a reload, a bookmark or a shared link
+ * opens the page and the page opens that conversation. Mounted after the Host check and the security headers,
+ * which the page gets as any other response does; the page asks {@code /api/conversations/<id>} itself, so a
+ * conversation that is not the user's is refused there (404), never here. Only ids shaped as storage makes them
+ * (UUIDs) get the page: anything else under {@code /c/} stays a plain 404.
+ */
+final class ConversationPages {
+
+  static final String PATH = "/c/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+
+  private ConversationPages() {
+  }
+
+  static void mount(Router router) {
+    router.getWithRegex(PATH).handler(ctx -> ctx.response()
+        .putHeader(HttpHeaders.CONTENT_TYPE, "text/html;charset=UTF-8")
+        // The page changes with each release, as / does (its static handler has caching off).
+        .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache")
+        .sendFile("webroot/index.html")
+        .onFailure(ctx::fail));
+  }
+}
