@@ -7,7 +7,7 @@ import { renderTable } from './table.js';
 import { renderChart } from './chart.js';
 import { chartActions } from './chart-actions.js';
 import { chartImageActions } from './chart-image.js';
-import { resultActions } from './result-export.js';
+import { resultActions, tell } from './result-export.js';
 import { registerResultTable } from './numbers.js';
 import { watchVersion } from './data-changed.js';
 import { resultElementId } from './address.js';
@@ -107,8 +107,9 @@ export class Artifacts {
     // Its address, /c/<id>#result-<result id>, leads here (the first block showing it, when two do).
     if (result.id && !document.getElementById(resultElementId(result.id))) block.id = resultElementId(result.id);
     if (origin) this.label(block, origin, false);
-    registerResultTable(result.id, holder, renderTable(holder, result, this.tableOptions(sql)).showCell);
-    const actions = resultActions(result, sql);
+    const drawn = renderTable(holder, result, { ...this.tableOptions(sql), saved: (text) => tell(actions, text) });
+    registerResultTable(result.id, holder, drawn.showCell);
+    const actions = resultActions(result, sql, drawn.sort);
     if (actions) block.append(actions);
     const charting = chartActions(result, { drawn: () => this.resized() });
     if (charting) block.append(charting);
@@ -194,10 +195,11 @@ export class Artifacts {
     block.append(holder);
     try {
       const result = await this.stored(resultId);
-      const drawn = renderTable(holder, result, this.tableOptions(result.sql, columns));
+      const drawn = renderTable(holder, result, { ...this.tableOptions(result.sql, columns),
+        saved: (text) => tell(actions, text) });
       registerResultTable(resultId, holder, drawn.showCell);
       // The file holds the whole result, every column, as the table's own result does.
-      const actions = resultActions(result, result.sql);
+      const actions = resultActions(result, result.sql, drawn.sort);
       if (actions) block.append(actions);
     } catch (e) {
       holder.textContent = `Table unavailable: ${e.message}`;

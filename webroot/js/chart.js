@@ -1,6 +1,7 @@
 // A chart spec from render_chart ({chart_type, x, y[], series, title, stacked}) drawn with Vega-Lite, in colours that
 // follow the page's theme: charts drawn already are drawn again when the theme changes.
 import { isNumericType } from './format.js';
+import { keepEveryRow, timeAxis } from './chart-rows.js';
 
 /** Charts on the page, to draw again in a new theme: element → {spec, result, embedded}. */
 const drawn = new Map();
@@ -16,9 +17,11 @@ function typeOf(result, name) {
 export function toVegaLite(spec, result) {
   const values = result.rows.map((row) => Object.fromEntries(result.columns.map((c, i) => [c.name, row[i]])));
   const ys = spec.y || [];
+  const keep = keepEveryRow(spec, result);
+  const series = spec.series || keep.series;
   const base = {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    title: spec.title || undefined,
+    title: keep.sum ? { text: spec.title || `${ys.join(', ')} by ${spec.x}`, subtitle: keep.sum } : spec.title || undefined,
     // What assistive technology says of the chart as a whole.
     description: spec.title || `${spec.chart_type || 'bar'} chart of ${ys.join(', ')} by ${spec.x}`,
     data: { values },
@@ -27,12 +30,14 @@ export function toVegaLite(spec, result) {
   };
   // A category axis keeps the result's row order (a top-N stays ranked); Vega-Lite would sort it by name.
   const xType = typeOf(result, spec.x);
-  const x = { field: spec.x, type: xType, sort: xType === 'quantitative' || xType === 'temporal' ? undefined : null };
+  const x = { field: spec.x, type: xType, sort: xType === 'quantitative' || xType === 'temporal' ? undefined : null,
+    ...(xType === 'temporal' ? timeAxis(result, spec.x) : {}) };
   const folded = ys.length > 1;
   const yField = folded ? 'value' : ys[0];
-  const color = spec.series ? { field: spec.series, type: 'nominal' } : folded ? { field: 'series', type: 'nominal' } : undefined;
+  const color = series ? { field: series, type: 'nominal' } : folded ? { field: 'series', type: 'nominal' } : undefined;
+  const offset = spec.stacked || !color ? undefined : color;
   const transform = folded ? [{ fold: ys, as: ['series', 'value'] }] : undefined;
-  const y = { field: yField, type: 'quantitative', stack: spec.stacked ? 'zero' : (['bar', 'horizontal_bar', 'area'].includes(spec.chart_type) ? null : undefined) };
+  const y = { field: yField, type: 'quantitative', aggregate: keep.sum ? 'sum' : undefined, stack: spec.stacked ? 'zero' : (['bar', 'horizontal_bar', 'area'].includes(spec.chart_type) ? null : undefined) };
   switch (spec.chart_type) {
     case 'pie':
       return { ...base, transform, mark: { type: 'arc', tooltip: true },
@@ -42,17 +47,17 @@ export function toVegaLite(spec, result) {
         encoding: { x: { field: spec.x, bin: true, type: 'quantitative' }, y: { aggregate: 'count', type: 'quantitative' } } };
     case 'heatmap':
       return { ...base, mark: { type: 'rect', tooltip: true },
-        encoding: { x: { field: spec.x, type: 'ordinal' }, y: { field: spec.series || ys[1] || ys[0], type: 'ordinal' },
+        encoding: { x: { field: spec.x, type: 'ordinal' }, y: { field: series || ys[1] || ys[0], type: 'ordinal' },
           color: { field: ys[0], type: 'quantitative' } } };
     case 'horizontal_bar':
-      return { ...base, transform, mark: { type: 'bar', tooltip: true }, encoding: { y: { ...x, type: 'nominal', sort: null }, x: y, color } };
+      return { ...base, transform, mark: { type: 'bar', tooltip: true }, encoding: { y: { ...x, type: 'nominal', sort: null, scale: undefined, axis: undefined }, x: y, color, yOffset: offset } };
     case 'scatter':
       return { ...base, transform, mark: { type: 'point', tooltip: true }, encoding: { x, y, color } };
     case 'line':
     case 'area':
       return { ...base, transform, mark: { type: spec.chart_type, tooltip: true, point: spec.chart_type === 'line' }, encoding: { x, y, color } };
     default:
-      return { ...base, transform, mark: { type: 'bar', tooltip: true }, encoding: { x: { ...x, type: x.type === 'quantitative' ? 'ordinal' : x.type, sort: null }, y, color, xOffset: spec.stacked || !color ? undefined : color } };
+      return { ...base, transform, mark: { type: 'bar', tooltip: true }, encoding: { x: { ...x, type: x.type === 'quantitative' ? 'ordinal' : x.type, sort: null }, y, color, xOffset: offset } };
   }
 }
 

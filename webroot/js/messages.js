@@ -270,6 +270,8 @@ export class MessageView {
     a.pending = true;
     requestAnimationFrame(() => {
       a.pending = false;
+      // A frame asked for before the answer finished would redraw its text without the checked numbers' marks.
+      if (a.finished) return;
       a.content.replaceChildren(renderMarkdown(a.text));
       this.scroll();
     });
@@ -279,6 +281,7 @@ export class MessageView {
   finish(id, numbers) {
     const a = this.active;
     if (!a || (a.id && id && a.id !== id)) return;
+    a.finished = true;
     a.content.classList.remove('cursor');
     a.content.replaceChildren(renderMarkdown(a.text));
     finishAnswer(a, a.text, numbers);

@@ -30,14 +30,22 @@ async function refusal(response) {
   return `the server answered ${response.status}`;
 }
 
-async function download(resultId, format, label, button, status) {
+/** The export's query string: the format, and the table's sort when it has one (the result's own order otherwise). */
+function exportQuery(format, sort) {
+  const order = sort ? `&sort=${encodeURIComponent(sort.column)}&dir=${sort.ascending ? 'asc' : 'desc'}` : '';
+  return `?format=${format}${order}`;
+}
+
+const sortedBy = (sort) => (sort ? `, sorted by ${sort.column} ${sort.ascending ? 'ascending' : 'descending'}` : '');
+
+async function download(resultId, format, label, button, status, sort) {
   button.disabled = true;
   status.classList.remove('error');
   status.textContent = `Preparing the ${label} of every row…`;
   try {
     let response;
     try {
-      response = await fetch(`/api/results/${encodeURIComponent(resultId)}/export?format=${format}`);
+      response = await fetch(`/api/results/${encodeURIComponent(resultId)}/export${exportQuery(format, sort)}`);
     } catch {
       throw new Error('Quarry cannot be reached');
     }
@@ -52,7 +60,8 @@ async function download(resultId, format, label, button, status) {
     saveFile(blob, attachmentName(response.headers.get('content-disposition'), format));
     const rows = Number(response.headers.get('x-quarry-rows'));
     status.textContent = Number.isFinite(rows) && response.headers.has('x-quarry-rows')
-      ? `Downloaded ${rows.toLocaleString()} row${rows === 1 ? '' : 's'} as ${label}.` : `Downloaded as ${label}.`;
+      ? `Downloaded ${rows.toLocaleString()} row${rows === 1 ? '' : 's'} as ${label}${sortedBy(sort)}.`
+      : `Downloaded as ${label}${sortedBy(sort)}.`;
   } catch (e) {
     status.classList.add('error');
     status.textContent = `The ${label} could not be downloaded: ${e.message}`;
@@ -64,8 +73,9 @@ async function download(resultId, format, label, button, status) {
 /**
  * The actions of a stored result: its whole data as CSV or Parquet, and its SQL copied.
  * @param result a stored result ({id, sql}); a result with no id (not stored) has nothing to download
+ * @param sort   () => the sort of the result's table ({column, ascending}) or null: a download follows it
  */
-export function resultActions(result, sql) {
+export function resultActions(result, sql, sort = () => null) {
   const bar = document.createElement('div');
   bar.className = 'result-actions';
   const status = document.createElement('p');
@@ -77,7 +87,7 @@ export function resultActions(result, sql) {
       button.type = 'button';
       button.textContent = `Download ${label}`;
       button.title = `Every row of the result as ${label} (its query runs again on the same data)`;
-      button.addEventListener('click', () => download(result.id, format, label, button, status));
+      button.addEventListener('click', () => download(result.id, format, label, button, status, sort()));
       bar.append(button);
     }
   }
@@ -85,4 +95,12 @@ export function resultActions(result, sql) {
   if (!bar.childElementCount) return null;
   bar.append(status);
   return bar;
+}
+
+/** Says in a result's status line what just happened to its rows (the table saved its own, say). */
+export function tell(actions, text) {
+  const status = actions?.querySelector('.result-actions-status');
+  if (!status) return;
+  status.classList.remove('error');
+  status.textContent = text;
 }

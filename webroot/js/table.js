@@ -35,9 +35,11 @@ function count(n, word) {
 /**
  * @param result  {columns, rows, total_rows, truncated, execution_time_ms, note}
  * @param options {columns: names to show (all when absent), resort: (position, ascending) => Promise<result>, the
- *                same query sorted by its column at that 1-based position}
+ *                same query sorted by its column at that 1-based position, saved: (text) => void, told what
+ *                "Save table rows (CSV)" saved}
+ * @return {showCell, sort: () => the table's sort as {column, ascending}, or null in the result's own order}
  */
-export function renderTable(container, result, { columns: visible, resort } = {}) {
+export function renderTable(container, result, { columns: visible, resort, saved = () => {} } = {}) {
   const columns = result.columns
     .map((c, index) => ({ ...c, index }))
     .filter((c) => !visible || visible.includes(c.name));
@@ -238,7 +240,10 @@ export function renderTable(container, result, { columns: visible, resort } = {}
       setTimeout(() => { copy.textContent = 'Copy rows'; }, 2000);
     });
     // Only the rows this table holds, named apart from the result's "Download CSV" of every row.
-    const csv = button('Save table rows (CSV)', false, () => download(toCsv(columns, state.rows)));
+    const csv = button('Save table rows (CSV)', false, () => {
+      download(toCsv(columns, state.rows));
+      saved(savedNote());
+    });
     csv.title = partial() ? `Only the ${state.rows.length.toLocaleString()} rows this table holds; "Download CSV" `
       + 'gives every row' : 'The rows of this table, as shown';
     actions.append(copy, csv);
@@ -273,8 +278,20 @@ export function renderTable(container, result, { columns: visible, resort } = {}
     return td;
   }
 
+  /** What "Save table rows (CSV)" saved: the rows this table holds, in its order, which may not be every row. */
+  function savedNote() {
+    const rows = count(state.rows.length, 'row');
+    const order = sortNow() ? `, sorted by ${sortNow().column} ${sortNow().ascending ? 'ascending' : 'descending'}` : '';
+    return partial() ? `Saved the ${rows} this table holds (of ${count(state.shown.total_rows, 'row')}) as CSV${order};`
+      + ' "Download CSV" gives every row.' : `Saved the table's ${rows} as CSV${order}.`;
+  }
+
+  function sortNow() {
+    return state.sort ? { column: result.columns[state.sort.index].name, ascending: state.sort.ascending } : null;
+  }
+
   draw();
-  return { showCell };
+  return { showCell, sort: sortNow };
 }
 
 /** One cell marked on the page at a time: the one a number of an answer was found in. */

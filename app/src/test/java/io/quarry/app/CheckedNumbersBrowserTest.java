@@ -98,4 +98,25 @@ class CheckedNumbersBrowserTest extends BrowserTestBase {
     checked("43").click();
     assertThat(page.locator(".message.assistant .artifact").first().locator("td.found-cell")).hasText("43");
   }
+
+  @Test
+  @DisplayName("an answer's numbers are marked as checked when it finishes, even while a redraw of its streamed text is"
+      + " still waiting for a frame, and they stay marked once that frame and the next have passed")
+  void marksShowWhileYouWatch() {
+    chat.gemini.next().call("execute_sql", new JsonObject().put("query", PEOPLE)).usage(100, 10);
+    chat.gemini.next().answer(ANSWER);
+    // Frames are held, as when the last token and chat_complete arrive within one frame: the redraw the tokens ask for
+    // is still pending when the answer finishes.
+    page.evaluate("() => { window.realFrame = window.requestAnimationFrame.bind(window); window.heldFrames = [];"
+        + " window.requestAnimationFrame = (callback) => window.heldFrames.push(callback); }");
+    ui.ask("Who scores highest?");
+    ui.answered();
+    marksAsChecked();
+    org.assertj.core.api.Assertions.assertThat((Integer) page.evaluate("() => window.heldFrames.length")).isPositive();
+
+    page.evaluate("() => new Promise((done) => { window.requestAnimationFrame = window.realFrame;"
+        + " window.heldFrames.forEach((callback) => callback(performance.now()));"
+        + " window.realFrame(() => window.realFrame(done)); })");
+    marksAsChecked();
+  }
 }

@@ -221,4 +221,34 @@ class ResultDownloadsBrowserTest extends BrowserTestBase {
         new Locator.LocatorOptions().setHasText("Download PNG")).click());
     assertThat(Files.readAllBytes(drawn.path())).startsWith(0x89, 'P', 'N', 'G');
   }
+
+  @Test
+  @DisplayName("a 5,000-row result sorted by k descending in its table downloads in that order and says so; 'Save table"
+      + " rows (CSV)' then says it saved the 1,000 rows the table holds, not the download before it")
+  void downloadFollowsTheTableSort() throws Exception {
+    chat.gemini.next().call("execute_sql", new JsonObject().put("query", FIVE_THOUSAND)).usage(100, 10);
+    chat.gemini.next().answer("There are **5,000** pairs.");
+    ui.ask("Pair every person with 50 numbers");
+    Locator block = page.locator(".message.assistant .artifact").first();
+    assertThat(block.locator(".truncated")).containsText("Showing the first 1,000 of 5,000 rows");
+    ui.answered();
+    Locator k = block.locator("thead th").nth(1);
+    k.click();
+    assertThat(k).hasAttribute("aria-sort", "ascending");
+    k.click();
+    assertThat(k).hasAttribute("aria-sort", "descending");
+    assertThat(block.locator("tbody tr").first().locator("td").nth(1)).hasText("49");
+
+    List<String> lines = Files.readAllLines(download(button(block, "Download CSV")).path());
+    assertThat(lines).hasSize(5001);
+    List<Integer> ks = lines.stream().skip(1).map(line -> Integer.valueOf(line.split(",")[1])).toList();
+    assertThat(ks).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+    assertThat(block.locator(".result-actions-status")).hasText("Downloaded 5,000 rows as CSV, sorted by k descending.");
+
+    Download rows = download(block.locator(".table-actions button", new Locator.LocatorOptions()
+        .setHasText("Save table rows (CSV)")));
+    assertThat(Files.readAllLines(rows.path())).hasSize(1001);
+    assertThat(block.locator(".result-actions-status")).hasText("Saved the 1,000 rows this table holds (of 5,000 rows)"
+        + " as CSV, sorted by k descending; \"Download CSV\" gives every row.");
+  }
 }

@@ -59,7 +59,7 @@ final class ExportApi {
     Download download = new Download(vertx, ctx, limits, slot, () -> datasets.stopQueries(stopKey));
     storage.result(userId, ctx.pathParam("rid"))
         .compose(result -> storage.conversation(userId, result.conversationId())
-            .compose(conversation -> datasets.export(userId, result.conversationId(), result.sql(),
+            .compose(conversation -> datasets.export(userId, result.conversationId(), ExportOrder.sql(result, ctx.queryParams()),
                     new Export(format, limits.maxRows(), limits.maxBytes()), stopKey)
                 .compose(written -> checked(result, written))
                 .onSuccess(written -> download.start(Export.File.fromJson(written.export()), named(conversation)))))

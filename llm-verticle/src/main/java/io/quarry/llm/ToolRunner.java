@@ -91,7 +91,9 @@ final class ToolRunner {
         JsonObject spec = ChartSpecs.validate(args, outcome.result());
         record.charts.add(new JsonObject().put("result_id", outcome.result().id()).put("spec", spec));
         events.emit(chart(conversationId, outcome.result().id(), spec));
-        return Future.succeededFuture(new JsonObject().put("status", "rendered").put("spec", spec));
+        JsonObject response = new JsonObject().put("status", "rendered").put("spec", spec);
+        String hidden = HiddenRows.note(spec, outcome.result());
+        return Future.succeededFuture(hidden == null ? response : response.put("note", hidden));
       } catch (IllegalArgumentException e) {
         return Future.succeededFuture(error(e.getMessage(), null));
       }

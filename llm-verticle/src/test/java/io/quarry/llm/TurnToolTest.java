@@ -259,4 +259,37 @@ class TurnToolTest extends TurnTestBase {
         .isEqualTo("Column 'years' (x) is not in result " + resultId + "; its columns are: age, n");
     assertThat(EventLog.ofType(events, "chart")).hasSize(1);
   }
+
+  @Test
+  @DisplayName("a bar chart whose x repeats in the rows, with no series, renders with a note that it would hide rows and"
+      + " names the column to pass as series; with that series there is no note")
+  void chartThatWouldHideRowsNamesTheSeries() throws Exception {
+    String query = "SELECT species, island, avg(body_mass_g) AS mass FROM table1 GROUP BY 1, 2";
+    JsonArray rows = row("Adelie", "Biscoe", 3709.7).add(new JsonArray().add("Adelie").add("Dream").add(3688.4))
+        .add(new JsonArray().add("Adelie").add("Torgersen").add(3706.4))
+        .add(new JsonArray().add("Chinstrap").add("Dream").add(3733.1))
+        .add(new JsonArray().add("Gentoo").add("Biscoe").add(5076.0));
+    String resultId = turn.answers(query, List.of("species VARCHAR", "island VARCHAR", "mass DOUBLE"), rows).id();
+    turn.gemini.next().call("execute_sql", sql(query)).usage(10, 1);
+    turn.gemini.next().answer("Done.");
+    turn.asked("Mass by species and island?");
+    turn.events.untilTurnEnds();
+    JsonObject bar = new JsonObject().put("result_id", resultId).put("chart_type", "bar").put("x", "species")
+        .put("y", new JsonArray().add("mass"));
+    turn.gemini.next().call("render_chart", bar).usage(10, 1);
+    turn.gemini.next().call("render_chart", bar.copy().put("series", "island")).usage(10, 1);
+    turn.gemini.next().answer("Charted.");
+
+    turn.asked("bar chart by species");
+
+    turn.events.untilTurnEnds();
+    JsonObject first = lastResponse(turn.request(3));
+    assertThat(first.getString("status")).isEqualTo("rendered");
+    assertThat(first.getString("note")).isEqualTo("x 'species' repeats: 5 rows have 3 values of it, so one mark per"
+        + " row would hide rows. The chart colours the rows by 'island'; to choose, call render_chart again with series"
+        + " set to one of: island.");
+    JsonObject second = lastResponse(turn.request(4));
+    assertThat(second.getString("status")).isEqualTo("rendered");
+    assertThat(second.containsKey("note")).isFalse();
+  }
 }
