@@ -43,6 +43,8 @@ class QueryLanesTest {
     env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
     env.put("QUARRY_DATASET_MAX_QUERIES_PER_USER", "1");
     env.put("QUARRY_DATASET_MAX_WAITING_QUERIES_PER_USER", "1");
+    // Adding the file opens it on a worker: fetched column by column, the queries still have its column to download.
+    env.put("QUARRY_WORKER_WHOLE_FILE_BELOW_BYTES", "0");
     node = TestNodes.start(env, dir);
     WebClient client = WebClient.create(node.vertx(),
         new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(node.httpPort()));

@@ -46,7 +46,11 @@ class WorkerProcessTest {
   EventRecorder events;
 
   private void start(Map<String, String> env) {
-    chat = new ChatHarness(dir, env);
+    Map<String, String> withSparseCopies = new java.util.HashMap<>(env);
+    // Adding a file opens it on a worker; fetched column by column, a small file's query then still has a download
+    // to hold (fetched whole, it would have come at the add).
+    withSparseCopies.putIfAbsent("QUARRY_WORKER_WHOLE_FILE_BELOW_BYTES", "0");
+    chat = new ChatHarness(dir, withSparseCopies);
     events = EventRecorder.local(chat.node, Addresses.WORKER_LOCAL_EVENTS);
   }
 
@@ -291,11 +295,13 @@ class WorkerProcessTest {
   }
 
   @Test
-  @DisplayName("with --local-workers 0 the node runs no SQL itself: queries answer 503 'No query worker available'")
+  @DisplayName("with --local-workers 0 the node runs no SQL itself: queries, and adding a file (which the engine must"
+      + " open first), answer 503 'No query worker available'")
   void noLocalWorkers() {
     chat = new ChatHarness(dir, Map.of("QUARRY_LOCAL_WORKERS", "0"));
     String conversation = chat.conversation();
-    chat.addDataset(conversation, "/people.parquet");
+    assertError(chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/datasets",
+        new JsonObject().put("url", chat.files.url("/people.parquet"))), 503, "No query worker available");
     assertError(query(conversation, "SELECT 1"), 503, "No query worker available");
     JsonObject health = chat.send(HttpMethod.GET, "/api/health/nodes", null).bodyAsJsonObject();
     assertThat(health.getValue("local_workers")).isNull();
