@@ -117,11 +117,11 @@ class SqlRunsBrowserTest extends BrowserTestBase {
     ui.runSql("SELECT no_such_column FROM table1");
     assertThat(page.locator(".artifact.run.runner .run-label").last()).hasText("SQL run: not run");
     ui.reload();
-    // The newest conversation opens: the first one's runs are there when it is opened again.
-    assertThat(ui.runnerRuns()).hasCount(0);
-    page.locator("#conversation-list li").nth(1).locator(".select").click();
+    // A reload keeps the conversation that was open (its address): its run is there again; the other has none.
     assertThat(ui.runnerRuns()).hasCount(1);
     assertThat(ui.runnerRuns().locator(".sql-panel textarea")).hasValue(count);
     assertThat(ui.runnerRuns().locator(".result-table td").first()).hasText("406");
+    page.locator("#conversation-list li").nth(0).locator(".select").click();
+    assertThat(ui.runnerRuns()).hasCount(0);
   }
 }
