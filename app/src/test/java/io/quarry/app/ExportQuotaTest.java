@@ -68,7 +68,9 @@ class ExportQuotaTest {
     HttpResponse<Buffer> created = chat.client.post("/api/auth/signup").sendJsonObject(new JsonObject()
         .put("email", email).put("password", "correct horse battery").put("invite", invite)).await();
     assertThat(created.statusCode()).as(created.bodyAsString()).isEqualTo(201);
-    return created.getHeader("Set-Cookie").split(";")[0];
+    // Sign-up sets the device cookie too: the session is the one to send.
+    return created.cookies().stream().filter(c -> c.startsWith("quarry_session=")).findFirst().orElseThrow()
+        .split(";")[0];
   }
 
   private JsonObject send(String cookie, HttpMethod method, String path, JsonObject body) {

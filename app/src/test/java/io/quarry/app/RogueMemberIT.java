@@ -178,7 +178,10 @@ class RogueMemberIT {
           .sendJsonObject(new JsonObject().put("email", "bob@example.com").put("password", "a long enough password")
               .put("invite", invite)).await();
       assertThat(signedUp.statusCode()).as(signedUp.bodyAsString()).isEqualTo(201);
-      return new User(client, origin, signedUp.cookies().get(0).split(";")[0]);
+      // Sign-up sets the device cookie too: the session is the one to send.
+      String session = signedUp.cookies().stream().filter(c -> c.startsWith("quarry_session=")).findFirst()
+          .orElseThrow();
+      return new User(client, origin, session.split(";")[0]);
     }
 
     String conversationWithPeople(String url) {
