@@ -20,10 +20,10 @@ import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -43,8 +43,6 @@ final class WorkerProcess implements Member {
   private static final long QUICK_DEATH_MS = 10_000;
   private static final long MAX_RESTART_DELAY_MS = 30_000;
   private static final long STOP_GRACE_MS = 5_000;
-  /** A worker cancels a query at its limit and says so at once; this much later, it is not answering. */
-  static final long OVERDUE_GRACE_MS = 1_000;
 
   enum State { STARTING, READY, RESTARTING, STOPPED }
 
@@ -56,8 +54,7 @@ final class WorkerProcess implements Member {
   private final ClusterKey key;
   private final LocalWorkersConfig settings;
   private final Consumer<Member> changed;
-  /** Queries sent to the process, each with when its limit passes (System.nanoTime()). */
-  private final Map<Promise<Buffer>, Long> inFlight = new HashMap<>();
+  private final Set<Promise<Buffer>> inFlight = new HashSet<>();
   private final Promise<Void> firstStart = Promise.promise();
 
   private State state = State.STARTING;
@@ -159,16 +156,9 @@ final class WorkerProcess implements Member {
     return slot;
   }
 
-  /**
-   * Ready, and answering: a process that has let a query pass its limit by {@link #OVERDUE_GRACE_MS} without a word
-   * (frozen, or deep in native code) is given nothing new while it is judged, so that a query sent again meanwhile
-   * (after the cluster saw the process go silent) goes to another.
-   */
   @Override
   public boolean isReady() {
-    long now = System.nanoTime();
-    return state == State.READY && inFlight.values().stream()
-        .noneMatch(limit -> now - limit > TimeUnit.MILLISECONDS.toNanos(OVERDUE_GRACE_MS));
+    return state == State.READY;
   }
 
   @Override
@@ -190,7 +180,7 @@ final class WorkerProcess implements Member {
   @Override
   public Future<Buffer> run(QueryRequest query, long timeoutMs) {
     Promise<Buffer> answer = Promise.promise();
-    inFlight.put(answer, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
+    inFlight.add(answer);
     String id = workerId;
     context.owner().eventBus().<Buffer>request(Addresses.localWorker(id), query.toJson(),
         Deliveries.within(QueryTimeouts.memberWaitMs(timeoutMs))).onComplete(reply -> {
@@ -258,7 +248,7 @@ final class WorkerProcess implements Member {
   }
 
   private void failInFlight(RuntimeException failure) {
-    List<Promise<Buffer>> failing = new ArrayList<>(inFlight.keySet());
+    List<Promise<Buffer>> failing = new ArrayList<>(inFlight);
     inFlight.clear();
     failing.forEach(answer -> answer.tryFail(failure));
   }
