@@ -14,9 +14,9 @@ import java.util.Map;
  */
 final class TurnTools {
 
-  static final String TOOL_LIMIT_INSTRUCTION = "You have reached the maximum of %d tool calls for this turn. Do not"
+  private static final String TOOL_LIMIT_INSTRUCTION = "You have reached the maximum of %d tool calls for this turn. Do not"
       + " call any more tools: answer the user now with the information you already have.";
-  static final String SQL_LIMIT_INSTRUCTION = "The SQL has failed %d times in this turn. Do not call any more tools:"
+  private static final String SQL_LIMIT_INSTRUCTION = "The SQL has failed %d times in this turn. Do not call any more tools:"
       + " explain the error to the user in plain language and suggest what they could try.";
 
   private final TurnRecord record = new TurnRecord();
