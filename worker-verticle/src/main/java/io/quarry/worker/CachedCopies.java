@@ -15,6 +15,11 @@ final class CachedCopies {
 
   /** @param confirmed when the URL's server last said this is its current content */
   record Entry(Path file, String etag, String lastModified, long size, Instant confirmed) {
+    /** A new copy of the version its server just sent. */
+    static Entry of(Path file, TailResponse version) {
+      return new Entry(file, version.etag(), version.lastModified(), version.size(), Instant.now());
+    }
+
     Entry confirmedNow() {
       return new Entry(file, etag, lastModified, size, Instant.now());
     }

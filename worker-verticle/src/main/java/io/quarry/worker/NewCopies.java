@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.function.BiFunction;
@@ -107,8 +106,7 @@ final class NewCopies {
     if (copy != null) {
       sparse.add(target, copy);
     }
-    copies.install(url, new CachedCopies.Entry(target, version.etag(), version.lastModified(), version.size(),
-        Instant.now()));
+    copies.install(url, CachedCopies.Entry.of(target, version));
     return Future.succeededFuture(target);
   }
 

@@ -16,8 +16,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The cache's revalidation: every use of a URL asks its server (If-None-Match / If-Modified-Since) whether the copy
- * held is still its current content, so queries always see it; a new version is fetched ({@link NewCopies}).
+ * The cache's revalidation, the one place that decides whether the copy held of a URL may be used: every use asks its
+ * server (If-None-Match / If-Modified-Since) whether that copy is still its current content, so queries always see
+ * it; a new version is fetched ({@link NewCopies}).
  * Concurrent uses of one URL share one request. Lives on the worker verticle's event loop.
  */
 final class Revalidation {
