@@ -18,6 +18,11 @@ public record LocalWorkersConfig(int count, int heapMb, long memoryCapMb, long s
 
   public static final int MAX_COUNT = 64;
 
+  /** From a node's whole configuration. */
+  public static LocalWorkersConfig of(JsonObject nodeConfig) {
+    return from(nodeConfig.getJsonObject("localWorkers"));
+  }
+
   /** The section's settings over the defaults. */
   public static LocalWorkersConfig from(JsonObject given) {
     JsonObject section = Defaults.section("localWorkers", given);
