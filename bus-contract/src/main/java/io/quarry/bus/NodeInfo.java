@@ -42,7 +42,7 @@ public record NodeInfo(String id, String version, List<String> roles) {
    * node's configuration, this node, and the query timeout every wait derives from.
    */
   public JsonObject roleConfig(JsonObject nodeConfig, String name) {
-    return into(nodeConfig.getJsonObject(name, new JsonObject()).copy())
+    return into(nodeConfig.getJsonObject(name).copy())
         .put("query", nodeConfig.getJsonObject("query").copy());
   }
 }
