@@ -48,10 +48,4 @@ public record LocalWorkersConfig(int count, int heapMb, long memoryCapMb, long s
   public LocalWorkersConfig withCount(int n) {
     return new LocalWorkersConfig(n, heapMb, memoryCapMb, startTimeoutMs, restartDelayMs, queueSize, classArchiveDir);
   }
-
-  public JsonObject toJson() {
-    return new JsonObject().put("count", count).put("heapMb", heapMb).put("memoryCapMb", memoryCapMb)
-        .put("startTimeoutMs", startTimeoutMs).put("restartDelayMs", restartDelayMs).put("queueSize", queueSize)
-        .put("classArchiveDir", classArchiveDir);
-  }
 }
