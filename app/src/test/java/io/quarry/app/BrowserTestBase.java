@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,6 +27,8 @@ abstract class BrowserTestBase {
   @TempDir
   Path dir;
 
+  /** The running test (for {@link #env()} when a class's tests need different nodes). */
+  TestInfo test;
   ChatHarness chat;
   BrowserContext context;
   Page page;
@@ -42,7 +45,8 @@ abstract class BrowserTestBase {
   }
 
   @BeforeEach
-  void openPage() {
+  void openPage(TestInfo test) {
+    this.test = test;
     chat = new ChatHarness(dir, env());
     // Tables group numbers as the browser's locale does: tests expect en-US, whatever the machine's.
     context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1400, 900).setLocale(LOCALE));
