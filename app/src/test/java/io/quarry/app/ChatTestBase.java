@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A node wired to the fake Gemini, a browser-like WebSocket, and one fresh conversation per test. */
@@ -12,6 +13,8 @@ abstract class ChatTestBase {
   @TempDir
   Path dir;
 
+  /** The running test (for {@link #env()} when a class's tests need different nodes). */
+  TestInfo test;
   ChatHarness chat;
   ChatHarness.Socket socket;
   String conversation;
@@ -22,7 +25,8 @@ abstract class ChatTestBase {
   }
 
   @BeforeEach
-  void startChat() {
+  void startChat(TestInfo test) {
+    this.test = test;
     chat = new ChatHarness(dir, env());
     socket = chat.socket();
     conversation = chat.conversation();
