@@ -110,11 +110,8 @@ class ParquetCorpusTest {
   private void check(Path file, int index) throws Exception {
     String path = "/corpus/" + index + ".parquet";
     files.route(path).file(file);
-    // Quarry adds the file while bare DuckDB describes it here: the two engines' work overlaps (two cores).
-    Future<HttpResponse<Buffer>> adding = client.post(base + "/datasets")
-        .sendJsonObject(new JsonObject().put("url", files.url(path)));
     BareDuckDb.Described bare = BareDuckDb.describe(file);
-    HttpResponse<Buffer> added = adding.await();
+    HttpResponse<Buffer> added = post(base + "/datasets", new JsonObject().put("url", files.url(path)));
     if (bare.failure() != null) {
       assertThat(added.statusCode()).as("adding a file DuckDB rejects (%s): %s", bare.failure(), added.bodyAsString())
           .isEqualTo(400);
@@ -149,9 +146,8 @@ class ParquetCorpusTest {
    * apart, not passed over: bare DuckDB through a view must fail too.
    */
   private void compare(String sql, Path file, java.util.function.Function<String, Future<JsonArray>> quarry) {
-    // Asked of Quarry first, so that it answers while bare DuckDB answers here.
-    Future<JsonArray> actual = quarry.apply(sql);
     BareDuckDb.Answer expected = BareDuckDb.answer(file, sql);
+    Future<JsonArray> actual = quarry.apply(sql);
     JsonArray row = actual.otherwise((JsonArray) null).await();
     if (expected.failure() != null) {
       assertThat(row).as("%s failed in bare DuckDB (%s) but answered in Quarry", sql, expected.failure()).isNull();
@@ -176,13 +172,19 @@ class ParquetCorpusTest {
 
   /** The first row of a statement run in the SQL runner. */
   private Future<JsonArray> query(String sql) {
-    return client.post(base + "/query").sendJsonObject(new JsonObject().put("sql", sql)).compose(response ->
-        response.statusCode() != 200 ? Future.failedFuture(response.bodyAsString())
-            : Future.succeededFuture(response.bodyAsJsonObject().getJsonArray("rows").getJsonArray(0)));
+    HttpResponse<Buffer> response = post(base + "/query", new JsonObject().put("sql", sql));
+    if (response.statusCode() != 200) {
+      return Future.failedFuture(response.bodyAsString());
+    }
+    return Future.succeededFuture(response.bodyAsJsonObject().getJsonArray("rows").getJsonArray(0));
   }
 
   private static String value(Future<JsonArray> row) {
     return String.valueOf(row.await().getValue(0));
+  }
+
+  private HttpResponse<Buffer> post(String path, JsonObject body) {
+    return TestNodes.send(client, HttpMethod.POST, path, body);
   }
 
   private JsonObject send(HttpMethod method, String path, JsonObject body, int status) {
