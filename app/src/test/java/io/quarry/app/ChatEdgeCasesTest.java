@@ -12,6 +12,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -29,7 +30,9 @@ class ChatEdgeCasesTest {
 
   @BeforeEach
   void start() {
-    chat = new ChatHarness(dir);
+    // Asking runs no SQL here: a node without worker processes (nor their private cluster) starts in a fraction of the
+    // time (noKey's keyless node, whose SQL runner answers, keeps its workers).
+    chat = new ChatHarness(dir, Map.of("QUARRY_LOCAL_WORKERS", "0"));
     conversation = chat.conversation();
   }
 

@@ -11,6 +11,7 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -28,7 +29,11 @@ class ConversationApiTest {
 
   @BeforeEach
   void start() {
-    node = TestNodes.start(dir);
+    // Conversations run no SQL: a node without worker processes (nor their private cluster) starts in a fraction of
+    // the time.
+    Map<String, String> env = TestNodes.env(dir);
+    env.put("QUARRY_LOCAL_WORKERS", "0");
+    node = TestNodes.start(env, dir);
     client = WebClient.create(node.vertx(),
         new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(node.httpPort()));
   }

@@ -5,6 +5,7 @@ import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertTha
 import com.microsoft.playwright.Locator;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,12 @@ import org.junit.jupiter.api.Test;
  * shows the words around a match as text, says when nothing matches, and Esc brings the whole list back.
  */
 class ConversationSearchBrowserTest extends BrowserTestBase {
+
+  /** Runs no SQL: a node without worker processes (nor their private cluster) starts in a fraction of the time. */
+  @Override
+  Map<String, String> env() {
+    return Map.of("QUARRY_LOCAL_WORKERS", "0");
+  }
 
   PageActions ui;
 

@@ -15,16 +15,29 @@ import io.vertx.ext.web.client.WebClientOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Datasets and SQL end to end: REST → dataset-verticle → storage and worker → DuckDB on loopback Parquet. */
+/**
+ * Datasets and SQL end to end: REST → dataset-verticle → storage and worker → DuckDB on loopback Parquet.
+ *
+ * <p>One node serves the whole class (starting one, with its worker processes, costs more than all the tests'
+ * requests); each test has a conversation of its own, a Parquet server of its own (so URLs no other test has used,
+ * which no worker has cached) and sees only its conversation's events and stored rows.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DatasetApiTest {
 
   @TempDir
+  static Path nodeDir;
+
+  /** This test's own files. */
   Path dir;
 
   Node node;
@@ -34,23 +47,44 @@ class DatasetApiTest {
   String base;
   EventRecorder events;
 
-  @BeforeEach
-  void start() {
-    Map<String, String> env = TestNodes.env(dir);
+  @BeforeAll
+  void startNode() {
+    Map<String, String> env = TestNodes.env(nodeDir);
     env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
-    node = TestNodes.start(env, dir);
+    // The one local person makes every test's writes: together, past the per-user write burst, which no test here is
+    // about.
+    env.put("QUARRY_CHAT_WRITE_BURST", "100000");
+    env.put("QUARRY_CHAT_WRITES_PER_MINUTE", "100000");
+    node = TestNodes.start(env, nodeDir);
     client = WebClient.create(node.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(node.httpPort()));
+  }
+
+  @AfterAll
+  void stopNode() {
+    node.stop().await();
+  }
+
+  @BeforeEach
+  void start(@TempDir Path testDir) {
+    dir = testDir;
     files = ParquetServer.start(node.vertx());
     files.route("/people.parquet").content(ParquetFixtures.people(dir));
     conversation = send(HttpMethod.POST, "/api/conversations", new JsonObject()).bodyAsJsonObject().getString("id");
     base = "/api/conversations/" + conversation;
     String userId = send(HttpMethod.GET, "/api/me", null).bodyAsJsonObject().getString("id");
-    events = new EventRecorder(node, userId);
+    events = EventRecorder.ofConversation(node, userId, conversation);
   }
 
   @AfterEach
   void stop() {
-    node.stop().await();
+    events.close();
+    files.close().await();
+  }
+
+  /** How many of this conversation's datasets SQLite holds that match {@code condition}. */
+  private long stored(String condition) throws Exception {
+    return TestNodes.sqlite(nodeDir, "SELECT COUNT(*) FROM datasets WHERE conversation_id = '" + conversation + "' AND ("
+        + condition + ")");
   }
 
   private HttpResponse<Buffer> send(HttpMethod method, String path, Object body) {
@@ -85,7 +119,7 @@ class DatasetApiTest {
 
     JsonArray listed = send(HttpMethod.GET, base, null).bodyAsJsonObject().getJsonArray("datasets");
     assertThat(listed.getJsonObject(0).getJsonArray("schema")).isEqualTo(dataset.getJsonArray("schema"));
-    assertThat(TestNodes.sqlite(dir, "SELECT COUNT(*) FROM datasets WHERE status = 'ready' AND row_count = 100")).isEqualTo(1);
+    assertThat(stored("status = 'ready' AND row_count = 100")).isEqualTo(1);
   }
 
   @Test
@@ -101,7 +135,7 @@ class DatasetApiTest {
     assertError(send(HttpMethod.POST, base + "/datasets", new JsonObject()), 400, "Field 'url' is required");
     assertError(send(HttpMethod.POST, base + "/datasets", new JsonObject().put("url", 42)), 400,
         "Field 'url' must be a string");
-    assertThat(TestNodes.sqlite(dir, "SELECT COUNT(*) FROM datasets")).isZero();
+    assertThat(stored("true")).isZero();
     // At the edges, step 1 passes: nothing listens on these ports, so step 2 is what fails.
     assertError(add("http://127.0.0.1:65535/x.parquet"), 400, "Could not access URL");
     assertError(add("http://127.0.0.1:1/x.parquet"), 400, "Could not access URL");
@@ -262,7 +296,7 @@ class DatasetApiTest {
     assertThat(response.bodyAsJsonObject().getString("error"))
         .isEqualTo("The dataset at " + files.url("/people.parquet") + " is no longer accessible");
     assertThat(events.next(1).get(0).getString("type")).isEqualTo("dataset_error");
-    assertThat(TestNodes.sqlite(dir, "SELECT COUNT(*) FROM datasets WHERE status = 'error'")).isEqualTo(1);
+    assertThat(stored("status = 'error'")).isEqualTo(1);
   }
 
   @Test
@@ -275,8 +309,8 @@ class DatasetApiTest {
     files.route("/people.parquet2").status(500);
     assertThat(query("SELECT count(*) FROM table1, table2").statusCode()).isEqualTo(502);
     assertThat(events.next(1).get(0).getJsonObject("dataset").getString("name")).isEqualTo("table2");
-    assertThat(TestNodes.sqlite(dir, "SELECT COUNT(*) FROM datasets WHERE status = 'error' AND name = 'table2'")).isEqualTo(1);
-    assertThat(TestNodes.sqlite(dir, "SELECT COUNT(*) FROM datasets WHERE status = 'ready' AND name = 'table1'")).isEqualTo(1);
+    assertThat(stored("status = 'error' AND name = 'table2'")).isEqualTo(1);
+    assertThat(stored("status = 'ready' AND name = 'table1'")).isEqualTo(1);
   }
 
   @Test

@@ -23,8 +23,25 @@ final class EventRecorder implements AutoCloseable {
     return new EventRecorder(node.vertx().eventBus().localConsumer(address));
   }
 
+  /**
+   * The browser events published for one user about one conversation (where tests share a node, the user's other
+   * conversations are other tests').
+   */
+  static EventRecorder ofConversation(Node node, String userId, String conversationId) {
+    return new EventRecorder(node.vertx().eventBus().consumer(Addresses.chatEvents(userId)),
+        event -> conversationId.equals(event.getString("conversation_id")));
+  }
+
   private EventRecorder(MessageConsumer<JsonObject> consumer) {
-    this.consumer = consumer.handler(m -> events.add(m.body()));
+    this(consumer, event -> true);
+  }
+
+  private EventRecorder(MessageConsumer<JsonObject> consumer, Predicate<JsonObject> kept) {
+    this.consumer = consumer.handler(m -> {
+      if (kept.test(m.body())) {
+        events.add(m.body());
+      }
+    });
     consumer.completion().await();
   }
 

@@ -3,6 +3,7 @@ package io.quarry.app;
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 
 import com.microsoft.playwright.Locator;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -12,6 +13,12 @@ import org.junit.jupiter.api.Test;
  * with the conversation and shows after a reload, and Retry asks the same question again.
  */
 class FailedAnswerBrowserTest extends BrowserTestBase {
+
+  /** Runs no SQL: a node without worker processes (nor their private cluster) starts in a fraction of the time. */
+  @Override
+  Map<String, String> env() {
+    return Map.of("QUARRY_LOCAL_WORKERS", "0");
+  }
 
   static final String QUESTION = "How many cars are there?";
   static final String UNAVAILABLE = "Gemini is unavailable right now (HTTP 503); try again shortly";

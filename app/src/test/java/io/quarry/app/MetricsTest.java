@@ -27,7 +27,8 @@ class MetricsTest extends ChatTestBase {
 
   @Override
   Map<String, String> env() {
-    return Map.of("QUARRY_METRICS_PORT", String.valueOf(port));
+    // Two worker processes, as by default: each one's metrics are labelled with its name.
+    return Map.of("QUARRY_METRICS_PORT", String.valueOf(port), "QUARRY_LOCAL_WORKERS", "2");
   }
 
   private static int freePort() {

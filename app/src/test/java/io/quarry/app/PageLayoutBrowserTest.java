@@ -5,12 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.options.BoundingBox;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /** Where things stand on the page and what it tells assistive technology, in local mode. */
 class PageLayoutBrowserTest extends BrowserTestBase {
+
+  /**
+   * Runs no SQL but where a dataset is added: elsewhere a node without worker processes (nor their private cluster)
+   * starts in a fraction of the time.
+   */
+  @Override
+  Map<String, String> env() {
+    boolean dataset = test.getTestMethod().map(m -> m.getName().equals("emptyConversationWithDataset")).orElse(false);
+    return dataset ? Map.of() : Map.of("QUARRY_LOCAL_WORKERS", "0");
+  }
 
   static final int VIEWPORT_HEIGHT = 900;
 

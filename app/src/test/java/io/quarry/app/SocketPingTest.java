@@ -28,7 +28,7 @@ class SocketPingTest {
   @DisplayName("a socket answering pong keeps receiving pings; one that never answers is closed")
   void pingPong(VertxTestContext testContext) throws Exception {
     Node node = TestNodes.start(Map.of("QUARRY_HTTP_PORT", "0", "QUARRY_DATA_DIR", dir.toString(),
-        "QUARRY_CHAT_PING_INTERVAL_MS", "200"), dir);
+        "QUARRY_CHAT_PING_INTERVAL_MS", "200", "QUARRY_LOCAL_WORKERS", "0"), dir);
     WebSocketClient client = node.vertx().createWebSocketClient();
     try {
       WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(node.httpPort())
