@@ -1,5 +1,7 @@
 package io.quarry.storage;
 
+import java.util.List;
+import java.util.ArrayList;
 import io.quarry.bus.QuarryException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -102,6 +104,13 @@ final class Db {
 
   Future<Void> close() {
     return pool.close();
+  }
+
+  /** Each row as {@code read} makes it, in order. */
+  static <T> List<T> each(RowSet<Row> rows, Function<Row, T> read) {
+    List<T> items = new ArrayList<>(rows.size());
+    rows.forEach(row -> items.add(read.apply(row)));
+    return items;
   }
 
   static String newId() {
