@@ -1,5 +1,6 @@
-// The REST API: JSON in and out. A failure throws an ApiError carrying the server's message, or, when the request
-// never got an answer, an Unreachable saying so in plain words (the browser's own text is "Failed to fetch").
+// The REST API: every path the page calls is named once, here. JSON in and out: a failure throws an ApiError carrying
+// the server's message, or, when the request never got an answer, an Unreachable saying so in plain words (the
+// browser's own text is "Failed to fetch").
 export class ApiError extends Error {
   constructor(status, body) {
     super(body?.error || `HTTP ${status}`);
@@ -44,9 +45,58 @@ async function request(method, path, body) {
   return json;
 }
 
+/** A fetch whose failure to get an answer at all says so in plain words; the response is the caller's to read. */
+async function fetchFile(path) {
+  try {
+    return await fetch(path);
+  } catch {
+    throw new Unreachable();
+  }
+}
+
+const get = (path) => request('GET', path);
+const post = (path, body = {}) => request('POST', path, body);
+const patch = (path, body) => request('PATCH', path, body);
+const del = (path) => request('DELETE', path);
+
+const conversationPath = (id) => `/api/conversations/${id}`;
+const datasetsPath = (conversationId) => `${conversationPath(conversationId)}/datasets`;
+const resultPath = (id) => `/api/results/${encodeURIComponent(id)}`;
+
+/** Every path of the REST API the page calls, one function a call. */
 export const api = {
-  get: (path) => request('GET', path),
-  post: (path, body = {}) => request('POST', path, body),
-  patch: (path, body) => request('PATCH', path, body),
-  del: (path) => request('DELETE', path),
+  me: () => get('/api/me'),
+  signIn: (credentials) => post('/api/auth/signin', credentials),
+  signUp: (account) => post('/api/auth/signup', account),
+  signOut: () => post('/api/auth/signout'),
+  usage: () => get('/api/usage'),
+  samples: () => get('/api/samples'),
+
+  conversations: () => get('/api/conversations'),
+  searchConversations: (query) => get(`/api/conversations?q=${encodeURIComponent(query)}`),
+  createConversation: () => post('/api/conversations', {}),
+  /** {conversation, messages, runs, datasets} */
+  conversation: (id) => get(conversationPath(id)),
+  renameConversation: (id, title) => patch(conversationPath(id), { title }),
+  deleteConversation: (id) => del(conversationPath(id)),
+  /** A question; the answer comes over the event socket. */
+  sendMessage: (conversationId, content) => post(`${conversationPath(conversationId)}/messages`, { content }),
+  stop: (conversationId) => post(`${conversationPath(conversationId)}/stop`),
+  /** @param run {sql, origin, message_id}: a run with an origin is stored as the user's own */
+  query: (conversationId, run) => post(`${conversationPath(conversationId)}/query`, run),
+
+  addDataset: (conversationId, url) => post(datasetsPath(conversationId), { url }),
+  renameDataset: (conversationId, id, name) => patch(`${datasetsPath(conversationId)}/${id}`, { name }),
+  refreshDataset: (conversationId, id) => post(`${datasetsPath(conversationId)}/${id}/refresh`),
+  removeDataset: (conversationId, id) => del(`${datasetsPath(conversationId)}/${id}`),
+  /** Whether the datasets' files changed since they were read: {changed, datasets}. */
+  checkDatasetVersions: (conversationId) => post(`${datasetsPath(conversationId)}/versions`),
+
+  result: (id) => get(resultPath(id)),
+  /**
+   * The whole result as a file, its query run again on the same data: the Response, whatever its status.
+   * @param sort {column, ascending}, or null for the result's own order
+   */
+  exportResult: (id, format, sort) => fetchFile(`${resultPath(id)}/export?format=${format}`
+    + (sort ? `&sort=${encodeURIComponent(sort.column)}&dir=${sort.ascending ? 'asc' : 'desc'}` : '')),
 };

@@ -110,7 +110,7 @@ async function select(id) {
   setStreaming(false);
   let conversation;
   try {
-    conversation = await api.get(`/api/conversations/${id}`);
+    conversation = await api.conversation(id);
   } catch (e) {
     if (state.conversationId !== id) return; // another was chosen meanwhile: that one is shown
     if (!(e instanceof ApiError && e.status === 404)) throw e;
@@ -160,7 +160,7 @@ async function moved(id, resultId) {
 /** Asks whether the datasets' files changed since: the results that read an earlier version then say so. */
 async function checkVersions(id) {
   try {
-    const checked = await api.post(`/api/conversations/${id}/datasets/versions`);
+    const checked = await api.checkDatasetVersions(id);
     if (checked.changed > 0 && state.conversationId === id) checked.datasets.forEach((d) => datasets.upsert(d));
   } catch {
     // A check that could not be made changes nothing: the results stay as they were.
@@ -186,7 +186,7 @@ async function newConversation() {
   }
   const newest = conversations.items[0];
   if (newest && newest.id !== state.conversationId) {
-    const found = await api.get(`/api/conversations/${newest.id}`);
+    const found = await api.conversation(newest.id);
     if (found.messages.length === 0 && found.datasets.length === 0) {
       await open(newest.id, { push: true });
       return;
@@ -196,7 +196,7 @@ async function newConversation() {
 }
 
 async function loadSamples() {
-  const { samples } = await api.get('/api/samples');
+  const { samples } = await api.samples();
   $('samples').replaceChildren(...samples.map((s) => {
     const b = document.createElement('button');
     b.type = 'button';
@@ -236,7 +236,7 @@ async function ask(typed, { fromBox = true } = {}) {
   refreshEmptyState();
   setStreaming(true);
   try {
-    const { message_id: id } = await api.post(`/api/conversations/${state.conversationId}/messages`, { content });
+    const { message_id: id } = await api.sendMessage(state.conversationId, content);
     messages.claim(id);
   } catch (e) {
     setStreaming(false);
@@ -265,7 +265,7 @@ function unreachable(question, answer, typed) {
 }
 
 async function stop() {
-  await api.post(`/api/conversations/${state.conversationId}/stop`);
+  await api.stop(state.conversationId);
   messages.stopped();
   setStreaming(false);
   // The Stop button goes away with the answer: focus goes where the next question is typed.
@@ -340,7 +340,7 @@ async function refetch(attempts) {
 
 async function showUsage() {
   try {
-    const usage = await api.get('/api/usage');
+    const usage = await api.usage();
     $('usage').hidden = false;
     $('usage-text').textContent = `${usage.usage_percent}% of ${usage.token_limit.toLocaleString()}`;
     $('usage-fill').style.width = `${Math.min(100, usage.usage_percent)}%`;
@@ -355,7 +355,7 @@ async function start() {
   initTheme();
   let me;
   try {
-    me = await api.get('/api/me');
+    me = await api.me();
   } catch (e) {
     if (e.status === 401) {
       showSignIn();

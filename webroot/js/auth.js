@@ -11,18 +11,21 @@ export function showSignIn() {
   $('auth').hidden = false;
   $('show-signup').onclick = () => { $('signin-form').hidden = true; $('signup-form').hidden = false; $('signup-email').focus(); };
   $('show-signin').onclick = () => { $('signup-form').hidden = true; $('signin-form').hidden = false; $('signin-email').focus(); };
-  $('signin-form').onsubmit = (e) => submit(e, '/api/auth/signin', { email: $('signin-email').value, password: $('signin-password').value }, 'signin-error');
-  $('signup-form').onsubmit = (e) => submit(e, '/api/auth/signup', {
+  $('signin-form').onsubmit = (e) => submit(e, () => api.signIn({
+    email: $('signin-email').value, password: $('signin-password').value,
+  }), 'signin-error');
+  $('signup-form').onsubmit = (e) => submit(e, () => api.signUp({
     email: $('signup-email').value, password: $('signup-password').value, invite: $('signup-invite').value,
-  }, 'signup-error');
+  }), 'signup-error');
   $('signin-email').focus();
 }
 
-async function submit(event, path, body, errorId) {
+/** @param call () => the request the form makes */
+async function submit(event, call, errorId) {
   event.preventDefault();
   $(errorId).textContent = '';
   try {
-    await api.post(path, body);
+    await call();
     location.reload();
   } catch (e) {
     $(errorId).textContent = e.message;
@@ -30,6 +33,6 @@ async function submit(event, path, body, errorId) {
 }
 
 export async function signOut() {
-  await api.post('/api/auth/signout');
+  await api.signOut();
   location.reload();
 }

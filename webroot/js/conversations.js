@@ -14,13 +14,13 @@ export class ConversationList {
   }
 
   async load() {
-    this.items = (await api.get('/api/conversations')).conversations;
+    this.items = (await api.conversations()).conversations;
     this.render();
     return this.items;
   }
 
   async create() {
-    const created = await api.post('/api/conversations', {});
+    const created = await api.createConversation();
     this.items.unshift(created);
     this.render();
     return created;
@@ -77,7 +77,7 @@ export class ConversationList {
     const title = prompt('Rename conversation', c.title);
     if (title === null || !title.trim()) return;
     try {
-      const renamed = await api.patch(`/api/conversations/${c.id}`, { title: title.trim() });
+      const renamed = await api.renameConversation(c.id, title.trim());
       this.retitle(c.id, renamed.title);
       if (c.id === this.activeId) this.title.textContent = renamed.title;
     } catch (e) {
@@ -87,7 +87,7 @@ export class ConversationList {
 
   async remove(c) {
     if (!confirm(`Delete "${c.title}" with its messages, datasets and results?`)) return;
-    await api.del(`/api/conversations/${c.id}`);
+    await api.deleteConversation(c.id);
     this.items = this.items.filter((x) => x.id !== c.id);
     this.render();
     this.onDeleted(c.id);

@@ -57,10 +57,6 @@ export class DatasetPanel {
     this.$('schema-refresh').addEventListener('click', () => this.refresh(this.modal.dataset.id, true));
   }
 
-  base() {
-    return `/api/conversations/${this.conversationId()}/datasets`;
-  }
-
   /** The conversation's datasets; when it is the one already shown (a reload), its "Not added" cards stay. */
   show(datasets) {
     const same = this.shownFor === this.conversationId();
@@ -94,7 +90,7 @@ export class DatasetPanel {
     this.input.value = '';
     this.dropNotAdded(url);
     try {
-      this.upsert(await api.post(this.base(), { url }));
+      this.upsert(await api.addDataset(this.conversationId(), url));
     } catch (e) {
       const message = e instanceof Unreachable ? 'Quarry cannot be reached; the dataset was not added' : e.message;
       // Nothing was kept: the URL goes back to the box (unless something else was typed meanwhile) and to a card.
@@ -182,7 +178,7 @@ export class DatasetPanel {
     card.remove();
     if (!storedId) return;
     try {
-      await api.del(`${this.base()}/${storedId}`);
+      await api.removeDataset(this.conversationId(), storedId);
     } catch (e) {
       if (e.status !== 404) this.error.textContent = e.message;
     }
@@ -254,7 +250,7 @@ export class DatasetPanel {
   async remove(d) {
     if (!confirm(`Remove ${d.name}? Its SQL name stops working in this conversation.`)) return;
     try {
-      await api.del(`${this.base()}/${d.id}`);
+      await api.removeDataset(this.conversationId(), d.id);
       this.removed(d);
     } catch (e) {
       this.error.textContent = e.message;
@@ -268,7 +264,7 @@ export class DatasetPanel {
     target.textContent = '';
     if (fromModal) status.textContent = 'Refreshing…';
     try {
-      const after = await api.post(`${this.base()}/${id}/refresh`);
+      const after = await api.refreshDataset(this.conversationId(), id);
       this.upsert(after);
       if (fromModal) status.textContent = describeRefresh(before, after);
     } catch (e) {
@@ -279,7 +275,7 @@ export class DatasetPanel {
   }
 
   async reload() {
-    const conversation = await api.get(`/api/conversations/${this.conversationId()}`);
+    const conversation = await api.conversation(this.conversationId());
     this.show(conversation.datasets);
   }
 
@@ -326,7 +322,7 @@ export class DatasetPanel {
     const error = this.$('schema-error');
     error.textContent = '';
     try {
-      this.upsert(await api.patch(`${this.base()}/${id}`, { name: this.$('schema-name').value.trim() }));
+      this.upsert(await api.renameDataset(this.conversationId(), id, this.$('schema-name').value.trim()));
     } catch (e) {
       error.textContent = e.message;
     }

@@ -37,10 +37,6 @@ class Drawers {
     return this.toggles.find((t) => t.getAttribute('aria-controls') === panel.id);
   }
 
-  isOpen() {
-    return this.openOne !== null;
-  }
-
   /** Opens a panel as a drawer (on a narrow screen only) and moves focus into it. */
   open(panel) {
     if (!NARROW.matches) return;

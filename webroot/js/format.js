@@ -22,6 +22,11 @@ export function rawText(value) {
   return String(value);
 }
 
+/** A count and its noun, in the reader's locale: "1 row", "1,000 rows". */
+export function count(n, noun) {
+  return `${Number(n).toLocaleString()} ${noun}${Number(n) === 1 ? '' : 's'}`;
+}
+
 function numberFormat(type) {
   const t = (type || '').trim();
   const decimal = DECIMAL_TYPE.exec(t);

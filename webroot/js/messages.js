@@ -37,11 +37,10 @@ export class MessageView {
     this.active = null;
     this.results = new Map();
     this.follow = true;
-    const queryPath = () => `/api/conversations/${this.conversationId()}/query`;
     this.artifacts = new Artifacts({
       stored: (id) => this.result(id),
-      query: (sql) => api.post(queryPath(), { sql }),
-      run: (sql, origin, messageId) => api.post(queryPath(), { sql, origin, message_id: messageId || undefined }),
+      query: (sql) => api.query(this.conversationId(), { sql }),
+      run: (sql, origin, messageId) => api.query(this.conversationId(), { sql, origin, message_id: messageId || undefined }),
       placeRun: (origin, messageId) => this.placeRun(origin, messageId),
       conversation: () => this.conversationId(),
       resized: () => this.scroll(),
@@ -75,7 +74,7 @@ export class MessageView {
 
   result(id) {
     if (!this.results.has(id)) {
-      this.results.set(id, api.get(`/api/results/${encodeURIComponent(id)}`));
+      this.results.set(id, api.result(id));
     }
     return this.results.get(id);
   }

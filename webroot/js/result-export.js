@@ -2,7 +2,10 @@
 // on the same version of the data (GET /api/results/:rid/export), so the file holds every row, not only the up to
 // 1,000 the page keeps. The file is fetched, not followed as a link, so that a refusal (the data changed: 409; too
 // large: 413; gone: 404) is said in plain words beside the result instead of becoming a broken download.
+import { api } from './api.js';
+import { count } from './format.js';
 import { copyButton, saveFile } from './save-file.js';
+import { sortedBy } from './table-sort.js';
 
 const FORMATS = [['csv', 'CSV'], ['parquet', 'Parquet']];
 
@@ -30,25 +33,12 @@ async function refusal(response) {
   return `the server answered ${response.status}`;
 }
 
-/** The export's query string: the format, and the table's sort when it has one (the result's own order otherwise). */
-function exportQuery(format, sort) {
-  const order = sort ? `&sort=${encodeURIComponent(sort.column)}&dir=${sort.ascending ? 'asc' : 'desc'}` : '';
-  return `?format=${format}${order}`;
-}
-
-const sortedBy = (sort) => (sort ? `, sorted by ${sort.column} ${sort.ascending ? 'ascending' : 'descending'}` : '');
-
 async function download(resultId, format, label, button, status, sort) {
   button.disabled = true;
   status.classList.remove('error');
   status.textContent = `Preparing the ${label} of every row…`;
   try {
-    let response;
-    try {
-      response = await fetch(`/api/results/${encodeURIComponent(resultId)}/export${exportQuery(format, sort)}`);
-    } catch {
-      throw new Error('Quarry cannot be reached');
-    }
+    const response = await api.exportResult(resultId, format, sort);
     if (!response.ok) throw new Error(await refusal(response));
     let blob;
     try {
@@ -60,7 +50,7 @@ async function download(resultId, format, label, button, status, sort) {
     saveFile(blob, attachmentName(response.headers.get('content-disposition'), format));
     const rows = Number(response.headers.get('x-quarry-rows'));
     status.textContent = Number.isFinite(rows) && response.headers.has('x-quarry-rows')
-      ? `Downloaded ${rows.toLocaleString()} row${rows === 1 ? '' : 's'} as ${label}${sortedBy(sort)}.`
+      ? `Downloaded ${count(rows, 'row')} as ${label}${sortedBy(sort)}.`
       : `Downloaded as ${label}${sortedBy(sort)}.`;
   } catch (e) {
     status.classList.add('error');

@@ -1,5 +1,6 @@
 // What a schema refresh changed, in one sentence for the schema modal (a refresh that changed nothing says so too),
 // and what a new version of the file changed, briefly, on its card.
+import { count } from './format.js';
 
 function columnsByName(d) {
   return new Map((d?.schema || []).map((c) => [c.name, c]));
@@ -45,10 +46,6 @@ export function describeNewVersion(before, after) {
 
 function num(n) {
   return Number(n).toLocaleString();
-}
-
-function count(n, noun) {
-  return `${num(n)} ${noun}${Number(n) === 1 ? '' : 's'}`;
 }
 
 /** How long a card says what a new version of its file changed: long enough to read, then the card is as before. */

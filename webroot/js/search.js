@@ -53,7 +53,7 @@ export class ConversationSearch {
     const asked = ++this.asked;
     let found;
     try {
-      found = (await api.get(`/api/conversations?q=${encodeURIComponent(query)}`)).conversations;
+      found = (await api.searchConversations(query)).conversations;
     } catch (e) {
       if (asked === this.asked) $('search-status').textContent = `Search failed: ${e.message}`;
       return;

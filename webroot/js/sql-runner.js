@@ -50,7 +50,7 @@ export class SqlRunner {
     if (!sql || !conversation) return;
     this.running.set(conversation, (this.running.get(conversation) || 0) + 1);
     try {
-      const result = await api.post(`/api/conversations/${conversation}/query`, { sql, origin: 'runner' });
+      const result = await api.query(conversation, { sql, origin: 'runner' });
       if (conversation === this.conversationId()) this.shown.result(sql, result);
     } catch (e) {
       if (conversation === this.conversationId()) this.shown.error(sql, e.message);

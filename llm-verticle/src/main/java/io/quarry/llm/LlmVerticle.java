@@ -38,6 +38,7 @@ public class LlmVerticle extends VerticleBase {
     TokenBudget budget = new TokenBudget(storage, settings.tokenLimit(), settings.turnReserveTokens(),
         settings.maxTurnsPerUser(), Clock.systemUTC());
     DatasetClient datasets = new DatasetClient(vertx, settings.timeouts());
+    TurnContext context = new TurnContext(vertx, gemini, storage, datasets, settings);
     LlmStatus status = new LlmStatus(gemini != null, settings.model(),
         gemini != null ? null : "Chat needs GEMINI_API_KEY in the server's environment");
     if (gemini == null) {
@@ -45,8 +46,8 @@ public class LlmVerticle extends VerticleBase {
     }
     return vertx.executeBlocking(LlmVerticle::warmUp)
         .compose(v -> TurnRegistry.open(vertx, NodeInfo.of(config()).id()))
-        .compose(registry -> serve(bus, new Turns(vertx, gemini, storage, datasets, settings, budget, registry),
-            registry, status).compose(v -> new Orphans(vertx, registry, storage, datasets).watch()));
+        .compose(registry -> serve(bus, new Turns(context, budget, registry), registry, status)
+            .compose(v -> new Orphans(vertx, registry, storage, datasets).watch()));
   }
 
   private Future<?> serve(EventBus bus, Turns turns, TurnRegistry registry, LlmStatus status) {

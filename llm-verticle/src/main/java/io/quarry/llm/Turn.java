@@ -1,41 +1,32 @@
 package io.quarry.llm;
 
-import com.google.genai.types.FunctionCall;
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.ChatMessage;
-import io.quarry.bus.Dataset;
-import io.quarry.bus.DatasetClient;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageClient;
-import io.quarry.bus.TokenUsage;
+import io.quarry.bus.TurnClaim;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One chat turn: stream a model response, run the tools it calls, feed their responses back, until it
- * answers. Limits, forced answers, the context-too-large retry, token accounting, stopping and storing
- * the assistant message all live here. Everything runs on the llm verticle's event loop.
+ * One chat turn: stream a model response, run the tools it calls, feed their responses back, until it answers. Here
+ * is the loop and how it ends (forced answers, asking again, the context-too-large retry, stopping); what it builds
+ * up lives in its parts: the {@link AnswerStream}, the {@link TurnTools}, the {@link TurnTokens}, the
+ * {@link TurnPrompt} and the {@link AnswerSaver}. Everything runs on the llm verticle's event loop.
  */
 final class Turn {
 
   private static final Logger log = LoggerFactory.getLogger(Turn.class);
   static final String CONTEXT_TOO_LARGE = "Conversation context too large. Try starting a new conversation.";
-  static final String TOOL_LIMIT_INSTRUCTION = "You have reached the maximum of %d tool calls for this turn. Do not"
-      + " call any more tools: answer the user now with the information you already have.";
   static final String LIMIT_NOTICE = "The daily token limit was reached, so the answer stops here.";
   static final String RESTART_ERROR = "Quarry restarted before this answer was finished. What it had written is kept;"
       + " ask again to continue.";
   static final String RESTART_NOTICE = "This answer was interrupted when the server restarted.";
-  static final String SQL_LIMIT_INSTRUCTION = "The SQL has failed %d times in this turn. Do not call any more tools:"
-      + " explain the error to the user in plain language and suggest what they could try.";
 
   /** The turn was stopped by the user. */
   static final class Stopped extends RuntimeException {
@@ -51,53 +42,53 @@ final class Turn {
     }
   }
 
+  /** How an answer that completes ends: whole, or short with a notice that says why it ends there. */
+  private record Completion(String status, String notice) {
+    static final Completion WHOLE = new Completion(ChatMessage.COMPLETE, null);
+
+    /** As {@code quarry_turns_total} counts it. */
+    String kind() {
+      return ChatMessage.DECLINED.equals(status) ? "declined" : LIMIT_NOTICE.equals(notice) ? "budget"
+          : notice != null ? "cut_off" : "completed";
+    }
+  }
+
   private final GeminiClient gemini;
   private final StorageClient storage;
-  private final LlmSettings settings;
   private final Events events;
-  private final ToolRunner tools;
-  private final AnswerSaver saver;
-  private final TokenBudget.Hold hold;
   final String userId;
   private final String conversationId;
   private final String assistantId;
-  private final TurnRecord record = new TurnRecord();
-  private final List<JsonObject> produced = new ArrayList<>();
-  private final StringBuilder answer = new StringBuilder();
+  private final AnswerStream stream;
+  private final TurnTools tools;
+  private final TurnTokens tokens;
+  private final TurnPrompt prompt;
+  private final AnswerSaver saver;
+  private final Supplier<Future<Void>> release;
   private final Promise<Void> finished = Promise.promise();
-  private final Supplier<Future<Void>> unlock;
-  private Future<Void> unlocked;
-  private List<ChatMessage> history = List.of();
+  private final long startedNanos = System.nanoTime();
+  private Future<Void> released;
   private GeminiClient.Call call;
-  private long inputTokens;
-  private long outputTokens;
-  private int toolCalls;
-  private boolean toolsOff;
-  private boolean contextRetried;
+  private Completion completion = Completion.WHOLE;
   private boolean askedAgain;
   private boolean stopping;
   /** Stopped because its node is stopping, not by its user. */
   private boolean interrupted;
-  private String endStatus = ChatMessage.COMPLETE;
-  private String notice;
-  private final long startedNanos = System.nanoTime();
-  /** The answer's numbers checked against the turn's results, once it is complete. */
-  private JsonObject numbers;
 
-  Turn(GeminiClient gemini, StorageClient storage, DatasetClient datasets, Events events, LlmSettings settings,
-      AnswerSaver saver, TokenBudget.Hold hold, String userId, String conversationId, String assistantId,
-      Supplier<Future<Void>> unlock) {
-    this.unlock = unlock;
-    this.gemini = gemini;
-    this.hold = hold;
-    this.storage = storage;
-    this.settings = settings;
-    this.events = events;
-    this.userId = userId;
-    this.conversationId = conversationId;
-    this.assistantId = assistantId;
-    this.saver = saver;
-    this.tools = new ToolRunner(datasets, storage, events, userId, conversationId, assistantId, record);
+  Turn(TurnContext context, TurnRequest request) {
+    TurnClaim claim = request.claim();
+    this.gemini = context.gemini();
+    this.storage = context.storage();
+    this.events = request.events();
+    this.userId = claim.userId();
+    this.conversationId = claim.conversationId();
+    this.assistantId = claim.messageId();
+    this.stream = new AnswerStream(events, assistantId);
+    this.tools = new TurnTools(context, claim, events);
+    this.tokens = new TurnTokens(context, claim, request.hold());
+    this.prompt = new TurnPrompt(context.settings());
+    this.saver = new AnswerSaver(context.vertx(), storage, userId, context.settings().checkpointMs());
+    this.release = request.release();
   }
 
   /**
@@ -105,16 +96,16 @@ final class Turn {
    * conversation given back before the browser hears of the end, so that it can ask again at once.
    */
   Future<Void> run() {
-    saver.start(() -> answer.length() == 0 && produced.isEmpty() ? null : message(ChatMessage.STREAMING));
+    saver.start(() -> stream.isEmpty() ? null : message(ChatMessage.STREAMING, null, null));
     storage.messages(userId, conversationId)
         .compose(messages -> {
-          history = messages;
+          prompt.history(messages);
           return nextRequest();
         })
         .transform(outcome -> outcome.succeeded() ? complete()
             : outcome.cause() instanceof Stopped || stopping ? interrupted ? saveInterrupted() : saveStopped()
             : failed(outcome.cause()))
-        .eventually(this::unlock)
+        .eventually(this::release)
         .onComplete(done -> {
           saver.cancel();
           finished.tryComplete();
@@ -146,12 +137,12 @@ final class Turn {
     if (stopping) {
       return Future.failedFuture(new Stopped());
     }
-    return hold.allowsRequest().compose(allowed -> allowed ? request() : overBudget());
+    return tokens.allowsRequest().compose(allowed -> allowed ? request() : overBudget());
   }
 
   /** Past the limit between two requests: what was answered stands; with nothing answered yet the turn fails. */
   private Future<Void> overBudget() {
-    return answer.length() == 0 && produced.isEmpty()
+    return stream.isEmpty()
         ? Future.failedFuture(new QuarryException(Failure.RATE_LIMITED, TokenBudget.EXCEEDED))
         : endShort(ChatMessage.COMPLETE, LIMIT_NOTICE);
   }
@@ -162,22 +153,22 @@ final class Turn {
       ModelResponse response = new ModelResponse(this::onText);
       long sent = System.nanoTime();
       boolean[] first = {true};
-      call = gemini.stream(body(datasets), chunk -> {
+      call = gemini.stream(prompt.body(datasets, stream, tools.off()), chunk -> {
         if (first[0]) {
           first[0] = false;
           LlmMetrics.firstChunk(sent);
         }
         response.add(chunk);
       });
-      return call.done().transform(outcome -> recordUsage(response).transform(recorded -> outcome.succeeded()
+      return call.done().transform(outcome -> tokens.count(response).transform(counted -> outcome.succeeded()
           ? afterResponse(response) : retryOrFail(outcome.cause())));
     });
   }
 
+  /** A stopped turn's cancelled stream may still hand on text that arrived: the user no longer sees it. */
   private void onText(String token) {
     if (!stopping) {
-      answer.append(token);
-      events.emit(ChatEvents.chatToken(conversationId, assistantId, token));
+      stream.token(token);
     }
   }
 
@@ -190,17 +181,20 @@ final class Turn {
       case EMPTY, MALFORMED -> askAgain(ending);
       case DECLINED -> endShort(ChatMessage.DECLINED, ending.notice());
       case CUT_OFF -> {
-        produced.add(response.content());
+        stream.add(response.content());
         yield endShort(ChatMessage.COMPLETE, ending.notice());
       }
       case ANSWERED -> {
-        produced.add(response.content());
+        stream.add(response.content());
         yield Future.succeededFuture();
       }
       case CALLED_TOOLS -> {
         askedAgain = false;
-        produced.add(response.content());
-        yield runTools(response.calls()).compose(v -> nextRequest());
+        stream.add(response.content());
+        yield tools.run(response.calls()).compose(responses -> {
+          stream.add(responses);
+          return nextRequest();
+        });
       }
     };
   }
@@ -217,8 +211,7 @@ final class Turn {
 
   /** The answer stands as far as it got; the notice says why it ends there. */
   private Future<Void> endShort(String status, String why) {
-    endStatus = status;
-    notice = why;
+    completion = new Completion(status, why);
     return Future.succeededFuture();
   }
 
@@ -227,118 +220,37 @@ final class Turn {
       return Future.failedFuture(new Stopped());
     }
     if (cause instanceof GeminiException ge && ge.contextTooLarge()) {
-      if (contextRetried) {
-        return Future.failedFuture(new GeminiException(400, CONTEXT_TOO_LARGE, false));
-      }
-      contextRetried = true;
-      return nextRequest();
+      return prompt.shorten() ? nextRequest()
+          : Future.failedFuture(new GeminiException(400, CONTEXT_TOO_LARGE, false));
     }
     return Future.failedFuture(cause);
   }
 
-  /** Tool calls run one after another; each gets a function response, executed or refused. */
-  private Future<Void> runTools(List<FunctionCall> calls) {
-    JsonArray responses = new JsonArray();
-    Future<Void> chain = Future.succeededFuture();
-    for (FunctionCall fc : calls) {
-      chain = chain.compose(v -> stopping ? Future.failedFuture(new Stopped()) : runTool(fc)
-          .map(response -> {
-            JsonObject functionResponse = new JsonObject().put("name", fc.name().orElse("")).put("response", response);
-            fc.id().ifPresent(id -> functionResponse.put("id", id));
-            responses.add(new JsonObject().put("functionResponse", functionResponse));
-            return null;
-          }));
-    }
-    return chain.map(v -> {
-      String instruction = limitInstruction();
-      if (instruction != null) {
-        responses.add(new JsonObject().put("text", instruction));
-      }
-      produced.add(new JsonObject().put("role", "user").put("parts", responses));
-      return null;
-    });
-  }
-
-  private Future<JsonObject> runTool(FunctionCall fc) {
-    if (toolsOff || toolCalls >= settings.maxToolCalls()) {
-      LlmMetrics.toolCall(fc.name().orElse(""), "refused");
-      return Future.succeededFuture(new JsonObject().put("error", "Not executed: the tool limit for this turn is"
-          + " reached. Answer with the information you already have."));
-    }
-    toolCalls++;
-    JsonObject args = new JsonObject(fc.args().orElse(java.util.Map.of()));
-    String name = fc.name().orElse("");
-    return tools.run(name, args)
-        .onSuccess(response -> LlmMetrics.toolCall(name, response.containsKey("error") ? "error" : "ok"));
-  }
-
-  /** Once a limit is reached, the next request forbids tools and says why (the seed's forced answer). */
-  private String limitInstruction() {
-    if (toolsOff) {
-      return null;
-    }
-    if (record.sqlFailures >= settings.maxSqlRetries()) {
-      toolsOff = true;
-      return String.format(SQL_LIMIT_INSTRUCTION, record.sqlFailures);
-    }
-    if (toolCalls >= settings.maxToolCalls()) {
-      toolsOff = true;
-      return String.format(TOOL_LIMIT_INSTRUCTION, settings.maxToolCalls());
-    }
-    return null;
-  }
-
-  private JsonObject body(List<Dataset> datasets) {
-    List<ContextWindow.Entry> window = ContextWindow.build(history, settings.maxMessages(),
-        settings.contextBudgetTokens(), contextRetried ? settings.contextRetryDrop() : 0);
-    JsonArray contents = ContextWindow.contents(window);
-    produced.forEach(contents::add);
-    return new JsonObject()
-        .put("contents", contents)
-        .put("systemInstruction", new JsonObject().put("parts", new JsonArray()
-            .add(new JsonObject().put("text", SystemPrompt.build(datasets)))))
-        .put("tools", Tools.JSON)
-        .put("toolConfig", new JsonObject().put("functionCallingConfig",
-            new JsonObject().put("mode", toolsOff ? "NONE" : "AUTO")));
-  }
-
-  /** One token_usage row per request, failed and cancelled ones included. */
-  private Future<Void> recordUsage(ModelResponse response) {
-    inputTokens += response.inputTokens();
-    outputTokens += response.outputTokens();
-    LlmMetrics.tokens(response.inputTokens(), response.outputTokens() - response.thinkingTokens(),
-        response.thinkingTokens());
-    return storage.recordUsage(new TokenUsage(userId, conversationId, gemini.model(), response.inputTokens(),
-            response.outputTokens(), null))
-        .onFailure(e -> log.warn("Token usage of conversation {} not recorded: {}", conversationId, e.getMessage()))
-        .otherwiseEmpty();
-  }
-
   /** Once: the turn's hold, its place among the running turns and its conversation's claim are given back. */
-  private Future<Void> unlock() {
-    if (unlocked == null) {
-      unlocked = unlock.get();
+  private Future<Void> release() {
+    if (released == null) {
+      released = release.get();
     }
-    return unlocked;
+    return released;
   }
 
   private Future<Void> complete() {
-    LlmMetrics.turnEnded(ChatMessage.DECLINED.equals(endStatus) ? "declined" : LIMIT_NOTICE.equals(notice) ? "budget"
-        : notice != null ? "cut_off" : "completed", startedNanos);
-    numbers = NumberCheck.check(answer.toString(), record.results.values().stream().map(NumberCheck::values).toList());
-    return save(endStatus).eventually(this::unlock).onSuccess(v -> events.emit(
-        ChatEvents.chatComplete(conversationId, assistantId, inputTokens, outputTokens, notice, numbers)));
+    LlmMetrics.turnEnded(completion.kind(), startedNanos);
+    JsonObject numbers = NumberCheck.check(stream.text(),
+        tools.record().results.values().stream().map(NumberCheck::values).toList());
+    return save(completion.status(), completion.notice(), numbers).eventually(this::release)
+        .onSuccess(v -> events.emit(ChatEvents.chatComplete(conversationId, assistantId, tokens.input(),
+            tokens.output(), completion.notice(), numbers)));
   }
 
   private Future<Void> saveStopped() {
     LlmMetrics.turnEnded("stopped", startedNanos);
-    return save(ChatMessage.CANCELLED).eventually(this::unlock);
+    return save(ChatMessage.CANCELLED, null, null).eventually(this::release);
   }
 
   private Future<Void> saveInterrupted() {
     LlmMetrics.turnEnded("interrupted", startedNanos);
-    notice = RESTART_NOTICE;
-    return save(ChatMessage.INTERRUPTED).eventually(this::unlock)
+    return save(ChatMessage.INTERRUPTED, RESTART_NOTICE, null).eventually(this::release)
         .onComplete(done -> events.emit(ChatEvents.chatError(conversationId, assistantId, RESTART_ERROR, null)));
   }
 
@@ -350,8 +262,7 @@ final class Turn {
     LlmMetrics.turnEnded(errorKind(cause), startedNanos);
     // The reply is stored even when nothing was written, saying why, so that a reload shows the question answered
     // by its error (with Retry) rather than by nothing.
-    notice = error;
-    return save(ChatMessage.ERROR).eventually(this::unlock)
+    return save(ChatMessage.ERROR, error, null).eventually(this::release)
         .onComplete(done -> events.emit(ChatEvents.chatError(conversationId, assistantId, error, details)));
   }
 
@@ -366,19 +277,15 @@ final class Turn {
     return Failure.classify(cause) == Failure.RATE_LIMITED ? "budget" : "error_internal";
   }
 
-  private Future<Void> save(String status) {
-    return saver.finish(message(status));
+  private Future<Void> save(String status, String notice, JsonObject numbers) {
+    return saver.finish(message(status, notice, numbers));
   }
 
-  /** The assistant message as it stands; its rounds end with complete exchanges only, so history stays valid. */
-  private ChatMessage message(String status) {
-    List<JsonObject> rounds = new ArrayList<>(produced);
-    while (!rounds.isEmpty() && !ChatMessage.COMPLETE.equals(status)
-        && "model".equals(rounds.get(rounds.size() - 1).getString("role"))) {
-      rounds.remove(rounds.size() - 1);
-    }
-    return new ChatMessage(assistantId, conversationId, ChatMessage.ASSISTANT, answer.toString(),
-        new JsonArray(new ArrayList<>(rounds)), record.sql.copy(), record.resultIds.copy(), record.charts.copy(),
-        inputTokens, outputTokens, status, notice, null, numbers);
+  /** The assistant message as it stands. */
+  private ChatMessage message(String status, String notice, JsonObject numbers) {
+    TurnRecord record = tools.record();
+    return new ChatMessage(assistantId, conversationId, ChatMessage.ASSISTANT, stream.text(), stream.saved(status),
+        record.sql.copy(), record.resultIds.copy(), record.charts.copy(), tokens.input(), tokens.output(), status,
+        notice, null, numbers);
   }
 }

@@ -7,7 +7,6 @@ import io.quarry.bus.Bus;
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
-import io.quarry.bus.DatasetClient;
 import io.quarry.bus.Failure;
 import io.quarry.bus.Keys;
 import io.quarry.bus.LlmClient;
@@ -20,13 +19,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,38 +30,30 @@ import org.slf4j.LoggerFactory;
 final class Turns {
 
   static final String IN_PROGRESS = "Generation already in progress for this conversation";
-  static final String DEFAULT_TITLE = "New conversation";
-  static final int TITLE_CHARS = 60;
-  static final int TITLE_WORDS = 8;
-  private static final Pattern SENTENCE_END = Pattern.compile("[.?!](?=\\s)");
-  private static final Pattern TRAILING_PUNCTUATION = Pattern.compile("[\\s.,;:!\\-–—]+$");
   /** How long a stop waits for the node running the turn; one that does not answer is leaving the cluster. */
   static final long STOP_WAIT_MS = 5_000;
   private static final Logger log = LoggerFactory.getLogger(Turns.class);
 
+  private final TurnContext context;
   private final Vertx vertx;
   private final EventBus bus;
-  private final GeminiClient gemini;
   private final StorageClient storage;
-  private final DatasetClient datasets;
-  private final LlmSettings settings;
   private final TokenBudget budget;
+  private final Titles titles;
   private final TurnRegistry registry;
   /** The turns this verticle runs, by conversation. */
   private final Map<String, Turn> running = new HashMap<>();
   /** Its node is stopping: no new turn starts here. */
   private boolean draining;
 
-  Turns(Vertx vertx, GeminiClient gemini, StorageClient storage, DatasetClient datasets, LlmSettings settings,
-      TokenBudget budget, TurnRegistry registry) {
-    this.registry = registry;
-    this.vertx = vertx;
+  Turns(TurnContext context, TokenBudget budget, TurnRegistry registry) {
+    this.context = context;
+    this.vertx = context.vertx();
     this.bus = vertx.eventBus();
+    this.storage = context.storage();
     this.budget = budget;
-    this.gemini = gemini;
-    this.storage = storage;
-    this.datasets = datasets;
-    this.settings = settings;
+    this.registry = registry;
+    this.titles = new Titles(storage);
   }
 
   /**
@@ -79,7 +67,7 @@ final class Turns {
     if (draining) {
       throw new QuarryException(Failure.UNAVAILABLE, LlmClient.RESTARTING);
     }
-    if (gemini == null) {
+    if (context.gemini() == null) {
       throw new QuarryException(Failure.UNAVAILABLE, "Chat is unavailable: the server has no GEMINI_API_KEY. Set it in"
           + " the server's environment and restart the server.");
     }
@@ -100,20 +88,18 @@ final class Turns {
     return hold(userId, events).compose(hold -> storage.appendMessage(userId, ChatMessage.user(conversationId, content))
         .onFailure(e -> hold.release())
         .map(stored -> {
-          AnswerSaver saver = new AnswerSaver(vertx, storage, userId, settings.checkpointMs());
-          Turn turn = new Turn(gemini, storage, datasets, events, settings, saver, hold, userId, conversationId,
-              claim.messageId(), () -> {
-                hold.release();
-                running.remove(conversationId);
-                return release(claim);
-              });
+          Turn turn = new Turn(context, new TurnRequest(claim, events, hold, () -> {
+            hold.release();
+            running.remove(conversationId);
+            return release(claim);
+          }));
           running.put(conversationId, turn);
           log.debug("Answer started");
           turn.run().onComplete(done -> {
             log.debug("Answer ended");
             announceBudget(userId, events);
           });
-          nameAfterFirstMessage(conversation, content, events);
+          titles.nameAfterFirstQuestion(conversation, content, events);
           return new JsonObject().put(Keys.MESSAGE_ID, claim.messageId()).put("user_message_id", stored.id());
         }));
   }
@@ -207,42 +193,6 @@ final class Turns {
     return Future.succeededFuture(new JsonObject().put("stopped", stopped));
   }
 
-  /** A conversation still called "New conversation" takes its name from its first question. */
-  private void nameAfterFirstMessage(Conversation conversation, String content, Events events) {
-    if (!DEFAULT_TITLE.equals(conversation.title())) {
-      return;
-    }
-    String title = titleOf(content);
-    if (title.isEmpty()) {
-      return;
-    }
-    storage.renameConversation(conversation.userId(), conversation.id(), title)
-        .onSuccess(renamed -> events.emit(ChatEvents.conversationUpdated(conversation.id(), title)));
-  }
-
-  /**
-   * A short title from a question, without asking the model: its first sentence of its first line, at most
-   * {@value #TITLE_WORDS} words and {@value #TITLE_CHARS} characters, with "…" where it was cut. A sentence ends at
-   * '.', '?' or '!' before a space, so a decimal point or a URL's dots do not end it; a title drops a final '.'.
-   */
-  static String titleOf(String content) {
-    String firstLine = content.strip().lines().findFirst().orElse("").strip();
-    Matcher end = SENTENCE_END.matcher(firstLine);
-    String sentence = end.find() ? firstLine.substring(0, end.start() + 1) : firstLine;
-    String[] words = sentence.split("\\s+");
-    String title = String.join(" ", Arrays.copyOf(words, Math.min(words.length, TITLE_WORDS)));
-    boolean cut = words.length > TITLE_WORDS;
-    if (title.length() > TITLE_CHARS) {
-      // At a word's end when there is one; "…" takes the last character.
-      int space = title.lastIndexOf(' ', TITLE_CHARS - 1);
-      title = title.substring(0, space > 0 ? space : TITLE_CHARS - 1);
-      cut = true;
-    }
-    // A cut title ends in "…", not in the comma it was cut after; a whole sentence keeps its '?' or '!'.
-    return cut ? TRAILING_PUNCTUATION.matcher(title).replaceAll("") + "…"
-        : title.endsWith(".") ? title.substring(0, title.length() - 1) : title;
-  }
-
   private static String content(JsonObject body) {
     Object value = body.getValue("content");
     if (!(value instanceof String text) || text.isBlank()) {
@@ -254,5 +204,4 @@ final class Turns {
     }
     return text;
   }
-
 }

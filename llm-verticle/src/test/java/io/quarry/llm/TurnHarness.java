@@ -66,7 +66,7 @@ final class TurnHarness implements AutoCloseable {
     }
     llm = new LlmClient(vertx.eventBus());
     storageClient = new StorageClient(vertx);
-    conversation = storage.seedConversation(USER, Turns.DEFAULT_TITLE).await().id();
+    conversation = storage.seedConversation(USER, Titles.DEFAULT).await().id();
   }
 
   /** Another llm verticle, of {@code node}. */
