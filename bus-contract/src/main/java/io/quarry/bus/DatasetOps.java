@@ -37,9 +37,12 @@ public final class DatasetOps {
 
   /** How many of the conversation's servers were asked whether their file changed, and how many had. */
   public record VersionsChecked(int checked, long changed) {
-    static final Codec<VersionsChecked> CODEC = Codec.json(
-        r -> new JsonObject().put(Keys.CHECKED, r.checked).put(Keys.CHANGED, r.changed),
+    static final Codec<VersionsChecked> CODEC = Codec.json(VersionsChecked::toJson,
         json -> new VersionsChecked(json.getInteger(Keys.CHECKED, 0), json.getLong(Keys.CHANGED, 0L)));
+
+    public JsonObject toJson() {
+      return new JsonObject().put(Keys.CHECKED, checked).put(Keys.CHANGED, changed);
+    }
   }
 
   private static final Codec<Dataset> DATASET = StorageOps.DATASET;

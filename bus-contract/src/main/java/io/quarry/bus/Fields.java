@@ -10,7 +10,11 @@ public final class Fields {
 
   /** A required text field: BAD_REQUEST "Field 'x' is required" when missing or blank. */
   public static String text(JsonObject body, String key) {
-    String value = body.getString(key);
+    return text(key, body.getString(key));
+  }
+
+  /** A field a record holds, required by the receiver that reads it. */
+  public static String text(String key, String value) {
     if (value == null || value.isBlank()) {
       throw QuarryException.badRequest("Field '" + key + "' is required");
     }

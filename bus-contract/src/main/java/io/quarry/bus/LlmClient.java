@@ -34,7 +34,7 @@ public final class LlmClient {
   }
 
   /** The user's token budget over the rolling 24 hours. */
-  public Future<TokenBudget> usage(String userId) {
+  public Future<Budget> usage(String userId) {
     return USAGE_GET.call(bus, new UserRef(userId));
   }
 

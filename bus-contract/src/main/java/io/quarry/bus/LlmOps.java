@@ -16,10 +16,12 @@ public final class LlmOps {
   private LlmOps() {
   }
 
+  /** {@code content}: null when what was sent is not text, which its receiver refuses as missing. */
   public record StartTurn(String userId, String conversationId, String content) {
     static final Codec<StartTurn> CODEC = Codec.json(
         r -> new ConversationRef(r.userId, r.conversationId).toJson().put(Keys.CONTENT, r.content),
-        json -> new StartTurn(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID), json.getString(Keys.CONTENT)));
+        json -> new StartTurn(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID),
+            json.getValue(Keys.CONTENT) instanceof String content ? content : null));
   }
 
   /** The assistant message that will stream, and the user's message as stored. */
@@ -34,14 +36,18 @@ public final class LlmOps {
 
   /** Whether a turn was running (and is now stopped, its partial answer kept). */
   public record Stopped(boolean stopped) {
-    static final Codec<Stopped> CODEC = Codec.json(r -> new JsonObject().put(Keys.STOPPED, r.stopped),
+    static final Codec<Stopped> CODEC = Codec.json(Stopped::toJson,
         json -> new Stopped(json.getBoolean(Keys.STOPPED, false)));
+
+    public JsonObject toJson() {
+      return new JsonObject().put(Keys.STOPPED, stopped);
+    }
   }
 
   /** The user's token budget over the rolling 24 hours. */
-  public record TokenBudget(long tokensUsed, long tokenLimit, long remaining, double usagePercent,
+  public record Budget(long tokensUsed, long tokenLimit, long remaining, double usagePercent,
       long resetsInSeconds) {
-    static final Codec<TokenBudget> CODEC = Codec.json(TokenBudget::toJson, json -> new TokenBudget(
+    static final Codec<Budget> CODEC = Codec.json(Budget::toJson, json -> new Budget(
         json.getLong("tokens_used", 0L), json.getLong("token_limit", 0L), json.getLong("remaining", 0L),
         json.getDouble("usage_percent", 0.0), json.getLong(BusFailure.RESETS_IN_SECONDS, 0L)));
 
@@ -75,8 +81,8 @@ public final class LlmOps {
   /** Where the llm verticle running a turn stops it ({@link Addresses#llmTurnStopAt}). */
   public static final Operation<ConversationRef, Stopped> TURN_STOP_HERE = Operation.of("llm.{owner}.turn.stop",
       ConversationRef.CODEC, Stopped.CODEC, Deliveries.STORAGE_TIMEOUT_MS, Resend.NEVER);
-  public static final Operation<UserRef, TokenBudget> USAGE_GET = Operation.of(LLM_USAGE_GET, UserRef.CODEC,
-      TokenBudget.CODEC, Deliveries.ACROSS_STORAGE_MS, Resend.NEVER);
+  public static final Operation<UserRef, Budget> USAGE_GET = Operation.of(LLM_USAGE_GET, UserRef.CODEC,
+      Budget.CODEC, Deliveries.ACROSS_STORAGE_MS, Resend.NEVER);
   /** Whether chat can run (a model key is configured). */
   public static final Operation<Void, LlmStatus> STATUS = Operation.of(LLM_STATUS, Codec.NONE,
       Codec.json(LlmStatus::toJson, LlmStatus::fromJson), 2_000, Resend.NEVER);

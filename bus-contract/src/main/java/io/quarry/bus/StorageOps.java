@@ -74,8 +74,12 @@ public final class StorageOps {
 
   /** A conversation a search found, with {@code match}: a few words around the first message that holds it, or null. */
   public record Found(Conversation conversation, String match) {
-    static final Codec<Found> CODEC = Codec.json(r -> r.conversation.toJson().put(Keys.MATCH, r.match),
+    static final Codec<Found> CODEC = Codec.json(Found::toJson,
         json -> new Found(Conversation.fromJson(json), json.getString(Keys.MATCH)));
+
+    public JsonObject toJson() {
+      return conversation.toJson().put(Keys.MATCH, match);
+    }
   }
 
   public record RenameConversation(String userId, String conversationId, String title) {
@@ -121,11 +125,12 @@ public final class StorageOps {
         json -> new UpdateDataset(text(json, Keys.USER_ID), Dataset.fromJson(json.getJsonObject(Keys.DATASET, new JsonObject()))));
   }
 
+  /** {@code name} is checked by whoever serves it: storage needs one, the dataset verticle says what a name may be. */
   public record RenameDataset(String userId, String conversationId, String datasetId, String name) {
     public static final Codec<RenameDataset> CODEC = Codec.json(
         r -> new DatasetRef(r.userId, r.conversationId, r.datasetId).toJson().put(Keys.NAME, r.name),
         json -> new RenameDataset(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID), text(json, Keys.DATASET_ID),
-            text(json, Keys.NAME)));
+            json.getString(Keys.NAME)));
 
     public DatasetRef ref() {
       return new DatasetRef(userId, conversationId, datasetId);

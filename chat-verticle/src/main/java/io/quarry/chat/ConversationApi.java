@@ -1,5 +1,6 @@
 package io.quarry.chat;
 
+import io.quarry.bus.StorageOps.Found;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Dataset;
@@ -65,7 +66,7 @@ final class ConversationApi {
       return;
     }
     Replies.send(ctx, 200, storage.searchConversations(userId(ctx), query)
-        .map(found -> new JsonObject().put("conversations", array(found))));
+        .map(found -> new JsonObject().put("conversations", array(found.stream().map(Found::toJson).toList()))));
   }
 
   private void get(RoutingContext ctx) {

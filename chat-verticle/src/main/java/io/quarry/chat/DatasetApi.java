@@ -77,7 +77,7 @@ final class DatasetApi {
     String id = ctx.pathParam("id");
     Replies.send(ctx, 200, storage.conversation(userId, id)
         .compose(mine -> datasets.checkVersions(userId, id))
-        .compose(checked -> storage.datasets(userId, id).map(now -> checked.copy()
+        .compose(checked -> storage.datasets(userId, id).map(now -> checked.toJson()
             .put("datasets", new JsonArray(now.stream().map(Dataset::toJson).toList())))));
   }
 

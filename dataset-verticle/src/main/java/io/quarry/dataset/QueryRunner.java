@@ -1,6 +1,6 @@
 package io.quarry.dataset;
 
-import static io.quarry.bus.Keys.required;
+import io.quarry.bus.DatasetOps.RunQuery;
 
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.Dataset;
@@ -55,35 +55,34 @@ final class QueryRunner {
     this.maxSqlChars = settings.maxSqlChars();
   }
 
-  Future<JsonObject> run(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    String conversationId = required(body, Keys.CONVERSATION_ID);
-    String sql = required(body, Keys.SQL);
+  Future<QueryResult> run(RunQuery query) {
+    String userId = query.userId();
+    String conversationId = query.conversationId();
+    String sql = query.sql();
     if (sql.length() > maxSqlChars) {
       throw QuarryException.badRequest("Field 'sql' must be at most " + String.format("%,d", maxSqlChars) + " characters");
     }
-    String stopKey = body.getString(Keys.STOP_KEY, "");
-    Export export = Export.fromJson(body.getJsonObject(Keys.EXPORT));
+    String stopKey = query.stopKey();
+    Export export = query.export();
     return lanes.submit(userId, () -> export == null ? runNow(userId, conversationId, sql, stopKey)
         : exportNow(userId, conversationId, sql, stopKey, export));
   }
 
-  private Future<JsonObject> runNow(String userId, String conversationId, String sql, String stopKey) {
+  private Future<QueryResult> runNow(String userId, String conversationId, String sql, String stopKey) {
     return guessed.run(userId, conversationId, () -> storage.datasetsForQuery(userId, conversationId),
             tables -> runOnAWorker(new QueryRequest(sql, tables, timeoutMs, userId, conversationId, stopKey)))
         .compose(confirmed -> confirmed.answer().recover(e -> markUnreachable(userId, confirmed.datasets(), e))
             .onSuccess(result -> versions.note(userId, confirmed.datasets(), result.sources())))
-        .map(result -> store(userId, result.withIdentity(null, conversationId, sql)).toJson());
+        .map(result -> store(userId, result.withIdentity(null, conversationId, sql)));
   }
 
   /** The whole result written by a worker for download: not stored, its reply says where to read it. */
-  private Future<JsonObject> exportNow(String userId, String conversationId, String sql, String stopKey,
+  private Future<QueryResult> exportNow(String userId, String conversationId, String sql, String stopKey,
       Export export) {
     return guessed.run(userId, conversationId, () -> storage.datasetsForQuery(userId, conversationId),
             tables -> runOnAWorker(new QueryRequest(sql, tables, timeoutMs, userId, conversationId, stopKey, export)))
         .compose(confirmed -> confirmed.answer().recover(e -> markUnreachable(userId, confirmed.datasets(), e))
-            .onSuccess(result -> versions.note(userId, confirmed.datasets(), result.sources())))
-        .map(QueryResult::toJson);
+            .onSuccess(result -> versions.note(userId, confirmed.datasets(), result.sources())));
   }
 
   /**

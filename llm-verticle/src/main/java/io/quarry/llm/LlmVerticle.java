@@ -1,6 +1,7 @@
 package io.quarry.llm;
 
-import static io.quarry.bus.Addresses.*;
+import static io.quarry.bus.Addresses.llmTurnStopAt;
+import static io.quarry.bus.LlmOps.*;
 
 import io.quarry.bus.Bus;
 import io.quarry.bus.DatasetClient;
@@ -46,21 +47,21 @@ public class LlmVerticle extends VerticleBase {
     }
     return vertx.executeBlocking(LlmVerticle::warmUp)
         .compose(v -> TurnRegistry.open(vertx, NodeInfo.of(config()).id()))
-        .compose(registry -> serve(bus, new Turns(context, budget, registry), registry, status)
+        .compose(registry -> serve(new Bus(vertx), new Turns(context, budget, registry), registry, status)
             .compose(v -> new Orphans(vertx, registry, storage, datasets).watch()));
   }
 
-  private Future<?> serve(EventBus bus, Turns turns, TurnRegistry registry, LlmStatus status) {
-    MessageConsumer<JsonObject> starts = Bus.serve(bus, LLM_TURN_START, turns::start);
+  private Future<?> serve(Bus bus, Turns turns, TurnRegistry registry, LlmStatus status) {
+    MessageConsumer<Object> starts = bus.serve(TURN_START, turns::start);
     // Draining, it takes no new turn: its consumer goes, so that other llm nodes get the cluster's questions.
-    MessageConsumer<JsonObject> drain = bus.localConsumer(LLM_DRAIN, msg -> starts.unregister()
-        .compose(v -> turns.drain(msg.body().getLong(Keys.GRACE_MS))).onComplete(done -> msg.reply(done.result())));
+    MessageConsumer<Object> drain = bus.serveLocal(DRAIN, request -> starts.unregister()
+        .compose(v -> turns.drain(request.graceMs())));
     return Future.all(
         starts.completion(), drain.completion(),
-        Bus.serve(bus, LLM_TURN_STOP, turns::stop).completion(),
-        Bus.serve(bus, llmTurnStopAt(registry.owner), turns::stopHere).completion(),
-        Bus.serve(bus, LLM_USAGE_GET, turns::usage).completion(),
-        Bus.serve(bus, LLM_STATUS, body -> Future.succeededFuture(status.toJson())).completion());
+        bus.serve(TURN_STOP, turns::stop).completion(),
+        bus.serve(TURN_STOP_HERE.at(llmTurnStopAt(registry.owner)), turns::stopHere).completion(),
+        bus.serve(USAGE_GET, turns::usage).completion(),
+        bus.serve(STATUS, none -> Future.succeededFuture(status)).completion());
   }
 
   /**

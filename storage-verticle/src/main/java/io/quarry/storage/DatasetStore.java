@@ -1,5 +1,6 @@
 package io.quarry.storage;
 
+import io.quarry.bus.Fields;
 import io.quarry.bus.Scopes.DatasetRef;
 import io.quarry.bus.StorageOps.ClaimDataset;
 import io.quarry.bus.StorageOps.ListDatasets;
@@ -158,7 +159,7 @@ final class DatasetStore {
     String userId = rename.userId();
     String conversationId = rename.conversationId();
     String datasetId = rename.datasetId();
-    String name = rename.name();
+    String name = Fields.text(Keys.NAME, rename.name());
     return lists.write(conversationId, () -> db.tx(conn -> locked(conn, userId, conversationId, datasetId)
         .compose(d -> db.exists(conn, "SELECT 1 FROM datasets WHERE conversation_id = ? AND name = ? AND id <> ?",
             conversationId, name, datasetId))
