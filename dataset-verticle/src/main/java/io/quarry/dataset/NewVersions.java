@@ -37,19 +37,24 @@ final class NewVersions {
     this.pipeline = pipeline;
   }
 
+  /** The versions a query's worker read ({@code sources}), each seen for the dataset of its table and URL. */
   void note(String userId, List<Dataset> datasets, JsonArray sources) {
     for (Object item : sources) {
       JsonObject source = (JsonObject) item;
       datasets.stream()
           .filter(d -> d.name().equals(source.getString("table")) && d.url().equals(source.getString("url")))
-          .filter(d -> newer(d, source.getString("etag"), source.getLong("size")))
           .findFirst()
-          .ifPresent(d -> take(userId, d, source.getLong("size"), source.getString("etag")));
+          .ifPresent(d -> seen(userId, d, source.getString("etag"), source.getLong("size")));
     }
   }
 
+  /** A version of the dataset's file seen now: taken when it is another than the recorded one; true then. */
+  Future<Boolean> seen(String userId, Dataset d, String etag, Long size) {
+    return newer(d, etag, size) ? take(userId, d, size, etag).map(true) : Future.succeededFuture(false);
+  }
+
   /** Records the new version, as the file describes itself now, and tells its browsers. */
-  Future<Dataset> take(String userId, Dataset d, Long size, String etag) {
+  private Future<Dataset> take(String userId, Dataset d, Long size, String etag) {
     return reread(d, size, etag)
         .compose(now -> storage.updateDataset(userId, now))
         .onSuccess(updated -> ChatEvents.publish(bus, userId, ChatEvents.dataset(DATASET_LOADED, updated)))
@@ -75,7 +80,7 @@ final class NewVersions {
   }
 
   /** Whether a version seen now is another than the recorded one: by ETag when both have one, else by size. */
-  static boolean newer(Dataset recorded, String etag, Long size) {
+  private static boolean newer(Dataset recorded, String etag, Long size) {
     return etag != null && recorded.etag() != null ? !etag.equals(recorded.etag())
         : size != null && size >= 0 && !Objects.equals(size, recorded.fileSize());
   }

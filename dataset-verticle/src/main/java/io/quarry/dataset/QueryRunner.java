@@ -69,16 +69,18 @@ final class QueryRunner {
   }
 
   private Future<QueryResult> runNow(String userId, String conversationId, String sql, String stopKey) {
-    return guessed.run(userId, conversationId, () -> storage.datasetsForQuery(userId, conversationId),
-            tables -> runOnAWorker(new QueryRequest(sql, tables, timeoutMs, userId, conversationId, stopKey)))
-        .compose(confirmed -> confirmed.answer().recover(e -> markUnreachable(userId, confirmed.datasets(), e))
-            .onSuccess(result -> versions.note(userId, confirmed.datasets(), result.sources())))
+    return answer(userId, conversationId, sql, stopKey, null)
         .map(result -> store(userId, result.withIdentity(null, conversationId, sql)));
   }
 
   /** The whole result written by a worker for download: not stored, its reply says where to read it. */
   private Future<QueryResult> exportNow(String userId, String conversationId, String sql, String stopKey,
       Export export) {
+    return answer(userId, conversationId, sql, stopKey, export);
+  }
+
+  /** A worker's answer over the conversation's datasets; {@code export} null for rows in the reply. */
+  private Future<QueryResult> answer(String userId, String conversationId, String sql, String stopKey, Export export) {
     return guessed.run(userId, conversationId, () -> storage.datasetsForQuery(userId, conversationId),
             tables -> runOnAWorker(new QueryRequest(sql, tables, timeoutMs, userId, conversationId, stopKey, export)))
         .compose(confirmed -> confirmed.answer().recover(e -> markUnreachable(userId, confirmed.datasets(), e))

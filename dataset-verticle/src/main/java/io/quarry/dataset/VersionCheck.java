@@ -70,8 +70,6 @@ final class VersionCheck {
   /** A server that cannot be reached now says nothing of the file: the dataset stays as it is. */
   private Future<Boolean> changed(String userId, Dataset d) {
     return pipeline.version(OutboundHttp.parse(d.url()).orElseThrow())
-        .compose(now -> NewVersions.newer(d, now.etag(), now.size())
-            ? versions.take(userId, d, now.size(), now.etag()).map(true)
-            : Future.succeededFuture(false));
+        .compose(now -> versions.seen(userId, d, now.etag(), now.size()));
   }
 }

@@ -14,7 +14,7 @@ final class CachedCopyNote {
   private CachedCopyNote() {
   }
 
-  static String of(ParquetCache.Unconfirmed unconfirmed, long waitedMs) {
+  static String of(Revalidation.Unconfirmed unconfirmed, long waitedMs) {
     List<String> tables = unconfirmed.tables();
     boolean one = tables.size() == 1;
     return "Answered from the cached " + (one ? "copy of " : "copies of ") + names(tables)

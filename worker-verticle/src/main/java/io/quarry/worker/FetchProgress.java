@@ -36,7 +36,7 @@ final class FetchProgress {
   }
 
   private void publish(QueryRequest request, Map<String, String> tables) {
-    Map<String, ParquetCache.Download> downloads = cache.downloads(tables);
+    Map<String, Downloads.Download> downloads = cache.downloads(tables);
     if (downloads.isEmpty()) {
       return;
     }

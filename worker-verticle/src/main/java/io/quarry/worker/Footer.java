@@ -66,7 +66,7 @@ record Footer(long at, long heldFrom, boolean whole) {
 
   private static Future<Void> rest(RangeFetch ranges, RangeFetch.Version version, Path target, long from, long to) {
     return ranges.into(version, target, ByteRange.requests(List.of(new ByteRange(from, to)), 0,
-        ParquetCache.PIECE_BYTES), CacheMetrics::fetched).future();
+        RangeFetch.PIECE_BYTES), CacheMetrics::fetched).future();
   }
 
   /** The answer's body, which must be exactly {@code expected} bytes. */

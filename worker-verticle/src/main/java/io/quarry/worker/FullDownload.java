@@ -24,7 +24,7 @@ final class FullDownload {
    * The body waits (paused) until its file is open, so no byte arrives unhandled. Returns the bytes written;
    * on failure the file is deleted.
    */
-  static Future<Long> to(Vertx vertx, Path part, Exchange exchange, ParquetCache.Download progress, long limit,
+  static Future<Long> to(Vertx vertx, Path part, Exchange exchange, Downloads.Download progress, long limit,
       Supplier<RuntimeException> overLimit) {
     exchange.response().pause();
     return vertx.fileSystem().open(part.toString(), new OpenOptions().setWrite(true).setCreateNew(true).setPerms(PrivateFiles.FILE))
@@ -39,7 +39,7 @@ final class FullDownload {
         });
   }
 
-  private static Future<Long> stream(Exchange exchange, AsyncFile file, ParquetCache.Download progress, long limit,
+  private static Future<Long> stream(Exchange exchange, AsyncFile file, Downloads.Download progress, long limit,
       Supplier<RuntimeException> overLimit) {
     Promise<Long> done = Promise.promise();
     Consumer<Throwable> stop = e -> {

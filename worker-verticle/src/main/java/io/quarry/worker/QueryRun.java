@@ -45,8 +45,8 @@ final class QueryRun {
   private final Map<String, String> tables;
   private final long timeoutMs;
   private final long deadline;
-  private final ParquetCache.Pins pins;
-  private final ParquetCache.Budget budget = new ParquetCache.Budget();
+  private final PinnedFiles.Pins pins;
+  private final SparseCopies.Budget budget = new SparseCopies.Budget();
   /** Completed when the query ends: a fetch nobody else waits for is then cancelled. */
   private final Promise<Void> ended = Promise.promise();
   private final Promise<Buffer> stopped = Promise.promise();
@@ -54,7 +54,7 @@ final class QueryRun {
   private final List<Abort> runs = new ArrayList<>();
 
   QueryRun(Services services, QueryRequest request, Reads reads, long timeoutMs, long deadline,
-      ParquetCache.Pins pins) {
+      PinnedFiles.Pins pins) {
     this.services = services;
     this.request = request;
     this.reads = reads;

@@ -33,6 +33,8 @@ import java.util.regex.Pattern;
 final class RangeFetch {
 
   private static final Pattern CONTENT_RANGE = Pattern.compile("bytes (\\d+)-(\\d+)/(\\d+|\\*)");
+  /** The most one request asks for: pieces are fetched in parallel, and a failed one costs little. */
+  static final long PIECE_BYTES = 16L << 20;
 
   /** The version of a file that ranges are fetched from. */
   record Version(URI url, String etag, String lastModified, long size) {

@@ -39,7 +39,7 @@ final class RunWhileRevalidating {
    * {@code current}: every table's file revalidated, or fetched when new or changed, with the columns
    * {@code reads} needs; the cached copies are used early only when they hold those columns.
    */
-  Future<Buffer> answer(Map<String, String> tables, Reads reads, ParquetCache.Pins pins,
+  Future<Buffer> answer(Map<String, String> tables, Reads reads, PinnedFiles.Pins pins,
       Supplier<Future<Map<String, Path>>> current, Execution execution) {
     Optional<Map<String, Path>> cached = cache.cached(tables, reads, pins);
     if (cached.isEmpty()) {

@@ -109,7 +109,7 @@ public class WorkerVerticle extends VerticleBase {
     }
     long timeoutMs = settings.timeouts().limit(request.timeoutMs());
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-    ParquetCache.Pins pins = cache.pins();
+    PinnedFiles.Pins pins = cache.pins();
     return reads(request)
         .compose(reads -> answer(request, reads, timeoutMs, deadline, pins, true))
         .eventually(() -> {
@@ -128,7 +128,7 @@ public class WorkerVerticle extends VerticleBase {
 
   /** A file that changed on its server while its columns were fetched: the query runs once more, on the new version. */
   private Future<Buffer> answer(QueryRequest request, Reads reads, long timeoutMs, long deadline,
-      ParquetCache.Pins pins, boolean again) {
+      PinnedFiles.Pins pins, boolean again) {
     QueryRun.Services mine = request.export() == null ? services : new QueryRun.Services(services.cache(),
         services.revalidating(), services.progress(), (bindings, sql, limit, until, abort) -> export(request.export(),
             request.userId(), bindings, sql, limit, until, abort));

@@ -1,0 +1,82 @@
+package io.quarry.worker;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.function.ToLongFunction;
+
+/**
+ * The cache's eviction: the copy held of each URL, least recently used first, and the eldest unpinned ones given up
+ * while the bytes they hold pass {@code worker.cacheMaxBytes}. Every read counts as a use. Lives on the worker
+ * verticle's event loop.
+ */
+final class CachedCopies {
+
+  /** @param confirmed when the URL's server last said this is its current content */
+  record Entry(Path file, String etag, String lastModified, long size, Instant confirmed) {
+    /** A new copy of the version its server just sent. */
+    static Entry of(Path file, TailResponse version) {
+      return new Entry(file, version.etag(), version.lastModified(), version.size(), Instant.now());
+    }
+
+    Entry confirmedNow() {
+      return new Entry(file, etag, lastModified, size, Instant.now());
+    }
+  }
+
+  private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+  private final long maxBytes;
+  private final ToLongFunction<Entry> heldBytes;
+  private final PinnedFiles pinned;
+
+  /** @param heldBytes the bytes a copy takes on disk, which for a sparse one is less than its file's size */
+  CachedCopies(long maxBytes, ToLongFunction<Entry> heldBytes, PinnedFiles pinned) {
+    this.maxBytes = maxBytes;
+    this.heldBytes = heldBytes;
+    this.pinned = pinned;
+  }
+
+  /** The copy held of {@code url}, or null. */
+  Entry get(String url) {
+    return entries.get(url);
+  }
+
+  /** Its server said {@code file} is still {@code url}'s current content. */
+  void confirmed(String url, Path file) {
+    entries.computeIfPresent(url, (u, entry) -> entry.file().equals(file) ? entry.confirmedNow() : entry);
+  }
+
+  /** A new version of {@code url}: the one it replaces goes, and so do the eldest while the cache is over its size. */
+  void install(String url, Entry entry) {
+    Entry replaced = entries.put(url, entry);
+    if (replaced != null) {
+      pinned.drop(replaced.file());
+    }
+    evictBeyondLimit(entry.file());
+  }
+
+  /** A copy whose file changed on its server under a fetch: the next use fetches the new version. */
+  void forget(String url, Path file) {
+    Entry entry = entries.get(url);
+    if (entry != null && entry.file().equals(file)) {
+      entries.remove(url);
+      pinned.drop(file);
+    }
+  }
+
+  /** Gives up the least recently used copies, neither pinned nor {@code keep}, until the cache fits. */
+  void evictBeyondLimit(Path keep) {
+    long total = entries.values().stream().mapToLong(heldBytes).sum();
+    for (Iterator<Entry> it = entries.values().iterator(); it.hasNext() && total > maxBytes; ) {
+      Entry eldest = it.next();
+      if (!eldest.file().equals(keep) && !pinned.pinned(eldest.file())) {
+        it.remove();
+        long freed = heldBytes.applyAsLong(eldest);
+        total -= freed;
+        CacheMetrics.evicted(freed);
+        pinned.drop(eldest.file());
+      }
+    }
+  }
+}

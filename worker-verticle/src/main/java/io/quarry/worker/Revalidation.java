@@ -1,0 +1,131 @@
+package io.quarry.worker;
+
+import io.quarry.bus.net.Deadline;
+import io.quarry.bus.net.OutboundHttp;
+import io.quarry.bus.net.OutboundHttp.Exchange;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The cache's revalidation, the one place that decides whether the copy held of a URL may be used: every use asks its
+ * server (If-None-Match / If-Modified-Since) whether that copy is still its current content, so queries always see
+ * it; a new version is fetched ({@link NewCopies}).
+ * Concurrent uses of one URL share one request. Lives on the worker verticle's event loop.
+ */
+final class Revalidation {
+
+  /**
+   * The end of a file asked for with each revalidation: the footer's length and the closing magic number. An
+   * unchanged file is a 304 as before; a new version costs one more request, for exactly its footer.
+   */
+  static final int TAIL_BYTES = 8;
+
+  /** Tables whose files are being revalidated, and when the oldest of their cached copies was last confirmed. */
+  record Unconfirmed(List<String> tables, Instant confirmedAt) {
+  }
+
+  private final Vertx vertx;
+  private final OutboundHttp http;
+  private final long timeoutMs;
+  private final CachedCopies copies;
+  private final NewCopies newCopies;
+  private final CacheFailures failures;
+  private final Map<String, Future<Path>> inflight = new HashMap<>();
+
+  Revalidation(Vertx vertx, OutboundHttp http, long timeoutMs, CachedCopies copies, NewCopies newCopies,
+      CacheFailures failures) {
+    this.vertx = vertx;
+    this.http = http;
+    this.timeoutMs = timeoutMs;
+    this.copies = copies;
+    this.newCopies = newCopies;
+    this.failures = failures;
+  }
+
+  /** The URL's current file: the copy held once its server confirms it, else its new version's. */
+  Future<Path> current(String url) {
+    Future<Path> running = inflight.get(url);
+    if (running != null) {
+      return running;
+    }
+    Future<Path> fetched = revalidate(url);
+    if (!fetched.isComplete()) {
+      inflight.put(url, fetched);
+      fetched.onComplete(done -> inflight.remove(url));
+    }
+    return fetched;
+  }
+
+  /**
+   * Of the given tables, those whose revalidation has not ended (all of them if none is under way), with the
+   * oldest confirmation among their cached copies.
+   */
+  Unconfirmed unconfirmed(Map<String, String> tables) {
+    List<String> pending = tables.keySet().stream().filter(name -> inflight.containsKey(tables.get(name))).toList();
+    List<String> named = pending.isEmpty() ? List.copyOf(tables.keySet()) : pending;
+    Instant oldest = named.stream().map(name -> copies.get(tables.get(name))).filter(Objects::nonNull)
+        .map(CachedCopies.Entry::confirmed).min(Comparator.naturalOrder()).orElse(Instant.now());
+    return new Unconfirmed(named, oldest);
+  }
+
+  /** One request both revalidates and, for a new version, says how long its footer is: the file's last {@link #TAIL_BYTES}. */
+  private Future<Path> revalidate(String url) {
+    URI uri = OutboundHttp.parse(url).orElse(null);
+    if (uri == null) {
+      return Future.failedFuture(QueryFailure.network(url, "The URL is not a valid http(s) URL"));
+    }
+    CachedCopies.Entry cached = copies.get(url);
+    Map<String, String> headers = conditional(cached);
+    headers.put("Range", "bytes=-" + TAIL_BYTES);
+    Deadline deadline = new Deadline(vertx, timeoutMs);
+    Future<Path> outcome = http.send(HttpMethod.GET, uri, headers, deadline)
+        .compose(exchange -> answer(url, uri, cached, exchange));
+    return deadline.close(outcome).recover(e -> Future.failedFuture(failures.explain(url, e)));
+  }
+
+  /** Runs where the response's headers arrive, before any of its body: a download can still pause it. */
+  private Future<Path> answer(String url, URI uri, CachedCopies.Entry cached, Exchange exchange) {
+    int status = exchange.response().statusCode();
+    TailResponse tail = TailResponse.of(exchange.response());
+    boolean current = cached != null && (status == 304 || ((status == 200 || status == 206) && sameVersion(cached, tail)));
+    CacheMetrics.revalidated(current);
+    if (current) {
+      exchange.discard();
+      copies.confirmed(url, cached.file());
+      return Future.succeededFuture(cached.file());
+    }
+    if (status != 200 && status != 206) {
+      exchange.discard();
+      return Future.failedFuture(QueryFailure.network(url, "The server answered HTTP " + status));
+    }
+    return newCopies.fetch(url, uri, exchange, tail);
+  }
+
+  private static Map<String, String> conditional(CachedCopies.Entry cached) {
+    Map<String, String> headers = new HashMap<>();
+    if (cached != null && cached.etag() != null) {
+      headers.put("If-None-Match", cached.etag());
+    }
+    if (cached != null && cached.lastModified() != null) {
+      headers.put("If-Modified-Since", cached.lastModified());
+    }
+    return headers;
+  }
+
+  /** Servers that ignore conditional requests still say which version they send. */
+  private static boolean sameVersion(CachedCopies.Entry cached, TailResponse response) {
+    boolean sameLength = response.size() == cached.size();
+    return (response.etag() != null && response.etag().equals(cached.etag()) && sameLength)
+        || (response.etag() == null && response.lastModified() != null
+        && response.lastModified().equals(cached.lastModified()) && sameLength);
+  }
+}
