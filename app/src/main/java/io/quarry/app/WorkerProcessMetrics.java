@@ -1,6 +1,8 @@
 package io.quarry.app;
 
 import io.quarry.bus.Addresses;
+import io.quarry.bus.Bus;
+import io.quarry.bus.WorkerOps;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
@@ -16,8 +18,7 @@ final class WorkerProcessMetrics extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    return vertx.eventBus().<JsonObject>consumer(Addresses.localWorkerMetrics(config().getString("workerId")),
-        msg -> vertx.executeBlocking(metrics::scrape, false).onSuccess(text -> msg.reply(new JsonObject()
-            .put("text", text)))).completion();
+    return new Bus(vertx).serve(WorkerOps.MEMBER_METRICS.at(Addresses.localWorkerMetrics(config().getString("workerId"))),
+        none -> vertx.executeBlocking(metrics::scrape, false).map(text -> new WorkerOps.Metrics(null, text))).completion();
   }
 }

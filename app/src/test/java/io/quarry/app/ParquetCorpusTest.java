@@ -72,7 +72,7 @@ class ParquetCorpusTest {
     node = TestNodes.start(env, dir.resolve("node"));
     client = WebClient.create(node.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
         .setDefaultPort(node.httpPort()));
-    worker = new WorkerClient(node.vertx().eventBus());
+    worker = new WorkerClient(node.vertx());
     files = ParquetServer.start(node.vertx());
     base = "/api/conversations/" + send(HttpMethod.POST, "/api/conversations", new JsonObject(), 201)
         .getString("id");

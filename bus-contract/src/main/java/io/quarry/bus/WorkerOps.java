@@ -27,6 +27,16 @@ public final class WorkerOps {
     }
   }
 
+  /** One worker process's metrics in Prometheus's text format. */
+  public record Metrics(String name, String text) {
+    static final Codec<Metrics> CODEC = Codec.json(Metrics::toJson,
+        json -> new Metrics(json.getString("name"), json.getString("text")));
+
+    JsonObject toJson() {
+      return new JsonObject().put("name", name).put("text", text);
+    }
+  }
+
   private static final Codec<QueryRequest> QUERY = Codec.json(QueryRequest::toJson, QueryRequest::fromJson);
   private static final Codec<Answer> ANSWER = Codec.buffer(Answer::bytes, Answer::new);
 
@@ -42,6 +52,21 @@ public final class WorkerOps {
   /** Where one member of a pool takes its queries ({@link Addresses#localWorker}). */
   public static final Operation<QueryRequest, Answer> MEMBER_QUERY_RUN = Operation.of("worker.local.{id}.query.run",
       QUERY, ANSWER, Deliveries.DATASET_TIMEOUT_MS, Resend.NEVER);
+  /** Where a supervised worker process says it is ready, to the node that started it ({@link Addresses#localWorkerReady}). */
+  public static final Operation<LocalWorker, Void> MEMBER_READY = Operation.of("worker.local.{supervisor}.ready",
+      Codec.json(LocalWorker::toJson, LocalWorker::fromJson), Codec.NONE, Deliveries.LOCAL_WORKER_READY_MS,
+      Resend.NEVER);
+  /**
+   * Where a supervised worker process answers its own metrics to its node's pool ({@link Addresses#localWorkerMetrics});
+   * its name is the pool's to give.
+   */
+  public static final Operation<Void, Metrics> MEMBER_METRICS = Operation.of("worker.local.{id}.metrics", Codec.NONE,
+      Metrics.CODEC, 2_000, Resend.NEVER);
+  /** Each of a node's worker processes' metrics, for the node's {@code /metrics}; answered inside its process. */
+  public static final Operation<Void, java.util.List<Metrics>> LOCAL_METRICS = Operation.of(WORKER_LOCAL_METRICS,
+      Codec.NONE, Codec.json(list -> new JsonObject().put("workers", new io.vertx.core.json.JsonArray(
+          list.stream().map(Metrics::toJson).toList())), json -> json.getJsonArray("workers",
+          new io.vertx.core.json.JsonArray()).stream().map(Metrics.CODEC::decode).toList()), 2_000, Resend.NEVER);
   /** A node's own worker processes, answered inside its process. */
   public static final Operation<Void, LocalWorkerStatus.Pool> LOCAL_STATUS = Operation.of(WORKER_LOCAL_STATUS,
       Codec.NONE, Codec.json(LocalWorkerStatus.Pool::toJson, LocalWorkerStatus.Pool::fromJson), 2_000, Resend.NEVER);

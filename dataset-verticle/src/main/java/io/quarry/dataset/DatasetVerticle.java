@@ -24,7 +24,7 @@ public class DatasetVerticle extends VerticleBase {
     EventBus bus = vertx.eventBus();
     StorageClient storage = new StorageClient(vertx);
     http = new OutboundHttp(vertx, settings.policy(), (int) settings.pipeline().headTimeoutMs());
-    WorkerClient worker = new WorkerClient(bus);
+    WorkerClient worker = new WorkerClient(vertx);
     Pipeline pipeline = new Pipeline(vertx, http, settings.pipeline(), new EngineSchema(worker));
     DatasetCommands commands = new DatasetCommands(bus, storage, pipeline, settings.maxDatasets());
     NewVersions newVersions = new NewVersions(storage, bus, pipeline);

@@ -1,5 +1,6 @@
 package io.quarry.worker;
 
+import io.quarry.bus.WorkerOps;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Export;
@@ -69,7 +70,8 @@ public class WorkerVerticle extends VerticleBase {
         .compose(v -> exports.open())
         .compose(v -> executor.executeBlocking(instances::open, false))
         .compose(kept -> listenForStops()
-            .compose(listening -> Bus.serve(vertx.eventBus(), address(settings), this::onQuery).completion())
+            .compose(listening -> new Bus(vertx).serve(WorkerOps.MEMBER_QUERY_RUN.at(address(settings)),
+                request -> onQuery(request).map(WorkerOps.Answer::new)).completion())
             .onSuccess(v -> log.info("Worker ready: {} threads, {} databases kept ({} each), cache in {}",
                 settings.threads(), kept, Sizes.human(instances.idleBytes()), settings.home())));
   }
@@ -96,8 +98,7 @@ public class WorkerVerticle extends VerticleBase {
     return Addresses.localWorker(id);
   }
 
-  private Future<Buffer> onQuery(JsonObject body) {
-    QueryRequest request = QueryRequest.fromJson(body);
+  private Future<Buffer> onQuery(QueryRequest request) {
     if (request.sql() == null || request.sql().isBlank()) {
       throw QuarryException.badRequest("Field 'sql' is required");
     }

@@ -1,5 +1,7 @@
 package io.quarry.worker.pool;
 
+import io.quarry.bus.Bus;
+import io.quarry.bus.WorkerOps;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Deliveries;
 import io.quarry.bus.LocalWorkerStatus;
@@ -23,6 +25,7 @@ import java.util.function.Consumer;
 final class InProcessWorker implements Member {
 
   private final Vertx vertx;
+  private final Bus bus;
   private final JsonObject workerConfig;
   private final Consumer<Member> changed;
   private final String id = UUID.randomUUID().toString();
@@ -31,6 +34,7 @@ final class InProcessWorker implements Member {
   private int inFlight;
 
   InProcessWorker(Vertx vertx, JsonObject workerConfig, Consumer<Member> changed) {
+    this.bus = new Bus(vertx);
     this.vertx = vertx;
     this.workerConfig = workerConfig;
     this.changed = changed;
@@ -72,9 +76,8 @@ final class InProcessWorker implements Member {
   @Override
   public Future<Buffer> run(QueryRequest query, long timeoutMs) {
     inFlight++;
-    return vertx.eventBus().<Buffer>request(Addresses.localWorker(id), query.toJson(),
-            Deliveries.within(QueryTimeouts.memberWaitMs(timeoutMs)))
-        .map(Message::body)
+    return WorkerOps.MEMBER_QUERY_RUN.at(Addresses.localWorker(id)).call(bus, query, QueryTimeouts.memberWaitMs(timeoutMs))
+        .map(WorkerOps.Answer::bytes)
         .recover(e -> Future.failedFuture(Member.silent(e) ? Member.timedOut(timeoutMs) : e))
         .onComplete(done -> inFlight--);
   }

@@ -1,5 +1,6 @@
 package io.quarry.worker.pool;
 
+import io.quarry.bus.WorkerOps;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LocalWorker;
 import io.quarry.bus.LocalWorkerStatus;
@@ -40,7 +41,7 @@ interface Member {
    * A worker process's metrics in Prometheus's text format ({@code {name, text}}), or null for a member whose metrics
    * are its node's own (the worker of the pool's own process) or that is not running.
    */
-  default Future<JsonObject> metrics() {
+  default Future<WorkerOps.Metrics> metrics() {
     return Future.succeededFuture(null);
   }
 
