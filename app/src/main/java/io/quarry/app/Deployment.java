@@ -12,12 +12,19 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-/** One step of a node's start: a verticle deployed with its configuration, or a wait for one to be ready. */
+/**
+ * One step of a node's start: a verticle of the node's own deployed with its configuration, a role deployed by its
+ * module's entry, or a wait for one to be ready.
+ */
 record Deployment(String label, Function<Vertx, Future<?>> step) {
 
   static Deployment of(String label, Deployable verticle, JsonObject config) {
-    return new Deployment(label, vertx -> unparented(() -> vertx.deployVerticle(verticle,
-        new DeploymentOptions().setConfig(config))));
+    return role(label, vertx -> vertx.deployVerticle(verticle, new DeploymentOptions().setConfig(config)));
+  }
+
+  /** {@code deploy} answers the deployment's id; a role's settings it reads and finds wrong fail this step. */
+  static Deployment role(String label, Function<Vertx, Future<String>> deploy) {
+    return new Deployment(label, vertx -> unparented(() -> deploy.apply(vertx)));
   }
 
   /**
@@ -27,7 +34,13 @@ record Deployment(String label, Function<Vertx, Future<?>> step) {
    */
   private static Future<String> unparented(Supplier<Future<String>> deploy) {
     Promise<String> deployed = Promise.promise();
-    Thread caller = new Thread(() -> deploy.get().onComplete(deployed), "quarry-deploy");
+    Thread caller = new Thread(() -> {
+      try {
+        deploy.get().onComplete(deployed);
+      } catch (RuntimeException e) {
+        deployed.fail(e);
+      }
+    }, "quarry-deploy");
     caller.setDaemon(true);
     caller.start();
     return deployed.future();

@@ -3,7 +3,7 @@ package io.quarry.app;
 import io.quarry.bus.LogContext;
 import io.quarry.bus.NodeInfo;
 import io.quarry.bus.PrivateFiles;
-import io.quarry.chat.ChatVerticle;
+import io.quarry.chat.ChatRole;
 import io.quarry.worker.pool.ClusterKey;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -25,7 +25,8 @@ public final class Launcher {
   }
 
   /** What a node starts from, read and checked before anything runs. */
-  private record Setup(Args args, JsonObject config, Plan plan, VertxOptions options, ClusterKey key) {
+  private record Setup(Args args, JsonObject config, NodeSettings settings, Plan plan, VertxOptions options,
+      ClusterKey key) {
   }
 
   /** Parses {@code argv} and starts; a failed future carries the one-line reason. */
@@ -37,15 +38,16 @@ public final class Launcher {
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
-    ChatVerticle web = setup.plan().inProcess().contains(Role.WEB) ? new ChatVerticle() : null;
-    NodeMetrics metrics = new NodeMetrics(setup.config().getJsonObject("metrics"));
+    ChatRole web = setup.plan().inProcess().contains(Role.WEB) ? new ChatRole() : null;
+    NodeMetrics metrics = new NodeMetrics(setup.settings());
     return join(setup, metrics).compose(cluster -> {
       NodeInfo node = new NodeInfo(cluster.nodeId(), version(), setup.plan().labels());
       LogContext.nodeId(node.id());
       LogContext.install(cluster.vertx().eventBus());
       Future<Map<String, String>> deployed = Deployment.runAll(cluster.vertx(),
-          setup.plan().deployments(setup.config(), node, cluster, web, metrics));
-      return settle(cluster.vertx(), deployed.map(ids -> new Node(cluster.vertx(), setup.config(), web, metrics, ids)))
+          setup.plan().deployments(setup.config(), setup.settings(), node, cluster, web, metrics));
+      return settle(cluster.vertx(), deployed.map(ids -> new Node(cluster.vertx(), setup.config(), setup.settings(), web,
+              metrics, ids)))
           .onSuccess(started -> announce(node, setup.plan()));
     }).onFailure(e -> metrics.close());
   }
@@ -61,7 +63,8 @@ public final class Launcher {
     Plan plan = Plan.of(args, config);
     plan.dataDirs(config).forEach(Launcher::ownDataDir);
     ClusterKey key = plan.clustered() ? plan.key(config.getJsonObject("cluster"), System.in) : null;
-    return new Setup(args, config, plan, vertxOptions(config), key);
+    NodeSettings settings = NodeSettings.from(config);
+    return new Setup(args, config, settings, plan, vertxOptions(settings), key);
   }
 
   /** Refused before anything runs when another account could write it, with how to fix it; else made 0700. */
@@ -93,8 +96,8 @@ public final class Launcher {
    * Vert.x's two per core). The JSON file named by the {@code quarry.vertx.options} system property
    * (tests use it to hear about any blocked event loop) may set any other option, and the loops too.
    */
-  static VertxOptions vertxOptions(JsonObject config) {
-    int loops = config.getJsonObject("vertx").getInteger("eventLoops");
+  static VertxOptions vertxOptions(NodeSettings settings) {
+    int loops = settings.eventLoops();
     if (loops < 1) {
       throw new IllegalArgumentException("vertx.eventLoops must be at least 1 (it is " + loops + ")");
     }

@@ -33,7 +33,7 @@ public final class Main {
    * cannot keep the process alive.
    */
   private static void stop(Node node) {
-    long limitMs = node.config().getJsonObject("shutdown").getLong("graceMs") + Node.DRAIN_MARGIN_MS;
+    long limitMs = node.settings().shutdownGraceMs() + Node.DRAIN_MARGIN_MS;
     try {
       node.drain().toCompletionStage().toCompletableFuture().get(limitMs, java.util.concurrent.TimeUnit.MILLISECONDS);
     } catch (Exception e) {

@@ -28,16 +28,18 @@ final class MetricsEndpoint extends VerticleBase {
   static final long WORKERS_WAIT_MS = 3_000;
 
   private final NodeMetrics metrics;
+  private final NodeSettings settings;
   private HttpServer server;
 
-  MetricsEndpoint(NodeMetrics metrics) {
+  MetricsEndpoint(NodeMetrics metrics, NodeSettings settings) {
     this.metrics = metrics;
+    this.settings = settings;
   }
 
   @Override
   public Future<?> start() {
-    String host = config().getString("host");
-    int port = config().getInteger("port");
+    String host = settings.metricsHost();
+    int port = settings.metricsPort();
     server = vertx.createHttpServer().requestHandler(this::handle);
     return server.listen(port, host)
         .recover(e -> Future.failedFuture(new IllegalStateException("Cannot serve metrics on " + host + ":" + port

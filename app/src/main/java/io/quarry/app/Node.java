@@ -5,7 +5,7 @@ import io.quarry.bus.LlmOps;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Deliveries;
 import io.quarry.bus.Keys;
-import io.quarry.chat.ChatVerticle;
+import io.quarry.chat.ChatRole;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -16,10 +16,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A started node: its Vert.x instance, its effective configuration, its HTTP edge when it has one, its metrics, and
- * its deployments by role.
+ * A started node: its Vert.x instance, its effective configuration and what the node itself reads of it, its HTTP edge
+ * when it has one, its metrics, and its deployments by role.
  */
-public record Node(Vertx vertx, JsonObject config, ChatVerticle web, NodeMetrics metrics, Map<String, String> deployed) {
+public record Node(Vertx vertx, JsonObject config, NodeSettings settings, ChatRole web, NodeMetrics metrics,
+    Map<String, String> deployed) {
 
   private static final Logger log = LoggerFactory.getLogger(Node.class);
   /** How much longer than its grace a drain waits for the llm role to say its turns have ended. */
@@ -44,7 +45,7 @@ public record Node(Vertx vertx, JsonObject config, ChatVerticle web, NodeMetrics
    * from a thread of the caller's: Vert.x closed from one of its own threads could not say it has closed.
    */
   public Future<Void> drain() {
-    long grace = config.getJsonObject("shutdown").getLong("graceMs");
+    long grace = settings.shutdownGraceMs();
     log.info("Draining: readiness now answers 503 and new questions are refused; answers being written have {} s",
         grace / 1000);
     vertx.eventBus().publish(Addresses.NODE_DRAINING, new JsonObject(), new DeliveryOptions().setLocalOnly(true));

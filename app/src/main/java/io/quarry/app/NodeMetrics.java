@@ -8,7 +8,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
-import io.vertx.core.json.JsonObject;
 import io.vertx.micrometer.Label;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MetricsDomain;
@@ -31,9 +30,9 @@ final class NodeMetrics implements AutoCloseable {
   /** Port 0: no metrics are recorded at all, Vert.x's or Quarry's (what the benchmark compares against). */
   private final boolean enabled;
 
-  /** {@code section}: the {@code metrics} settings; a worker process has its node's. */
-  NodeMetrics(JsonObject section) {
-    enabled = section.getInteger("port") > 0;
+  /** A worker process has its node's metrics settings. */
+  NodeMetrics(NodeSettings settings) {
+    enabled = settings.metricsEnabled();
     if (!enabled) {
       return;
     }

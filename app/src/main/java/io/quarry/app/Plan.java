@@ -1,13 +1,19 @@
 package io.quarry.app;
 
 import io.quarry.bus.NodeInfo;
-import io.quarry.chat.ChatVerticle;
-import io.quarry.worker.WorkerVerticle;
+import io.quarry.chat.ChatRole;
+import io.quarry.chat.ChatSettings;
+import io.quarry.dataset.DatasetRole;
+import io.quarry.dataset.DatasetSettings;
+import io.quarry.llm.LlmRole;
+import io.quarry.llm.LlmSettings;
+import io.quarry.storage.StorageRole;
+import io.quarry.storage.StorageSettings;
+import io.quarry.worker.WorkerRole;
+import io.quarry.worker.WorkerRoleSettings;
 import io.quarry.worker.pool.ClusterKey;
 import io.quarry.worker.pool.LocalWorkersConfig;
-import io.quarry.worker.pool.Supervised;
-import io.quarry.worker.pool.WorkerPool;
-import io.vertx.core.Deployable;
+import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -36,8 +42,7 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
     boolean front = roles.stream().anyMatch(FRONT::contains);
     int local = 0;
     if (args.supervisor() == null && front && roles.remove(Role.WORKER)) {
-      local = args.localWorkers() >= 0 ? args.localWorkers()
-          : LocalWorkersConfig.from(config.getJsonObject("localWorkers")).count();
+      local = args.localWorkers() >= 0 ? args.localWorkers() : LocalWorkersConfig.of(config).count();
     }
     return new Plan(List.copyOf(roles), local, args.cluster(), args.supervisor());
   }
@@ -99,82 +104,59 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
   }
 
   /**
-   * What this node deploys, in order: its announcement; its metrics (a worker process answers its node; any other
-   * serves them on the management listener, unless its port is 0); its worker processes' pool first (they start while
-   * the other roles deploy); the roles, storage first; then, once queries can run, the HTTP edge
-   * ({@code web}, when the node has that role), so that listening means ready; a worker process last tells
-   * its node it is ready.
+   * What this node deploys, in order: its announcement; its metrics (a worker process answers its node's scrapes, see
+   * its worker role; any other node serves them on the management listener, unless its port is 0); its worker
+   * processes' pool first (they start while the other roles deploy); the roles, storage first; the worker role's
+   * readiness; then, once queries can run, the HTTP edge ({@code web}, when the node has that role), so that listening
+   * means ready.
    */
-  List<Deployment> deployments(JsonObject config, NodeInfo node, Clustering.Joined cluster, ChatVerticle web,
-      NodeMetrics metrics) {
+  List<Deployment> deployments(JsonObject config, NodeSettings settings, NodeInfo node, Clustering.Joined cluster,
+      ChatRole web, NodeMetrics metrics) {
     List<Deployment> steps = new ArrayList<>();
     steps.add(Deployment.of("node", new NodeVerticle(), node.into(new JsonObject())));
-    JsonObject metricsSection = config.getJsonObject("metrics");
-    if (supervisor != null) {
-      steps.add(Deployment.of("metrics", new WorkerProcessMetrics(metrics),
-          new JsonObject().put("workerId", Supervised.workerId(supervisor))));
-    } else if (metricsSection.getInteger("port") > 0) {
-      steps.add(Deployment.of("metrics", new MetricsEndpoint(metrics), metricsSection.copy()));
+    if (supervisor == null && settings.metricsEnabled()) {
+      steps.add(Deployment.of("metrics", new MetricsEndpoint(metrics, settings), new JsonObject()));
     }
-    WorkerPool processes = localWorkers > 0 ? WorkerPool.ofProcesses(cluster.key()) : null;
-    if (processes != null) {
-      steps.add(Deployment.of(Role.WORKER.label, processes, processPool(config, node, cluster)));
+    Promise<WorkerRole> deployedWorker = Promise.promise();
+    Deployment worker = Deployment.role(Role.WORKER.label, vertx -> WorkerRole.deploy(vertx,
+            WorkerRoleSettings.of(config, node, supervisor, localWorkers, launch(config, cluster), metrics::scrape))
+        .onSuccess(deployedWorker::complete).map(WorkerRole::deploymentId));
+    if (localWorkers > 0) {
+      steps.add(worker);
     }
     for (Role role : inProcess) {
-      if (role != Role.WEB) {
-        steps.add(Deployment.of(role.label, verticle(role), roleConfig(config, role, node)));
+      switch (role) {
+        case STORAGE -> steps.add(Deployment.role(role.label,
+            vertx -> StorageRole.deploy(vertx, StorageSettings.of(config, node))));
+        case WORKER -> steps.add(worker);
+        case DATASET -> steps.add(Deployment.role(role.label,
+            vertx -> DatasetRole.deploy(vertx, DatasetSettings.of(config, node))));
+        case LLM -> steps.add(Deployment.role(role.label, vertx -> LlmRole.deploy(vertx, LlmSettings.of(config, node))));
+        case WEB -> {
+          // Last, below.
+        }
       }
     }
-    if (processes != null) {
-      steps.add(Deployment.waitFor(vertx -> processes.ready()));
+    if (localWorkers > 0 || inProcess.contains(Role.WORKER)) {
+      steps.add(Deployment.waitFor(vertx -> deployedWorker.future().compose(WorkerRole::ready)));
     }
     if (web != null) {
-      steps.add(Deployment.of(Role.WEB.label, web, roleConfig(config, Role.WEB, node)));
-    }
-    if (supervisor != null) {
-      steps.add(Deployment.waitFor(vertx -> Supervised.begin(vertx, supervisor)));
+      steps.add(Deployment.role(Role.WEB.label, vertx -> web.deploy(vertx, ChatSettings.of(config, node))));
     }
     return steps;
   }
 
-  /** A worker process's worker verticle is a member of its node's pool; elsewhere the worker role is a pool. */
-  private Deployable verticle(Role role) {
-    return role == Role.WORKER && supervisor != null ? new WorkerVerticle() : role.verticle.get();
-  }
-
-  /** A role's section, with what every role knows: its node, and the query timeout every wait derives from. */
-  private JsonObject roleConfig(JsonObject config, Role role, NodeInfo node) {
-    JsonObject section = config.getJsonObject(role.configSection, new JsonObject()).copy();
-    JsonObject query = config.getJsonObject("query").copy();
-    if (role == Role.WEB) {
-      return node.into(section).put("query", query).put("export", config.getJsonObject("export").copy());
-    }
-    if (role != Role.WORKER) {
-      return node.into(section).put("query", query);
-    }
-    if (supervisor != null) {
-      return node.into(section).put("query", query).put("localWorkerId", Supervised.workerId(supervisor));
-    }
-    return node.into(new JsonObject()).put("query", query).put("worker", section)
-        .put("settings", config.getJsonObject("localWorkers").copy());
-  }
-
   /**
-   * What the node's worker processes are told: the node's worker settings, and how to join this node's
-   * cluster (through this very member, as lite members: they hold no cluster data, so one dying loses none).
+   * How this node's worker processes join it: through this very member, as lite members (they hold no cluster data,
+   * so one dying loses none); they run this node's main class. None without worker processes.
    */
-  private JsonObject processPool(JsonObject config, NodeInfo node, Clustering.Joined cluster) {
-    JsonObject clusterSection = cluster(config.getJsonObject("cluster")).copy()
+  private WorkerRoleSettings.Launch launch(JsonObject config, Clustering.Joined cluster) {
+    if (localWorkers == 0) {
+      return null;
+    }
+    JsonObject joined = cluster(config.getJsonObject("cluster")).copy()
         .put("members", cluster.member())
         .put("liteMember", true);
-    return node.into(new JsonObject())
-        .put("query", config.getJsonObject("query").copy())
-        .put("settings", LocalWorkersConfig.from(config.getJsonObject("localWorkers")).withCount(localWorkers).toJson())
-        .put("home", Path.of(config.getJsonObject("worker").getString("dataDir", "./data"), "workers").toString())
-        .put("mainClass", Main.class.getName())
-        .put("worker", config.getJsonObject("worker").copy())
-        .put("metrics", config.getJsonObject("metrics").copy())
-        .put("cluster", clusterSection)
-        .put("vertx", config.getJsonObject("vertx").copy());
+    return new WorkerRoleSettings.Launch(cluster.key(), joined, Main.class.getName());
   }
 }

@@ -1,12 +1,13 @@
 package io.quarry.bench;
 
+import io.quarry.bus.NodeInfo;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.WorkerClient;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.quarry.worker.pool.WorkerPool;
-import io.vertx.core.DeploymentOptions;
+import io.quarry.worker.pool.WorkerPoolSettings;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -111,9 +113,10 @@ public final class FetchBench {
   private static void deployWorker(Vertx vertx, Path dir) {
     JsonObject config = new JsonObject().put("dataDir", dir.toString()).put("allowPrivateNetworks", true)
         .put("threads", 2).put("memoryLimit", "2GB").put("cacheMaxBytes", 8L << 30).put("downloadTimeoutMs", 600_000);
-    vertx.deployVerticle(WorkerPool.inProcess(), new DeploymentOptions().setConfig(new JsonObject()
-        .put("node", new JsonObject().put("id", "bench-node")).put("worker", config).put("settings", new JsonObject())
-        .put("query", new JsonObject().put("timeoutMs", 600_000)))).await();
+    JsonObject node = new JsonObject().put("worker", config).put("localWorkers", new JsonObject())
+        .put("query", new JsonObject().put("timeoutMs", 600_000));
+    vertx.deployVerticle(WorkerPool.inProcess(WorkerPoolSettings.inProcess(node,
+        new NodeInfo("bench-node", "dev", List.of())))).await();
   }
 
   /** The footer with its length and magic number, from the file's last 8 bytes. */

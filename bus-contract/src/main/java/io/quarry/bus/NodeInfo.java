@@ -36,4 +36,13 @@ public record NodeInfo(String id, String version, List<String> roles) {
   public JsonObject into(JsonObject roleConfig) {
     return roleConfig.put(CONFIG_KEY, toJson());
   }
+
+  /**
+   * What a role of this node reads, as its settings record's {@code from} takes it: section {@code name} of the
+   * node's configuration, this node, and the query timeout every wait derives from.
+   */
+  public JsonObject roleConfig(JsonObject nodeConfig, String name) {
+    return into(nodeConfig.getJsonObject(name).copy())
+        .put("query", nodeConfig.getJsonObject("query").copy());
+  }
 }

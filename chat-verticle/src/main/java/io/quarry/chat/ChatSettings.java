@@ -6,13 +6,14 @@ import io.quarry.bus.QueryTimeouts;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The {@code chat} section, over the defaults of {@code conf/config.json}; built by {@link #from} only.
+ * The {@code chat} section, over the defaults of {@code conf/config.json}; built by {@link #of} (a node) or
+ * {@link #from} (a verticle deployed with its config) only.
  *
  * @param publicOrigins the names the server answers to besides loopback
  * @param node this node, for health
  * @param idleTimeoutMs how long a quiet connection stays open: at least as configured, and longer than any query
  */
-record ChatSettings(String host, int port, String authMode, String publicOrigins, NodeInfo node, int maxBodyBytes,
+public record ChatSettings(String host, int port, String authMode, String publicOrigins, NodeInfo node, int maxBodyBytes,
     String samplesBaseUrl, long pingIntervalMs, int maxConnections, long headerTimeoutMs, long idleTimeoutMs,
     int writesPerMinute, int writeBurst, int passwordHashThreads, int passwordHashQueue, SignIn signIn,
     QueryTimeouts timeouts, Exports exports) {
@@ -39,6 +40,11 @@ record ChatSettings(String host, int port, String authMode, String publicOrigins
     JsonObject e = Defaults.section("export", config == null ? null : config.getJsonObject("export"));
     return new Exports(e.getLong("maxRows"), e.getLong("maxBytes"), e.getInteger("maxConcurrentPerUser"),
         e.getLong("minBytesPerSecond"), e.getLong("slowWindowMs"));
+  }
+
+  /** From a node's whole configuration: the web role also reads its {@code export} section. */
+  public static ChatSettings of(JsonObject nodeConfig, NodeInfo node) {
+    return from(node.roleConfig(nodeConfig, "chat").put("export", nodeConfig.getJsonObject("export").copy()));
   }
 
   static ChatSettings from(JsonObject config) {

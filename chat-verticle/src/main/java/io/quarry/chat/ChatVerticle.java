@@ -35,6 +35,8 @@ public class ChatVerticle extends VerticleBase {
 
   /** What the sign-in back-off measures time by: tests move it instead of waiting. */
   private final LongSupplier clock;
+  /** Null when deployed with a JSON config instead (the module's tests). */
+  private final ChatSettings given;
   private HttpServer server;
   private Passwords passwords;
   private EventSocket socket;
@@ -45,12 +47,21 @@ public class ChatVerticle extends VerticleBase {
   }
 
   ChatVerticle(LongSupplier clock) {
+    this(clock, null);
+  }
+
+  ChatVerticle(ChatSettings settings) {
+    this(System::currentTimeMillis, settings);
+  }
+
+  private ChatVerticle(LongSupplier clock, ChatSettings settings) {
     this.clock = clock;
+    this.given = settings;
   }
 
   @Override
   public Future<?> start() {
-    settings = ChatSettings.from(config());
+    settings = given != null ? given : ChatSettings.from(config());
     String host = settings.host();
     int port = settings.port();
     String mode = settings.authMode();

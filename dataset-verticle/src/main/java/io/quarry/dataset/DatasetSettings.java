@@ -1,19 +1,26 @@
 package io.quarry.dataset;
 
 import io.quarry.bus.Defaults;
+import io.quarry.bus.NodeInfo;
 import io.quarry.bus.QueryTimeouts;
 import io.quarry.bus.net.AddressPolicy;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The {@code dataset} section, over the defaults of {@code conf/config.json}; built by {@link #from} only.
+ * The {@code dataset} section, over the defaults of {@code conf/config.json}; built by {@link #of} (a node) or
+ * {@link #from} (a verticle deployed with its config) only.
  *
  * @param workerWaitMs how long a worker may take before the query goes to another one: {@code workerTimeoutMs}
  *     when set, else the query timeout plus 10 s
  */
-record DatasetSettings(Pipeline.Settings pipeline, AddressPolicy policy, int maxDatasets, int maxSqlChars,
+public record DatasetSettings(Pipeline.Settings pipeline, AddressPolicy policy, int maxDatasets, int maxSqlChars,
     int maxQueriesPerUser, int maxWaitingQueriesPerUser, QueryTimeouts timeouts, long workerWaitMs,
     long versionCheckIntervalMs) {
+
+  /** From a node's whole configuration. */
+  public static DatasetSettings of(JsonObject nodeConfig, NodeInfo node) {
+    return from(node.roleConfig(nodeConfig, "dataset"));
+  }
 
   static DatasetSettings from(JsonObject config) {
     JsonObject c = Defaults.section("dataset", config);

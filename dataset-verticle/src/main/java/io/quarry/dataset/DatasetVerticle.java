@@ -16,11 +16,21 @@ import io.vertx.core.eventbus.EventBus;
  */
 public class DatasetVerticle extends VerticleBase {
 
+  /** Null when deployed with a JSON config instead (the module's tests). */
+  private final DatasetSettings given;
   private OutboundHttp http;
+
+  public DatasetVerticle() {
+    this(null);
+  }
+
+  DatasetVerticle(DatasetSettings settings) {
+    this.given = settings;
+  }
 
   @Override
   public Future<?> start() {
-    DatasetSettings settings = DatasetSettings.from(config());
+    DatasetSettings settings = given != null ? given : DatasetSettings.from(config());
     EventBus bus = vertx.eventBus();
     StorageClient storage = new StorageClient(vertx);
     http = new OutboundHttp(vertx, settings.policy(), (int) settings.pipeline().headTimeoutMs());

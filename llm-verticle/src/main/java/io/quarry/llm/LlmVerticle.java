@@ -5,15 +5,12 @@ import static io.quarry.bus.LlmOps.*;
 
 import io.quarry.bus.Bus;
 import io.quarry.bus.DatasetClient;
-import io.quarry.bus.Keys;
 import io.quarry.bus.LlmStatus;
-import io.quarry.bus.NodeInfo;
 import io.quarry.bus.StorageClient;
 import com.google.genai.types.GenerateContentResponse;
 import com.google.genai.types.Part;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import java.time.Clock;
@@ -28,12 +25,21 @@ public class LlmVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(LlmVerticle.class);
 
+  /** Null when deployed with a JSON config instead (the module's tests). */
+  private final LlmSettings given;
   private GeminiClient gemini;
+
+  public LlmVerticle() {
+    this(null);
+  }
+
+  LlmVerticle(LlmSettings settings) {
+    this.given = settings;
+  }
 
   @Override
   public Future<?> start() {
-    LlmSettings settings = LlmSettings.from(config());
-    EventBus bus = vertx.eventBus();
+    LlmSettings settings = given != null ? given : LlmSettings.from(config());
     gemini = settings.gemini().map(g -> new GeminiClient(vertx, g)).orElse(null);
     StorageClient storage = new StorageClient(vertx);
     TokenBudget budget = new TokenBudget(storage, settings.tokenLimit(), settings.turnReserveTokens(),
@@ -46,7 +52,7 @@ public class LlmVerticle extends VerticleBase {
       log.warn("GEMINI_API_KEY is not set: chat is unavailable; datasets and SQL still work");
     }
     return vertx.executeBlocking(LlmVerticle::warmUp)
-        .compose(v -> TurnRegistry.open(vertx, NodeInfo.of(config()).id()))
+        .compose(v -> TurnRegistry.open(vertx, settings.node().id()))
         .compose(registry -> serve(new Bus(vertx), new Turns(context, budget, registry), registry, status)
             .compose(v -> new Orphans(vertx, registry, storage, datasets).watch()));
   }

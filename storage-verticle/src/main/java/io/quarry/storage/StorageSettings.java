@@ -1,17 +1,19 @@
 package io.quarry.storage;
 
 import io.quarry.bus.Defaults;
+import io.quarry.bus.NodeInfo;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 
 /**
- * The {@code storage} section, over the defaults of {@code conf/config.json}; built by {@link #from} only.
+ * The {@code storage} section, over the defaults of {@code conf/config.json}; built by {@link #of} (a node) or
+ * {@link #from} (a verticle deployed with its config) only.
  *
  * @param dialect which database: SQLite ({@code database} is its file) or PostgreSQL ({@code postgres} says where)
  * @param singletonWaitMs how long a starting storage role waits for the cluster-wide lock that makes it the only one
  * @param sessionPurgeMs how often expired sessions are deleted
  */
-record StorageSettings(Dialect dialect, Path database, Postgres postgres, int poolSize, long sessionPurgeMs, long singletonWaitMs,
+public record StorageSettings(Dialect dialect, Path database, Postgres postgres, int poolSize, long sessionPurgeMs, long singletonWaitMs,
     int maxConversationsPerUser, int maxMessagesPerConversation, long maxResultBytesPerUser) {
 
   /**
@@ -37,6 +39,11 @@ record StorageSettings(Dialect dialect, Path database, Postgres postgres, int po
       case "postgres" -> Dialect.POSTGRES;
       default -> throw new IllegalArgumentException("storage.backend must be sqlite or postgres, not '" + backend + "'");
     };
+  }
+
+  /** From a node's whole configuration. */
+  public static StorageSettings of(JsonObject nodeConfig, NodeInfo node) {
+    return from(node.roleConfig(nodeConfig, "storage"));
   }
 
   static StorageSettings from(JsonObject config) {

@@ -37,11 +37,21 @@ public class StorageVerticle extends VerticleBase {
 
   private Db db;
   private Lock singleton;
+  /** Null when deployed with a JSON config instead (the module's tests). */
+  private final StorageSettings given;
   private StorageSettings settings;
+
+  public StorageVerticle() {
+    this(null);
+  }
+
+  StorageVerticle(StorageSettings settings) {
+    this.given = settings;
+  }
 
   @Override
   public Future<?> start() {
-    settings = StorageSettings.from(config());
+    settings = given != null ? given : StorageSettings.from(config());
     String where = settings.dialect() == Dialect.SQLITE ? settings.database().toString()
         : settings.postgres().toString();
     return open()

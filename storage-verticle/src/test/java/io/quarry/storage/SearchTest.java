@@ -62,7 +62,7 @@ class SearchTest extends StorageTestBase {
     for (String[] c : cases) {
       Conversation conversation = storage.createConversation(alice.id(), "Letters").await();
       storage.appendMessage(alice.id(), ChatMessage.user(conversation.id(), c[1])).await();
-      List<JsonObject> found = storage.searchConversations(alice.id(), c[0].toUpperCase(java.util.Locale.ROOT)).await();
+      List<JsonObject> found = search(alice.id(), c[0].toUpperCase(java.util.Locale.ROOT));
       assertThat(found).as(c[0]).hasSize(1);
       assertThat(found.get(0).getString("match")).as(c[0]).isEqualTo(c[2]);
     }

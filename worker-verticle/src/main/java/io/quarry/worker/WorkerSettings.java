@@ -8,7 +8,8 @@ import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 
 /**
- * The {@code worker} section, over the defaults of {@code conf/config.json}; built by {@link #from} only.
+ * The {@code worker} section, over the defaults of {@code conf/config.json}; built by {@link #of} (a node) or
+ * {@link #from} (a verticle deployed with its config) only.
  *
  * @param threads queries run at once (each on a DuckDB thread of the pool); {@code queueSize} more wait
  * @param servedBy which node answers, for operators and the tests of work spread across a cluster
@@ -26,6 +27,11 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
     int fetchConnections, long downloadTimeoutMs, long revalidateWaitMs, long progressIntervalMs,
     long wholeFileBelowBytes, AddressPolicy policy, QueryTimeouts timeouts, String servedBy, String localWorkerId) {
 
+  /** From a node's whole configuration. */
+  public static WorkerSettings of(JsonObject nodeConfig, NodeInfo node) {
+    return from(node.roleConfig(nodeConfig, "worker"));
+  }
+
   public static WorkerSettings from(JsonObject config) {
     JsonObject c = Defaults.section("worker", config);
     String name = c.getString("name");
@@ -38,6 +44,13 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
             c.getString("trustedUrlPrefixes")),
         QueryTimeouts.from(c), c.containsKey(NodeInfo.CONFIG_KEY) ? NodeInfo.of(c).id() : "worker-" + name,
         c.getString("localWorkerId", ""));
+  }
+
+  /** The same settings for a member of a pool, which answers on the address its pool gives it. */
+  public WorkerSettings withLocalWorkerId(String id) {
+    return new WorkerSettings(home, threads, queueSize, memoryLimit, duckdbThreads, instances, cacheMaxBytes,
+        maxFileSizeBytes, maxQueryFetchBytes, maxFooterBytes, fetchConnections, downloadTimeoutMs, revalidateWaitMs,
+        progressIntervalMs, wholeFileBelowBytes, policy, timeouts, servedBy, id);
   }
 
   DuckInstances.Limits duckdb() {

@@ -49,11 +49,22 @@ public class WorkerVerticle extends VerticleBase {
   private ExportFiles exports;
   private ExportQuota quota;
   private Admission admission;
+  /** Null when deployed with a JSON config instead (the module's tests, the dataset benchmark). */
+  private final WorkerSettings given;
   private WorkerSettings settings;
+
+  public WorkerVerticle() {
+    this(null);
+  }
+
+  /** A verticle of the worker role: {@link WorkerRole} or a pool deploys it. */
+  public WorkerVerticle(WorkerSettings settings) {
+    this.given = settings;
+  }
 
   @Override
   public Future<?> start() {
-    settings = WorkerSettings.from(config());
+    settings = given != null ? given : WorkerSettings.from(config());
     admission = new Admission(settings.threads() + settings.queueSize());
     executor = vertx.createSharedWorkerExecutor("quarry-duckdb-" + deploymentID(), settings.threads(), 1, TimeUnit.DAYS);
     instances = new DuckInstances(settings.duckdb());

@@ -1,16 +1,18 @@
 package io.quarry.worker;
 
+import io.quarry.bus.NodeInfo;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.WorkerClient;
 import io.quarry.testing.Failures;
 import io.quarry.worker.pool.WorkerPool;
-import io.vertx.core.DeploymentOptions;
+import io.quarry.worker.pool.WorkerPoolSettings;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /** A worker deployed as a worker-only node runs it (its pool of one owns worker.query.run), and a client for it. */
@@ -37,9 +39,10 @@ final class WorkerHarness {
     undeploy();
     JsonObject config = new JsonObject().put("dataDir", dir.resolve("data").toString()).put("allowPrivateNetworks", true)
         .put("threads", 2).put("memoryLimit", "512MB").mergeIn(overrides);
-    pool = vertx.deployVerticle(WorkerPool.inProcess(), new DeploymentOptions().setConfig(new JsonObject()
-        .put("node", new JsonObject().put("id", "test-node")).put("worker", config).put("settings", poolSettings)
-        .put("query", new JsonObject().put("timeoutMs", queryTimeoutMs)))).await();
+    JsonObject node = new JsonObject().put("worker", config).put("localWorkers", poolSettings)
+        .put("query", new JsonObject().put("timeoutMs", queryTimeoutMs));
+    pool = vertx.deployVerticle(WorkerPool.inProcess(WorkerPoolSettings.inProcess(node,
+        new NodeInfo("test-node", "dev", List.of())))).await();
     return this;
   }
 

@@ -7,14 +7,13 @@ import io.quarry.bus.Deliveries;
 import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryTimeouts;
+import io.quarry.worker.WorkerSettings;
 import io.quarry.worker.WorkerVerticle;
-import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.Message;
-import io.vertx.core.json.JsonObject;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -26,24 +25,23 @@ final class InProcessWorker implements Member {
 
   private final Vertx vertx;
   private final Bus bus;
-  private final JsonObject workerConfig;
+  private final WorkerSettings worker;
   private final Consumer<Member> changed;
   private final String id = UUID.randomUUID().toString();
   private final Promise<Void> firstStart = Promise.promise();
   private boolean ready;
   private int inFlight;
 
-  InProcessWorker(Vertx vertx, JsonObject workerConfig, Consumer<Member> changed) {
+  InProcessWorker(Vertx vertx, WorkerSettings worker, Consumer<Member> changed) {
     this.bus = new Bus(vertx);
     this.vertx = vertx;
-    this.workerConfig = workerConfig;
+    this.worker = worker;
     this.changed = changed;
   }
 
   @Override
   public void start() {
-    vertx.deployVerticle(new WorkerVerticle(), new DeploymentOptions()
-            .setConfig(workerConfig.copy().put("localWorkerId", id)))
+    vertx.deployVerticle(new WorkerVerticle(worker.withLocalWorkerId(id)))
         .onSuccess(deployment -> {
           ready = true;
           firstStart.tryComplete();

@@ -18,6 +18,11 @@ public record LocalWorkersConfig(int count, int heapMb, long memoryCapMb, long s
 
   public static final int MAX_COUNT = 64;
 
+  /** From a node's whole configuration. */
+  public static LocalWorkersConfig of(JsonObject nodeConfig) {
+    return from(nodeConfig.getJsonObject("localWorkers"));
+  }
+
   /** The section's settings over the defaults. */
   public static LocalWorkersConfig from(JsonObject given) {
     JsonObject section = Defaults.section("localWorkers", given);
@@ -42,11 +47,5 @@ public record LocalWorkersConfig(int count, int heapMb, long memoryCapMb, long s
 
   public LocalWorkersConfig withCount(int n) {
     return new LocalWorkersConfig(n, heapMb, memoryCapMb, startTimeoutMs, restartDelayMs, queueSize, classArchiveDir);
-  }
-
-  public JsonObject toJson() {
-    return new JsonObject().put("count", count).put("heapMb", heapMb).put("memoryCapMb", memoryCapMb)
-        .put("startTimeoutMs", startTimeoutMs).put("restartDelayMs", restartDelayMs).put("queueSize", queueSize)
-        .put("classArchiveDir", classArchiveDir);
   }
 }

@@ -3,16 +3,12 @@ package io.quarry.worker.pool;
 import io.quarry.bus.WorkerOps;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
-import io.quarry.bus.Defaults;
 import io.quarry.bus.Failure;
-import io.quarry.bus.NodeInfo;
 import io.quarry.bus.PrivateFiles;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.LocalWorker;
 import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.QueryRequest;
-import io.quarry.bus.QueryTimeouts;
-import io.quarry.worker.WorkerSettings;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
@@ -34,52 +30,46 @@ import java.util.List;
  * that process's callers why. A node that runs DuckDB itself (worker-only) has a pool of one: the worker
  * verticle of its own process. Either way {@link Placement} puts each query on a member, or holds it until one
  * has room.
- *
- * <p>Deployment config: {@code node} (this node), {@code settings} ({@link LocalWorkersConfig}), {@code worker}
- * (the worker section), {@code query}; for processes also {@code home} (a directory for their files), {@code cluster} and
- * {@code vertx} (their sections of configuration) and {@code mainClass}.
  */
 public class WorkerPool extends VerticleBase {
 
+  private final WorkerPoolSettings pool;
   /** Null for a pool of one in this process. */
-  private final ClusterKey key;
+  private final WorkerPoolSettings.Processes processes;
+  private final LocalWorkersConfig settings;
   private final List<Member> members = new ArrayList<>();
-  private LocalWorkersConfig settings;
-  private QueryTimeouts timeouts;
   private Placement placement;
   private PoolMetrics metrics;
 
-  private WorkerPool(ClusterKey key) {
-    this.key = key;
+  private WorkerPool(WorkerPoolSettings pool) {
+    this.pool = pool;
+    this.processes = pool.processes();
+    this.settings = pool.members();
   }
 
-  /** {@code key}: how the processes join this node's cluster, handed to each over its standard input. */
-  public static WorkerPool ofProcesses(ClusterKey key) {
-    return new WorkerPool(key);
+  /** The pool of a node that supervises worker processes ({@code settings.processes()} says how they start). */
+  public static WorkerPool ofProcesses(WorkerPoolSettings settings) {
+    if (settings.processes() == null) {
+      throw new IllegalArgumentException("A pool of worker processes needs to know how they start");
+    }
+    return new WorkerPool(settings);
   }
 
-  public static WorkerPool inProcess() {
-    return new WorkerPool(null);
+  /** The pool of one of a node that runs DuckDB itself. */
+  public static WorkerPool inProcess(WorkerPoolSettings settings) {
+    return new WorkerPool(new WorkerPoolSettings(settings.node(), settings.worker(), settings.members().withCount(1),
+        null));
   }
 
   @Override
   public Future<?> start() {
-    LocalWorkersConfig configured = LocalWorkersConfig.from(config().getJsonObject("settings", new JsonObject()));
-    settings = key == null ? configured.withCount(1) : configured;
-    JsonObject query = Defaults.section("query", config().getJsonObject("query"));
-    timeouts = new QueryTimeouts(query.getLong("timeoutMs"));
-    JsonObject worker = config().getJsonObject("worker");
-    int threads = WorkerSettings.from(worker).threads();
     // Twice its threads: while one query's result travels back, the next is already on the member.
-    placement = new Placement(vertx, members, 2 * threads, settings.queueSize());
+    placement = new Placement(vertx, members, 2 * pool.worker().threads(), settings.queueSize());
     metrics = new PoolMetrics(placement::waiting, () -> members.stream().mapToInt(Member::load).sum());
-    NodeInfo node = NodeInfo.of(config());
-    String supervisor = node.id();
-    Future<List<Member>> created = key == null
-        ? Future.succeededFuture(List.of(new InProcessWorker(vertx,
-            node.into(worker.copy()).put("query", query), this::changed)))
-        : vertx.executeBlocking(() -> prepare(Path.of(config().getString("home")).toAbsolutePath(), query), false)
-            .map(prepared -> processes(supervisor, prepared));
+    String supervisor = pool.node().id();
+    Future<List<Member>> created = processes == null
+        ? Future.succeededFuture(List.of(new InProcessWorker(vertx, pool.worker(), this::changed)))
+        : vertx.executeBlocking(this::prepare, false).map(prepared -> processes(supervisor, prepared));
     Future<?> started = created
         .compose(list -> {
           members.addAll(list);
@@ -87,22 +77,20 @@ public class WorkerPool extends VerticleBase {
         })
         .onSuccess(v -> members.forEach(Member::start));
     // Processes start while the node deploys its other roles (see ready()); a verticle here starts at once.
-    return key == null ? started.compose(v -> ready()) : started;
+    return processes == null ? started.compose(v -> ready()) : started;
   }
 
   /** What the processes need: their configuration files, and their command (class archive, temporary files). */
   private record Prepared(List<Path> configFiles, WorkerCommand command) {
   }
 
-  private Prepared prepare(Path home, JsonObject query) throws IOException {
-    JsonObject child = new JsonObject().put("worker", config().getJsonObject("worker").copy())
-        .put("cluster", config().getJsonObject("cluster")).put("vertx", config().getJsonObject("vertx"))
-        .put("query", query).put("metrics", config().getJsonObject("metrics", new JsonObject().put("port", 0)));
-    List<Path> files = writeConfigurations(home, child, settings.count());
+  /** Their files go in the {@code workers} directory of the data directory ({@code worker.dataDir}). */
+  private Prepared prepare() throws IOException {
+    Path home = pool.worker().home().resolveSibling("workers");
+    List<Path> files = writeConfigurations(home, processes.configuration(), settings.count());
     ClassArchive classes = ClassArchive.in(settings.classArchiveDir().isBlank() ? home
         : Path.of(settings.classArchiveDir()).toAbsolutePath());
-    WorkerCommand command = new WorkerCommand(settings, config().getString("mainClass"), home, classes,
-        vertx.fileSystem());
+    WorkerCommand command = new WorkerCommand(settings, processes.mainClass(), home, classes, vertx.fileSystem());
     command.clearLeftovers();
     return new Prepared(files, command);
   }
@@ -111,7 +99,8 @@ public class WorkerPool extends VerticleBase {
     List<Member> created = new ArrayList<>();
     for (int slot = 1; slot <= settings.count(); slot++) {
       Path file = prepared.configFiles().get(slot - 1);
-      created.add(new WorkerProcess(context, slot, supervisor, prepared.command(), file, key, settings, this::changed));
+      created.add(new WorkerProcess(context, slot, supervisor, prepared.command(), file, processes.key(), settings,
+          this::changed));
     }
     return created;
   }
@@ -174,7 +163,7 @@ public class WorkerPool extends VerticleBase {
 
   /** The worker's reply passes on as it came (see {@link io.quarry.bus.WorkerReply}). */
   private Future<WorkerOps.Answer> onQuery(QueryRequest query) {
-    return placement.run(query, timeouts.limit(query.timeoutMs())).map(WorkerOps.Answer::new);
+    return placement.run(query, pool.worker().timeouts().limit(query.timeoutMs())).map(WorkerOps.Answer::new);
   }
 
   /** A member started, became ready or died: queries waiting for one may go, and local listeners hear of it. */

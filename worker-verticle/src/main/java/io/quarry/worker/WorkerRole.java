@@ -1,0 +1,60 @@
+package io.quarry.worker;
+
+import io.quarry.worker.pool.Supervised;
+import io.quarry.worker.pool.WorkerPool;
+import io.quarry.worker.pool.WorkerProcessMetrics;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.function.Supplier;
+
+/**
+ * The worker role, as a node deploys it, in the shape its settings give (see {@link WorkerRoleSettings}). Its node
+ * deploys it, then its other roles, then waits for it to be {@link #ready}: worker processes start meanwhile.
+ */
+public final class WorkerRole {
+
+  private final String deploymentId;
+  private final Supplier<Future<Void>> ready;
+
+  private WorkerRole(String deploymentId, Supplier<Future<Void>> ready) {
+    this.deploymentId = deploymentId;
+    this.ready = ready;
+  }
+
+  public static Future<WorkerRole> deploy(Vertx vertx, WorkerRoleSettings settings) {
+    if (settings instanceof WorkerRoleSettings.Member member) {
+      return member(vertx, member);
+    }
+    if (settings instanceof WorkerRoleSettings.Processes processes) {
+      WorkerPool pool = WorkerPool.ofProcesses(processes.pool());
+      return vertx.deployVerticle(pool).map(id -> new WorkerRole(id, pool::ready));
+    }
+    WorkerPool pool = WorkerPool.inProcess(((WorkerRoleSettings.InProcess) settings).pool());
+    return vertx.deployVerticle(pool).map(id -> new WorkerRole(id, Future::succeededFuture));
+  }
+
+  /**
+   * Both from the caller's thread: one deployed from the other's context would be its child, and go with it. Ready once
+   * it has told its node so, which then gives it queries.
+   */
+  private static Future<WorkerRole> member(Vertx vertx, WorkerRoleSettings.Member settings) {
+    Future<String> metrics = vertx.deployVerticle(new WorkerProcessMetrics(settings.worker().localWorkerId(),
+        settings.metrics()));
+    Future<String> worker = vertx.deployVerticle(new WorkerVerticle(settings.worker()));
+    return Future.all(metrics, worker)
+        .map(both -> new WorkerRole(worker.result(), () -> Supervised.begin(vertx, settings.supervisor())));
+  }
+
+  /** The deployment that is the worker role on this node: undeploying it stops the node's workers. */
+  public String deploymentId() {
+    return deploymentId;
+  }
+
+  /**
+   * Completes when the role takes queries: at once in this process; when every worker process has started once (it
+   * fails with the first one's reason if one dies first); in a worker process, once its node has heard it is ready.
+   */
+  public Future<Void> ready() {
+    return ready.get();
+  }
+}
