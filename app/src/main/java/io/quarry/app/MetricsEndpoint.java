@@ -2,13 +2,11 @@ package io.quarry.app;
 
 import io.quarry.bus.Bus;
 import io.quarry.bus.WorkerOps;
-import io.quarry.bus.Deliveries;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;

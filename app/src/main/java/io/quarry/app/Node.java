@@ -1,10 +1,8 @@
 package io.quarry.app;
 
+import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.LlmOps;
-import io.quarry.bus.Addresses;
-import io.quarry.bus.Deliveries;
-import io.quarry.bus.Keys;
 import io.quarry.chat.ChatRole;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -1,10 +1,10 @@
 package io.quarry.chat;
 
-import io.quarry.bus.Bus;
-import io.quarry.bus.LlmOps;
 import io.quarry.bus.Addresses;
+import io.quarry.bus.Bus;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.LlmClient;
+import io.quarry.bus.LlmOps;
 import io.quarry.bus.StorageClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;

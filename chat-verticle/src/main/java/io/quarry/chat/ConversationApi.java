@@ -1,11 +1,11 @@
 package io.quarry.chat;
 
-import io.quarry.bus.StorageOps.Found;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.ResultRun;
 import io.quarry.bus.StorageClient;
+import io.quarry.bus.StorageOps.Found;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;

@@ -1,7 +1,7 @@
 package io.quarry.chat;
 
-import io.quarry.bus.DatasetClient;
 import io.quarry.bus.Dataset;
+import io.quarry.bus.DatasetClient;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.ResultRun;

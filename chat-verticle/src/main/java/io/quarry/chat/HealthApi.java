@@ -1,19 +1,18 @@
 package io.quarry.chat;
 
-import io.quarry.bus.LocalWorkerStatus;
-import io.quarry.bus.WorkerOps;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
-import io.quarry.bus.Deliveries;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.LlmStatus;
+import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.NodeInfo;
 import io.quarry.bus.StorageClient;
+import io.quarry.bus.WorkerOps;
 import io.vertx.core.Future;
-import io.vertx.core.shareddata.AsyncMap;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.shareddata.AsyncMap;
 import io.vertx.ext.web.RoutingContext;
 import java.util.ArrayList;
 import java.util.Comparator;

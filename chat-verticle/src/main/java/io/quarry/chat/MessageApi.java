@@ -1,11 +1,11 @@
 package io.quarry.chat;
 
-import io.quarry.bus.LlmOps;
 import io.quarry.bus.BusFailure;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LlmClient;
-import io.vertx.core.json.JsonObject;
+import io.quarry.bus.LlmOps;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -2,12 +2,10 @@ package io.quarry.chat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.bus.Credentials;
-import io.quarry.bus.StorageOps;
-import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
-import io.quarry.bus.Keys;
+import io.quarry.bus.Credentials;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.StorageOps;
 import io.quarry.bus.User;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;

@@ -1,9 +1,5 @@
 package io.quarry.dataset;
 
-import io.quarry.bus.DatasetOps.AddDataset;
-import io.quarry.bus.Scopes.DatasetRef;
-import io.quarry.bus.StorageOps.RenameDataset;
-
 import static io.quarry.bus.ChatEvents.DATASET_ERROR;
 import static io.quarry.bus.ChatEvents.DATASET_LOADED;
 import static io.quarry.bus.ChatEvents.DATASET_LOADING;
@@ -11,14 +7,15 @@ import static io.quarry.bus.ChatEvents.DATASET_REMOVED;
 
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.Dataset;
+import io.quarry.bus.DatasetOps.AddDataset;
 import io.quarry.bus.Failure;
-import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.Scopes.DatasetRef;
 import io.quarry.bus.StorageClient;
+import io.quarry.bus.StorageOps.RenameDataset;
 import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

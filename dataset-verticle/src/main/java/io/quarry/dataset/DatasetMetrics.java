@@ -1,13 +1,13 @@
 package io.quarry.dataset;
 
-import io.quarry.bus.Dataset;
-import io.quarry.bus.QueryResult;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
+import io.quarry.bus.Dataset;
 import io.quarry.bus.Failure;
+import io.quarry.bus.QueryResult;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import java.time.Duration;

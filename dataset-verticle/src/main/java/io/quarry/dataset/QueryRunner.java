@@ -1,24 +1,21 @@
 package io.quarry.dataset;
 
-import io.quarry.bus.DatasetOps.RunQuery;
-
+import io.quarry.bus.BusFailure;
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.Dataset;
+import io.quarry.bus.DatasetOps.RunQuery;
 import io.quarry.bus.Export;
 import io.quarry.bus.Failure;
-import io.quarry.bus.Keys;
+import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
-import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.Timestamps;
-import io.quarry.bus.BusFailure;
 import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
-import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -84,7 +81,7 @@ final class QueryRunner {
     return guessed.run(userId, conversationId, () -> storage.datasetsForQuery(userId, conversationId),
             tables -> runOnAWorker(new QueryRequest(sql, tables, timeoutMs, userId, conversationId, stopKey, export)))
         .compose(confirmed -> confirmed.answer().recover(e -> markUnreachable(userId, confirmed.datasets(), e))
-            .onSuccess(result -> versions.note(userId, confirmed.datasets(), result.sources())));
+            .onSuccess(result -> versions.note(userId, confirmed.datasets(), result.sourceList())));
   }
 
   /**

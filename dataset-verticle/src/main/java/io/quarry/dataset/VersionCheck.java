@@ -1,14 +1,11 @@
 package io.quarry.dataset;
 
+import io.quarry.bus.Dataset;
 import io.quarry.bus.DatasetOps.VersionsChecked;
 import io.quarry.bus.Scopes.ConversationRef;
-
-import io.quarry.bus.Dataset;
-import io.quarry.bus.Keys;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

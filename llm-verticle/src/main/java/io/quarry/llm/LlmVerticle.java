@@ -3,16 +3,15 @@ package io.quarry.llm;
 import static io.quarry.bus.Addresses.llmTurnStopAt;
 import static io.quarry.bus.LlmOps.*;
 
+import com.google.genai.types.GenerateContentResponse;
+import com.google.genai.types.Part;
 import io.quarry.bus.Bus;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.LlmStatus;
 import io.quarry.bus.StorageClient;
-import com.google.genai.types.GenerateContentResponse;
-import com.google.genai.types.Part;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.json.JsonObject;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,8 +1,8 @@
 package io.quarry.llm;
 
-import io.quarry.bus.LlmOps;
 import io.quarry.bus.BusFailure;
 import io.quarry.bus.Failure;
+import io.quarry.bus.LlmOps;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.Timestamps;

@@ -2,13 +2,11 @@ package io.quarry.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.bus.StorageOps;
-import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.BusFailure;
 import io.quarry.bus.Failure;
-import io.quarry.bus.Keys;
 import io.quarry.bus.StorageClient;
+import io.quarry.bus.StorageOps;
 import io.quarry.bus.Timestamps;
 import io.quarry.bus.UsageWindow;
 import io.vertx.core.Future;

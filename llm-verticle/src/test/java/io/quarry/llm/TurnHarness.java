@@ -2,7 +2,6 @@ package io.quarry.llm;
 
 import io.quarry.bus.Addresses;
 import io.quarry.bus.ChatMessage;
-import io.quarry.bus.Conversation;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.NodeInfo;

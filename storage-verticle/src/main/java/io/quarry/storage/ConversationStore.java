@@ -1,23 +1,18 @@
 package io.quarry.storage;
 
+import io.quarry.bus.Conversation;
 import io.quarry.bus.Scopes.ConversationRef;
 import io.quarry.bus.Scopes.UserRef;
+import io.quarry.bus.StorageClient;
 import io.quarry.bus.StorageOps.Found;
 import io.quarry.bus.StorageOps.NewConversation;
 import io.quarry.bus.StorageOps.RenameConversation;
 import io.quarry.bus.StorageOps.Search;
-import java.util.List;
-
-import io.quarry.bus.Bus;
-import io.quarry.bus.Conversation;
-import io.quarry.bus.Keys;
-import io.quarry.bus.StorageClient;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
+import java.util.List;
 
 /** Conversations, always looked up by id and owner together: another user's id is simply not found. */
 final class ConversationStore {

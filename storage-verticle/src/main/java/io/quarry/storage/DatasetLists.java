@@ -1,9 +1,9 @@
 package io.quarry.storage;
 
 import io.quarry.bus.Dataset;
-import java.util.List;
 import io.vertx.core.Future;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 

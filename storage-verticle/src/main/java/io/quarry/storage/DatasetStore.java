@@ -1,25 +1,22 @@
 package io.quarry.storage;
 
+import io.quarry.bus.Dataset;
+import io.quarry.bus.Failure;
 import io.quarry.bus.Fields;
+import io.quarry.bus.Keys;
+import io.quarry.bus.QuarryException;
 import io.quarry.bus.Scopes.DatasetRef;
 import io.quarry.bus.StorageOps.ClaimDataset;
 import io.quarry.bus.StorageOps.ListDatasets;
 import io.quarry.bus.StorageOps.RenameDataset;
 import io.quarry.bus.StorageOps.UpdateDataset;
-import java.util.ArrayList;
-import java.util.List;
-
-import io.quarry.bus.Bus;
-import io.quarry.bus.Dataset;
-import io.quarry.bus.Failure;
-import io.quarry.bus.Keys;
-import io.quarry.bus.QuarryException;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 

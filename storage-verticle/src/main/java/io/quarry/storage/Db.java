@@ -1,7 +1,5 @@
 package io.quarry.storage;
 
-import java.util.List;
-import java.util.ArrayList;
 import io.quarry.bus.QuarryException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -11,7 +9,9 @@ import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 

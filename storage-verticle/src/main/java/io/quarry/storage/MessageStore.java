@@ -1,20 +1,16 @@
 package io.quarry.storage;
 
+import io.quarry.bus.ChatMessage;
+import io.quarry.bus.QuarryException;
 import io.quarry.bus.Scopes.ConversationRef;
 import io.quarry.bus.StorageOps.AppendMessage;
 import io.quarry.bus.StorageOps.InterruptMessage;
-import java.util.List;
-
-import io.quarry.bus.Bus;
-import io.quarry.bus.ChatMessage;
-import io.quarry.bus.Keys;
-import io.quarry.bus.QuarryException;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
+import java.util.List;
 import java.util.Set;
 
 /** Messages of a conversation, in the order they were written. */

@@ -1,17 +1,14 @@
 package io.quarry.storage;
 
+import io.quarry.bus.Failure;
+import io.quarry.bus.QueryResult;
+import io.quarry.bus.RowsJson;
 import io.quarry.bus.StorageOps.ResultRef;
 import io.quarry.bus.StorageOps.SaveResult;
 import io.quarry.bus.StorageOps.Saved;
-
-import io.quarry.bus.Failure;
-import io.quarry.bus.Keys;
-import io.quarry.bus.QueryResult;
-import io.quarry.bus.RowsJson;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 
 /** Stored query results, at most {@link QueryResult#MAX_ROWS} rows each, so a reload redraws every table and chart. */

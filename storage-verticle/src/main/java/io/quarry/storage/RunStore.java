@@ -1,18 +1,13 @@
 package io.quarry.storage;
 
-import io.quarry.bus.Scopes.ConversationRef;
-import io.quarry.bus.StorageOps.SaveRun;
-import java.util.List;
-
-import io.quarry.bus.Bus;
-import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.ResultRun;
+import io.quarry.bus.Scopes.ConversationRef;
+import io.quarry.bus.StorageOps.SaveRun;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
+import java.util.List;
 
 /** Which stored results the user ran themselves ({@link ResultRun}), so that a reload shows them again. */
 final class RunStore {

@@ -2,13 +2,10 @@ package io.quarry.storage;
 
 import io.quarry.bus.StorageOps.RecordUsage;
 import io.quarry.bus.StorageOps.UsageSince;
-
-import io.quarry.bus.Keys;
-import io.quarry.bus.TokenUsage;
 import io.quarry.bus.Timestamps;
+import io.quarry.bus.TokenUsage;
 import io.quarry.bus.UsageWindow;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,25 +1,22 @@
 package io.quarry.storage;
 
+import io.quarry.bus.Credentials;
+import io.quarry.bus.QuarryException;
 import io.quarry.bus.Scopes.UserRef;
+import io.quarry.bus.StorageClient;
 import io.quarry.bus.StorageOps.Email;
 import io.quarry.bus.StorageOps.Invite;
 import io.quarry.bus.StorageOps.InviteState;
 import io.quarry.bus.StorageOps.NewSession;
 import io.quarry.bus.StorageOps.NewUser;
 import io.quarry.bus.StorageOps.SessionRef;
-
-import io.quarry.bus.Credentials;
-import io.quarry.bus.Keys;
-import io.quarry.bus.QuarryException;
-import io.quarry.bus.StorageClient;
 import io.quarry.bus.Timestamps;
 import io.quarry.bus.User;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
-import io.vertx.sqlclient.SqlResult;
 import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.SqlResult;
 
 /** Users, sessions and invites. */
 final class UserStore {

@@ -2,9 +2,9 @@ package io.quarry.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.bus.Dataset;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.quarry.bus.Dataset;
 import io.vertx.core.json.JsonArray;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;

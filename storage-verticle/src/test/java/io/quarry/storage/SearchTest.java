@@ -3,8 +3,8 @@ package io.quarry.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.bus.ChatMessage;
-import io.quarry.bus.StorageOps;
 import io.quarry.bus.Conversation;
+import io.quarry.bus.StorageOps;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;

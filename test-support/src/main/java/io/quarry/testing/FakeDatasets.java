@@ -1,21 +1,20 @@
 package io.quarry.testing;
 
 import static io.quarry.bus.DatasetOps.*;
-import io.quarry.bus.DatasetOps.AddDataset;
-import io.quarry.bus.DatasetOps.RunQuery;
-import io.quarry.bus.Fields;
-import io.quarry.bus.Scopes.DatasetRef;
 
 import io.quarry.bus.Dataset;
+import io.quarry.bus.DatasetOps.AddDataset;
+import io.quarry.bus.DatasetOps.RunQuery;
 import io.quarry.bus.Failure;
+import io.quarry.bus.Fields;
 import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryResult;
+import io.quarry.bus.Scopes.DatasetRef;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,22 +1,19 @@
 package io.quarry.testing;
 
-import io.quarry.bus.Scopes.ConversationRef;
 import static io.quarry.bus.StorageOps.*;
 
-import io.quarry.bus.Bus;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Dataset;
-import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryResult;
+import io.quarry.bus.Scopes.ConversationRef;
 import io.quarry.bus.Timestamps;
 import io.quarry.bus.TokenUsage;
 import io.quarry.bus.UsageWindow;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -26,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Function;
 
 /**
  * The storage verticle in memory, for testing the verticles that call it (llm, dataset) alone: it answers the

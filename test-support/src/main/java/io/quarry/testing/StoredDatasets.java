@@ -1,19 +1,16 @@
 package io.quarry.testing;
 
-
+import io.quarry.bus.Dataset;
 import io.quarry.bus.Fields;
+import io.quarry.bus.Keys;
+import io.quarry.bus.QuarryException;
 import io.quarry.bus.Scopes.DatasetRef;
 import io.quarry.bus.StorageOps.ClaimDataset;
 import io.quarry.bus.StorageOps.ListDatasets;
 import io.quarry.bus.StorageOps.RenameDataset;
 import io.quarry.bus.StorageOps.UpdateDataset;
-import io.quarry.bus.Bus;
-import io.quarry.bus.Dataset;
-import io.quarry.bus.Keys;
-import io.quarry.bus.QuarryException;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,5 @@
 package io.quarry.worker;
 
-import io.quarry.bus.WorkerOps;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Export;
@@ -14,8 +13,8 @@ import io.quarry.bus.QueryStops;
 import io.quarry.bus.RowsJson;
 import io.quarry.bus.Sizes;
 import io.quarry.bus.WorkerClient;
+import io.quarry.bus.WorkerOps;
 import io.quarry.bus.WorkerReply;
-import io.quarry.bus.net.AddressPolicy;
 import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;

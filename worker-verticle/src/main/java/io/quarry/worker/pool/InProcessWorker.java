@@ -1,19 +1,17 @@
 package io.quarry.worker.pool;
 
-import io.quarry.bus.Bus;
-import io.quarry.bus.WorkerOps;
 import io.quarry.bus.Addresses;
-import io.quarry.bus.Deliveries;
+import io.quarry.bus.Bus;
 import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryTimeouts;
+import io.quarry.bus.WorkerOps;
 import io.quarry.worker.WorkerSettings;
 import io.quarry.worker.WorkerVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.eventbus.Message;
 import java.util.UUID;
 import java.util.function.Consumer;
 

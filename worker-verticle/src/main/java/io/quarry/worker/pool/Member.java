@@ -1,15 +1,14 @@
 package io.quarry.worker.pool;
 
-import io.quarry.bus.WorkerOps;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LocalWorker;
 import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.WorkerClient;
+import io.quarry.bus.WorkerOps;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.JsonObject;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 

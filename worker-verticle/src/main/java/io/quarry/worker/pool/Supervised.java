@@ -1,10 +1,9 @@
 package io.quarry.worker.pool;
 
-import io.quarry.bus.WorkerOps;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
-import io.quarry.bus.Deliveries;
 import io.quarry.bus.LocalWorker;
+import io.quarry.bus.WorkerOps;
 import io.quarry.worker.ProcessMemory;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

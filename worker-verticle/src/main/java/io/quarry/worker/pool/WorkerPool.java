@@ -1,21 +1,18 @@
 package io.quarry.worker.pool;
 
-import io.quarry.bus.WorkerOps;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Failure;
-import io.quarry.bus.PrivateFiles;
-import io.quarry.bus.QuarryException;
 import io.quarry.bus.LocalWorker;
 import io.quarry.bus.LocalWorkerStatus;
+import io.quarry.bus.PrivateFiles;
+import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
+import io.quarry.bus.WorkerOps;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.eventbus.Message;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;

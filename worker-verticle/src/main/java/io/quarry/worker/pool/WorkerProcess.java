@@ -1,9 +1,7 @@
 package io.quarry.worker.pool;
 
-import io.quarry.bus.Bus;
-import io.quarry.bus.WorkerOps;
 import io.quarry.bus.Addresses;
-import io.quarry.bus.Deliveries;
+import io.quarry.bus.Bus;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LocalWorker;
 import io.quarry.bus.LocalWorkerStatus;
@@ -13,12 +11,12 @@ import io.quarry.bus.QueryTimeouts;
 import io.quarry.bus.Sizes;
 import io.quarry.bus.Timestamps;
 import io.quarry.bus.WorkerClient;
+import io.quarry.bus.WorkerOps;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
