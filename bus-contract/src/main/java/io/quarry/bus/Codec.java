@@ -19,21 +19,15 @@ public interface Codec<T> {
 
   /** A JSON object both ways. */
   static <T> Codec<T> json(Function<T, JsonObject> encode, Function<JsonObject, T> decode) {
-    return new Codec<>() {
-      @Override
-      public Object encode(T value) {
-        return encode.apply(value);
-      }
-
-      @Override
-      public T decode(Object body) {
-        return decode.apply(body == null ? new JsonObject() : (JsonObject) body);
-      }
-    };
+    return of(encode, body -> decode.apply(body == null ? new JsonObject() : (JsonObject) body));
   }
 
   /** Bytes both ways (they are JSON text the receiver wrote straight from its rows). */
   static <T> Codec<T> buffer(Function<T, Buffer> encode, Function<Buffer, T> decode) {
+    return of(encode, body -> decode.apply((Buffer) body));
+  }
+
+  private static <T> Codec<T> of(Function<T, ?> encode, Function<Object, T> decode) {
     return new Codec<>() {
       @Override
       public Object encode(T value) {
@@ -42,7 +36,7 @@ public interface Codec<T> {
 
       @Override
       public T decode(Object body) {
-        return decode.apply((Buffer) body);
+        return decode.apply(body);
       }
     };
   }
