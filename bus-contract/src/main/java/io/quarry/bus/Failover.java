@@ -19,8 +19,8 @@ import java.util.Set;
  * before the cluster saw it go may never be written. So a request is sent again, to whichever node the bus picks
  * now, when it times out or finds nobody listening, and at once when a member leaves the cluster
  * ({@link Addresses#CLUSTER_MEMBER_LEFT}) — the bus cannot say which member a request went to, so every request in
- * flight then is sent again, and the first answer wins. Only for requests whose receivers make a second delivery
- * harmless (the same ids, the same outcome).
+ * flight then is sent again, and the first answer wins, a receiver's failure as much as its reply. Only for
+ * requests whose receivers make a second delivery harmless (the same ids, the same outcome).
  *
  * <p>Its state is confined to the event loop of the context that made it, like a verticle's: a request made from
  * anywhere else hops there first, so its tries, replies and the departures it hears all run on that one thread.
@@ -106,6 +106,10 @@ final class Failover {
       }
       if (failure == null) {
         answer.tryComplete(reply);
+      } else if (!infrastructure(failure) && policy != Resend.REMOVAL) {
+        // A receiver's own failure is an answer too: the first one settles it, whatever a later try would say (a try
+        // sent again at a member's departure may meet a worker killed for the first try's silence).
+        answer.tryFail(failure);
       } else if (policy == Resend.REMOVAL && unanswered && Failure.classify(failure) == Failure.NOT_FOUND) {
         answer.tryComplete(null);
       } else if (retry) {
