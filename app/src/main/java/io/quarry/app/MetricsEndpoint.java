@@ -1,13 +1,12 @@
 package io.quarry.app;
 
-import io.quarry.bus.Addresses;
-import io.quarry.bus.Deliveries;
+import io.quarry.bus.Bus;
+import io.quarry.bus.WorkerOps;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -65,12 +64,10 @@ final class MetricsEndpoint extends VerticleBase {
 
   /** Each worker process's exposition by its name; none on a node without worker processes. */
   private Future<Map<String, String>> workers() {
-    return vertx.eventBus().<JsonObject>request(Addresses.WORKER_LOCAL_METRICS, new JsonObject(),
-            Deliveries.within(WORKERS_WAIT_MS))
-        .map(reply -> {
+    return WorkerOps.LOCAL_METRICS.call(new Bus(vertx), null, WORKERS_WAIT_MS)
+        .map(workers -> {
           Map<String, String> byName = new LinkedHashMap<>();
-          reply.body().getJsonArray("workers").forEach(w -> byName.put(((JsonObject) w).getString("name"),
-              ((JsonObject) w).getString("text")));
+          workers.forEach(w -> byName.put(w.name(), w.text()));
           return byName;
         })
         .otherwise(Map.of());

@@ -1,8 +1,8 @@
 package io.quarry.app;
 
 import io.quarry.bus.Addresses;
-import io.quarry.bus.Deliveries;
-import io.quarry.bus.Keys;
+import io.quarry.bus.Bus;
+import io.quarry.bus.LlmOps;
 import io.quarry.chat.ChatRole;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -47,10 +47,8 @@ public record Node(Vertx vertx, JsonObject config, NodeSettings settings, ChatRo
     log.info("Draining: readiness now answers 503 and new questions are refused; answers being written have {} s",
         grace / 1000);
     vertx.eventBus().publish(Addresses.NODE_DRAINING, new JsonObject(), new DeliveryOptions().setLocalOnly(true));
-    return vertx.eventBus().<JsonObject>request(Addresses.LLM_DRAIN, new JsonObject().put(Keys.GRACE_MS, grace),
-            Deliveries.within(grace + DRAIN_MARGIN_MS).setLocalOnly(true))
-        .onSuccess(reply -> log.info("Answers ended ({} stopped at the end of the grace)",
-            reply.body().getInteger("interrupted", 0)))
+    return LlmOps.DRAIN.call(new Bus(vertx), new LlmOps.Drain(grace), grace + DRAIN_MARGIN_MS)
+        .onSuccess(drained -> log.info("Answers ended ({} stopped at the end of the grace)", drained.interrupted()))
         .<Void>mapEmpty().otherwiseEmpty()
         .compose(v -> undeploy(Role.WORKER.label, "Workers stopped"))
         .compose(v -> leaveCluster())

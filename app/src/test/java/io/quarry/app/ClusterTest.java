@@ -159,7 +159,7 @@ class ClusterTest {
       MessageConsumer<JsonObject> consumer = app.eventBus().consumer(Addresses.chatEvents(userId), m -> events.add(m.body()));
       consumer.completion().await();
       gemini.next().answer("Hello ", "from the cluster.");
-      JsonObject started = new LlmClient(app.eventBus()).start(userId, conversation, "Say hello").await();
+      JsonObject started = new LlmClient(app).start(userId, conversation, "Say hello").await().toJson();
       List<String> types = new ArrayList<>();
       StringBuilder text = new StringBuilder();
       while (!types.contains(ChatEvents.CHAT_COMPLETE)) {

@@ -144,7 +144,7 @@ class IsolationTest {
   @DisplayName("every bus operation with another user's id fails NOT_FOUND and changes nothing")
   void busMatrix() throws Exception {
     DatasetClient datasets = new DatasetClient(chat.node.vertx(), new QueryTimeouts(60_000));
-    LlmClient llm = new LlmClient(chat.node.vertx().eventBus());
+    LlmClient llm = new LlmClient(chat.node.vertx());
     assertThat(failure(datasets.add(bobId, conversation, chat.files.url("/people.parquet") + "?bus"))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(datasets.rename(bobId, conversation, dataset, "stolen"))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(datasets.refresh(bobId, conversation, dataset))).isEqualTo(Failure.NOT_FOUND);

@@ -13,14 +13,13 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -72,7 +71,7 @@ class ParquetCorpusTest {
     node = TestNodes.start(env, dir.resolve("node"));
     client = WebClient.create(node.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
         .setDefaultPort(node.httpPort()));
-    worker = new WorkerClient(node.vertx().eventBus());
+    worker = new WorkerClient(node.vertx());
     files = ParquetServer.start(node.vertx());
     base = "/api/conversations/" + send(HttpMethod.POST, "/api/conversations", new JsonObject(), 201)
         .getString("id");

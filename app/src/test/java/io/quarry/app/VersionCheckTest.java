@@ -102,11 +102,11 @@ class VersionCheckTest extends ChatTestBase {
     DatasetClient datasets = datasets();
     long before = chat.files.route("/people.parquet").requests();
 
-    JsonObject first = datasets.checkVersions(user, conversation).await();
+    JsonObject first = datasets.checkVersions(user, conversation).await().toJson();
     assertThat(first.getInteger("checked")).isEqualTo(1);
     assertThat(first.getLong("changed")).isZero();
     for (int i = 0; i < 999; i++) {
-      assertThat(datasets.checkVersions(user, conversation).await().getInteger("checked")).as("check %d", i)
+      assertThat(datasets.checkVersions(user, conversation).await().toJson().getInteger("checked")).as("check %d", i)
           .isZero();
     }
     assertThat(chat.files.route("/people.parquet").requests() - before).isEqualTo(1);
@@ -121,7 +121,7 @@ class VersionCheckTest extends ChatTestBase {
     chat.files.route("/people.parquet").refuseHead();
     fileChanges();
 
-    JsonObject checked = datasets().checkVersions(userId(), conversation).await();
+    JsonObject checked = datasets().checkVersions(userId(), conversation).await().toJson();
     assertThat(checked.getInteger("checked")).isEqualTo(1);
     assertThat(checked.getLong("changed")).isZero();
     assertThat(chat.conversationJson(conversation).getJsonArray("datasets").getJsonObject(0).getString("etag"))

@@ -83,7 +83,7 @@ public final class DatasetBench {
         compare("trivial", 500, () -> post(client, path, TRIVIAL), () -> bare(duck, TRIVIAL));
         String userId = client.get("/api/me").send().await().bodyAsJsonObject().getString("id");
         Map<String, String> tables = Map.of("table1", files.url("/big.parquet"));
-        WorkerClient worker = new WorkerClient(node.vertx().eventBus());
+        WorkerClient worker = new WorkerClient(node.vertx());
         DatasetClient datasets = new DatasetClient(node.vertx(), new QueryTimeouts(60_000));
         System.out.println("   trivial, by layer:");
         compare("  worker over the bus", 300, () -> worker.run(new QueryRequest(TRIVIAL, tables, 60_000)).await(),

@@ -50,7 +50,7 @@ public final class FetchBench {
       ParquetServer.Route whole = files.route("/whole.parquet").file(big).throttle(rate).ignoreRange();
       ParquetServer.Route sparse = files.route("/sparse.parquet").file(big).throttle(rate);
       deployWorker(vertx, Scratch.dir("quarry-bench-fetch"));
-      WorkerClient worker = new WorkerClient(vertx.eventBus());
+      WorkerClient worker = new WorkerClient(vertx);
       long footer;
       long twoColumns;
       try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {

@@ -1,54 +1,76 @@
 package io.quarry.bus;
 
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
+import io.vertx.core.eventbus.ReplyException;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The two halves of every request/reply on the bus. {@link #serve} binds a handler that returns a
- * future and turns its failure into {@code msg.fail(code, text)}; {@link #request} is its caller.
+ * The two halves of every {@link Operation}: {@link #serve} binds a receiver that takes the request record and
+ * answers a future of the reply record; {@link Operation#call} sends it from a caller. One per verticle, made in its
+ * {@code start()}: requests that may be sent again ({@link Resend}) are followed from that verticle's event loop.
  */
 public final class Bus {
 
   private static final Logger log = LoggerFactory.getLogger(Bus.class);
 
-  private Bus() {
+  private final EventBus eventBus;
+  private final Failover failover;
+
+  public Bus(Vertx vertx) {
+    this.eventBus = vertx.eventBus();
+    this.failover = new Failover(vertx);
+    FailureCodec.register(eventBus);
+  }
+
+  public EventBus eventBus() {
+    return eventBus;
+  }
+
+  /** Serves {@code op} wherever in the cluster it is asked. */
+  public <Q, R> MessageConsumer<Object> serve(Operation<Q, R> op, Function<Q, Future<R>> receiver) {
+    return bind(eventBus.consumer(op.address()), op, receiver);
+  }
+
+  /** Serves {@code op} to this process only (a node's own workers, its drain). */
+  public <Q, R> MessageConsumer<Object> serveLocal(Operation<Q, R> op, Function<Q, Future<R>> receiver) {
+    return bind(eventBus.localConsumer(op.address()), op, receiver);
   }
 
   /**
-   * Binds {@code handler} to {@code address}. A {@link QuarryException} becomes its code and message; any other
-   * failure is logged here and reaches the caller as a generic internal error, never a stack trace.
+   * A {@link QuarryException} reaches the caller as raised, fields and all; any other failure is logged here and
+   * reaches the caller as a generic internal error, never a stack trace.
    */
-  public static MessageConsumer<JsonObject> serve(EventBus bus, String address, Function<JsonObject, Future<?>> handler) {
-    return bus.consumer(address, msg -> {
-      Future<?> result;
+  private static <Q, R> MessageConsumer<Object> bind(MessageConsumer<Object> consumer, Operation<Q, R> op,
+      Function<Q, Future<R>> receiver) {
+    return consumer.handler(msg -> {
+      Future<R> reply;
       try {
-        result = handler.apply(msg.body() == null ? new JsonObject() : msg.body());
+        reply = receiver.apply(op.request().decode(msg.body()));
       } catch (RuntimeException e) {
-        result = Future.failedFuture(e);
+        reply = Future.failedFuture(e);
       }
-      result.onComplete(ar -> {
+      reply.onComplete(ar -> {
         if (ar.succeeded()) {
-          msg.reply(ar.result());
+          msg.reply(op.reply().encode(ar.result()));
         } else {
-          fail(msg, address, ar.cause());
+          fail(msg, op.address(), ar.cause());
         }
       });
     });
   }
 
-  private static void fail(Message<JsonObject> msg, String address, Throwable cause) {
+  private static void fail(Message<Object> msg, String address, Throwable cause) {
     if (cause instanceof QuarryException qe) {
-      msg.fail(qe.failure().code(), BusFailure.encode(qe));
-    } else if (cause instanceof io.vertx.core.eventbus.ReplyException re) {
-      // A neighbour's failure passes through unchanged so the edge still sees its code.
+      msg.reply(qe.asSent());
+    } else if (cause instanceof ReplyException re) {
+      // A neighbour's infrastructure failure (a timeout, nobody listening) passes on as its code.
       msg.fail(Failure.classify(re).code(), re.getMessage());
     } else {
       log.error("{} failed", address, cause);
@@ -56,12 +78,12 @@ public final class Bus {
     }
   }
 
-  public static Future<JsonObject> request(EventBus bus, String address, JsonObject body, DeliveryOptions options) {
-    return bus.<JsonObject>request(address, body, options).map(Message::body);
-  }
-
-  /** Wraps a list reply so that every reply body is a JSON object. */
-  public static JsonObject items(JsonArray items) {
-    return new JsonObject().put(Keys.ITEMS, items);
+  <Q, R> Future<R> call(Operation<Q, R> op, Q request, long waitMs) {
+    Object body = op.request().encode(request);
+    DeliveryOptions options = Deliveries.within(waitMs);
+    Future<Object> reply = op.resend() == Resend.NEVER
+        ? eventBus.request(op.address(), body, options).map(Message::body)
+        : failover.request(op.address(), body, options, op.resend());
+    return reply.map(op.reply()::decode);
   }
 }

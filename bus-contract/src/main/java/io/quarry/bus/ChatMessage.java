@@ -54,6 +54,12 @@ public record ChatMessage(
         new JsonArray(), new JsonArray(), 0, 0, COMPLETE, null, null);
   }
 
+  /** The same message under the id its writer chose, so that a second delivery of its save finds it stored. */
+  public ChatMessage withId(String newId) {
+    return new ChatMessage(newId, conversationId, role, content, toolRounds, sql, resultIds, charts, inputTokens,
+        outputTokens, status, notice, createdAt, numbers);
+  }
+
   public JsonObject toJson() {
     return new JsonObject()
         .put("id", id)

@@ -1,10 +1,8 @@
 package io.quarry.bus;
 
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 
 /**
  * A query's whole result written to a file instead of its first rows (the result's download): in which format, and
@@ -53,25 +51,8 @@ public record Export(String format, long maxRows, long maxBytes) {
    * Whether a file read {@code then} (a result's {@code sources}) was read in another version {@code now}: its
    * ETag, Last-Modified or size differ. A file the earlier result does not name counts as unchanged.
    */
-  public static boolean changed(JsonArray then, JsonArray now) {
-    for (int i = 0; i < then.size(); i++) {
-      JsonObject before = then.getJsonObject(i);
-      for (int j = 0; j < now.size(); j++) {
-        JsonObject after = now.getJsonObject(j);
-        if (Objects.equals(before.getString("url"), after.getString("url"))
-            && (differ(before, after, "etag") || differ(before, after, "last_modified")
-                || differ(before, after, "size"))) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  private static boolean differ(JsonObject before, JsonObject after, String key) {
-    Object a = before.getValue(key);
-    Object b = after.getValue(key);
-    return a != null && b != null && !a.toString().equals(b.toString());
+  public static boolean changed(List<Source> then, List<Source> now) {
+    return then.stream().anyMatch(before -> now.stream().anyMatch(before::changedIn));
   }
 
   /** The media type of a file in {@code format}. */

@@ -1,20 +1,9 @@
 package io.quarry.bus;
 
-import io.vertx.core.json.JsonObject;
-
 /** JSON field names shared by requests on the bus; entity fields live in their records. */
 public final class Keys {
 
   private Keys() {
-  }
-
-  /** A request's required text field: BAD_REQUEST "Field 'x' is required" when missing or blank. */
-  public static String required(JsonObject body, String key) {
-    String value = body.getString(key);
-    if (value == null || value.isBlank()) {
-      throw QuarryException.badRequest("Field '" + key + "' is required");
-    }
-    return value;
   }
 
   /** A row's id, when the caller names what it creates (so that a second delivery finds it made). */
@@ -52,4 +41,16 @@ public final class Keys {
   public static final String CODE = "code";
   /** The envelope of a list reply: every reply body is a JSON object, so a list travels under this key. */
   public static final String ITEMS = "items";
+  public static final String MATCH = "match";
+  public static final String MESSAGE = "message";
+  public static final String DATASET = "dataset";
+  public static final String RESULT = "result";
+  public static final String RUN = "run";
+  public static final String CREATED_AT = "created_at";
+  public static final String CHECKED = "checked";
+  public static final String CHANGED = "changed";
+  public static final String CONTENT = "content";
+  public static final String USER_MESSAGE_ID = "user_message_id";
+  public static final String STOPPED = "stopped";
+  public static final String INTERRUPTED = "interrupted";
 }

@@ -1,15 +1,13 @@
 package io.quarry.bus;
 
-import static io.quarry.bus.Addresses.*;
+import static io.quarry.bus.LlmOps.*;
 
+import io.quarry.bus.Scopes.ConversationRef;
+import io.quarry.bus.Scopes.UserRef;
 import io.vertx.core.Future;
-import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.json.JsonObject;
+import io.vertx.core.Vertx;
 
-/**
- * Chat turns. Starting one stores the user's message and answers at once with the id of the assistant
- * message that will stream; everything else arrives as events on {@link Addresses#chatEvents(String)}.
- */
+/** The llm-verticle's operations ({@link LlmOps}) as methods, for callers that hold one. */
 public final class LlmClient {
 
   /** What a question gets from a node that is stopping (see {@link Addresses#NODE_DRAINING}). */
@@ -18,38 +16,30 @@ public final class LlmClient {
   /** Most characters a user message may have. */
   public static final int MAX_MESSAGE_CHARS = 10_000;
 
-  private final EventBus bus;
+  private final Bus bus;
 
-  public LlmClient(EventBus bus) {
-    this.bus = bus;
+  /** Call from the verticle that uses it (see {@link Bus}). */
+  public LlmClient(Vertx vertx) {
+    this.bus = new Bus(vertx);
   }
 
-  /**
-   * @return {@code {message_id, user_message_id}}; fails with BAD_REQUEST (empty or too long), NOT_FOUND,
-   * CONFLICT "Generation already in progress for this conversation", RATE_LIMITED, or UNAVAILABLE when
-   * chat is not configured
-   */
-  public Future<JsonObject> start(String userId, String conversationId, String content) {
-    return Bus.request(bus, LLM_TURN_START, new JsonObject().put(Keys.USER_ID, userId)
-        .put(Keys.CONVERSATION_ID, conversationId).put("content", content), Deliveries.acrossStorage());
+  /** See {@link LlmOps#TURN_START}. */
+  public Future<TurnStarted> start(String userId, String conversationId, String content) {
+    return TURN_START.call(bus, new StartTurn(userId, conversationId, content));
   }
 
-  /** Stops the conversation's running turn, keeping its partial answer; {@code {stopped}} says whether one ran. */
-  public Future<JsonObject> stop(String userId, String conversationId) {
-    return Bus.request(bus, LLM_TURN_STOP, new JsonObject().put(Keys.USER_ID, userId)
-        .put(Keys.CONVERSATION_ID, conversationId), Deliveries.acrossStorage());
+  /** Stops the conversation's running turn, keeping its partial answer; says whether one ran. */
+  public Future<Stopped> stop(String userId, String conversationId) {
+    return TURN_STOP.call(bus, new ConversationRef(userId, conversationId));
   }
 
-  /**
-   * The user's token budget over the rolling 24 hours:
-   * {@code {tokens_used, token_limit, remaining, usage_percent, resets_in_seconds}}.
-   */
-  public Future<JsonObject> usage(String userId) {
-    return Bus.request(bus, LLM_USAGE_GET, new JsonObject().put(Keys.USER_ID, userId), Deliveries.acrossStorage());
+  /** The user's token budget over the rolling 24 hours. */
+  public Future<Budget> usage(String userId) {
+    return USAGE_GET.call(bus, new UserRef(userId));
   }
 
-  /** Whether chat can run (a Gemini key is configured). */
+  /** Whether chat can run (a model key is configured). */
   public Future<LlmStatus> status() {
-    return Bus.request(bus, LLM_STATUS, new JsonObject(), Deliveries.within(2_000)).map(LlmStatus::fromJson);
+    return STATUS.call(bus, null);
   }
 }

@@ -39,12 +39,21 @@ public record LocalWorkerStatus(String name, String state, Long pid, int restart
    * The reply of {@link Addresses#WORKER_LOCAL_STATUS}: the node's settings, every one of its processes, and the
    * queries it holds until a process has room ({@code waiting}).
    */
-  public static JsonObject pool(int count, int heapMb, long memoryCapMb, int waiting, List<LocalWorkerStatus> workers) {
-    return new JsonObject()
-        .put("count", count)
-        .put("heap_mb", heapMb)
-        .put("memory_cap_mb", memoryCapMb)
-        .put("waiting", waiting)
-        .put("workers", new JsonArray(workers.stream().map(LocalWorkerStatus::toJson).toList()));
+  public record Pool(int count, int heapMb, long memoryCapMb, int waiting, List<LocalWorkerStatus> workers) {
+
+    public JsonObject toJson() {
+      return new JsonObject()
+          .put("count", count)
+          .put("heap_mb", heapMb)
+          .put("memory_cap_mb", memoryCapMb)
+          .put("waiting", waiting)
+          .put("workers", new JsonArray(workers.stream().map(LocalWorkerStatus::toJson).toList()));
+    }
+
+    public static Pool fromJson(JsonObject json) {
+      return new Pool(json.getInteger("count", 0), json.getInteger("heap_mb", 0), json.getLong("memory_cap_mb", 0L),
+          json.getInteger("waiting", 0), json.getJsonArray("workers", new JsonArray()).stream()
+              .map(w -> LocalWorkerStatus.fromJson((JsonObject) w)).toList());
+    }
   }
 }

@@ -1,12 +1,15 @@
 package io.quarry.bus;
 
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 
 /**
- * A domain failure with a human-readable message and optional structured fields, turned into
- * {@code msg.fail(code, text)} by {@link Bus} (see {@link BusFailure} for the text).
+ * A domain failure: its code, a human-readable message and optional structured fields. It is the bus's own failure
+ * (a recipient's, with the code as {@link #failureCode()}), so a receiver's is the very one its caller gets, fields
+ * and all, across the cluster too ({@link FailureCodec}).
  */
-public class QuarryException extends RuntimeException {
+public class QuarryException extends ReplyException {
 
   private final Failure failure;
   private final JsonObject fields;
@@ -20,7 +23,7 @@ public class QuarryException extends RuntimeException {
   }
 
   protected QuarryException(Failure failure, String message, JsonObject fields) {
-    super(message, null, false, false);
+    super(ReplyFailure.RECIPIENT_FAILURE, failure.code(), message, true);
     this.failure = failure;
     this.fields = fields.copy();
   }
@@ -36,6 +39,11 @@ public class QuarryException extends RuntimeException {
 
   public Failure failure() {
     return failure;
+  }
+
+  /** This failure as the bus carries it: its codec is registered for this class, not for subclasses. */
+  QuarryException asSent() {
+    return getClass() == QuarryException.class ? this : new QuarryException(failure, getMessage(), fields);
   }
 
   public static QuarryException badRequest(String message) {

@@ -2,6 +2,7 @@ package io.quarry.bus;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
 
 /**
  * The result of one SQL query: at most 1,000 rows and 2 M characters of rows travel and are stored, each cell
@@ -77,6 +78,16 @@ public record QueryResult(
   public QueryResult stored(String newId, String newCreatedAt) {
     return new QueryResult(newId, conversationId, sql, columns, rows, totalRows, truncated, executionTimeMs,
         newCreatedAt, note, sources, export);
+  }
+
+  /** The versions of the files it read. */
+  public List<Source> sourceList() {
+    return Source.of(sources);
+  }
+
+  /** Its columns' names, in order. */
+  public List<String> columnNames() {
+    return columns == null ? List.of() : columns.stream().map(c -> ((JsonObject) c).getString("name")).toList();
   }
 
   public JsonObject toJson() {

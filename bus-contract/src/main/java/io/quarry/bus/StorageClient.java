@@ -1,72 +1,57 @@
 package io.quarry.bus;
 
-import static io.quarry.bus.Addresses.*;
+import static io.quarry.bus.StorageOps.*;
 
-import io.quarry.bus.Failover.Policy;
+import io.quarry.bus.Scopes.ConversationRef;
+import io.quarry.bus.Scopes.DatasetRef;
+import io.quarry.bus.Scopes.UserRef;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.UUID;
-import java.util.function.Function;
 
-/**
- * The storage-verticle's operations. Every one but the session and user look-ups is scoped by user id.
- *
- * <p>Storage may run on several nodes (PostgreSQL), and one may die with requests in flight: every operation but
- * sign-up, a new invite and a dataset's removal is sent again when its node may have died ({@link Failover}). So
- * each is made safe to deliver twice: reads are; what creates a row names it here (a conversation's, a dataset's, a
- * message's, a result's id, a token record's request id), so a second delivery finds it made; updates set what
- * they set again.
- */
+/** The storage-verticle's operations ({@link StorageOps}) as methods, for callers that hold one. */
 public final class StorageClient {
 
-  private final EventBus bus;
-  private final Failover failover;
+  private final Bus bus;
 
-  /** Call from the verticle that uses it (see {@link Failover#Failover}). */
+  /** Call from the verticle that uses it (see {@link Bus}). */
   public StorageClient(Vertx vertx) {
-    this.bus = vertx.eventBus();
-    this.failover = new Failover(vertx);
+    this.bus = new Bus(vertx);
   }
 
   // Users, sessions, invites
 
   /** The single user of {@code auth.mode=local}, created on first use. */
   public Future<User> localUser() {
-    return call(STORAGE_USER_LOCAL, new JsonObject()).map(User::fromJson);
+    return USER_LOCAL.call(bus, null);
   }
 
   /** Creates a user, consuming an unused invite in the same transaction. */
   public Future<User> createUser(String email, String passwordHash, String invite) {
-    return once(STORAGE_USER_CREATE, new JsonObject()
-        .put(Keys.EMAIL, email).put(Keys.PASSWORD_HASH, passwordHash).put(Keys.INVITE, invite))
-        .map(User::fromJson);
+    return USER_CREATE.call(bus, new NewUser(email, passwordHash, invite));
   }
 
   public Future<User> user(String userId) {
-    return call(STORAGE_USER_GET, scope(userId)).map(User::fromJson);
+    return USER_GET.call(bus, new UserRef(userId));
   }
 
   /** NOT_FOUND when there is no user with this email. */
   public Future<Credentials> credentials(String email) {
-    return call(STORAGE_USER_CREDENTIALS, new JsonObject().put(Keys.EMAIL, email)).map(Credentials::fromJson);
+    return USER_CREDENTIALS.call(bus, new Email(email));
   }
 
   public Future<Void> createSession(String userId, String tokenHash, String expiresAt) {
-    return call(STORAGE_SESSION_CREATE, scope(userId).put(Keys.TOKEN_HASH, tokenHash).put(Keys.EXPIRES_AT, expiresAt))
-        .mapEmpty();
+    return SESSION_CREATE.call(bus, new NewSession(userId, tokenHash, expiresAt));
   }
 
   /** The user of an unexpired session; NOT_FOUND otherwise. */
   public Future<User> sessionUser(String tokenHash) {
-    return call(STORAGE_SESSION_FIND, new JsonObject().put(Keys.TOKEN_HASH, tokenHash)).map(User::fromJson);
+    return SESSION_FIND.call(bus, new SessionRef(tokenHash));
   }
 
   public Future<Void> deleteSession(String tokenHash) {
-    return call(STORAGE_SESSION_DELETE, new JsonObject().put(Keys.TOKEN_HASH, tokenHash)).mapEmpty();
+    return SESSION_DELETE.call(bus, new SessionRef(tokenHash));
   }
 
   /**
@@ -77,58 +62,50 @@ public final class StorageClient {
 
   /** Whether an invite could sign somebody up now (it is known and unused). */
   public Future<Boolean> inviteUsable(String code) {
-    return call(STORAGE_INVITE_CHECK, new JsonObject().put(Keys.CODE, code)).map(json -> json.getBoolean(Keys.USABLE));
+    return INVITE_CHECK.call(bus, new Invite(code)).map(InviteState::usable);
   }
 
   /** A new, unused invite code. */
   public Future<String> createInvite() {
-    return once(STORAGE_INVITE_CREATE, new JsonObject()).map(json -> json.getString(Keys.CODE));
+    return INVITE_CREATE.call(bus, null).map(Invite::code);
   }
 
   // Conversations
 
   public Future<Conversation> createConversation(String userId, String title) {
-    return call(STORAGE_CONVERSATION_CREATE, scope(userId).put(Keys.TITLE, title).put(Keys.ID, newId()))
-        .map(Conversation::fromJson);
+    return CONVERSATION_CREATE.call(bus, new NewConversation(userId, newId(), title));
   }
 
   /** Newest first. */
   public Future<List<Conversation>> conversations(String userId) {
-    return list(STORAGE_CONVERSATION_LIST, scope(userId), Conversation::fromJson);
+    return CONVERSATION_LIST.call(bus, new UserRef(userId));
   }
 
-  /** At most {@link #SEARCH_LIMIT}, newest first, each with {@code match}: the first message text that holds it, or null. */
-  public Future<List<JsonObject>> searchConversations(String userId, String query) {
-    return call(STORAGE_CONVERSATION_SEARCH, scope(userId).put(Keys.QUERY, query))
-        .map(reply -> reply.getJsonArray(Keys.ITEMS, new JsonArray()).stream().map(JsonObject.class::cast).toList());
+  /** At most {@link #SEARCH_LIMIT}, newest first, each with the first message text that holds it, or null. */
+  public Future<List<Found>> searchConversations(String userId, String query) {
+    return CONVERSATION_SEARCH.call(bus, new Search(userId, query));
   }
 
   /** Conversations a search answers at most. */
   public static final int SEARCH_LIMIT = 50;
 
   public Future<Conversation> conversation(String userId, String conversationId) {
-    return call(STORAGE_CONVERSATION_GET, conversationScope(userId, conversationId)).map(Conversation::fromJson);
+    return CONVERSATION_GET.call(bus, new ConversationRef(userId, conversationId));
   }
 
   public Future<Conversation> renameConversation(String userId, String conversationId, String title) {
-    return call(STORAGE_CONVERSATION_RENAME, conversationScope(userId, conversationId).put(Keys.TITLE, title))
-        .map(Conversation::fromJson);
+    return CONVERSATION_RENAME.call(bus, new RenameConversation(userId, conversationId, title));
   }
 
   /** Deletes the conversation with its messages, datasets and results. */
   public Future<Void> deleteConversation(String userId, String conversationId) {
-    return failover.request(STORAGE_CONVERSATION_DELETE, conversationScope(userId, conversationId), Deliveries.storage(),
-        Policy.REMOVAL).mapEmpty();
+    return CONVERSATION_DELETE.call(bus, new ConversationRef(userId, conversationId));
   }
 
   // Messages
 
   public Future<ChatMessage> appendMessage(String userId, ChatMessage message) {
-    JsonObject named = message.toJson();
-    if (named.getString("id") == null) {
-      named.put("id", newId());
-    }
-    return call(STORAGE_MESSAGE_APPEND, scope(userId).put("message", named)).map(ChatMessage::fromJson);
+    return MESSAGE_APPEND.call(bus, new AppendMessage(userId, message.id() == null ? message.withId(newId()) : message));
   }
 
   /**
@@ -136,13 +113,12 @@ public final class StorageClient {
    * marked interrupted with {@code notice}. Answers the message as stored, which may have ended already.
    */
   public Future<ChatMessage> interruptMessage(String userId, String conversationId, String messageId, String notice) {
-    return call(STORAGE_MESSAGE_INTERRUPT, conversationScope(userId, conversationId).put(Keys.MESSAGE_ID, messageId)
-        .put(Keys.NOTICE, notice)).map(ChatMessage::fromJson);
+    return MESSAGE_INTERRUPT.call(bus, new InterruptMessage(userId, conversationId, messageId, notice));
   }
 
   /** Oldest first. */
   public Future<List<ChatMessage>> messages(String userId, String conversationId) {
-    return list(STORAGE_MESSAGE_LIST, conversationScope(userId, conversationId), ChatMessage::fromJson);
+    return MESSAGE_LIST.call(bus, new ConversationRef(userId, conversationId));
   }
 
   // Datasets
@@ -152,13 +128,12 @@ public final class StorageClient {
    * {@code loading} state. CONFLICT "This dataset is already loaded" or "Maximum N datasets reached".
    */
   public Future<Dataset> claimDataset(String userId, String conversationId, String url, int maxDatasets) {
-    return call(STORAGE_DATASET_CLAIM, conversationScope(userId, conversationId)
-        .put(Keys.URL, url).put(Keys.MAX_DATASETS, maxDatasets).put(Keys.DATASET_ID, newId())).map(Dataset::fromJson);
+    return DATASET_CLAIM.call(bus, new ClaimDataset(userId, conversationId, url, maxDatasets, newId()));
   }
 
   /** In the order they were added. */
   public Future<List<Dataset>> datasets(String userId, String conversationId) {
-    return list(STORAGE_DATASET_LIST, conversationScope(userId, conversationId), Dataset::fromJson);
+    return DATASET_LIST.call(bus, new ListDatasets(userId, conversationId, false));
   }
 
   /**
@@ -166,27 +141,25 @@ public final class StorageClient {
    * may keep: its queries stop until old conversations are deleted.
    */
   public Future<List<Dataset>> datasetsForQuery(String userId, String conversationId) {
-    return list(STORAGE_DATASET_LIST, conversationScope(userId, conversationId).put(Keys.FOR_QUERY, true),
-        Dataset::fromJson);
+    return DATASET_LIST.call(bus, new ListDatasets(userId, conversationId, true));
   }
 
   public Future<Dataset> dataset(String userId, String conversationId, String datasetId) {
-    return call(STORAGE_DATASET_GET, datasetScope(userId, conversationId, datasetId)).map(Dataset::fromJson);
+    return DATASET_GET.call(bus, new DatasetRef(userId, conversationId, datasetId));
   }
 
   /** Stores status, schema, counts, size, etag and error of a dataset. */
   public Future<Dataset> updateDataset(String userId, Dataset dataset) {
-    return call(STORAGE_DATASET_UPDATE, scope(userId).put("dataset", dataset.toJson())).map(Dataset::fromJson);
+    return DATASET_UPDATE.call(bus, new UpdateDataset(userId, dataset));
   }
 
   /** CONFLICT when another dataset of the conversation has that name. */
   public Future<Dataset> renameDataset(String userId, String conversationId, String datasetId, String name) {
-    return call(STORAGE_DATASET_RENAME, datasetScope(userId, conversationId, datasetId).put(Keys.NAME, name))
-        .map(Dataset::fromJson);
+    return DATASET_RENAME.call(bus, new RenameDataset(userId, conversationId, datasetId, name));
   }
 
   public Future<Dataset> deleteDataset(String userId, String conversationId, String datasetId) {
-    return once(STORAGE_DATASET_DELETE, datasetScope(userId, conversationId, datasetId)).map(Dataset::fromJson);
+    return DATASET_DELETE.call(bus, new DatasetRef(userId, conversationId, datasetId));
   }
 
   // Query results
@@ -198,12 +171,11 @@ public final class StorageClient {
    */
   public Future<QueryResult> saveResult(String userId, QueryResult result) {
     QueryResult capped = result.id() == null ? result.capped().stored(newId(), Timestamps.now()) : result.capped();
-    return call(STORAGE_RESULT_SAVE, scope(userId).put("result", capped.toJson()))
-        .map(saved -> capped.stored(saved.getString("id"), saved.getString("created_at")));
+    return RESULT_SAVE.call(bus, new SaveResult(userId, capped)).map(saved -> capped.stored(saved.id(), saved.createdAt()));
   }
 
   public Future<QueryResult> result(String userId, String resultId) {
-    return call(STORAGE_RESULT_GET, scope(userId).put(Keys.RESULT_ID, resultId)).map(QueryResult::fromJson);
+    return RESULT_GET.call(bus, new ResultRef(userId, resultId));
   }
 
   /**
@@ -211,57 +183,31 @@ public final class StorageClient {
    * the time it was marked. NOT_FOUND when the result is not the user's.
    */
   public Future<ResultRun> saveRun(String userId, ResultRun run) {
-    return call(STORAGE_RUN_SAVE, scope(userId).put("run", run.toJson())).map(ResultRun::fromJson);
+    return RUN_SAVE.call(bus, new SaveRun(userId, run));
   }
 
   /** The results the user ran themselves in a conversation, oldest first. */
   public Future<List<ResultRun>> runs(String userId, String conversationId) {
-    return list(STORAGE_RUN_LIST, conversationScope(userId, conversationId), ResultRun::fromJson);
+    return RUN_LIST.call(bus, new ConversationRef(userId, conversationId));
   }
 
   // Token usage
 
   public Future<Void> recordUsage(TokenUsage usage) {
-    return call(STORAGE_USAGE_RECORD, usage.toJson().put(Keys.REQUEST_ID, newId())).mapEmpty();
+    return USAGE_RECORD.call(bus, new RecordUsage(usage, newId()));
   }
 
   /** Tokens the user consumed since an ISO-8601 instant. */
   public Future<UsageWindow> usageSince(String userId, String sinceIso) {
-    return call(STORAGE_USAGE_WINDOW, scope(userId).put(Keys.SINCE, sinceIso)).map(UsageWindow::fromJson);
+    return USAGE_WINDOW.call(bus, new UsageSince(userId, sinceIso));
   }
 
   /** Whether the database answers, within {@code timeoutMs}; sent once: readiness says what is, now. */
   public Future<Void> ping(long timeoutMs) {
-    return Bus.request(bus, STORAGE_PING, new JsonObject(), Deliveries.within(timeoutMs)).mapEmpty();
-  }
-
-  private Future<JsonObject> call(String address, JsonObject body) {
-    return failover.request(address, body, Deliveries.storage(), Policy.IDEMPOTENT);
-  }
-
-  /** What a second delivery would do twice, or answer differently: sent once. */
-  private Future<JsonObject> once(String address, JsonObject body) {
-    return Bus.request(bus, address, body, Deliveries.storage());
-  }
-
-  private <T> Future<List<T>> list(String address, JsonObject body, Function<JsonObject, T> decode) {
-    return call(address, body).map(reply -> reply.getJsonArray(Keys.ITEMS, new JsonArray()))
-        .map(items -> items.stream().map(item -> decode.apply((JsonObject) item)).toList());
+    return PING.call(bus, null, timeoutMs);
   }
 
   private static String newId() {
     return UUID.randomUUID().toString();
-  }
-
-  private static JsonObject scope(String userId) {
-    return new JsonObject().put(Keys.USER_ID, userId);
-  }
-
-  private static JsonObject conversationScope(String userId, String conversationId) {
-    return scope(userId).put(Keys.CONVERSATION_ID, conversationId);
-  }
-
-  private static JsonObject datasetScope(String userId, String conversationId, String datasetId) {
-    return conversationScope(userId, conversationId).put(Keys.DATASET_ID, datasetId);
   }
 }

@@ -1,8 +1,7 @@
 package io.quarry.bus;
 
 import io.vertx.core.Future;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.Vertx;
 
 /** A query worker: runs one read-only SQL statement over the tables it is given. */
 public final class WorkerClient {
@@ -28,10 +27,11 @@ public final class WorkerClient {
     return "Query timed out after " + Sizes.seconds(timeoutMs) + what + " and was cancelled";
   }
 
-  private final EventBus bus;
+  private final Bus bus;
 
-  public WorkerClient(EventBus bus) {
-    this.bus = bus;
+  /** Call from the verticle that uses it (see {@link Bus}). */
+  public WorkerClient(Vertx vertx) {
+    this.bus = new Bus(vertx);
   }
 
   /** The result carries no id: it is not stored yet. */
@@ -44,7 +44,6 @@ public final class WorkerClient {
    * so callers that can retry elsewhere keep it short.
    */
   public Future<QueryResult> run(QueryRequest request, long waitMs) {
-    return bus.<Buffer>request(Addresses.WORKER_QUERY_RUN, request.toJson(), Deliveries.within(waitMs))
-        .map(reply -> WorkerReply.decode(reply.body()));
+    return WorkerOps.QUERY_RUN.call(bus, request, waitMs).map(WorkerOps.Answer::result);
   }
 }

@@ -2,7 +2,6 @@ package io.quarry.bus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.bus.Failover.Policy;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -49,7 +48,7 @@ class FailoverTest {
         msg.reply(new JsonObject().put("served", swallowed.size() + 1));
       }
     }).completion().await();
-    Future<JsonObject> answer = failover.request(ADDRESS, new JsonObject(), LONG, Policy.IDEMPOTENT);
+    Future<JsonObject> answer = failover.request(ADDRESS, new JsonObject(), LONG, Resend.IDEMPOTENT).map(JsonObject.class::cast);
     firstArrived.get(10, TimeUnit.SECONDS);
     vertx.eventBus().publish(Addresses.CLUSTER_MEMBER_LEFT, new JsonObject().put(Keys.NODE_ID, "gone"));
     assertThat(answer.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS).getInteger("served"))
@@ -60,7 +59,7 @@ class FailoverTest {
   @DisplayName("a try that times out is made again, up to three tries in all; the third timeout is the answer")
   void timeouts() {
     vertx.eventBus().<JsonObject>consumer(ADDRESS, swallowed::add).completion().await();
-    Future<JsonObject> answer = failover.request(ADDRESS, new JsonObject(), Deliveries.within(100), Policy.IDEMPOTENT);
+    Future<JsonObject> answer = failover.request(ADDRESS, new JsonObject(), Deliveries.within(100), Resend.IDEMPOTENT).map(JsonObject.class::cast);
     Throwable failure = answer.map(v -> (Throwable) null).otherwise(e -> e).await();
     assertThat(failure).isInstanceOf(ReplyException.class);
     assertThat(((ReplyException) failure).failureType()).isEqualTo(ReplyFailure.TIMEOUT);
@@ -72,7 +71,7 @@ class FailoverTest {
   void queriesAreNotRetriedOnTimeout() {
     vertx.eventBus().<JsonObject>consumer(ADDRESS, swallowed::add).completion().await();
     Future<JsonObject> answer = failover.request(ADDRESS, new JsonObject(), Deliveries.within(100),
-        Policy.NOT_ON_TIMEOUT);
+        Resend.NOT_ON_TIMEOUT).map(JsonObject.class::cast);
     assertThat(answer.otherwise(new JsonObject().put("failed", true)).await().getBoolean("failed")).isTrue();
     assertThat(swallowed).hasSize(1);
   }
@@ -80,7 +79,7 @@ class FailoverTest {
   @Test
   @DisplayName("nobody listening is tried again after a pause, and served by a node that came meanwhile")
   void noHandlers() throws Exception {
-    Future<JsonObject> answer = failover.request(ADDRESS, new JsonObject(), LONG, Policy.NOT_ON_TIMEOUT);
+    Future<JsonObject> answer = failover.request(ADDRESS, new JsonObject(), LONG, Resend.NOT_ON_TIMEOUT).map(JsonObject.class::cast);
     vertx.eventBus().<JsonObject>consumer(ADDRESS, msg -> msg.reply(new JsonObject().put("ok", true)))
         .completion().await();
     assertThat(answer.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS).getBoolean("ok")).isTrue();
@@ -94,7 +93,7 @@ class FailoverTest {
       seen.add(msg);
       msg.fail(Failure.CONFLICT.code(), "taken");
     }).completion().await();
-    Throwable failure = failover.request(ADDRESS, new JsonObject(), LONG, Policy.IDEMPOTENT)
+    Throwable failure = failover.request(ADDRESS, new JsonObject(), LONG, Resend.IDEMPOTENT)
         .map(v -> (Throwable) null).otherwise(e -> e).await();
     assertThat(Failure.classify(failure)).isEqualTo(Failure.CONFLICT);
     assertThat(seen).hasSize(1);
@@ -110,7 +109,7 @@ class FailoverTest {
         msg.fail(Failure.NOT_FOUND.code(), "Conversation not found");
       }
     }).completion().await();
-    assertThat(failover.request(ADDRESS, new JsonObject(), Deliveries.within(100), Policy.REMOVAL).await()).isEmpty();
+    assertThat(failover.request(ADDRESS, new JsonObject(), Deliveries.within(100), Resend.REMOVAL).await()).isNull();
   }
 
   @Test
@@ -118,7 +117,7 @@ class FailoverTest {
   void removalNotFound() {
     vertx.eventBus().<JsonObject>consumer(ADDRESS, msg -> msg.fail(Failure.NOT_FOUND.code(), "Conversation not found"))
         .completion().await();
-    Throwable failure = failover.request(ADDRESS, new JsonObject(), LONG, Policy.REMOVAL)
+    Throwable failure = failover.request(ADDRESS, new JsonObject(), LONG, Resend.REMOVAL)
         .map(v -> (Throwable) null).otherwise(e -> e).await();
     assertThat(Failure.classify(failure)).isEqualTo(Failure.NOT_FOUND);
   }

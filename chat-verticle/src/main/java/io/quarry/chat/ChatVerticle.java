@@ -1,8 +1,10 @@
 package io.quarry.chat;
 
 import io.quarry.bus.Addresses;
+import io.quarry.bus.Bus;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.LlmClient;
+import io.quarry.bus.LlmOps;
 import io.quarry.bus.StorageClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -96,10 +98,10 @@ public class ChatVerticle extends VerticleBase {
     HostCheck hosts = new HostCheck(mode, settings.publicOrigins(), () -> server.actualPort());
     router.route().handler(hosts::handle);
     router.route().handler(new SecurityHeaders()::handle);
-    LlmClient llm = new LlmClient(vertx.eventBus());
+    LlmClient llm = new LlmClient(vertx);
     AtomicBoolean draining = new AtomicBoolean();
     vertx.eventBus().localConsumer(Addresses.NODE_DRAINING, msg -> draining.set(true));
-    HealthApi health = new HealthApi(settings.node(), mode, llm, storage, draining);
+    HealthApi health = new HealthApi(new Bus(vertx), settings.node(), mode, llm, storage, draining);
     requestChecks(router);
     router.get("/api/health").handler(health::health);
     Routes.allowOnly(router, "/api/health", HttpMethod.GET);
@@ -124,7 +126,7 @@ public class ChatVerticle extends VerticleBase {
     new ExportApi(vertx, datasets, storage, settings.exports()).mount(router);
     new MessageApi(llm, draining).mount(router);
     router.get("/api/samples").handler(new SampleApi(this::samplesBaseUrl)::list);
-    router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id())));
+    router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id()).map(LlmOps.Budget::toJson)));
     router.route("/api/*").failureHandler(HttpErrors::routerError);
     ConversationPages.mount(router);
     router.route("/webjars/*").handler(StaticHandler.create("META-INF/resources/webjars").setMaxAgeSeconds(86_400));

@@ -5,6 +5,7 @@ import io.quarry.bus.Conversation;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.ResultRun;
 import io.quarry.bus.StorageClient;
+import io.quarry.bus.StorageOps.Found;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -65,7 +66,7 @@ final class ConversationApi {
       return;
     }
     Replies.send(ctx, 200, storage.searchConversations(userId(ctx), query)
-        .map(found -> new JsonObject().put("conversations", array(found))));
+        .map(found -> new JsonObject().put("conversations", array(found.stream().map(Found::toJson).toList()))));
   }
 
   private void get(RoutingContext ctx) {

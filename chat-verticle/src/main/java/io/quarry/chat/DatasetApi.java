@@ -1,7 +1,7 @@
 package io.quarry.chat;
 
-import io.quarry.bus.DatasetClient;
 import io.quarry.bus.Dataset;
+import io.quarry.bus.DatasetClient;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.ResultRun;
@@ -77,7 +77,7 @@ final class DatasetApi {
     String id = ctx.pathParam("id");
     Replies.send(ctx, 200, storage.conversation(userId, id)
         .compose(mine -> datasets.checkVersions(userId, id))
-        .compose(checked -> storage.datasets(userId, id).map(now -> checked.copy()
+        .compose(checked -> storage.datasets(userId, id).map(now -> checked.toJson()
             .put("datasets", new JsonArray(now.stream().map(Dataset::toJson).toList())))));
   }
 

@@ -68,7 +68,7 @@ final class ExportApi {
 
   /** An export of another version of the data than the result read is not the result's: its file goes. */
   private Future<QueryResult> checked(QueryResult result, QueryResult written) {
-    if (!Export.changed(result.sources(), written.sources())) {
+    if (!Export.changed(result.sourceList(), written.sourceList())) {
       return Future.succeededFuture(written);
     }
     return Download.delete(vertx, Export.File.fromJson(written.export()).address())

@@ -3,7 +3,6 @@ package io.quarry.chat;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryResult;
 import io.vertx.core.MultiMap;
-import io.vertx.core.json.JsonObject;
 
 /**
  * A download follows the table's sort: {@code sort=<column>&dir=asc|desc} exports the result's SQL ordered by that
@@ -25,7 +24,7 @@ final class ExportOrder {
       }
       return result.sql();
     }
-    boolean known = result.columns().stream().anyMatch(c -> column.equals(((JsonObject) c).getString("name")));
+    boolean known = result.columnNames().contains(column);
     if (!known) {
       throw QuarryException.badRequest("Query parameter 'sort' must name a column of the result");
     }

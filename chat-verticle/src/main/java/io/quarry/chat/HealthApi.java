@@ -2,16 +2,17 @@ package io.quarry.chat;
 
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
-import io.quarry.bus.Deliveries;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.LlmStatus;
+import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.NodeInfo;
 import io.quarry.bus.StorageClient;
+import io.quarry.bus.WorkerOps;
 import io.vertx.core.Future;
-import io.vertx.core.shareddata.AsyncMap;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.shareddata.AsyncMap;
 import io.vertx.ext.web.RoutingContext;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,13 +30,15 @@ final class HealthApi {
   /** How long readiness waits for storage and for a worker: a probe must answer within its own timeout. */
   static final long READY_WAIT_MS = 2_000;
 
+  private final Bus bus;
   private final NodeInfo node;
   private final String authMode;
   private final LlmClient llm;
   private final StorageClient storage;
   private final AtomicBoolean draining;
 
-  HealthApi(NodeInfo node, String authMode, LlmClient llm, StorageClient storage, AtomicBoolean draining) {
+  HealthApi(Bus bus, NodeInfo node, String authMode, LlmClient llm, StorageClient storage, AtomicBoolean draining) {
+    this.bus = bus;
     this.node = node;
     this.authMode = authMode;
     this.llm = llm;
@@ -60,8 +63,7 @@ final class HealthApi {
     }
     Future<String> storageCheck = storage.ping(READY_WAIT_MS).map((String) null)
         .otherwise(e -> "Storage does not answer: " + Failure.messageOf(e));
-    Future<String> workerCheck = Bus.request(ctx.vertx().eventBus(), Addresses.WORKER_PING, new JsonObject(),
-            Deliveries.within(READY_WAIT_MS)).map((String) null)
+    Future<String> workerCheck = WorkerOps.PING.call(bus, null, READY_WAIT_MS).map((String) null)
         .otherwise(e -> "No query worker is ready: " + Failure.messageOf(e));
     Future.all(storageCheck, workerCheck).onComplete(both -> {
       JsonArray reasons = new JsonArray();
@@ -88,8 +90,8 @@ final class HealthApi {
 
   /** For a signed-in user: every live node with its id, and this node's worker processes. */
   void nodes(RoutingContext ctx) {
-    Future<JsonObject> localWorkers = Bus.request(ctx.vertx().eventBus(), Addresses.WORKER_LOCAL_STATUS,
-        new JsonObject(), Deliveries.within(LOCAL_STATUS_TIMEOUT_MS)).otherwise((JsonObject) null);
+    Future<JsonObject> localWorkers = WorkerOps.LOCAL_STATUS.call(bus, null, LOCAL_STATUS_TIMEOUT_MS)
+        .map(LocalWorkerStatus.Pool::toJson).otherwise((JsonObject) null);
     Future.all(localWorkers, members(ctx)).onComplete(both -> Replies.json(ctx, 200,
         summary(both.result().resultAt(1))
             .put("local_workers", localWorkers.result())

@@ -3,8 +3,9 @@ package io.quarry.chat;
 import io.quarry.bus.BusFailure;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LlmClient;
-import io.vertx.core.json.JsonObject;
+import io.quarry.bus.LlmOps;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -36,7 +37,7 @@ final class MessageApi {
     String content = Bodies.requiredString(Bodies.object(ctx), "content", LlmClient.MAX_MESSAGE_CHARS);
     String userId = Auth.user(ctx).id();
     llm.start(userId, ctx.pathParam("id"), content)
-        .onSuccess(started -> Replies.json(ctx, 202, started))
+        .onSuccess(started -> Replies.json(ctx, 202, started.toJson()))
         .onFailure(e -> refused(ctx, e));
   }
 
@@ -52,6 +53,6 @@ final class MessageApi {
   }
 
   private void stop(RoutingContext ctx) {
-    Replies.send(ctx, 200, llm.stop(Auth.user(ctx).id(), ctx.pathParam("id")));
+    Replies.send(ctx, 200, llm.stop(Auth.user(ctx).id(), ctx.pathParam("id")).map(LlmOps.Stopped::toJson));
   }
 }

@@ -2,9 +2,9 @@ package io.quarry.chat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.StorageOps;
 import io.quarry.bus.User;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -32,7 +32,7 @@ class ChatEdgeTest {
 
   @BeforeEach
   void deploy(Vertx vertx) {
-    Bus.serve(vertx.eventBus(), Addresses.STORAGE_USER_LOCAL, body -> Future.succeededFuture(LOCAL.toJson()))
+    new Bus(vertx).serve(StorageOps.USER_LOCAL, none -> Future.succeededFuture(LOCAL))
         .completion().await();
     ChatVerticle chat = new ChatVerticle();
     vertx.deployVerticle(chat, new DeploymentOptions().setConfig(new JsonObject()
@@ -124,10 +124,10 @@ class ChatEdgeTest {
   @Test
   @DisplayName("storage's not-found and conflict become 404 and 409 with storage's message")
   void domainFailures(Vertx vertx) {
-    Bus.serve(vertx.eventBus(), Addresses.STORAGE_CONVERSATION_GET,
-        body -> Future.failedFuture(QuarryException.notFound("Conversation not found"))).completion().await();
-    Bus.serve(vertx.eventBus(), Addresses.STORAGE_CONVERSATION_RENAME,
-        body -> Future.failedFuture(QuarryException.conflict("Busy elsewhere"))).completion().await();
+    new Bus(vertx).serve(StorageOps.CONVERSATION_GET,
+        ref -> Future.failedFuture(QuarryException.notFound("Conversation not found"))).completion().await();
+    new Bus(vertx).serve(StorageOps.CONVERSATION_RENAME,
+        rename -> Future.failedFuture(QuarryException.conflict("Busy elsewhere"))).completion().await();
     assertError(send(HttpMethod.GET, "/api/conversations/nope", null), 404, "Conversation not found");
     assertError(send(HttpMethod.PATCH, "/api/conversations/x", "{\"title\":\"t\"}"), 409, "Busy elsewhere");
   }
@@ -135,8 +135,8 @@ class ChatEdgeTest {
   @Test
   @DisplayName("a storage bug reaches the client as 500 'Internal error' without a stack trace")
   void internalFailure(Vertx vertx) {
-    Bus.serve(vertx.eventBus(), Addresses.STORAGE_CONVERSATION_LIST,
-        body -> Future.failedFuture(new IllegalStateException("secret detail at line 42"))).completion().await();
+    new Bus(vertx).serve(StorageOps.CONVERSATION_LIST,
+        user -> Future.failedFuture(new IllegalStateException("secret detail at line 42"))).completion().await();
     assertError(send(HttpMethod.GET, "/api/conversations", null), 500, "Internal error");
   }
 

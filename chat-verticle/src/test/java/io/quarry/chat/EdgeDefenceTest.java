@@ -6,8 +6,8 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
-import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
+import io.quarry.bus.StorageOps;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -42,8 +42,8 @@ class EdgeDefenceTest {
   WebClient client;
 
   private void deploy(Vertx vertx, JsonObject config) {
-    Bus.serve(vertx.eventBus(), Addresses.STORAGE_USER_LOCAL,
-        body -> Future.succeededFuture(ChatEdgeTest.LOCAL.toJson())).completion().await();
+    new Bus(vertx).serve(StorageOps.USER_LOCAL,
+        none -> Future.succeededFuture(ChatEdgeTest.LOCAL)).completion().await();
     chat = new ChatVerticle();
     vertx.deployVerticle(chat, new DeploymentOptions().setConfig(config.put("port", 0))).await();
     client = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(chat.port()));

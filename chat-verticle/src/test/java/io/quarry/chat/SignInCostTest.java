@@ -2,11 +2,11 @@ package io.quarry.chat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
-import io.quarry.bus.Keys;
+import io.quarry.bus.Credentials;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageClient;
+import io.quarry.bus.StorageOps;
 import io.quarry.bus.User;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -39,15 +39,15 @@ class SignInCostTest {
 
   @BeforeEach
   void deploy(Vertx vertx) {
-    var bus = vertx.eventBus();
-    Bus.serve(bus, Addresses.STORAGE_INVITE_CHECK, body -> Future.succeededFuture(new JsonObject()
-        .put(Keys.USABLE, body.getString(Keys.CODE).equals("good")))).completion().await();
-    Bus.serve(bus, Addresses.STORAGE_USER_CREATE, body -> {
+    Bus bus = new Bus(vertx);
+    bus.serve(StorageOps.INVITE_CHECK, invite -> Future.succeededFuture(
+        new StorageOps.InviteState(invite.code().equals("good")))).completion().await();
+    bus.serve(StorageOps.USER_CREATE, user -> {
       created.incrementAndGet();
       return Future.failedFuture(QuarryException.badRequest(StorageClient.INVITE_REFUSED));
     }).completion().await();
-    Bus.serve(bus, Addresses.STORAGE_USER_CREDENTIALS, body -> body.getString(Keys.EMAIL).equals(ANN.email())
-        ? Future.succeededFuture(new JsonObject().put(Keys.USER, ANN.toJson()).put(Keys.PASSWORD_HASH, annHash))
+    bus.serve(StorageOps.USER_CREDENTIALS, email -> email.email().equals(ANN.email())
+        ? Future.succeededFuture(new Credentials(ANN, annHash))
         : Future.failedFuture(QuarryException.notFound("User not found"))).completion().await();
     chat = new ChatVerticle();
     vertx.deployVerticle(chat, new DeploymentOptions().setConfig(new JsonObject().put("port", 0)

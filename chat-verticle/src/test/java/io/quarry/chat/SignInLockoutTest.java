@@ -2,10 +2,10 @@ package io.quarry.chat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
-import io.quarry.bus.Keys;
+import io.quarry.bus.Credentials;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.StorageOps;
 import io.quarry.bus.User;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -38,18 +38,19 @@ class SignInLockoutTest {
   static final String ALICE_PASSWORD = "alice's right password";
 
   final AtomicLong now = new AtomicLong(1_000_000);
-  final Map<String, JsonObject> accounts = new HashMap<>();
+  final Map<String, Credentials> accounts = new HashMap<>();
   Vertx vertx;
   ChatVerticle chat;
 
   @BeforeEach
   void deploy(Vertx vertx) {
     this.vertx = vertx;
-    Bus.serve(vertx.eventBus(), Addresses.STORAGE_USER_CREDENTIALS, body -> {
-      JsonObject found = accounts.get(body.getString(Keys.EMAIL).toLowerCase(java.util.Locale.ROOT));
+    Bus bus = new Bus(vertx);
+    bus.serve(StorageOps.USER_CREDENTIALS, email -> {
+      Credentials found = accounts.get(email.email().toLowerCase(java.util.Locale.ROOT));
       return found == null ? Future.failedFuture(QuarryException.notFound("User not found")) : Future.succeededFuture(found);
     }).completion().await();
-    Bus.serve(vertx.eventBus(), Addresses.STORAGE_SESSION_CREATE, body -> Future.succeededFuture(new JsonObject()))
+    bus.serve(StorageOps.SESSION_CREATE, session -> Future.succeededFuture())
         .completion().await();
     chat = new ChatVerticle(now::get);
     // Few free failures per address, so that the test can reach an address's back-off too.
@@ -57,7 +58,7 @@ class SignInLockoutTest {
         .put("authMode", Auth.PASSWORD).put("authAddressFreeFailures", 8))).await();
     for (User user : new User[] {BOB, ALICE}) {
       String hash = chat.passwords().hash(user == BOB ? BOB_PASSWORD : ALICE_PASSWORD).await();
-      accounts.put(user.email(), new JsonObject().put(Keys.USER, user.toJson()).put(Keys.PASSWORD_HASH, hash));
+      accounts.put(user.email(), new Credentials(user, hash));
     }
   }
 

@@ -1,7 +1,5 @@
 package io.quarry.dataset;
 
-import static io.quarry.bus.Keys.required;
-
 import static io.quarry.bus.ChatEvents.DATASET_ERROR;
 import static io.quarry.bus.ChatEvents.DATASET_LOADED;
 import static io.quarry.bus.ChatEvents.DATASET_LOADING;
@@ -9,14 +7,15 @@ import static io.quarry.bus.ChatEvents.DATASET_REMOVED;
 
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.Dataset;
+import io.quarry.bus.DatasetOps.AddDataset;
 import io.quarry.bus.Failure;
-import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.Scopes.DatasetRef;
 import io.quarry.bus.StorageClient;
+import io.quarry.bus.StorageOps.RenameDataset;
 import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,10 +45,10 @@ final class DatasetCommands {
   }
 
   /** Step 1 (format) first, then the slot (duplicate, limit), then steps 2–5. */
-  Future<JsonObject> add(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    String conversationId = required(body, Keys.CONVERSATION_ID);
-    String url = body.getString(Keys.URL);
+  Future<Dataset> add(AddDataset request) {
+    String userId = request.userId();
+    String conversationId = request.conversationId();
+    String url = request.url();
     URI uri = OutboundHttp.parse(url).orElseThrow(() -> QuarryException.badRequest(INVALID_URL));
     return claim(userId, conversationId, url).compose(claimed -> load(userId, claimed, uri, true));
   }
@@ -58,10 +57,10 @@ final class DatasetCommands {
    * Re-runs steps 2–5; the dataset shows as loading meanwhile, then ready or in error. One that never loaded
    * (an add a stopped server left in error) is added again instead, since it holds no slot.
    */
-  Future<JsonObject> refresh(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    String conversationId = required(body, Keys.CONVERSATION_ID);
-    return storage.dataset(userId, conversationId, required(body, Keys.DATASET_ID))
+  Future<Dataset> refresh(DatasetRef ref) {
+    String userId = ref.userId();
+    String conversationId = ref.conversationId();
+    return storage.dataset(userId, conversationId, ref.datasetId())
         .compose(found -> {
           URI uri = OutboundHttp.parse(found.url()).orElseThrow();
           return found.neverLoaded()
@@ -78,28 +77,24 @@ final class DatasetCommands {
             : Future.failedFuture(e));
   }
 
-  Future<JsonObject> rename(JsonObject body) {
-    String name = TableNames.check(body.getString(Keys.NAME));
-    return storage.renameDataset(required(body, Keys.USER_ID), required(body, Keys.CONVERSATION_ID),
-        required(body, Keys.DATASET_ID), name).map(Dataset::toJson);
+  Future<Dataset> rename(RenameDataset rename) {
+    String name = TableNames.check(rename.name());
+    return storage.renameDataset(rename.userId(), rename.conversationId(), rename.datasetId(), name);
   }
 
-  Future<JsonObject> remove(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    return storage.deleteDataset(userId, required(body, Keys.CONVERSATION_ID), required(body, Keys.DATASET_ID))
-        .onSuccess(removed -> ChatEvents.publish(bus, userId, ChatEvents.dataset(DATASET_REMOVED, removed)))
-        .map(Dataset::toJson);
+  Future<Dataset> remove(DatasetRef ref) {
+    return storage.deleteDataset(ref.userId(), ref.conversationId(), ref.datasetId())
+        .onSuccess(removed -> ChatEvents.publish(bus, ref.userId(), ChatEvents.dataset(DATASET_REMOVED, removed)));
   }
 
-  private Future<JsonObject> load(String userId, Dataset dataset, URI uri, boolean adding) {
+  private Future<Dataset> load(String userId, Dataset dataset, URI uri, boolean adding) {
     ChatEvents.publish(bus, userId, ChatEvents.dataset(DATASET_LOADING, dataset));
     return pipeline.run(uri).transform(outcome -> {
           if (outcome.succeeded()) {
             return ready(userId, dataset, outcome.result());
           }
           return adding ? discard(userId, dataset, outcome.cause()) : failed(userId, dataset, outcome.cause());
-        })
-        .map(Dataset::toJson);
+        });
   }
 
   private Future<Dataset> ready(String userId, Dataset dataset, Pipeline.Loaded loaded) {

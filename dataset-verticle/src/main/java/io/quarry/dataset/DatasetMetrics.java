@@ -5,10 +5,11 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
+import io.quarry.bus.Dataset;
 import io.quarry.bus.Failure;
+import io.quarry.bus.QueryResult;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.function.Function;
 
@@ -26,12 +27,12 @@ final class DatasetMetrics {
   }
 
   /** {@code handler}, its outcome counted as {@code quarry_datasets_added_total}. */
-  static Function<JsonObject, Future<?>> adds(Function<JsonObject, Future<JsonObject>> handler) {
+  static <Q> Function<Q, Future<Dataset>> adds(Function<Q, Future<Dataset>> handler) {
     return body -> call(handler, body).onComplete(DatasetMetrics::added);
   }
 
   /** {@code handler}, timed as {@code quarry_queries_seconds} by outcome, its rows counted. */
-  static Function<JsonObject, Future<?>> queries(Function<JsonObject, Future<JsonObject>> handler) {
+  static <Q> Function<Q, Future<QueryResult>> queries(Function<Q, Future<QueryResult>> handler) {
     return body -> {
       long started = System.nanoTime();
       return call(handler, body).onComplete(done -> queried(done, started));
@@ -39,15 +40,15 @@ final class DatasetMetrics {
   }
 
   /** A handler that refuses a request at once (throws) has answered too. */
-  private static Future<JsonObject> call(Function<JsonObject, Future<JsonObject>> handler, JsonObject body) {
+  private static <Q, R> Future<R> call(Function<Q, Future<R>> handler, Q request) {
     try {
-      return handler.apply(body);
+      return handler.apply(request);
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
   }
 
-  private static void added(AsyncResult<JsonObject> done) {
+  private static void added(AsyncResult<Dataset> done) {
     Counter.builder("quarry.datasets.added").description("Datasets added, by outcome (the pipeline step that failed)")
         .tag("outcome", done.succeeded() ? "loaded" : addFailure(done.cause())).register(REGISTRY).increment();
   }
@@ -71,13 +72,13 @@ final class DatasetMetrics {
     return Failure.classify(cause) == Failure.TOO_LARGE ? "too_large" : "error";
   }
 
-  private static void queried(AsyncResult<JsonObject> done, long started) {
+  private static void queried(AsyncResult<QueryResult> done, long started) {
     String outcome = done.succeeded() ? "ok" : Failure.classify(done.cause()).name().toLowerCase(java.util.Locale.ROOT);
     Timer.builder("quarry.queries").description("Queries as their callers wait for them, queueing included")
         .tag("outcome", outcome).publishPercentileHistogram().maximumExpectedValue(Duration.ofMinutes(5))
         .register(REGISTRY).record(Duration.ofNanos(System.nanoTime() - started));
     if (done.succeeded()) {
-      ROWS.record(done.result().getLong("total_rows", 0L));
+      ROWS.record(done.result().totalRows());
     }
   }
 }

@@ -1,6 +1,6 @@
 package io.quarry.dataset;
 
-import static io.quarry.bus.Addresses.*;
+import static io.quarry.bus.DatasetOps.*;
 
 import io.quarry.bus.Bus;
 import io.quarry.bus.StorageClient;
@@ -34,19 +34,20 @@ public class DatasetVerticle extends VerticleBase {
     EventBus bus = vertx.eventBus();
     StorageClient storage = new StorageClient(vertx);
     http = new OutboundHttp(vertx, settings.policy(), (int) settings.pipeline().headTimeoutMs());
-    WorkerClient worker = new WorkerClient(bus);
+    WorkerClient worker = new WorkerClient(vertx);
     Pipeline pipeline = new Pipeline(vertx, http, settings.pipeline(), new EngineSchema(worker));
     DatasetCommands commands = new DatasetCommands(bus, storage, pipeline, settings.maxDatasets());
     NewVersions newVersions = new NewVersions(storage, bus, pipeline);
     QueryRunner queries = new QueryRunner(bus, storage, worker, newVersions, settings);
     VersionCheck versions = new VersionCheck(storage, pipeline, newVersions, settings.versionCheckIntervalMs());
+    Bus ops = new Bus(vertx);
     return Future.all(
-        Bus.serve(bus, DATASET_ADD, DatasetMetrics.adds(commands::add)).completion(),
-        Bus.serve(bus, DATASET_REFRESH, commands::refresh).completion(),
-        Bus.serve(bus, DATASET_RENAME, commands::rename).completion(),
-        Bus.serve(bus, DATASET_REMOVE, commands::remove).completion(),
-        Bus.serve(bus, DATASET_VERSIONS_CHECK, versions::check).completion(),
-        Bus.serve(bus, DATASET_QUERY_RUN, DatasetMetrics.queries(queries::run)).completion());
+        ops.serve(ADD, DatasetMetrics.adds(commands::add)).completion(),
+        ops.serve(REFRESH, commands::refresh).completion(),
+        ops.serve(RENAME, commands::rename).completion(),
+        ops.serve(REMOVE, commands::remove).completion(),
+        ops.serve(VERSIONS_CHECK, versions::check).completion(),
+        ops.serve(QUERY_RUN, DatasetMetrics.queries(queries::run)).completion());
   }
 
   @Override

@@ -4,12 +4,11 @@ import static io.quarry.bus.ChatEvents.DATASET_LOADED;
 
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.Dataset;
+import io.quarry.bus.Source;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -38,13 +37,12 @@ final class NewVersions {
   }
 
   /** The versions a query's worker read ({@code sources}), each seen for the dataset of its table and URL. */
-  void note(String userId, List<Dataset> datasets, JsonArray sources) {
-    for (Object item : sources) {
-      JsonObject source = (JsonObject) item;
+  void note(String userId, List<Dataset> datasets, List<Source> sources) {
+    for (Source source : sources) {
       datasets.stream()
-          .filter(d -> d.name().equals(source.getString("table")) && d.url().equals(source.getString("url")))
+          .filter(d -> d.name().equals(source.table()) && d.url().equals(source.url()))
           .findFirst()
-          .ifPresent(d -> seen(userId, d, source.getString("etag"), source.getLong("size")));
+          .ifPresent(d -> seen(userId, d, source.etag(), source.size()));
     }
   }
 

@@ -1,24 +1,21 @@
 package io.quarry.dataset;
 
-import static io.quarry.bus.Keys.required;
-
+import io.quarry.bus.BusFailure;
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.Dataset;
+import io.quarry.bus.DatasetOps.RunQuery;
 import io.quarry.bus.Export;
 import io.quarry.bus.Failure;
-import io.quarry.bus.Keys;
+import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
-import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.Timestamps;
-import io.quarry.bus.BusFailure;
 import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
-import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -55,28 +52,28 @@ final class QueryRunner {
     this.maxSqlChars = settings.maxSqlChars();
   }
 
-  Future<JsonObject> run(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    String conversationId = required(body, Keys.CONVERSATION_ID);
-    String sql = required(body, Keys.SQL);
+  Future<QueryResult> run(RunQuery query) {
+    String userId = query.userId();
+    String conversationId = query.conversationId();
+    String sql = query.sql();
     if (sql.length() > maxSqlChars) {
       throw QuarryException.badRequest("Field 'sql' must be at most " + String.format("%,d", maxSqlChars) + " characters");
     }
-    String stopKey = body.getString(Keys.STOP_KEY, "");
-    Export export = Export.fromJson(body.getJsonObject(Keys.EXPORT));
+    String stopKey = query.stopKey();
+    Export export = query.export();
     return lanes.submit(userId, () -> export == null ? runNow(userId, conversationId, sql, stopKey)
         : exportNow(userId, conversationId, sql, stopKey, export));
   }
 
-  private Future<JsonObject> runNow(String userId, String conversationId, String sql, String stopKey) {
+  private Future<QueryResult> runNow(String userId, String conversationId, String sql, String stopKey) {
     return answer(userId, conversationId, sql, stopKey, null)
-        .map(result -> store(userId, result.withIdentity(null, conversationId, sql)).toJson());
+        .map(result -> store(userId, result.withIdentity(null, conversationId, sql)));
   }
 
   /** The whole result written by a worker for download: not stored, its reply says where to read it. */
-  private Future<JsonObject> exportNow(String userId, String conversationId, String sql, String stopKey,
+  private Future<QueryResult> exportNow(String userId, String conversationId, String sql, String stopKey,
       Export export) {
-    return answer(userId, conversationId, sql, stopKey, export).map(QueryResult::toJson);
+    return answer(userId, conversationId, sql, stopKey, export);
   }
 
   /** A worker's answer over the conversation's datasets; {@code export} null for rows in the reply. */
@@ -84,7 +81,7 @@ final class QueryRunner {
     return guessed.run(userId, conversationId, () -> storage.datasetsForQuery(userId, conversationId),
             tables -> runOnAWorker(new QueryRequest(sql, tables, timeoutMs, userId, conversationId, stopKey, export)))
         .compose(confirmed -> confirmed.answer().recover(e -> markUnreachable(userId, confirmed.datasets(), e))
-            .onSuccess(result -> versions.note(userId, confirmed.datasets(), result.sources())));
+            .onSuccess(result -> versions.note(userId, confirmed.datasets(), result.sourceList())));
   }
 
   /**

@@ -1,13 +1,11 @@
 package io.quarry.dataset;
 
-import static io.quarry.bus.Keys.required;
-
 import io.quarry.bus.Dataset;
-import io.quarry.bus.Keys;
+import io.quarry.bus.DatasetOps.VersionsChecked;
+import io.quarry.bus.Scopes.ConversationRef;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,17 +39,17 @@ final class VersionCheck {
     this.intervalMs = intervalMs;
   }
 
-  /** {@code {user_id, conversation_id}} → {@code {checked, changed}}: how many servers were asked, and changed. */
-  Future<JsonObject> check(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    String conversationId = required(body, Keys.CONVERSATION_ID);
+  /** How many servers were asked, and how many had changed. */
+  Future<VersionsChecked> check(ConversationRef ref) {
+    String userId = ref.userId();
+    String conversationId = ref.conversationId();
     return storage.datasets(userId, conversationId).compose(datasets -> {
       List<Future<Boolean>> checks = datasets.stream()
           .filter(d -> Dataset.READY.equals(d.status()) && due(d.id()))
           .map(d -> changed(userId, d))
           .toList();
-      return Future.join(checks).otherwiseEmpty().map(v -> new JsonObject().put("checked", checks.size())
-          .put("changed", checks.stream().filter(f -> f.succeeded() && f.result()).count()));
+      return Future.join(checks).otherwiseEmpty().map(v -> new VersionsChecked(checks.size(),
+          checks.stream().filter(f -> f.succeeded() && f.result()).count()));
     });
   }
 

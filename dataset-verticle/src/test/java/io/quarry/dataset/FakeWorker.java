@@ -1,7 +1,7 @@
 package io.quarry.dataset;
 
 import io.quarry.bus.Addresses;
-import io.quarry.bus.BusFailure;
+import io.quarry.bus.Bus;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
@@ -37,6 +37,7 @@ final class FakeWorker {
   private final MessageConsumer<JsonObject> consumer;
 
   private FakeWorker(Vertx vertx) {
+    new Bus(vertx); // registers how a QuarryException travels, as any node of Quarry does
     vertx.eventBus().addOutboundInterceptor(delivery -> {
       if (Addresses.WORKER_QUERY_RUN.equals(delivery.message().address())) {
         sent.incrementAndGet();
@@ -86,7 +87,7 @@ final class FakeWorker {
 
   /** The next request fails as a worker fails a query (a domain failure: RECIPIENT_FAILURE). */
   FakeWorker thenFail(QuarryException failure) {
-    script.add(msg -> msg.fail(failure.failure().code(), BusFailure.encode(failure)));
+    script.add(msg -> msg.reply(failure));
     return this;
   }
 

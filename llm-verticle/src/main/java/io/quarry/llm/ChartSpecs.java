@@ -17,7 +17,7 @@ final class ChartSpecs {
   }
 
   static JsonObject validate(JsonObject args, QueryResult result) {
-    List<String> columns = result.columns().stream().map(c -> ((JsonObject) c).getString("name")).toList();
+    List<String> columns = result.columnNames();
     String type = args.getString("chart_type", "");
     if (!Tools.CHART_TYPES.contains(type)) {
       throw new IllegalArgumentException("Unknown chart_type '" + type + "'; use one of " + String.join(", ", Tools.CHART_TYPES));
@@ -51,7 +51,7 @@ final class ChartSpecs {
 
   /** The columns a render_table call shows: those named, or all. */
   static JsonArray tableColumns(JsonObject args, QueryResult result) {
-    List<String> all = result.columns().stream().map(c -> ((JsonObject) c).getString("name")).toList();
+    List<String> all = result.columnNames();
     JsonArray wanted = args.getJsonArray("columns");
     if (wanted == null || wanted.isEmpty()) {
       return new JsonArray(List.copyOf(all));

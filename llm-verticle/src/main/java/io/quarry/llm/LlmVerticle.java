@@ -1,19 +1,17 @@
 package io.quarry.llm;
 
-import static io.quarry.bus.Addresses.*;
+import static io.quarry.bus.Addresses.llmTurnStopAt;
+import static io.quarry.bus.LlmOps.*;
 
-import io.quarry.bus.Bus;
-import io.quarry.bus.DatasetClient;
-import io.quarry.bus.Keys;
-import io.quarry.bus.LlmStatus;
-import io.quarry.bus.StorageClient;
 import com.google.genai.types.GenerateContentResponse;
 import com.google.genai.types.Part;
+import io.quarry.bus.Bus;
+import io.quarry.bus.DatasetClient;
+import io.quarry.bus.LlmStatus;
+import io.quarry.bus.StorageClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.json.JsonObject;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +39,6 @@ public class LlmVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     LlmSettings settings = given != null ? given : LlmSettings.from(config());
-    EventBus bus = vertx.eventBus();
     gemini = settings.gemini().map(g -> new GeminiClient(vertx, g)).orElse(null);
     StorageClient storage = new StorageClient(vertx);
     TokenBudget budget = new TokenBudget(storage, settings.tokenLimit(), settings.turnReserveTokens(),
@@ -55,21 +52,21 @@ public class LlmVerticle extends VerticleBase {
     }
     return vertx.executeBlocking(LlmVerticle::warmUp)
         .compose(v -> TurnRegistry.open(vertx, settings.node().id()))
-        .compose(registry -> serve(bus, new Turns(context, budget, registry), registry, status)
+        .compose(registry -> serve(new Bus(vertx), new Turns(context, budget, registry), registry, status)
             .compose(v -> new Orphans(vertx, registry, storage, datasets).watch()));
   }
 
-  private Future<?> serve(EventBus bus, Turns turns, TurnRegistry registry, LlmStatus status) {
-    MessageConsumer<JsonObject> starts = Bus.serve(bus, LLM_TURN_START, turns::start);
+  private Future<?> serve(Bus bus, Turns turns, TurnRegistry registry, LlmStatus status) {
+    MessageConsumer<Object> starts = bus.serve(TURN_START, turns::start);
     // Draining, it takes no new turn: its consumer goes, so that other llm nodes get the cluster's questions.
-    MessageConsumer<JsonObject> drain = bus.localConsumer(LLM_DRAIN, msg -> starts.unregister()
-        .compose(v -> turns.drain(msg.body().getLong(Keys.GRACE_MS))).onComplete(done -> msg.reply(done.result())));
+    MessageConsumer<Object> drain = bus.serveLocal(DRAIN, request -> starts.unregister()
+        .compose(v -> turns.drain(request.graceMs())));
     return Future.all(
         starts.completion(), drain.completion(),
-        Bus.serve(bus, LLM_TURN_STOP, turns::stop).completion(),
-        Bus.serve(bus, llmTurnStopAt(registry.owner), turns::stopHere).completion(),
-        Bus.serve(bus, LLM_USAGE_GET, turns::usage).completion(),
-        Bus.serve(bus, LLM_STATUS, body -> Future.succeededFuture(status.toJson())).completion());
+        bus.serve(TURN_STOP, turns::stop).completion(),
+        bus.serve(TURN_STOP_HERE.at(llmTurnStopAt(registry.owner)), turns::stopHere).completion(),
+        bus.serve(USAGE_GET, turns::usage).completion(),
+        bus.serve(STATUS, none -> Future.succeededFuture(status)).completion());
   }
 
   /**

@@ -5,7 +5,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -26,7 +25,7 @@ final class NumberCheck {
 
   /** A stored result's values, as the check reads them. */
   static Values values(QueryResult result) {
-    List<String> columns = result.columns().stream().map(c -> ((JsonObject) c).getString("name")).toList();
+    List<String> columns = result.columnNames();
     return new Values(result.id(), columns, result.rows().toJsonArray(), result.totalRows());
   }
 

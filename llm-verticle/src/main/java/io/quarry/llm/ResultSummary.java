@@ -3,7 +3,6 @@ package io.quarry.llm;
 import io.quarry.bus.QueryResult;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.util.stream.Collectors;
 
 /**
  * What the model is told about a result: the chart design seed's summary line, the result id it can
@@ -19,7 +18,7 @@ final class ResultSummary {
   }
 
   private static String line(QueryResult r, JsonArray all) {
-    String columns = r.columns().stream().map(c -> ((JsonObject) c).getString("name")).collect(Collectors.joining(", "));
+    String columns = String.join(", ", r.columnNames());
     JsonArray sample = new JsonArray(all.getList().subList(0, Math.min(SAMPLE_ROWS, all.size())));
     return "Query executed successfully. Returned " + r.totalRows() + " rows with columns: [" + columns
         + "]. Sample data: " + sample.encode();

@@ -2,6 +2,7 @@ package io.quarry.llm;
 
 import io.quarry.bus.BusFailure;
 import io.quarry.bus.Failure;
+import io.quarry.bus.LlmOps;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.Timestamps;
@@ -47,13 +48,10 @@ final class TokenBudget {
       return limit == 0 ? 100.0 : used * 100.0 / limit;
     }
 
-    JsonObject toJson() {
-      return new JsonObject()
-          .put("tokens_used", used)
-          .put("token_limit", limit)
-          .put("remaining", Math.max(0, limit - used))
-          .put("usage_percent", Math.round(percent() * 10) / 10.0)
-          .put("resets_in_seconds", resetsInSeconds);
+    /** As {@code /api/usage} shows it: the percentage to one decimal. */
+    LlmOps.Budget report() {
+      return new LlmOps.Budget(used, limit, Math.max(0, limit - used), Math.round(percent() * 10) / 10.0,
+          resetsInSeconds);
     }
 
     static Usage of(UsageWindow window, long limit, Instant now) {

@@ -1,24 +1,27 @@
 package io.quarry.llm;
 
-import static io.quarry.bus.Keys.required;
-
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Failure;
-import io.quarry.bus.Keys;
 import io.quarry.bus.LlmClient;
+import io.quarry.bus.LlmOps.Budget;
+import io.quarry.bus.LlmOps.Drained;
+import io.quarry.bus.LlmOps.StartTurn;
+import io.quarry.bus.LlmOps.Stopped;
+import io.quarry.bus.LlmOps.TurnStarted;
+import io.quarry.bus.LlmOps;
 import io.quarry.bus.LogContext;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.Scopes.ConversationRef;
+import io.quarry.bus.Scopes.UserRef;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.TurnClaim;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +40,7 @@ final class Turns {
   private final TurnContext context;
   private final Vertx vertx;
   private final EventBus bus;
+  private final Bus ops;
   private final StorageClient storage;
   private final TokenBudget budget;
   private final Titles titles;
@@ -50,6 +54,7 @@ final class Turns {
     this.context = context;
     this.vertx = context.vertx();
     this.bus = vertx.eventBus();
+    this.ops = new Bus(vertx);
     this.storage = context.storage();
     this.budget = budget;
     this.registry = registry;
@@ -60,10 +65,10 @@ final class Turns {
    * Stores the user's message, starts the turn, and answers with the id the answer will stream under. The
    * conversation is claimed in the cluster-wide registry first: a second question, on any llm node, is refused.
    */
-  Future<JsonObject> start(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    String conversationId = required(body, Keys.CONVERSATION_ID);
-    String content = content(body);
+  Future<TurnStarted> start(StartTurn request) {
+    String userId = request.userId();
+    String conversationId = request.conversationId();
+    String content = content(request.content());
     if (draining) {
       throw new QuarryException(Failure.UNAVAILABLE, LlmClient.RESTARTING);
     }
@@ -81,7 +86,7 @@ final class Turns {
             : Future.failedFuture(QuarryException.conflict(IN_PROGRESS))));
   }
 
-  private Future<JsonObject> begin(Conversation conversation, TurnClaim claim, String content) {
+  private Future<TurnStarted> begin(Conversation conversation, TurnClaim claim, String content) {
     String userId = claim.userId();
     String conversationId = claim.conversationId();
     Events events = new Events(bus, userId, conversationId);
@@ -100,7 +105,7 @@ final class Turns {
             announceBudget(userId, events);
           });
           titles.nameAfterFirstQuestion(conversation, content, events);
-          return new JsonObject().put(Keys.MESSAGE_ID, claim.messageId()).put("user_message_id", stored.id());
+          return new TurnStarted(claim.messageId(), stored.id());
         }));
   }
 
@@ -108,11 +113,11 @@ final class Turns {
    * The node is stopping: no new turn starts, and the running ones have {@code graceMs} to finish; those still
    * running then stop, their answers kept as interrupted. Completes once every one has ended.
    */
-  Future<JsonObject> drain(long graceMs) {
+  Future<Drained> drain(long graceMs) {
     draining = true;
     List<Future<Void>> ending = running.values().stream().map(Turn::finished).toList();
     if (ending.isEmpty()) {
-      return Future.succeededFuture(new JsonObject().put("interrupted", 0));
+      return Future.succeededFuture(new Drained(0));
     }
     log.info("Draining: {} answers being written have {} ms to finish", ending.size(), graceMs);
     int[] interrupted = {0};
@@ -122,7 +127,7 @@ final class Turns {
     }));
     return Future.join(ending).transform(done -> {
       vertx.cancelTimer(timer);
-      return Future.succeededFuture(new JsonObject().put("interrupted", interrupted[0]));
+      return Future.succeededFuture(new Drained(interrupted[0]));
     });
   }
 
@@ -133,8 +138,8 @@ final class Turns {
         .<Void>mapEmpty().otherwiseEmpty();
   }
 
-  Future<JsonObject> usage(JsonObject body) {
-    return budget.usage(required(body, Keys.USER_ID)).map(TokenBudget.Usage::toJson);
+  Future<Budget> usage(UserRef user) {
+    return budget.usage(user.userId()).map(TokenBudget.Usage::report);
   }
 
   /** A turn starts only under the limit, counting the user's other running turns, and holds its share. */
@@ -156,46 +161,45 @@ final class Turns {
       if (usage.exceeded()) {
         events.emit(ChatEvents.rateLimitExceeded(events.conversationId, usage.resetsInSeconds()));
       } else if (usage.warning()) {
-        events.emit(ChatEvents.rateLimitWarning(events.conversationId, usage.toJson().getDouble("usage_percent"),
+        events.emit(ChatEvents.rateLimitWarning(events.conversationId, usage.report().usagePercent(),
             usage.limit() - usage.used()));
       }
     });
   }
 
   /** Stops the conversation's turn on whichever llm node runs it. */
-  Future<JsonObject> stop(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    String conversationId = required(body, Keys.CONVERSATION_ID);
+  Future<Stopped> stop(ConversationRef ref) {
+    String userId = ref.userId();
+    String conversationId = ref.conversationId();
     // Like every other route, a conversation that is not the caller's is not found (storage checks).
     return storage.conversation(userId, conversationId)
         .compose(owned -> registry.find(conversationId))
         .compose(claim -> claim == null ? stopped(false)
-            : registry.mine(claim) ? stopHere(body)
-            : Bus.request(bus, Addresses.llmTurnStopAt(claim.owner()), body, new DeliveryOptions()
-                .setSendTimeout(STOP_WAIT_MS)).recover(e -> notStopped(claim, e)));
+            : registry.mine(claim) ? stopHere(ref)
+            : LlmOps.TURN_STOP_HERE.at(Addresses.llmTurnStopAt(claim.owner())).call(ops, ref, STOP_WAIT_MS)
+                .recover(e -> notStopped(claim, e)));
   }
 
   /** A turn this verticle runs, stopped for its own user only. */
-  Future<JsonObject> stopHere(JsonObject body) {
-    Turn turn = running.get(required(body, Keys.CONVERSATION_ID));
-    return turn == null || !turn.userId.equals(required(body, Keys.USER_ID)) ? stopped(false)
+  Future<Stopped> stopHere(ConversationRef ref) {
+    Turn turn = running.get(ref.conversationId());
+    return turn == null || !turn.userId.equals(ref.userId()) ? stopped(false)
         : turn.stop().compose(v -> stopped(true));
   }
 
   /** Its node is gone or going: the turn ends on its own, with a chat_error, once the node has left. */
-  private static Future<JsonObject> notStopped(TurnClaim claim, Throwable e) {
+  private static Future<Stopped> notStopped(TurnClaim claim, Throwable e) {
     log.warn("The turn of conversation {} on node {} could not be stopped: {}", claim.conversationId(),
         claim.nodeId(), e.getMessage());
     return stopped(false);
   }
 
-  private static Future<JsonObject> stopped(boolean stopped) {
-    return Future.succeededFuture(new JsonObject().put("stopped", stopped));
+  private static Future<Stopped> stopped(boolean stopped) {
+    return Future.succeededFuture(new Stopped(stopped));
   }
 
-  private static String content(JsonObject body) {
-    Object value = body.getValue("content");
-    if (!(value instanceof String text) || text.isBlank()) {
+  private static String content(String text) {
+    if (text == null || text.isBlank()) {
       throw QuarryException.badRequest("Field 'content' is required");
     }
     if (text.length() > LlmClient.MAX_MESSAGE_CHARS) {

@@ -68,7 +68,7 @@ class SeveralLlmNodesTest {
     turn.gemini.next().text("One").stall();
     turn.gemini.next().text("Two").stall();
     String first = turn.asked("First");
-    String other = turn.llm.start(TurnHarness.USER, second, "Second").await().getString(Keys.MESSAGE_ID);
+    String other = turn.llm.start(TurnHarness.USER, second, "Second").await().messageId();
     // Both answers stream (which gets "One" depends on which reaches Gemini first).
     Set<String> streaming = new HashSet<>(Set.of(first, other));
     while (!streaming.isEmpty()) {
@@ -81,10 +81,10 @@ class SeveralLlmNodesTest {
     assertThat(Failure.classify(stranger)).isEqualTo(Failure.NOT_FOUND);
     // Stops alternate between the two nodes: with one stop between them, one of the two lands on the node that
     // does not run its turn.
-    assertThat(turn.llm.stop(TurnHarness.USER, turn.conversation).await().getBoolean("stopped")).isTrue();
+    assertThat(turn.llm.stop(TurnHarness.USER, turn.conversation).await().stopped()).isTrue();
     String idle = turn.storage.seedConversation(TurnHarness.USER, "Idle").await().id();
-    assertThat(turn.llm.stop(TurnHarness.USER, idle).await().getBoolean("stopped")).isFalse();
-    assertThat(turn.llm.stop(TurnHarness.USER, second).await().getBoolean("stopped")).isTrue();
+    assertThat(turn.llm.stop(TurnHarness.USER, idle).await().stopped()).isFalse();
+    assertThat(turn.llm.stop(TurnHarness.USER, second).await().stopped()).isTrue();
 
     assertThat(turn.storage.messages(turn.conversation).await().get(1).status()).isEqualTo(ChatMessage.CANCELLED);
     assertThat(turn.storage.messages(second).await().get(1).status()).isEqualTo(ChatMessage.CANCELLED);

@@ -2,12 +2,11 @@ package io.quarry.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.BusFailure;
 import io.quarry.bus.Failure;
-import io.quarry.bus.Keys;
 import io.quarry.bus.StorageClient;
+import io.quarry.bus.StorageOps;
 import io.quarry.bus.Timestamps;
 import io.quarry.bus.UsageWindow;
 import io.vertx.core.Future;
@@ -39,8 +38,8 @@ class TokenBudgetTest {
   }
 
   private TokenBudget budgetAt(Vertx vertx, Instant now, long limit) {
-    Bus.serve(vertx.eventBus(), Addresses.STORAGE_USAGE_WINDOW, body -> {
-      String since = body.getString(Keys.SINCE);
+    new Bus(vertx).serve(StorageOps.USAGE_WINDOW, window -> {
+      String since = window.since();
       List<UsageWindow.Entry> entries = new ArrayList<>();
       long total = 0;
       for (JsonObject row : rows) {
@@ -49,7 +48,7 @@ class TokenBudgetTest {
           total += row.getLong("tokens");
         }
       }
-      return Future.succeededFuture(new UsageWindow(total, 0, null, entries).toJson());
+      return Future.succeededFuture(new UsageWindow(total, 0, null, entries));
     }).completion().await();
     return new TokenBudget(new StorageClient(vertx), limit, 100, 3, Clock.fixed(now, ZoneOffset.UTC));
   }
@@ -65,8 +64,8 @@ class TokenBudgetTest {
   @Test
   @DisplayName("a user at the turn cap is refused with a 429 even when usage cannot be read, then with no reset time")
   void capWithoutStorage(Vertx vertx) {
-    var window = Bus.serve(vertx.eventBus(), Addresses.STORAGE_USAGE_WINDOW,
-        body -> Future.succeededFuture(new UsageWindow(0, 0, null).toJson()));
+    var window = new Bus(vertx).serve(StorageOps.USAGE_WINDOW,
+        since -> Future.succeededFuture(new UsageWindow(0, 0, null)));
     window.completion().await();
     TokenBudget budget = new TokenBudget(new StorageClient(vertx), LIMIT, 100, 1, Clock.fixed(NOW, ZoneOffset.UTC));
     budget.hold("u").await();
@@ -115,7 +114,7 @@ class TokenBudgetTest {
     assertThat(usage(800)).matches(u -> u.warning() && !u.exceeded());
     assertThat(usage(999)).matches(u -> u.warning() && !u.exceeded() && u.resetsInSeconds() == 0);
     assertThat(usage(1000)).matches(TokenBudget.Usage::exceeded);
-    JsonObject json = usage(800).toJson();
+    JsonObject json = usage(800).report().toJson();
     assertThat(json.getLong("tokens_used")).isEqualTo(800);
     assertThat(json.getLong("remaining")).isEqualTo(200);
     assertThat(json.getDouble("usage_percent")).isEqualTo(80.0);

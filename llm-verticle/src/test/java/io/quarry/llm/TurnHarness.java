@@ -2,7 +2,6 @@ package io.quarry.llm;
 
 import io.quarry.bus.Addresses;
 import io.quarry.bus.ChatMessage;
-import io.quarry.bus.Conversation;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.NodeInfo;
@@ -64,7 +63,7 @@ final class TurnHarness implements AutoCloseable {
     for (String node : nodes) {
       deploy(vertx, node);
     }
-    llm = new LlmClient(vertx.eventBus());
+    llm = new LlmClient(vertx);
     storageClient = new StorageClient(vertx);
     conversation = storage.seedConversation(USER, Titles.DEFAULT).await().id();
   }
@@ -80,7 +79,7 @@ final class TurnHarness implements AutoCloseable {
 
   /** Asks in the harness's conversation and returns the id the answer streams under. */
   String asked(String content) {
-    return llm.start(USER, conversation, content).await().getString("message_id");
+    return llm.start(USER, conversation, content).await().messageId();
   }
 
   /** A ready dataset of the conversation, as the pipeline leaves one. */

@@ -62,7 +62,7 @@ class TurnStreamTest extends TurnTestBase {
     FakeGemini.Script script = turn.gemini.next().text("Partial answer").stall();
     String messageId = turn.asked("Tell me everything");
     turn.events.next("chat_token");
-    assertThat(turn.llm.stop(TurnHarness.USER, turn.conversation).await().getBoolean("stopped")).isTrue();
+    assertThat(turn.llm.stop(TurnHarness.USER, turn.conversation).await().stopped()).isTrue();
     script.closed().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     ChatMessage saved = turn.messages().get(1);
     assertThat(saved.id()).isEqualTo(messageId);
@@ -74,7 +74,7 @@ class TurnStreamTest extends TurnTestBase {
     assertThat(turn.events.next("chat_complete").getString("message_id")).isEqualTo(next);
     assertThat(turn.events.seen()).noneMatch(e -> "chat_complete".equals(e.getString("type"))
         && messageId.equals(e.getString("message_id")));
-    assertThat(turn.llm.stop(TurnHarness.USER, turn.conversation).await().getBoolean("stopped")).isFalse();
+    assertThat(turn.llm.stop(TurnHarness.USER, turn.conversation).await().stopped()).isFalse();
   }
 
   @Test

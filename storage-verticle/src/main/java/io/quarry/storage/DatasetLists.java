@@ -1,8 +1,9 @@
 package io.quarry.storage;
 
+import io.quarry.bus.Dataset;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -19,7 +20,7 @@ final class DatasetLists {
 
   private static final int MAX_CONVERSATIONS = 1_024;
 
-  private record Entry(String userId, JsonObject reply) {
+  private record Entry(String userId, List<Dataset> reply) {
   }
 
   private final Map<String, Entry> lists = new LinkedHashMap<>(64, 0.75f, true) {
@@ -38,7 +39,7 @@ final class DatasetLists {
   }
 
   /** The list as kept, when its conversation is the user's; else {@code read}, kept if nothing was written meanwhile. */
-  Future<JsonObject> list(String userId, String conversationId, Supplier<Future<JsonObject>> read) {
+  Future<List<Dataset>> list(String userId, String conversationId, Supplier<Future<List<Dataset>>> read) {
     if (!keep) {
       return read.get();
     }

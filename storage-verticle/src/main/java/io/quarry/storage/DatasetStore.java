@@ -1,18 +1,22 @@
 package io.quarry.storage;
 
-import static io.quarry.bus.Keys.required;
-
-import io.quarry.bus.Bus;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.Failure;
+import io.quarry.bus.Fields;
 import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.Scopes.DatasetRef;
+import io.quarry.bus.StorageOps.ClaimDataset;
+import io.quarry.bus.StorageOps.ListDatasets;
+import io.quarry.bus.StorageOps.RenameDataset;
+import io.quarry.bus.StorageOps.UpdateDataset;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,14 +44,14 @@ final class DatasetStore {
   }
 
   /** A second delivery of the same claim (the dataset id its caller chose) answers the dataset it claimed. */
-  Future<JsonObject> claim(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    String conversationId = required(body, Keys.CONVERSATION_ID);
-    String id = Db.idOr(body.getString(Keys.DATASET_ID));
+  Future<Dataset> claim(ClaimDataset claim) {
+    String userId = claim.userId();
+    String conversationId = claim.conversationId();
+    String id = Db.idOr(claim.datasetId());
     return lists.write(conversationId, () -> db.tx(conn -> ConversationStore.lockOwned(db, conn, userId, conversationId)
         .compose(v -> db.run(conn, "SELECT " + COLUMNS + OWNED + " AND d.id = ?", userId, conversationId, id))
-        .compose(made -> made.size() > 0 ? Future.succeededFuture(dataset(made.iterator().next()).toJson())
-            : claimNew(conn, body, id))));
+        .compose(made -> made.size() > 0 ? Future.succeededFuture(dataset(made.iterator().next()))
+            : claimNew(conn, claim, id))));
   }
 
   /**
@@ -55,10 +59,10 @@ final class DatasetStore {
    * that never loaded (an add whose deletion did not happen, or one a dead server left) costs nothing: it holds
    * no slot, and a new add of its URL replaces it. Its name is still avoided, since names are unique.
    */
-  private Future<JsonObject> claimNew(SqlClient conn, JsonObject body, String id) {
-    String conversationId = required(body, Keys.CONVERSATION_ID);
-    String url = required(body, Keys.URL);
-    int max = body.getInteger(Keys.MAX_DATASETS, 5);
+  private Future<Dataset> claimNew(SqlClient conn, ClaimDataset claim, String id) {
+    String conversationId = claim.conversationId();
+    String url = claim.url();
+    int max = claim.maxDatasets();
     return db.run(conn, "SELECT id, url, name, status, row_count FROM datasets WHERE conversation_id = ?",
             conversationId)
         .compose(rows -> {
@@ -89,20 +93,20 @@ final class DatasetStore {
         });
   }
 
-  private Future<JsonObject> insert(SqlClient conn, String id, String conversationId, String url, String name) {
+  private Future<Dataset> insert(SqlClient conn, String id, String conversationId, String url, String name) {
     String now = Timestamps.now();
     Dataset d = new Dataset(id, conversationId, url, name, null, null, new JsonArray(), Dataset.LOADING, null,
         null, null, now, now);
     return db.run(conn, "INSERT INTO datasets (id, conversation_id, url, name, status, created_at, updated_at)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?)", d.id(), conversationId, url, name, d.status(), now, now)
-        .map(v -> d.toJson());
+        .map(v -> d);
   }
 
   /** Run for every query: answered from memory while nothing changed (see {@link DatasetLists}). */
-  Future<JsonObject> list(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    String conversationId = required(body, Keys.CONVERSATION_ID);
-    Future<Void> room = body.getBoolean(Keys.FOR_QUERY, false) ? quotas.roomForResults(userId) : Future.succeededFuture();
+  Future<List<Dataset>> list(ListDatasets request) {
+    String userId = request.userId();
+    String conversationId = request.conversationId();
+    Future<Void> room = request.forQuery() ? quotas.roomForResults(userId) : Future.succeededFuture();
     return room.compose(v -> lists.list(userId, conversationId, () -> read(userId, conversationId)));
   }
 
@@ -110,26 +114,25 @@ final class DatasetStore {
    * One statement: the conversation's row comes back even when it has no datasets, so checking that it
    * is the user's costs no round trip of its own.
    */
-  private Future<JsonObject> read(String userId, String conversationId) {
+  private Future<List<Dataset>> read(String userId, String conversationId) {
     return db.run("SELECT " + COLUMNS + " FROM conversations c LEFT JOIN datasets d ON d.conversation_id = c.id"
             + " WHERE c.id = ? AND c.user_id = ? ORDER BY d.created_at, d.rowid", conversationId, userId)
         .map(rows -> {
           if (rows.size() == 0) {
             throw QuarryException.notFound(ConversationStore.NOT_FOUND);
           }
-          JsonArray items = new JsonArray();
+          List<Dataset> items = new ArrayList<>();
           rows.forEach(row -> {
             if (row.getString("id") != null) {
-              items.add(dataset(row).toJson());
+              items.add(dataset(row));
             }
           });
-          return Bus.items(items);
+          return List.copyOf(items);
         });
   }
 
-  Future<JsonObject> get(JsonObject body) {
-    return get(db.pool(), required(body, Keys.USER_ID), required(body, Keys.CONVERSATION_ID),
-        required(body, Keys.DATASET_ID)).map(Dataset::toJson);
+  Future<Dataset> get(DatasetRef ref) {
+    return get(db.pool(), ref.userId(), ref.conversationId(), ref.datasetId());
   }
 
   private Future<Dataset> get(SqlClient client, String userId, String conversationId, String datasetId) {
@@ -137,40 +140,38 @@ final class DatasetStore {
         .map(DatasetStore::dataset);
   }
 
-  Future<JsonObject> update(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    Dataset d = Dataset.fromJson(body.getJsonObject("dataset", new JsonObject()));
+  Future<Dataset> update(UpdateDataset update) {
+    String userId = update.userId();
+    Dataset d = update.dataset();
     return lists.write(d.conversationId(), () -> Db.changed(db.run("UPDATE datasets SET row_count = ?,"
                 + " column_count = ?, schema_json = ?, status = ?, error_message = ?, file_size = ?, etag = ?,"
                 + " updated_at = ? WHERE id = ? AND conversation_id IN (SELECT id FROM conversations WHERE user_id = ?"
                 + " AND id = ?)",
             d.rowCount(), d.columnCount(), Db.text(d.schema()), d.status(), d.errorMessage(), d.fileSize(), d.etag(),
             Timestamps.now(), d.id(), userId, d.conversationId()), NOT_FOUND))
-        .compose(v -> get(db.pool(), userId, d.conversationId(), d.id()))
-        .map(Dataset::toJson);
+        .compose(v -> get(db.pool(), userId, d.conversationId(), d.id()));
   }
 
-  Future<JsonObject> rename(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    String conversationId = required(body, Keys.CONVERSATION_ID);
-    String datasetId = required(body, Keys.DATASET_ID);
-    String name = required(body, Keys.NAME);
+  Future<Dataset> rename(RenameDataset rename) {
+    String userId = rename.userId();
+    String conversationId = rename.conversationId();
+    String datasetId = rename.datasetId();
+    String name = Fields.text(Keys.NAME, rename.name());
     return lists.write(conversationId, () -> db.tx(conn -> locked(conn, userId, conversationId, datasetId)
         .compose(d -> db.exists(conn, "SELECT 1 FROM datasets WHERE conversation_id = ? AND name = ? AND id <> ?",
             conversationId, name, datasetId))
         .compose(taken -> taken
             ? Future.failedFuture(QuarryException.conflict("A dataset named '" + name + "' already exists in this conversation"))
             : db.run(conn, "UPDATE datasets SET name = ?, updated_at = ? WHERE id = ?", name, Timestamps.now(), datasetId))
-        .compose(v -> get(conn, userId, conversationId, datasetId))
-        .map(Dataset::toJson)));
+        .compose(v -> get(conn, userId, conversationId, datasetId))));
   }
 
-  Future<JsonObject> delete(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    String conversationId = required(body, Keys.CONVERSATION_ID);
-    String datasetId = required(body, Keys.DATASET_ID);
+  Future<Dataset> delete(DatasetRef ref) {
+    String userId = ref.userId();
+    String conversationId = ref.conversationId();
+    String datasetId = ref.datasetId();
     return lists.write(conversationId, () -> db.tx(conn -> locked(conn, userId, conversationId, datasetId)
-        .compose(d -> db.run(conn, "DELETE FROM datasets WHERE id = ?", datasetId).map(v -> d.toJson()))));
+        .compose(d -> db.run(conn, "DELETE FROM datasets WHERE id = ?", datasetId).map(v -> d))));
   }
 
   /** The dataset, its conversation locked for the rest of the transaction (see {@link ConversationStore#lockOwned}). */

@@ -9,7 +9,9 @@ import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -102,6 +104,13 @@ final class Db {
 
   Future<Void> close() {
     return pool.close();
+  }
+
+  /** Each row as {@code read} makes it, in order. */
+  static <T> List<T> each(RowSet<Row> rows, Function<Row, T> read) {
+    List<T> items = new ArrayList<>(rows.size());
+    rows.forEach(row -> items.add(read.apply(row)));
+    return items;
   }
 
   static String newId() {

@@ -1,17 +1,16 @@
 package io.quarry.storage;
 
-import static io.quarry.bus.Keys.required;
-
-import io.quarry.bus.Bus;
 import io.quarry.bus.ChatMessage;
-import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.Scopes.ConversationRef;
+import io.quarry.bus.StorageOps.AppendMessage;
+import io.quarry.bus.StorageOps.InterruptMessage;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
+import java.util.List;
 import java.util.Set;
 
 /** Messages of a conversation, in the order they were written. */
@@ -47,9 +46,9 @@ final class MessageStore {
     this.quotas = quotas;
   }
 
-  Future<JsonObject> append(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    ChatMessage m = ChatMessage.fromJson(body.getJsonObject("message", new JsonObject()));
+  Future<ChatMessage> append(AppendMessage request) {
+    String userId = request.userId();
+    ChatMessage m = request.message();
     if (m.conversationId() == null || !ROLES.contains(m.role())) {
       throw QuarryException.badRequest("Field 'message' needs a conversation_id and a role of user, assistant or tool");
     }
@@ -66,18 +65,18 @@ final class MessageStore {
             stored.inputTokens(), stored.outputTokens(), stored.status(), stored.notice(), stored.createdAt(),
             stored.numbers() == null ? null : stored.numbers().encode()))
         .compose(v -> ConversationStore.touch(db, conn, stored.conversationId(), stored.createdAt()))
-        .map(v -> stored.toJson()));
+        .map(v -> stored));
   }
 
   /**
    * An answer its llm node left behind: still streaming, it keeps what it holds and is marked interrupted; never
    * saved (the node died before its first checkpoint), it is kept empty, interrupted; already ended, it stays.
    */
-  Future<JsonObject> interrupt(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    String conversationId = required(body, Keys.CONVERSATION_ID);
-    String id = required(body, Keys.MESSAGE_ID);
-    String notice = required(body, Keys.NOTICE);
+  Future<ChatMessage> interrupt(InterruptMessage request) {
+    String userId = request.userId();
+    String conversationId = request.conversationId();
+    String id = request.messageId();
+    String notice = request.notice();
     return db.tx(conn -> ConversationStore.lockOwned(db, conn, userId, conversationId)
         .compose(v -> db.run(conn, INTERRUPT, ChatMessage.INTERRUPTED, notice, id, conversationId,
             ChatMessage.ASSISTANT, ChatMessage.STREAMING))
@@ -86,7 +85,7 @@ final class MessageStore {
                 ChatMessage.INTERRUPTED, notice, Timestamps.now(), null))
         .compose(v -> db.one(conn, MESSAGE_NOT_FOUND, "SELECT " + COLUMNS + " FROM messages WHERE id = ?"
             + " AND conversation_id = ? AND role = ?", id, conversationId, ChatMessage.ASSISTANT))
-        .map(row -> message(row).toJson()));
+        .map(MessageStore::message));
   }
 
   /** A new question needs room in its conversation; an answer to one already asked is always kept. */
@@ -97,16 +96,12 @@ final class MessageStore {
             : Future.succeededFuture());
   }
 
-  Future<JsonObject> list(JsonObject body) {
-    String conversationId = required(body, Keys.CONVERSATION_ID);
-    return ConversationStore.requireOwned(db, db.pool(), required(body, Keys.USER_ID), conversationId)
+  Future<List<ChatMessage>> list(ConversationRef ref) {
+    String conversationId = ref.conversationId();
+    return ConversationStore.requireOwned(db, db.pool(), ref.userId(), conversationId)
         .compose(v -> db.run("SELECT " + COLUMNS + " FROM messages WHERE conversation_id = ? ORDER BY created_at, rowid",
             conversationId))
-        .map(rows -> {
-          JsonArray items = new JsonArray();
-          rows.forEach(row -> items.add(message(row).toJson()));
-          return Bus.items(items);
-        });
+        .map(rows -> Db.each(rows, MessageStore::message));
   }
 
   private static ChatMessage message(Row row) {

@@ -1,15 +1,14 @@
 package io.quarry.storage;
 
-import static io.quarry.bus.Keys.required;
-
 import io.quarry.bus.Failure;
-import io.quarry.bus.Keys;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.RowsJson;
+import io.quarry.bus.StorageOps.ResultRef;
+import io.quarry.bus.StorageOps.SaveResult;
+import io.quarry.bus.StorageOps.Saved;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 
 /** Stored query results, at most {@link QueryResult#MAX_ROWS} rows each, so a reload redraws every table and chart. */
@@ -40,9 +39,9 @@ final class ResultStore {
    * Keeps the id a result comes with (the caller may already have handed it out, see {@link PendingSaves}),
    * or gives it one. A second delivery of a save finds the result stored and changes nothing.
    */
-  Future<JsonObject> save(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    QueryResult given = QueryResult.fromJson(body.getJsonObject("result", new JsonObject())).capped();
+  Future<Saved> save(SaveResult request) {
+    String userId = request.userId();
+    QueryResult given = request.result().capped();
     QueryResult stored = given.id() == null ? given.stored(Db.newId(), Timestamps.now()) : given;
     // One statement: the ownership check is part of the insert, so a save costs one round trip.
     long bytes = length(stored.rows().text()) + length(Db.text(stored.columns())) + length(stored.sql())
@@ -60,7 +59,7 @@ final class ResultStore {
         .compose(rows -> rows.rowCount() > 0 ? Future.<Void>succeededFuture() : alreadyStored(stored.id(), userId)
             .onSuccess(v -> quotas.resultStored(userId, -bytes)))
         .onFailure(e -> quotas.resultStored(userId, -bytes));
-    return pending.save(stored.id(), insert).map(v -> new JsonObject().put("id", stored.id()).put("created_at", stored.createdAt()));
+    return pending.save(stored.id(), insert).map(v -> new Saved(stored.id(), stored.createdAt()));
   }
 
   /** Nothing inserted: a second delivery of a save that was made, or a conversation that is not the user's. */
@@ -74,11 +73,9 @@ final class ResultStore {
     return text == null ? 0 : text.length();
   }
 
-  Future<JsonObject> get(JsonObject body) {
-    String resultId = required(body, Keys.RESULT_ID);
-    String userId = required(body, Keys.USER_ID);
-    return pending.read(resultId, () -> find("r.*", resultId, userId, LOOKS))
-        .map(row -> result(row).toJson());
+  Future<QueryResult> get(ResultRef ref) {
+    return pending.read(ref.resultId(), () -> find("r.*", ref.resultId(), ref.userId(), LOOKS))
+        .map(ResultStore::result);
   }
 
   /** Completes once the result is stored and the user's, waiting for its save as {@link #get} does; else NOT_FOUND. */

@@ -1,16 +1,13 @@
 package io.quarry.storage;
 
-import static io.quarry.bus.Keys.required;
-
-import io.quarry.bus.Bus;
-import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.ResultRun;
+import io.quarry.bus.Scopes.ConversationRef;
+import io.quarry.bus.StorageOps.SaveRun;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
+import java.util.List;
 
 /** Which stored results the user ran themselves ({@link ResultRun}), so that a reload shows them again. */
 final class RunStore {
@@ -29,9 +26,9 @@ final class RunStore {
    * Marks a result once its save has ended (the query's answer does not wait for it). The result must be the user's
    * and of the conversation named; a second delivery finds the mark made and answers with it.
    */
-  Future<JsonObject> save(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    ResultRun run = ResultRun.fromJson(body.getJsonObject("run", new JsonObject()));
+  Future<ResultRun> save(SaveRun request) {
+    String userId = request.userId();
+    ResultRun run = request.run();
     if (run.resultId() == null || run.conversationId() == null || !ResultRun.knownOrigin(run.origin())
         || (ResultRun.EDITED.equals(run.origin()) && run.messageId() == null)) {
       throw QuarryException.badRequest("Field 'run' needs a result_id, a conversation_id and an origin of 'edited'"
@@ -45,20 +42,16 @@ final class RunStore {
             run.origin(), run.messageId(), Timestamps.now(), run.resultId(), run.conversationId()))
         .compose(inserted -> db.one("Result not found", "SELECT " + COLUMNS + " FROM result_runs u"
             + " WHERE u.result_id = ? AND u.conversation_id = ?", run.resultId(), run.conversationId()))
-        .map(row -> run(row).toJson());
+        .map(RunStore::run);
   }
 
   /** Oldest first; none for a conversation that is not the user's. */
-  Future<JsonObject> list(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    String conversationId = required(body, Keys.CONVERSATION_ID);
+  Future<List<ResultRun>> list(ConversationRef ref) {
+    String userId = ref.userId();
+    String conversationId = ref.conversationId();
     return db.run("SELECT " + COLUMNS + " FROM result_runs u JOIN conversations c ON c.id = u.conversation_id"
             + " WHERE u.conversation_id = ? AND c.user_id = ? ORDER BY u.created_at, u.rowid", conversationId, userId)
-        .map(rows -> {
-          JsonArray items = new JsonArray();
-          rows.forEach(row -> items.add(run(row).toJson()));
-          return Bus.items(items);
-        });
+        .map(rows -> Db.each(rows, RunStore::run));
   }
 
   private static ResultRun run(Row row) {

@@ -1,15 +1,13 @@
 package io.quarry.storage;
 
-import static io.quarry.bus.Addresses.*;
+import static io.quarry.bus.StorageOps.*;
 
 import io.quarry.bus.Bus;
 import io.quarry.bus.PrivateFiles;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.json.JsonObject;
 import io.vertx.core.shareddata.Lock;
 import io.vertx.jdbcclient.JDBCPool;
 import io.vertx.pgclient.PgBuilder;
@@ -63,7 +61,7 @@ public class StorageVerticle extends VerticleBase {
         .compose(version -> onlyWriter() ? claimSingleton().compose(v -> Interrupted.settle(db))
             : Future.succeededFuture())
         .compose(v -> purgeSessions(new UserStore(db)))
-        .compose(v -> bind(vertx.eventBus()))
+        .compose(v -> bind(new Bus(vertx)))
         .onSuccess(v -> log.info("Storage ready: {}", where));
   }
 
@@ -130,7 +128,7 @@ public class StorageVerticle extends VerticleBase {
             + " storage role: exactly one node may own the database")));
   }
 
-  private Future<?> bind(EventBus bus) {
+  private Future<?> bind(Bus bus) {
     UserStore users = new UserStore(db);
     DatasetLists datasetLists = new DatasetLists(onlyWriter());
     Quotas quotas = new Quotas(db, settings, onlyWriter());
@@ -140,38 +138,38 @@ public class StorageVerticle extends VerticleBase {
     ResultStore results = new ResultStore(vertx, db, quotas);
     RunStore runs = new RunStore(db, results);
     UsageStore usage = new UsageStore(db);
-    List<MessageConsumer<JsonObject>> consumers = List.of(
-        Bus.serve(bus, STORAGE_USER_LOCAL, users::local),
-        Bus.serve(bus, STORAGE_USER_CREATE, users::create),
-        Bus.serve(bus, STORAGE_USER_GET, users::get),
-        Bus.serve(bus, STORAGE_USER_CREDENTIALS, users::credentials),
-        Bus.serve(bus, STORAGE_SESSION_CREATE, users::createSession),
-        Bus.serve(bus, STORAGE_SESSION_FIND, users::findSession),
-        Bus.serve(bus, STORAGE_SESSION_DELETE, users::deleteSession),
-        Bus.serve(bus, STORAGE_INVITE_CREATE, users::createInvite),
-        Bus.serve(bus, STORAGE_INVITE_CHECK, users::checkInvite),
-        Bus.serve(bus, STORAGE_CONVERSATION_CREATE, conversations::create),
-        Bus.serve(bus, STORAGE_CONVERSATION_LIST, conversations::list),
-        Bus.serve(bus, STORAGE_CONVERSATION_SEARCH, conversations::search),
-        Bus.serve(bus, STORAGE_CONVERSATION_GET, conversations::get),
-        Bus.serve(bus, STORAGE_CONVERSATION_RENAME, conversations::rename),
-        Bus.serve(bus, STORAGE_CONVERSATION_DELETE, conversations::delete),
-        Bus.serve(bus, STORAGE_MESSAGE_APPEND, messages::append),
-        Bus.serve(bus, STORAGE_MESSAGE_LIST, messages::list),
-        Bus.serve(bus, STORAGE_MESSAGE_INTERRUPT, messages::interrupt),
-        Bus.serve(bus, STORAGE_DATASET_CLAIM, datasets::claim),
-        Bus.serve(bus, STORAGE_DATASET_LIST, datasets::list),
-        Bus.serve(bus, STORAGE_DATASET_GET, datasets::get),
-        Bus.serve(bus, STORAGE_DATASET_UPDATE, datasets::update),
-        Bus.serve(bus, STORAGE_DATASET_RENAME, datasets::rename),
-        Bus.serve(bus, STORAGE_DATASET_DELETE, datasets::delete),
-        Bus.serve(bus, STORAGE_RESULT_SAVE, results::save),
-        Bus.serve(bus, STORAGE_RESULT_GET, results::get),
-        Bus.serve(bus, STORAGE_RUN_SAVE, runs::save),
-        Bus.serve(bus, STORAGE_RUN_LIST, runs::list),
-        Bus.serve(bus, STORAGE_USAGE_RECORD, usage::record),
-        Bus.serve(bus, STORAGE_USAGE_WINDOW, usage::window),
-        Bus.serve(bus, STORAGE_PING, body -> db.run("SELECT 1").map(rows -> new JsonObject())));
+    List<MessageConsumer<Object>> consumers = List.of(
+        bus.serve(USER_LOCAL, users::local),
+        bus.serve(USER_CREATE, users::create),
+        bus.serve(USER_GET, users::get),
+        bus.serve(USER_CREDENTIALS, users::credentials),
+        bus.serve(SESSION_CREATE, users::createSession),
+        bus.serve(SESSION_FIND, users::findSession),
+        bus.serve(SESSION_DELETE, users::deleteSession),
+        bus.serve(INVITE_CREATE, users::createInvite),
+        bus.serve(INVITE_CHECK, users::checkInvite),
+        bus.serve(CONVERSATION_CREATE, conversations::create),
+        bus.serve(CONVERSATION_LIST, conversations::list),
+        bus.serve(CONVERSATION_SEARCH, conversations::search),
+        bus.serve(CONVERSATION_GET, conversations::get),
+        bus.serve(CONVERSATION_RENAME, conversations::rename),
+        bus.serve(CONVERSATION_DELETE, conversations::delete),
+        bus.serve(MESSAGE_APPEND, messages::append),
+        bus.serve(MESSAGE_LIST, messages::list),
+        bus.serve(MESSAGE_INTERRUPT, messages::interrupt),
+        bus.serve(DATASET_CLAIM, datasets::claim),
+        bus.serve(DATASET_LIST, datasets::list),
+        bus.serve(DATASET_GET, datasets::get),
+        bus.serve(DATASET_UPDATE, datasets::update),
+        bus.serve(DATASET_RENAME, datasets::rename),
+        bus.serve(DATASET_DELETE, datasets::delete),
+        bus.serve(RESULT_SAVE, results::save),
+        bus.serve(RESULT_GET, results::get),
+        bus.serve(RUN_SAVE, runs::save),
+        bus.serve(RUN_LIST, runs::list),
+        bus.serve(USAGE_RECORD, usage::record),
+        bus.serve(USAGE_WINDOW, usage::window),
+        bus.serve(PING, none -> db.run("SELECT 1").mapEmpty()));
     return Future.all(consumers.stream().map(MessageConsumer::completion).toList());
   }
 

@@ -1,13 +1,11 @@
 package io.quarry.storage;
 
-import static io.quarry.bus.Keys.required;
-
-import io.quarry.bus.Keys;
-import io.quarry.bus.TokenUsage;
+import io.quarry.bus.StorageOps.RecordUsage;
+import io.quarry.bus.StorageOps.UsageSince;
 import io.quarry.bus.Timestamps;
+import io.quarry.bus.TokenUsage;
 import io.quarry.bus.UsageWindow;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,19 +20,18 @@ final class UsageStore {
   }
 
   /** A second delivery of a record (its request id) counts nothing more. */
-  Future<JsonObject> record(JsonObject body) {
-    TokenUsage u = TokenUsage.fromJson(body);
-    required(body, Keys.USER_ID);
+  Future<Void> record(RecordUsage request) {
+    TokenUsage u = request.usage();
     return db.run("INSERT INTO token_usage (user_id, conversation_id, model_name, input_tokens, output_tokens,"
                 + " created_at, request_id) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (request_id) DO NOTHING",
             u.userId(), u.conversationId(), u.modelName() == null ? "unknown" : u.modelName(), u.inputTokens(),
-            u.outputTokens(), u.createdAt() == null ? Timestamps.now() : u.createdAt(), Db.idOr(body.getString(Keys.REQUEST_ID)))
-        .map(v -> new JsonObject());
+            u.outputTokens(), u.createdAt() == null ? Timestamps.now() : u.createdAt(), Db.idOr(request.requestId()))
+        .mapEmpty();
   }
 
-  Future<JsonObject> window(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    String since = required(body, Keys.SINCE);
+  Future<UsageWindow> window(UsageSince request) {
+    String userId = request.userId();
+    String since = request.since();
     return db.run("SELECT created_at, input_tokens, output_tokens FROM token_usage WHERE user_id = ? AND created_at >= ?"
             + " ORDER BY created_at, id", userId, since)
         .map(rows -> {
@@ -49,7 +46,7 @@ final class UsageStore {
             entries.add(new UsageWindow.Entry(row.getString("created_at"),
                 row.getLong("input_tokens") + row.getLong("output_tokens")));
           }
-          return new UsageWindow(input, output, oldest, entries).toJson();
+          return new UsageWindow(input, output, oldest, entries);
         });
   }
 }

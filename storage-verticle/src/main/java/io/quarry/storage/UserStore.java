@@ -1,19 +1,22 @@
 package io.quarry.storage;
 
-import static io.quarry.bus.Keys.required;
-
 import io.quarry.bus.Credentials;
-import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.Scopes.UserRef;
 import io.quarry.bus.StorageClient;
+import io.quarry.bus.StorageOps.Email;
+import io.quarry.bus.StorageOps.Invite;
+import io.quarry.bus.StorageOps.InviteState;
+import io.quarry.bus.StorageOps.NewSession;
+import io.quarry.bus.StorageOps.NewUser;
+import io.quarry.bus.StorageOps.SessionRef;
 import io.quarry.bus.Timestamps;
 import io.quarry.bus.User;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
-import io.vertx.sqlclient.SqlResult;
 import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.SqlResult;
 
 /** Users, sessions and invites. */
 final class UserStore {
@@ -26,34 +29,33 @@ final class UserStore {
     this.db = db;
   }
 
-  Future<JsonObject> local(JsonObject body) {
+  Future<User> local(Void none) {
     return db.run("INSERT INTO users (id, is_local, created_at) VALUES (?, 1, ?) ON CONFLICT DO NOTHING", Db.newId(), Timestamps.now())
         .compose(v -> db.one("No local user", "SELECT " + USER_COLUMNS + " FROM users WHERE is_local = 1"))
-        .map(row -> user(row).toJson());
+        .map(UserStore::user);
   }
 
   /**
    * A new account, using up its invite. An email that already has an account uses the invite up too and
    * gets the same answer as a used invite, so invites cannot find out which emails have accounts.
    */
-  Future<JsonObject> create(JsonObject body) {
-    String email = required(body, Keys.EMAIL);
-    String hash = required(body, Keys.PASSWORD_HASH);
-    String invite = InviteCodes.hash(required(body, Keys.INVITE));
+  Future<User> create(NewUser request) {
+    String email = request.email();
+    String hash = request.passwordHash();
+    String invite = InviteCodes.hash(request.invite());
     User user = new User(Db.newId(), email, Timestamps.now());
     return db.tx(conn -> db.exists(conn, "SELECT 1 FROM invites WHERE code_hash = ? AND used_at IS NULL FOR UPDATE", invite)
             .compose(usable -> usable ? db.exists(conn, "SELECT 1 FROM users WHERE email = ?", email)
                 .compose(taken -> taken ? useUp(conn, invite, null, user.createdAt()).map(false)
                     : insert(conn, user, hash).compose(v -> useUp(conn, invite, user.id(), user.createdAt())).map(true))
                 : Future.succeededFuture(false)))
-        .compose(created -> created ? Future.succeededFuture(user.toJson())
+        .compose(created -> created ? Future.succeededFuture(user)
             : Future.failedFuture(QuarryException.badRequest(StorageClient.INVITE_REFUSED)));
   }
 
-  /** {@code {usable}}: whether the invite is known and not used yet. */
-  Future<JsonObject> checkInvite(JsonObject body) {
-    return unused(db.pool(), InviteCodes.hash(required(body, Keys.CODE)))
-        .map(usable -> new JsonObject().put(Keys.USABLE, usable));
+  /** Whether the invite is known and not used yet. */
+  Future<InviteState> checkInvite(Invite invite) {
+    return unused(db.pool(), InviteCodes.hash(invite.code())).map(InviteState::new);
   }
 
   /** Unused means never used: deleting the account an invite made does not make the invite new again. */
@@ -71,31 +73,30 @@ final class UserStore {
         .mapEmpty();
   }
 
-  Future<JsonObject> get(JsonObject body) {
-    return db.one("User not found", "SELECT " + USER_COLUMNS + " FROM users WHERE id = ?",
-        required(body, Keys.USER_ID)).map(row -> user(row).toJson());
+  Future<User> get(UserRef ref) {
+    return db.one("User not found", "SELECT " + USER_COLUMNS + " FROM users WHERE id = ?", ref.userId())
+        .map(UserStore::user);
   }
 
-  Future<JsonObject> credentials(JsonObject body) {
+  Future<Credentials> credentials(Email email) {
     return db.one("User not found", "SELECT " + USER_COLUMNS + ", password_hash FROM users WHERE email = ?",
-            required(body, Keys.EMAIL))
-        .map(row -> new Credentials(user(row), row.getString("password_hash")).toJson());
+            email.email())
+        .map(row -> new Credentials(user(row), row.getString("password_hash")));
   }
 
-  Future<JsonObject> createSession(JsonObject body) {
+  Future<Void> createSession(NewSession session) {
     return db.run("INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)"
             + " ON CONFLICT (token_hash) DO NOTHING",
-            required(body, Keys.TOKEN_HASH), required(body, Keys.USER_ID), Timestamps.now(),
-            required(body, Keys.EXPIRES_AT))
-        .map(v -> new JsonObject());
+            session.tokenHash(), session.userId(), Timestamps.now(), session.expiresAt())
+        .mapEmpty();
   }
 
-  Future<JsonObject> findSession(JsonObject body) {
+  Future<User> findSession(SessionRef session) {
     return db.one("Session not found",
             "SELECT u.id, u.email, u.created_at FROM sessions s JOIN users u ON u.id = s.user_id"
                 + " WHERE s.token_hash = ? AND s.expires_at > ?",
-            required(body, Keys.TOKEN_HASH), Timestamps.now())
-        .map(row -> user(row).toJson());
+            session.tokenHash(), Timestamps.now())
+        .map(UserStore::user);
   }
 
   /** Expired sessions can never sign anybody in again: they go, rather than pile up for ever. */
@@ -103,16 +104,15 @@ final class UserStore {
     return db.run("DELETE FROM sessions WHERE expires_at <= ?", Timestamps.now()).map(SqlResult::rowCount);
   }
 
-  Future<JsonObject> deleteSession(JsonObject body) {
-    return db.run("DELETE FROM sessions WHERE token_hash = ?", required(body, Keys.TOKEN_HASH))
-        .map(v -> new JsonObject());
+  Future<Void> deleteSession(SessionRef session) {
+    return db.run("DELETE FROM sessions WHERE token_hash = ?", session.tokenHash()).mapEmpty();
   }
 
   /** The code is answered once, here; only its hash is kept. */
-  Future<JsonObject> createInvite(JsonObject body) {
+  Future<Invite> createInvite(Void none) {
     String code = InviteCodes.newCode();
     return db.run("INSERT INTO invites (code_hash, created_at) VALUES (?, ?)", InviteCodes.hash(code), Timestamps.now())
-        .map(v -> new JsonObject().put(Keys.CODE, code));
+        .map(v -> new Invite(code));
   }
 
   private static User user(Row row) {

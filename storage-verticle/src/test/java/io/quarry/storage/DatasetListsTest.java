@@ -2,9 +2,11 @@ package io.quarry.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.bus.Dataset;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.json.JsonObject;
+import io.vertx.core.json.JsonArray;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.DisplayName;
@@ -16,15 +18,15 @@ class DatasetListsTest {
   private final DatasetLists lists = new DatasetLists(true);
   private final AtomicInteger reads = new AtomicInteger();
 
-  private Supplier<Future<JsonObject>> reading(String version) {
+  private Supplier<Future<List<Dataset>>> reading(String version) {
     return () -> {
       reads.incrementAndGet();
-      return Future.succeededFuture(new JsonObject().put("version", version));
+      return Future.succeededFuture(versioned(version));
     };
   }
 
   private String list(String user, String version) {
-    return lists.list(user, "c1", reading(version)).await().getString("version");
+    return lists.list(user, "c1", reading(version)).await().get(0).name();
   }
 
   @Test
@@ -52,13 +54,13 @@ class DatasetListsTest {
   @Test
   @DisplayName("a read that began before a write and ended after it is answered but not kept")
   void readAcrossWrite() {
-    Promise<JsonObject> slowRead = Promise.promise();
-    Future<JsonObject> old = lists.list("alice", "c1", slowRead::future);
+    Promise<List<Dataset>> slowRead = Promise.promise();
+    Future<List<Dataset>> old = lists.list("alice", "c1", slowRead::future);
     Promise<Void> write = Promise.promise();
     lists.write("c1", write::future);
     write.complete();
-    slowRead.complete(new JsonObject().put("version", "before the write"));
-    assertThat(old.await().getString("version")).isEqualTo("before the write");
+    slowRead.complete(versioned("before the write"));
+    assertThat(old.await().get(0).name()).isEqualTo("before the write");
     assertThat(list("alice", "after")).isEqualTo("after");
   }
 
@@ -67,5 +69,11 @@ class DatasetListsTest {
   void failedRead() {
     lists.list("alice", "c1", () -> Future.failedFuture("Conversation not found")).otherwiseEmpty().await();
     assertThat(list("alice", "v1")).isEqualTo("v1");
+  }
+
+  /** A list that says which read made it: its one dataset is named after it. */
+  private static List<Dataset> versioned(String version) {
+    return List.of(new Dataset("d1", "c1", "http://127.0.0.1/x.parquet", version, null, null, new JsonArray(),
+        Dataset.READY, null, null, null, null, null));
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
+import io.quarry.bus.StorageOps;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
@@ -22,15 +23,15 @@ class SearchTest extends StorageTestBase {
     storage.appendMessage(alice.id(), ChatMessage.user(cars.id(), "Which cars have horsepower over 200?")).await();
     storage.createConversation(bob.id(), "Revenue of Bob").await();
 
-    List<JsonObject> found = storage.searchConversations(alice.id(), "REVENUE").await();
+    List<JsonObject> found = search(alice.id(), "REVENUE");
     assertThat(found).extracting(c -> c.getString("id")).containsExactly(revenue.id());
     assertThat(found.get(0).getString("match")).isEqualTo("What was the revenue in 2023?");
-    List<JsonObject> byMessage = storage.searchConversations(alice.id(), "horsepower").await();
+    List<JsonObject> byMessage = search(alice.id(), "horsepower");
     assertThat(byMessage).extracting(c -> c.getString("title")).containsExactly("Cars");
-    assertThat(storage.searchConversations(alice.id(), "region").await().get(0).getString("match"))
+    assertThat(search(alice.id(), "region").get(0).getString("match"))
         .as("found by its title alone").isNull();
     storage.appendMessage(alice.id(), ChatMessage.user(revenue.id(), "and the cars?")).await();
-    assertThat(storage.searchConversations(alice.id(), "cars").await()).extracting(c -> c.getString("id"))
+    assertThat(search(alice.id(), "cars")).extracting(c -> c.getString("id"))
         .containsExactly(revenue.id(), cars.id());
   }
 
@@ -40,10 +41,10 @@ class SearchTest extends StorageTestBase {
     Conversation c = storage.createConversation(alice.id(), "Growth").await();
     storage.appendMessage(alice.id(), ChatMessage.user(c.id(), "Which grew by 100% in a_b?")).await();
     storage.createConversation(alice.id(), "Other").await();
-    assertThat(storage.searchConversations(alice.id(), "100%").await()).hasSize(1);
-    assertThat(storage.searchConversations(alice.id(), "a_b").await()).hasSize(1);
-    assertThat(storage.searchConversations(alice.id(), "%").await()).hasSize(1);
-    assertThat(storage.searchConversations(alice.id(), "_").await()).hasSize(1);
+    assertThat(search(alice.id(), "100%")).hasSize(1);
+    assertThat(search(alice.id(), "a_b")).hasSize(1);
+    assertThat(search(alice.id(), "%")).hasSize(1);
+    assertThat(search(alice.id(), "_")).hasSize(1);
   }
 
   @Test
@@ -61,9 +62,14 @@ class SearchTest extends StorageTestBase {
     for (String[] c : cases) {
       Conversation conversation = storage.createConversation(alice.id(), "Letters").await();
       storage.appendMessage(alice.id(), ChatMessage.user(conversation.id(), c[1])).await();
-      List<JsonObject> found = storage.searchConversations(alice.id(), c[0].toUpperCase(java.util.Locale.ROOT)).await();
+      List<JsonObject> found = search(alice.id(), c[0].toUpperCase(java.util.Locale.ROOT));
       assertThat(found).as(c[0]).hasSize(1);
       assertThat(found.get(0).getString("match")).as(c[0]).isEqualTo(c[2]);
     }
+  }
+
+  /** What a search answers, as it travels. */
+  private List<JsonObject> search(String userId, String query) {
+    return storage.searchConversations(userId, query).await().stream().map(StorageOps.Found::toJson).toList();
   }
 }

@@ -1,13 +1,13 @@
 package io.quarry.testing;
 
 import io.quarry.bus.Bus;
+import io.quarry.bus.Operation;
 import io.quarry.bus.QuarryException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.EventBus;
-import io.vertx.core.json.JsonObject;
+import io.vertx.core.eventbus.MessageConsumer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -24,16 +24,24 @@ import java.util.function.Supplier;
  */
 public abstract class BusFake extends VerticleBase {
 
-  /** One request as it arrived. */
-  public record Request(String address, JsonObject body) {
+  /** One request as it arrived: its address and the request record its operation decoded. */
+  public record Request(String address, Object request) {
+  }
+
+  /** An operation this fake serves, and how: {@code answer} throws a {@link QuarryException} to fail. */
+  protected record Handler<Q, R>(Operation<Q, R> op, Function<Q, R> answer) {
   }
 
   private final List<Request> requests = new ArrayList<>();
   /** What the next calls of an address get instead of their answer, in order. */
-  private final Map<String, Deque<Supplier<Future<JsonObject>>>> planned = new HashMap<>();
+  private final Map<String, Deque<Supplier<Future<?>>>> planned = new HashMap<>();
 
-  /** Each address this fake answers, with how: a handler throws a {@link QuarryException} to fail. */
-  protected abstract Map<String, Function<JsonObject, JsonObject>> handlers();
+  /** Each operation this fake serves, with how. */
+  protected abstract List<Handler<?, ?>> handlers();
+
+  protected static <Q, R> Handler<Q, R> handle(Operation<Q, R> op, Function<Q, R> answer) {
+    return new Handler<>(op, answer);
+  }
 
   protected static <F extends BusFake> Future<F> deploy(Vertx vertx, F fake) {
     return vertx.deployVerticle(fake).map(id -> fake);
@@ -41,17 +49,21 @@ public abstract class BusFake extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    EventBus bus = vertx.eventBus();
-    return Future.all(handlers().entrySet().stream()
-        .map(bound -> Bus.serve(bus, bound.getKey(), body -> answer(bound.getKey(), bound.getValue(), body))
-            .completion())
-        .toList());
+    Bus bus = new Bus(vertx);
+    return Future.all(handlers().stream().map(handler -> serve(bus, handler).completion()).toList());
   }
 
-  private Future<JsonObject> answer(String address, Function<JsonObject, JsonObject> handler, JsonObject body) {
-    requests.add(new Request(address, body));
-    Deque<Supplier<Future<JsonObject>>> next = planned.getOrDefault(address, new ArrayDeque<>());
-    return next.isEmpty() ? Future.succeededFuture(handler.apply(body)) : next.poll().get();
+  private <Q, R> MessageConsumer<Object> serve(Bus bus, Handler<Q, R> handler) {
+    return bus.serve(handler.op(), request -> answer(handler, request));
+  }
+
+  @SuppressWarnings("unchecked")
+  private <Q, R> Future<R> answer(Handler<Q, R> handler, Q request) {
+    String address = handler.op().address();
+    requests.add(new Request(address, request));
+    Deque<Supplier<Future<?>>> next = planned.getOrDefault(address, new ArrayDeque<>());
+    // What is planned only fails or never answers, so it stands for any reply.
+    return next.isEmpty() ? Future.succeededFuture(handler.answer().apply(request)) : (Future<R>) next.poll().get();
   }
 
   /** Every request received so far, oldest first, including those that were failed or held. */
@@ -71,12 +83,12 @@ public abstract class BusFake extends VerticleBase {
 
   /** The next {@code times} calls of {@code address} are never answered: their callers time out. */
   public Future<Void> hangNext(String address, int times) {
-    return plan(address, times, () -> Promise.<JsonObject>promise().future());
+    return plan(address, times, () -> Promise.promise().future());
   }
 
-  private Future<Void> plan(String address, int times, Supplier<Future<JsonObject>> outcome) {
+  private Future<Void> plan(String address, int times, Supplier<Future<?>> outcome) {
     return onLoop(() -> {
-      Deque<Supplier<Future<JsonObject>>> next = planned.computeIfAbsent(address, a -> new ArrayDeque<>());
+      Deque<Supplier<Future<?>>> next = planned.computeIfAbsent(address, a -> new ArrayDeque<>());
       for (int i = 0; i < times; i++) {
         next.add(outcome);
       }

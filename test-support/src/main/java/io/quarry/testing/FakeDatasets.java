@@ -1,18 +1,20 @@
 package io.quarry.testing;
 
-import static io.quarry.bus.Addresses.*;
-import static io.quarry.bus.Keys.required;
+import static io.quarry.bus.DatasetOps.*;
 
 import io.quarry.bus.Dataset;
+import io.quarry.bus.DatasetOps.AddDataset;
+import io.quarry.bus.DatasetOps.RunQuery;
 import io.quarry.bus.Failure;
+import io.quarry.bus.Fields;
 import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryResult;
+import io.quarry.bus.Scopes.DatasetRef;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +32,8 @@ import java.util.function.Function;
 public final class FakeDatasets extends BusFake {
 
   /** By SQL, and by URL: each answer is made from the request it answers. */
-  private final Map<String, Function<JsonObject, QueryResult>> bySql = new HashMap<>();
-  private final Map<String, Function<JsonObject, Dataset>> byUrl = new HashMap<>();
+  private final Map<String, Function<RunQuery, QueryResult>> bySql = new HashMap<>();
+  private final Map<String, Function<AddDataset, Dataset>> byUrl = new HashMap<>();
   /** What {@code add} answered, by id, so that rename, refresh and remove find them. */
   private final Map<String, Dataset> loaded = new HashMap<>();
 
@@ -44,13 +46,13 @@ public final class FakeDatasets extends BusFake {
   }
 
   @Override
-  protected Map<String, Function<JsonObject, JsonObject>> handlers() {
-    return Map.of(
-        DATASET_QUERY_RUN, this::query,
-        DATASET_ADD, this::add,
-        DATASET_RENAME, body -> keep(StoredDatasets.renamed(find(body), required(body, Keys.NAME))).toJson(),
-        DATASET_REFRESH, body -> find(body).toJson(),
-        DATASET_REMOVE, body -> loaded.remove(find(body).id()).toJson());
+  protected List<Handler<?, ?>> handlers() {
+    return List.of(
+        handle(QUERY_RUN, this::query),
+        handle(ADD, this::add),
+        handle(RENAME, rename -> keep(StoredDatasets.renamed(find(rename.ref()), Fields.text(Keys.NAME, rename.name())))),
+        handle(REFRESH, this::find),
+        handle(REMOVE, ref -> loaded.remove(find(ref).id())));
   }
 
   /**
@@ -71,7 +73,7 @@ public final class FakeDatasets extends BusFake {
   /** Adding {@code url} answers with a ready dataset of that name, row count and schema. */
   public Future<Void> load(String url, String name, long rowCount, JsonArray schema) {
     return script(byUrl, url,
-        request -> StoredDatasets.ready(request.getString(Keys.CONVERSATION_ID), url, name, rowCount, schema));
+        request -> StoredDatasets.ready(request.conversationId(), url, name, rowCount, schema));
   }
 
   /** Adding {@code url} fails with {@code failure}, e.g. BAD_REQUEST "Could not access URL" with its details. */
@@ -84,39 +86,31 @@ public final class FakeDatasets extends BusFake {
   /** The SQL of every query asked, oldest first. */
   public Future<List<String>> queries() {
     return requests().map(all -> all.stream()
-        .filter(r -> r.address().equals(DATASET_QUERY_RUN))
-        .map(r -> r.body().getString(Keys.SQL))
+        .filter(r -> r.request() instanceof RunQuery)
+        .map(r -> ((RunQuery) r.request()).sql())
         .toList());
   }
 
-  private <T> Future<Void> script(Map<String, Function<JsonObject, T>> answers, String key,
-      Function<JsonObject, T> answer) {
+  private <Q, T> Future<Void> script(Map<String, Function<Q, T>> answers, String key, Function<Q, T> answer) {
     return onLoop(() -> {
       answers.put(key, answer);
       return null;
     });
   }
 
-  private JsonObject query(JsonObject body) {
-    required(body, Keys.USER_ID);
-    String conversationId = required(body, Keys.CONVERSATION_ID);
-    String sql = required(body, Keys.SQL);
-    QueryResult r = scripted(bySql, sql, "SQL").apply(body).capped();
-    return r.withIdentity(null, conversationId, sql)
-        .stored(r.id() == null ? UUID.randomUUID().toString() : r.id(), Timestamps.now())
-        .toJson();
+  private QueryResult query(RunQuery query) {
+    QueryResult r = scripted(bySql, query.sql(), "SQL").apply(query).capped();
+    return r.withIdentity(null, query.conversationId(), query.sql())
+        .stored(r.id() == null ? UUID.randomUUID().toString() : r.id(), Timestamps.now());
   }
 
-  private JsonObject add(JsonObject body) {
-    required(body, Keys.USER_ID);
-    required(body, Keys.CONVERSATION_ID);
-    return keep(scripted(byUrl, required(body, Keys.URL), "URL").apply(body)).toJson();
+  private Dataset add(AddDataset add) {
+    return keep(scripted(byUrl, Fields.text(Keys.URL, add.url()), "URL").apply(add));
   }
 
   /** What the test did not script fails loudly rather than as something the real verticle might say. */
-  private static <T> Function<JsonObject, T> scripted(Map<String, Function<JsonObject, T>> answers, String key,
-      String what) {
-    Function<JsonObject, T> answer = answers.get(key);
+  private static <Q, T> Function<Q, T> scripted(Map<String, Function<Q, T>> answers, String key, String what) {
+    Function<Q, T> answer = answers.get(key);
     if (answer == null) {
       throw new QuarryException(Failure.INTERNAL, "FakeDatasets has no answer scripted for " + what + ": " + key);
     }
@@ -129,10 +123,9 @@ public final class FakeDatasets extends BusFake {
   }
 
   /** As the real one (through storage) says of a dataset that is not the conversation's. */
-  private Dataset find(JsonObject body) {
-    required(body, Keys.USER_ID);
-    Dataset d = loaded.get(required(body, Keys.DATASET_ID));
-    if (d == null || !d.conversationId().equals(required(body, Keys.CONVERSATION_ID))) {
+  private Dataset find(DatasetRef ref) {
+    Dataset d = loaded.get(ref.datasetId());
+    if (d == null || !d.conversationId().equals(ref.conversationId())) {
       throw QuarryException.notFound(StoredDatasets.NOT_FOUND);
     }
     return d;

@@ -1,23 +1,19 @@
 package io.quarry.testing;
 
-import static io.quarry.bus.Addresses.*;
-import static io.quarry.bus.Keys.required;
-import static java.util.Map.entry;
+import static io.quarry.bus.StorageOps.*;
 
-import io.quarry.bus.Bus;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Dataset;
-import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryResult;
+import io.quarry.bus.Scopes.ConversationRef;
 import io.quarry.bus.Timestamps;
 import io.quarry.bus.TokenUsage;
 import io.quarry.bus.UsageWindow;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -27,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Function;
 
 /**
  * The storage verticle in memory, for testing the verticles that call it (llm, dataset) alone: it answers the
@@ -57,24 +52,23 @@ public final class FakeStorage extends BusFake {
   }
 
   @Override
-  protected Map<String, Function<JsonObject, JsonObject>> handlers() {
-    return Map.ofEntries(
-        entry(STORAGE_CONVERSATION_GET, body -> owned(body).toJson()),
-        entry(STORAGE_CONVERSATION_RENAME, this::renameConversation),
-        entry(STORAGE_MESSAGE_APPEND, this::appendMessage),
-        entry(STORAGE_MESSAGE_LIST, body -> Bus.items(new JsonArray(messages.of(owned(body).id()).stream()
-            .map(ChatMessage::toJson).toList()))),
-        entry(STORAGE_MESSAGE_INTERRUPT, this::interruptMessage),
-        entry(STORAGE_DATASET_CLAIM, datasets::claim),
-        entry(STORAGE_DATASET_LIST, datasets::list),
-        entry(STORAGE_DATASET_GET, datasets::get),
-        entry(STORAGE_DATASET_UPDATE, datasets::update),
-        entry(STORAGE_DATASET_RENAME, datasets::rename),
-        entry(STORAGE_DATASET_DELETE, datasets::delete),
-        entry(STORAGE_RESULT_SAVE, this::saveResult),
-        entry(STORAGE_RESULT_GET, this::result),
-        entry(STORAGE_USAGE_RECORD, this::recordUsage),
-        entry(STORAGE_USAGE_WINDOW, this::usageWindow));
+  protected List<Handler<?, ?>> handlers() {
+    return List.of(
+        handle(CONVERSATION_GET, this::owned),
+        handle(CONVERSATION_RENAME, this::renameConversation),
+        handle(MESSAGE_APPEND, this::appendMessage),
+        handle(MESSAGE_LIST, ref -> messages.of(owned(ref).id())),
+        handle(MESSAGE_INTERRUPT, this::interruptMessage),
+        handle(DATASET_CLAIM, datasets::claim),
+        handle(DATASET_LIST, datasets::list),
+        handle(DATASET_GET, datasets::get),
+        handle(DATASET_UPDATE, datasets::update),
+        handle(DATASET_RENAME, datasets::rename),
+        handle(DATASET_DELETE, datasets::delete),
+        handle(RESULT_SAVE, this::saveResult),
+        handle(RESULT_GET, this::result),
+        handle(USAGE_RECORD, this::recordUsage),
+        handle(USAGE_WINDOW, this::usageWindow));
   }
 
   // What a test arranges
@@ -130,62 +124,60 @@ public final class FakeStorage extends BusFake {
 
   // The handlers: storage-verticle's answers
 
-  private JsonObject renameConversation(JsonObject body) {
-    String title = required(body, Keys.TITLE);
-    Conversation c = owned(body);
-    return store(new Conversation(c.id(), c.userId(), title, c.createdAt(), Timestamps.now())).toJson();
+  private Conversation renameConversation(RenameConversation rename) {
+    Conversation c = owned(rename.userId(), rename.conversationId());
+    return store(new Conversation(c.id(), c.userId(), rename.title(), c.createdAt(), Timestamps.now()));
   }
 
   /** A message that comes again with its id (a streamed answer as it grows) replaces itself. */
-  private JsonObject appendMessage(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    ChatMessage m = ChatMessage.fromJson(body.getJsonObject("message", new JsonObject()));
+  private ChatMessage appendMessage(AppendMessage append) {
+    String userId = append.userId();
+    ChatMessage m = append.message();
     if (m.conversationId() == null || !ROLES.contains(m.role())) {
       throw QuarryException.badRequest("Field 'message' needs a conversation_id and a role of user, assistant or tool");
     }
     Conversation c = owned(userId, m.conversationId());
     ChatMessage stored = messages.append(m);
     store(new Conversation(c.id(), c.userId(), c.title(), c.createdAt(), stored.createdAt()));
-    return stored.toJson();
+    return stored;
   }
 
-  private JsonObject interruptMessage(JsonObject body) {
-    Conversation c = owned(body);
-    ChatMessage m = messages.interrupt(c.id(), required(body, Keys.MESSAGE_ID), required(body, Keys.NOTICE));
+  private ChatMessage interruptMessage(InterruptMessage interrupt) {
+    Conversation c = owned(interrupt.userId(), interrupt.conversationId());
+    ChatMessage m = messages.interrupt(c.id(), interrupt.messageId(), interrupt.notice());
     if (m == null) {
       throw QuarryException.notFound("Message not found");
     }
-    return m.toJson();
+    return m;
   }
 
-  private JsonObject saveResult(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    QueryResult given = QueryResult.fromJson(body.getJsonObject("result", new JsonObject())).capped();
+  private Saved saveResult(SaveResult save) {
+    String userId = save.userId();
+    QueryResult given = save.result().capped();
     QueryResult stored = given.id() == null ? given.stored(UUID.randomUUID().toString(), Timestamps.now()) : given;
     owned(userId, stored.conversationId());
     keep(stored);
-    return new JsonObject().put("id", stored.id()).put("created_at", stored.createdAt());
+    return new Saved(stored.id(), stored.createdAt());
   }
 
-  private JsonObject result(JsonObject body) {
-    QueryResult r = results.get(required(body, Keys.RESULT_ID));
-    if (r == null || !owns(required(body, Keys.USER_ID), r.conversationId())) {
+  private QueryResult result(ResultRef ref) {
+    QueryResult r = results.get(ref.resultId());
+    if (r == null || !owns(ref.userId(), r.conversationId())) {
       throw QuarryException.notFound(RESULT_NOT_FOUND);
     }
-    return r.toJson();
+    return r;
   }
 
-  private JsonObject recordUsage(JsonObject body) {
-    TokenUsage u = TokenUsage.fromJson(body);
-    usage.add(new TokenUsage(required(body, Keys.USER_ID), u.conversationId(),
-        u.modelName() == null ? "unknown" : u.modelName(), u.inputTokens(), u.outputTokens(),
-        u.createdAt() == null ? Timestamps.now() : u.createdAt()));
-    return new JsonObject();
+  private Void recordUsage(RecordUsage record) {
+    TokenUsage u = record.usage();
+    usage.add(new TokenUsage(u.userId(), u.conversationId(), u.modelName() == null ? "unknown" : u.modelName(),
+        u.inputTokens(), u.outputTokens(), u.createdAt() == null ? Timestamps.now() : u.createdAt()));
+    return null;
   }
 
-  private JsonObject usageWindow(JsonObject body) {
-    String userId = required(body, Keys.USER_ID);
-    String since = required(body, Keys.SINCE);
+  private UsageWindow usageWindow(UsageSince window) {
+    String userId = window.userId();
+    String since = window.since();
     List<TokenUsage> inside = usage.stream()
         .filter(u -> u.userId().equals(userId) && u.createdAt().compareTo(since) >= 0)
         .sorted(Comparator.comparing(TokenUsage::createdAt))
@@ -193,8 +185,7 @@ public final class FakeStorage extends BusFake {
     return new UsageWindow(inside.stream().mapToLong(TokenUsage::inputTokens).sum(),
         inside.stream().mapToLong(TokenUsage::outputTokens).sum(),
         inside.isEmpty() ? null : inside.get(0).createdAt(),
-        inside.stream().map(u -> new UsageWindow.Entry(u.createdAt(), u.inputTokens() + u.outputTokens())).toList())
-        .toJson();
+        inside.stream().map(u -> new UsageWindow.Entry(u.createdAt(), u.inputTokens() + u.outputTokens())).toList());
   }
 
   // The tables
@@ -212,8 +203,8 @@ public final class FakeStorage extends BusFake {
     return conversations.get(conversationId);
   }
 
-  private Conversation owned(JsonObject body) {
-    return owned(required(body, Keys.USER_ID), required(body, Keys.CONVERSATION_ID));
+  private Conversation owned(ConversationRef ref) {
+    return owned(ref.userId(), ref.conversationId());
   }
 
   private Conversation store(Conversation c) {

@@ -1,14 +1,16 @@
 package io.quarry.testing;
 
-import static io.quarry.bus.Keys.required;
-
-import io.quarry.bus.Bus;
 import io.quarry.bus.Dataset;
+import io.quarry.bus.Fields;
 import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.Scopes.DatasetRef;
+import io.quarry.bus.StorageOps.ClaimDataset;
+import io.quarry.bus.StorageOps.ListDatasets;
+import io.quarry.bus.StorageOps.RenameDataset;
+import io.quarry.bus.StorageOps.UpdateDataset;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,10 +60,10 @@ final class StoredDatasets {
   }
 
   /** As storage: only datasets that loaded or are loading hold a slot; a new add of a failed add's URL replaces it. */
-  JsonObject claim(JsonObject body) {
-    String conversationId = owned(body);
-    String url = required(body, Keys.URL);
-    int max = body.getInteger(Keys.MAX_DATASETS, 5);
+  Dataset claim(ClaimDataset claim) {
+    String conversationId = owned(claim.userId(), claim.conversationId());
+    String url = claim.url();
+    int max = claim.maxDatasets();
     List<Dataset> present = of(conversationId);
     if (present.stream().anyMatch(d -> d.url().equals(url) && !d.neverLoaded())) {
       throw QuarryException.conflict("This dataset is already loaded");
@@ -78,49 +80,48 @@ final class StoredDatasets {
     }
     String now = Timestamps.now();
     return add(new Dataset(UUID.randomUUID().toString(), conversationId, url, "table" + (highest + 1), null, null,
-        new JsonArray(), Dataset.LOADING, null, null, null, now, now)).toJson();
+        new JsonArray(), Dataset.LOADING, null, null, null, now, now));
   }
 
   /** The quota a {@code for_query} list checks is not kept: {@code failNext} refuses such a list instead. */
-  JsonObject list(JsonObject body) {
-    return Bus.items(new JsonArray(of(owned(body)).stream().map(Dataset::toJson).toList()));
+  List<Dataset> list(ListDatasets list) {
+    return of(owned(list.userId(), list.conversationId()));
   }
 
-  JsonObject get(JsonObject body) {
-    return find(body).toJson();
+  Dataset get(DatasetRef ref) {
+    return find(ref);
   }
 
   /** Stores what a load learned; the dataset's url, name and creation stay as they were. */
-  JsonObject update(JsonObject body) {
-    Dataset d = Dataset.fromJson(body.getJsonObject("dataset", new JsonObject()));
-    Dataset s = find(required(body, Keys.USER_ID), d.conversationId(), d.id());
+  Dataset update(UpdateDataset update) {
+    Dataset d = update.dataset();
+    Dataset s = find(update.userId(), d.conversationId(), d.id());
     return add(new Dataset(s.id(), s.conversationId(), s.url(), s.name(), d.rowCount(), d.columnCount(), d.schema(),
-        d.status(), d.errorMessage(), d.fileSize(), d.etag(), s.createdAt(), Timestamps.now())).toJson();
+        d.status(), d.errorMessage(), d.fileSize(), d.etag(), s.createdAt(), Timestamps.now()));
   }
 
-  JsonObject rename(JsonObject body) {
-    Dataset d = find(body);
-    String name = required(body, Keys.NAME);
+  Dataset rename(RenameDataset rename) {
+    Dataset d = find(rename.ref());
+    String name = Fields.text(Keys.NAME, rename.name());
     if (of(d.conversationId()).stream().anyMatch(other -> other.name().equals(name) && !other.id().equals(d.id()))) {
       throw QuarryException.conflict("A dataset named '" + name + "' already exists in this conversation");
     }
-    return add(renamed(d, name)).toJson();
+    return add(renamed(d, name));
   }
 
-  JsonObject delete(JsonObject body) {
-    return datasets.remove(find(body).id()).toJson();
+  Dataset delete(DatasetRef ref) {
+    return datasets.remove(find(ref).id());
   }
 
-  private String owned(JsonObject body) {
-    String conversationId = required(body, Keys.CONVERSATION_ID);
-    if (!owns.test(required(body, Keys.USER_ID), conversationId)) {
+  private String owned(String userId, String conversationId) {
+    if (!owns.test(userId, conversationId)) {
       throw QuarryException.notFound(FakeStorage.CONVERSATION_NOT_FOUND);
     }
     return conversationId;
   }
 
-  private Dataset find(JsonObject body) {
-    return find(required(body, Keys.USER_ID), required(body, Keys.CONVERSATION_ID), required(body, Keys.DATASET_ID));
+  private Dataset find(DatasetRef ref) {
+    return find(ref.userId(), ref.conversationId(), ref.datasetId());
   }
 
   /** Another user's dataset, or one of another conversation, is simply not found. */

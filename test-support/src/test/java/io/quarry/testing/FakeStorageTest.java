@@ -7,7 +7,6 @@ import static io.quarry.testing.Failures.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.quarry.bus.Bus;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Dataset;
@@ -186,7 +185,7 @@ class FakeStorageTest {
     JsonObject body = new JsonObject().put(Keys.USER_ID, ALICE).put(Keys.CONVERSATION_ID, talk.id());
 
     // StorageClient waits 10 s; the raw request with a short timeout is the same message.
-    Throwable e = failure(Bus.request(vertx.eventBus(), STORAGE_CONVERSATION_GET, body, Deliveries.within(200)));
+    Throwable e = failure(vertx.eventBus().request(STORAGE_CONVERSATION_GET, body, Deliveries.within(200)));
 
     assertThat(((ReplyException) e).failureType()).isEqualTo(ReplyFailure.TIMEOUT);
     assertThat(storage.conversation(ALICE, talk.id()).await()).isEqualTo(talk);

@@ -1,11 +1,11 @@
 package io.quarry.worker;
 
 import io.quarry.bus.PrivateFiles;
+import io.quarry.bus.Source;
 import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -106,8 +106,7 @@ final class ParquetCache {
     tables.forEach((name, url) -> {
       CachedCopies.Entry entry = copies.get(url);
       if (entry != null) {
-        sources.add(new JsonObject().put("table", name).put("url", url).put("etag", entry.etag())
-            .put("last_modified", entry.lastModified()).put("size", entry.size()));
+        sources.add(new Source(name, url, entry.etag(), entry.lastModified(), entry.size()).toJson());
       }
     });
     return sources;

@@ -13,8 +13,8 @@ import io.quarry.bus.QueryStops;
 import io.quarry.bus.RowsJson;
 import io.quarry.bus.Sizes;
 import io.quarry.bus.WorkerClient;
+import io.quarry.bus.WorkerOps;
 import io.quarry.bus.WorkerReply;
-import io.quarry.bus.net.AddressPolicy;
 import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -80,7 +80,8 @@ public class WorkerVerticle extends VerticleBase {
         .compose(v -> exports.open())
         .compose(v -> executor.executeBlocking(instances::open, false))
         .compose(kept -> listenForStops()
-            .compose(listening -> Bus.serve(vertx.eventBus(), address(settings), this::onQuery).completion())
+            .compose(listening -> new Bus(vertx).serve(WorkerOps.MEMBER_QUERY_RUN.at(address(settings)),
+                request -> onQuery(request).map(WorkerOps.Answer::new)).completion())
             .onSuccess(v -> log.info("Worker ready: {} threads, {} databases kept ({} each), cache in {}",
                 settings.threads(), kept, Sizes.human(instances.idleBytes()), settings.home())));
   }
@@ -107,8 +108,7 @@ public class WorkerVerticle extends VerticleBase {
     return Addresses.localWorker(id);
   }
 
-  private Future<Buffer> onQuery(JsonObject body) {
-    QueryRequest request = QueryRequest.fromJson(body);
+  private Future<Buffer> onQuery(QueryRequest request) {
     if (request.sql() == null || request.sql().isBlank()) {
       throw QuarryException.badRequest("Field 'sql' is required");
     }

@@ -26,7 +26,7 @@ final class WorkerHarness {
   WorkerHarness(Vertx vertx, Path dir) {
     this.vertx = vertx;
     this.dir = dir;
-    this.client = new WorkerClient(vertx.eventBus());
+    this.client = new WorkerClient(vertx);
   }
 
   /** (Re)deploys the worker with these {@code worker} settings over the tests' defaults; its cache starts empty. */

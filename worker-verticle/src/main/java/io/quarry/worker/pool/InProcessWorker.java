@@ -1,17 +1,17 @@
 package io.quarry.worker.pool;
 
 import io.quarry.bus.Addresses;
-import io.quarry.bus.Deliveries;
+import io.quarry.bus.Bus;
 import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryTimeouts;
+import io.quarry.bus.WorkerOps;
 import io.quarry.worker.WorkerSettings;
 import io.quarry.worker.WorkerVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.eventbus.Message;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -22,6 +22,7 @@ import java.util.function.Consumer;
 final class InProcessWorker implements Member {
 
   private final Vertx vertx;
+  private final Bus bus;
   private final WorkerSettings worker;
   private final Consumer<Member> changed;
   private final String id = UUID.randomUUID().toString();
@@ -30,6 +31,7 @@ final class InProcessWorker implements Member {
   private int inFlight;
 
   InProcessWorker(Vertx vertx, WorkerSettings worker, Consumer<Member> changed) {
+    this.bus = new Bus(vertx);
     this.vertx = vertx;
     this.worker = worker;
     this.changed = changed;
@@ -70,9 +72,8 @@ final class InProcessWorker implements Member {
   @Override
   public Future<Buffer> run(QueryRequest query, long timeoutMs) {
     inFlight++;
-    return vertx.eventBus().<Buffer>request(Addresses.localWorker(id), query.toJson(),
-            Deliveries.within(QueryTimeouts.memberWaitMs(timeoutMs)))
-        .map(Message::body)
+    return WorkerOps.MEMBER_QUERY_RUN.at(Addresses.localWorker(id)).call(bus, query, QueryTimeouts.memberWaitMs(timeoutMs))
+        .map(WorkerOps.Answer::bytes)
         .recover(e -> Future.failedFuture(Member.silent(e) ? Member.timedOut(timeoutMs) : e))
         .onComplete(done -> inFlight--);
   }

@@ -6,9 +6,9 @@ import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.WorkerClient;
+import io.quarry.bus.WorkerOps;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.JsonObject;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 
@@ -40,7 +40,7 @@ interface Member {
    * A worker process's metrics in Prometheus's text format ({@code {name, text}}), or null for a member whose metrics
    * are its node's own (the worker of the pool's own process) or that is not running.
    */
-  default Future<JsonObject> metrics() {
+  default Future<WorkerOps.Metrics> metrics() {
     return Future.succeededFuture(null);
   }
 

@@ -2,8 +2,8 @@ package io.quarry.worker.pool;
 
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
-import io.quarry.bus.Deliveries;
 import io.quarry.bus.LocalWorker;
+import io.quarry.bus.WorkerOps;
 import io.quarry.worker.ProcessMemory;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -34,9 +34,7 @@ public final class Supervised {
     // Reading procfs is file IO: not on the event loop.
     return vertx.executeBlocking(ProcessMemory::addressSpaceCap, false)
         .map(cap -> new LocalWorker(workerId(supervisor), ProcessHandle.current().pid(), cap))
-        .compose(me -> Bus.request(vertx.eventBus(), Addresses.localWorkerReady(supervisorId), me.toJson(),
-            Deliveries.within(Deliveries.LOCAL_WORKER_READY_MS)))
-        .mapEmpty();
+        .compose(me -> WorkerOps.MEMBER_READY.at(Addresses.localWorkerReady(supervisorId)).call(new Bus(vertx), me));
   }
 
   private static void exitWithParent(InputStream fromParent) {

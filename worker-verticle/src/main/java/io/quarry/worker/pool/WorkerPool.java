@@ -3,18 +3,16 @@ package io.quarry.worker.pool;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Failure;
-import io.quarry.bus.PrivateFiles;
-import io.quarry.bus.QuarryException;
 import io.quarry.bus.LocalWorker;
 import io.quarry.bus.LocalWorkerStatus;
+import io.quarry.bus.PrivateFiles;
+import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
+import io.quarry.bus.WorkerOps;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.eventbus.Message;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -106,12 +104,12 @@ public class WorkerPool extends VerticleBase {
 
   /** Every address is registered (cluster-wide where it must be) before the first process starts. */
   private Future<?> listen(String supervisor) {
-    var ready = vertx.eventBus().<JsonObject>consumer(Addresses.localWorkerReady(supervisor),
-        msg -> announced(LocalWorker.fromJson(msg.body()), msg));
-    vertx.eventBus().<JsonObject>localConsumer(Addresses.WORKER_LOCAL_STATUS, msg -> msg.reply(status()));
-    vertx.eventBus().<JsonObject>localConsumer(Addresses.WORKER_LOCAL_METRICS, msg -> metrics().onSuccess(msg::reply));
-    var queries = Bus.serve(vertx.eventBus(), Addresses.WORKER_QUERY_RUN, this::onQuery);
-    var ping = Bus.serve(vertx.eventBus(), Addresses.WORKER_PING, body -> ping());
+    Bus bus = new Bus(vertx);
+    var ready = bus.serve(WorkerOps.MEMBER_READY.at(Addresses.localWorkerReady(supervisor)), this::announced);
+    bus.serveLocal(WorkerOps.LOCAL_STATUS, none -> Future.succeededFuture(status()));
+    bus.serveLocal(WorkerOps.LOCAL_METRICS, none -> metrics());
+    var queries = bus.serve(WorkerOps.QUERY_RUN, this::onQuery);
+    var ping = bus.serve(WorkerOps.PING, none -> ping());
     return Future.all(ready.completion(), queries.completion(), ping.completion());
   }
 
@@ -122,7 +120,7 @@ public class WorkerPool extends VerticleBase {
   public Future<Void> ready() {
     Promise<Void> ready = Promise.promise();
     long timer = vertx.setTimer(settings.startTimeoutMs(), t -> ready.tryFail(new IllegalStateException(
-        "Local workers were not ready within " + settings.startTimeoutMs() / 1000 + " s: " + status().encode())));
+        "Local workers were not ready within " + settings.startTimeoutMs() / 1000 + " s: " + status().toJson().encode())));
     Future.all(members.stream().map(Member::firstStart).toList())
         .onComplete(all -> {
           vertx.cancelTimer(timer);
@@ -155,15 +153,14 @@ public class WorkerPool extends VerticleBase {
     return files;
   }
 
-  private void announced(LocalWorker worker, Message<JsonObject> msg) {
+  private Future<Void> announced(LocalWorker worker) {
     members.forEach(m -> m.announced(worker));
-    msg.reply(new JsonObject());
+    return Future.succeededFuture();
   }
 
   /** The worker's reply passes on as it came (see {@link io.quarry.bus.WorkerReply}). */
-  private Future<Buffer> onQuery(JsonObject body) {
-    QueryRequest query = QueryRequest.fromJson(body);
-    return placement.run(query, pool.worker().timeouts().limit(query.timeoutMs()));
+  private Future<WorkerOps.Answer> onQuery(QueryRequest query) {
+    return placement.run(query, pool.worker().timeouts().limit(query.timeoutMs())).map(WorkerOps.Answer::new);
   }
 
   /** A member started, became ready or died: queries waiting for one may go, and local listeners hear of it. */
@@ -173,21 +170,21 @@ public class WorkerPool extends VerticleBase {
   }
 
   /** Readiness: how many members take queries now; none is a failure that says so. */
-  private Future<JsonObject> ping() {
+  private Future<WorkerOps.Ready> ping() {
     long ready = members.stream().filter(Member::isReady).count();
-    return ready > 0 ? Future.succeededFuture(new JsonObject().put("ready", ready))
+    return ready > 0 ? Future.succeededFuture(new WorkerOps.Ready(ready))
         : Future.failedFuture(new QuarryException(Failure.UNAVAILABLE, "No query worker is ready"));
   }
 
   /** Every running process's metrics; one that does not answer is left out of this scrape. */
-  private Future<JsonObject> metrics() {
-    List<Future<JsonObject>> each = members.stream().map(m -> m.metrics().otherwiseEmpty()).toList();
-    return Future.join(each).transform(done -> Future.succeededFuture(new JsonObject().put("workers",
-        new JsonArray(each.stream().filter(f -> f.succeeded() && f.result() != null).map(Future::result).toList()))));
+  private Future<List<WorkerOps.Metrics>> metrics() {
+    List<Future<WorkerOps.Metrics>> each = members.stream().map(m -> m.metrics().otherwiseEmpty()).toList();
+    return Future.join(each).transform(done -> Future.succeededFuture(
+        each.stream().filter(f -> f.succeeded() && f.result() != null).map(Future::result).toList()));
   }
 
-  private JsonObject status() {
-    return LocalWorkerStatus.pool(settings.count(), settings.heapMb(), settings.memoryCapMb(), placement.waiting(),
+  private LocalWorkerStatus.Pool status() {
+    return new LocalWorkerStatus.Pool(settings.count(), settings.heapMb(), settings.memoryCapMb(), placement.waiting(),
         members.stream().map(Member::status).toList());
   }
 

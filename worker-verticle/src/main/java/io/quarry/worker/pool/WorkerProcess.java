@@ -1,7 +1,7 @@
 package io.quarry.worker.pool;
 
 import io.quarry.bus.Addresses;
-import io.quarry.bus.Deliveries;
+import io.quarry.bus.Bus;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LocalWorker;
 import io.quarry.bus.LocalWorkerStatus;
@@ -11,12 +11,12 @@ import io.quarry.bus.QueryTimeouts;
 import io.quarry.bus.Sizes;
 import io.quarry.bus.Timestamps;
 import io.quarry.bus.WorkerClient;
+import io.quarry.bus.WorkerOps;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,6 +47,7 @@ final class WorkerProcess implements Member {
   enum State { STARTING, READY, RESTARTING, STOPPED }
 
   private final Context context;
+  private final Bus bus;
   private final int slot;
   private final String supervisor;
   private final WorkerCommand command;
@@ -74,6 +75,7 @@ final class WorkerProcess implements Member {
   WorkerProcess(Context context, int slot, String supervisor, WorkerCommand command, Path configFile, ClusterKey key,
       LocalWorkersConfig settings, Consumer<Member> changed) {
     this.context = context;
+    this.bus = new Bus(context.owner());
     this.slot = slot;
     this.supervisor = supervisor;
     this.command = command;
@@ -167,13 +169,12 @@ final class WorkerProcess implements Member {
   }
 
   @Override
-  public Future<JsonObject> metrics() {
+  public Future<WorkerOps.Metrics> metrics() {
     if (state != State.READY) {
       return Future.succeededFuture(null);
     }
-    return context.owner().eventBus().<JsonObject>request(Addresses.localWorkerMetrics(workerId), new JsonObject(),
-            Deliveries.within(METRICS_WAIT_MS))
-        .map(reply -> new JsonObject().put("name", name()).put("text", reply.body().getString("text")));
+    return WorkerOps.MEMBER_METRICS.at(Addresses.localWorkerMetrics(workerId)).call(bus, null, METRICS_WAIT_MS)
+        .map(reply -> new WorkerOps.Metrics(name(), reply.text()));
   }
 
   /** Forwards one query to this process. */
@@ -182,11 +183,11 @@ final class WorkerProcess implements Member {
     Promise<Buffer> answer = Promise.promise();
     inFlight.add(answer);
     String id = workerId;
-    context.owner().eventBus().<Buffer>request(Addresses.localWorker(id), query.toJson(),
-        Deliveries.within(QueryTimeouts.memberWaitMs(timeoutMs))).onComplete(reply -> {
+    WorkerOps.MEMBER_QUERY_RUN.at(Addresses.localWorker(id)).call(bus, query, QueryTimeouts.memberWaitMs(timeoutMs))
+        .onComplete(reply -> {
           inFlight.remove(answer);
           if (reply.succeeded()) {
-            answer.tryComplete(reply.result().body());
+            answer.tryComplete(reply.result().bytes());
           } else if (Member.silent(reply.cause())) {
             answer.tryFail(Member.timedOut(timeoutMs));
             wedged(id, timeoutMs);

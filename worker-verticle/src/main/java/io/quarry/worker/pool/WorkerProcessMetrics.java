@@ -1,9 +1,10 @@
 package io.quarry.worker.pool;
 
 import io.quarry.bus.Addresses;
+import io.quarry.bus.Bus;
+import io.quarry.bus.WorkerOps;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.json.JsonObject;
 import java.util.concurrent.Callable;
 
 /**
@@ -23,8 +24,7 @@ public final class WorkerProcessMetrics extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    return vertx.eventBus().<JsonObject>consumer(Addresses.localWorkerMetrics(workerId),
-        msg -> vertx.executeBlocking(scrape, false).onSuccess(text -> msg.reply(new JsonObject()
-            .put("text", text)))).completion();
+    return new Bus(vertx).serve(WorkerOps.MEMBER_METRICS.at(Addresses.localWorkerMetrics(workerId)),
+        none -> vertx.executeBlocking(scrape, false).map(text -> new WorkerOps.Metrics(null, text))).completion();
   }
 }

@@ -1,0 +1,76 @@
+package io.quarry.bus;
+
+import static io.quarry.bus.Addresses.*;
+import static io.quarry.bus.Fields.text;
+
+import io.quarry.bus.Scopes.ConversationRef;
+import io.quarry.bus.Scopes.DatasetRef;
+import io.quarry.bus.StorageOps.RenameDataset;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The dataset-verticle's operations: adding a URL runs the validation pipeline (BAD_REQUEST with the seed's exact
+ * message when a step fails), and SQL runs over a conversation's ready datasets.
+ */
+public final class DatasetOps {
+
+  private DatasetOps() {
+  }
+
+  public record AddDataset(String userId, String conversationId, String url) {
+    static final Codec<AddDataset> CODEC = Codec.json(
+        r -> new ConversationRef(r.userId, r.conversationId).toJson().put(Keys.URL, r.url),
+        json -> new AddDataset(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID), text(json, Keys.URL)));
+  }
+
+  /**
+   * SQL over the conversation's ready datasets. {@code stopKey}: what {@link QueryStops#publish} names to stop it
+   * (empty for none); {@code export}: the whole result written for download instead ({@link Export}), or null.
+   */
+  public record RunQuery(String userId, String conversationId, String sql, String stopKey, Export export) {
+    static final Codec<RunQuery> CODEC = Codec.json(
+        r -> new ConversationRef(r.userId, r.conversationId).toJson().put(Keys.SQL, r.sql).put(Keys.STOP_KEY, r.stopKey)
+            .put(Keys.EXPORT, r.export == null ? null : r.export.toJson()),
+        json -> new RunQuery(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID), text(json, Keys.SQL),
+            json.getString(Keys.STOP_KEY, ""), Export.fromJson(json.getJsonObject(Keys.EXPORT))));
+  }
+
+  /** How many of the conversation's servers were asked whether their file changed, and how many had. */
+  public record VersionsChecked(int checked, long changed) {
+    static final Codec<VersionsChecked> CODEC = Codec.json(VersionsChecked::toJson,
+        json -> new VersionsChecked(json.getInteger(Keys.CHECKED, 0), json.getLong(Keys.CHANGED, 0L)));
+
+    public JsonObject toJson() {
+      return new JsonObject().put(Keys.CHECKED, checked).put(Keys.CHANGED, changed);
+    }
+  }
+
+  private static final Codec<Dataset> DATASET = StorageOps.DATASET;
+
+  /** Runs the pipeline's steps; sent once, since a second add of the same URL is refused as already loaded. */
+  public static final Operation<AddDataset, Dataset> ADD = Operation.of(DATASET_ADD, AddDataset.CODEC, DATASET,
+      Deliveries.DATASET_TIMEOUT_MS, Resend.NEVER);
+  /** CONFLICT when another dataset of the conversation has that name. */
+  public static final Operation<RenameDataset, Dataset> RENAME = Operation.of(DATASET_RENAME, RenameDataset.CODEC,
+      DATASET, Deliveries.STORAGE_TIMEOUT_MS, Resend.IDEMPOTENT);
+  /** Re-runs pipeline steps 2–5 for a dataset already added. */
+  public static final Operation<DatasetRef, Dataset> REFRESH = Operation.of(DATASET_REFRESH, DatasetRef.CODEC, DATASET,
+      Deliveries.DATASET_TIMEOUT_MS, Resend.NEVER);
+  public static final Operation<DatasetRef, Dataset> REMOVE = Operation.of(DATASET_REMOVE, DatasetRef.CODEC, DATASET,
+      Deliveries.STORAGE_TIMEOUT_MS, Resend.NEVER);
+  /**
+   * Runs SQL over the conversation's ready datasets and stores the result (at most 1,000 rows), or writes the whole
+   * result for download. A query only reads, so one whose dataset node leaves the cluster is sent again to another.
+   * Fails with SQL, TIMEOUT, NETWORK, BAD_REQUEST (not a read query), TOO_LARGE (an export past its limits) or
+   * UNAVAILABLE (busy, no worker). Its caller waits as long as its time limit says ({@link QueryTimeouts}).
+   */
+  public static final Operation<RunQuery, QueryResult> QUERY_RUN = Operation.of(DATASET_QUERY_RUN, RunQuery.CODEC,
+      Codec.json(QueryResult::toJson, QueryResult::fromJson), Deliveries.DATASET_TIMEOUT_MS, Resend.NOT_ON_TIMEOUT);
+  /**
+   * Asks the servers of the conversation's ready datasets (HEAD) whether their files changed since they were
+   * recorded: a changed one takes its new version and its browsers hear {@code dataset_loaded}. Each dataset is asked
+   * at most once per {@code dataset.versionCheckIntervalMs}.
+   */
+  public static final Operation<ConversationRef, VersionsChecked> VERSIONS_CHECK = Operation.of(DATASET_VERSIONS_CHECK,
+      ConversationRef.CODEC, VersionsChecked.CODEC, Deliveries.DATASET_TIMEOUT_MS, Resend.NEVER);
+}

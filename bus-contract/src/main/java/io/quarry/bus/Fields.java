@@ -1,0 +1,23 @@
+package io.quarry.bus;
+
+import io.vertx.core.json.JsonObject;
+
+/** Reading a request's fields as its codec decodes it: what is missing is refused by name. */
+public final class Fields {
+
+  private Fields() {
+  }
+
+  /** A required text field: BAD_REQUEST "Field 'x' is required" when missing or blank. */
+  public static String text(JsonObject body, String key) {
+    return text(key, body.getString(key));
+  }
+
+  /** A field a record holds, required by the receiver that reads it. */
+  public static String text(String key, String value) {
+    if (value == null || value.isBlank()) {
+      throw QuarryException.badRequest("Field '" + key + "' is required");
+    }
+    return value;
+  }
+}

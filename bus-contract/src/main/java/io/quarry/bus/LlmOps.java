@@ -1,0 +1,92 @@
+package io.quarry.bus;
+
+import static io.quarry.bus.Addresses.*;
+import static io.quarry.bus.Fields.text;
+
+import io.quarry.bus.Scopes.ConversationRef;
+import io.quarry.bus.Scopes.UserRef;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Chat turns. Starting one stores the user's message and answers at once with the id of the assistant message that
+ * will stream; everything else arrives as events on {@link Addresses#chatEvents(String)}.
+ */
+public final class LlmOps {
+
+  private LlmOps() {
+  }
+
+  /** {@code content}: null when what was sent is not text, which its receiver refuses as missing. */
+  public record StartTurn(String userId, String conversationId, String content) {
+    static final Codec<StartTurn> CODEC = Codec.json(
+        r -> new ConversationRef(r.userId, r.conversationId).toJson().put(Keys.CONTENT, r.content),
+        json -> new StartTurn(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID),
+            json.getValue(Keys.CONTENT) instanceof String content ? content : null));
+  }
+
+  /** The assistant message that will stream, and the user's message as stored. */
+  public record TurnStarted(String messageId, String userMessageId) {
+    static final Codec<TurnStarted> CODEC = Codec.json(TurnStarted::toJson,
+        json -> new TurnStarted(json.getString(Keys.MESSAGE_ID), json.getString(Keys.USER_MESSAGE_ID)));
+
+    public JsonObject toJson() {
+      return new JsonObject().put(Keys.MESSAGE_ID, messageId).put(Keys.USER_MESSAGE_ID, userMessageId);
+    }
+  }
+
+  /** Whether a turn was running (and is now stopped, its partial answer kept). */
+  public record Stopped(boolean stopped) {
+    static final Codec<Stopped> CODEC = Codec.json(Stopped::toJson,
+        json -> new Stopped(json.getBoolean(Keys.STOPPED, false)));
+
+    public JsonObject toJson() {
+      return new JsonObject().put(Keys.STOPPED, stopped);
+    }
+  }
+
+  /** The user's token budget over the rolling 24 hours. */
+  public record Budget(long tokensUsed, long tokenLimit, long remaining, double usagePercent,
+      long resetsInSeconds) {
+    static final Codec<Budget> CODEC = Codec.json(Budget::toJson, json -> new Budget(
+        json.getLong("tokens_used", 0L), json.getLong("token_limit", 0L), json.getLong("remaining", 0L),
+        json.getDouble("usage_percent", 0.0), json.getLong(BusFailure.RESETS_IN_SECONDS, 0L)));
+
+    public JsonObject toJson() {
+      return new JsonObject().put("tokens_used", tokensUsed).put("token_limit", tokenLimit).put("remaining", remaining)
+          .put("usage_percent", usagePercent).put(BusFailure.RESETS_IN_SECONDS, resetsInSeconds);
+    }
+  }
+
+  /** How long running turns may go on before they are stopped with their answers kept. */
+  public record Drain(long graceMs) {
+    static final Codec<Drain> CODEC = Codec.json(r -> new JsonObject().put(Keys.GRACE_MS, r.graceMs),
+        json -> new Drain(json.getLong(Keys.GRACE_MS, 0L)));
+  }
+
+  /** How many turns were still running at the end of the grace, and stopped. */
+  public record Drained(int interrupted) {
+    static final Codec<Drained> CODEC = Codec.json(r -> new JsonObject().put(Keys.INTERRUPTED, r.interrupted),
+        json -> new Drained(json.getInteger(Keys.INTERRUPTED, 0)));
+  }
+
+  /**
+   * Fails with BAD_REQUEST (empty or too long), NOT_FOUND, CONFLICT "Generation already in progress for this
+   * conversation", RATE_LIMITED (with {@code resets_in_seconds}), or UNAVAILABLE when chat is not configured.
+   */
+  public static final Operation<StartTurn, TurnStarted> TURN_START = Operation.of(LLM_TURN_START, StartTurn.CODEC,
+      TurnStarted.CODEC, Deliveries.ACROSS_STORAGE_MS, Resend.NEVER);
+  /** Stops the conversation's running turn, wherever it runs, keeping its partial answer. */
+  public static final Operation<ConversationRef, Stopped> TURN_STOP = Operation.of(LLM_TURN_STOP, ConversationRef.CODEC,
+      Stopped.CODEC, Deliveries.ACROSS_STORAGE_MS, Resend.NEVER);
+  /** Where the llm verticle running a turn stops it ({@link Addresses#llmTurnStopAt}). */
+  public static final Operation<ConversationRef, Stopped> TURN_STOP_HERE = Operation.of("llm.{owner}.turn.stop",
+      ConversationRef.CODEC, Stopped.CODEC, Deliveries.STORAGE_TIMEOUT_MS, Resend.NEVER);
+  public static final Operation<UserRef, Budget> USAGE_GET = Operation.of(LLM_USAGE_GET, UserRef.CODEC,
+      Budget.CODEC, Deliveries.ACROSS_STORAGE_MS, Resend.NEVER);
+  /** Whether chat can run (a model key is configured). */
+  public static final Operation<Void, LlmStatus> STATUS = Operation.of(LLM_STATUS, Codec.NONE,
+      Codec.json(LlmStatus::toJson, LlmStatus::fromJson), 2_000, Resend.NEVER);
+  /** Inside a node's process while it drains: no new turn; answers once the running ones have ended. */
+  public static final Operation<Drain, Drained> DRAIN = Operation.of(LLM_DRAIN, Drain.CODEC, Drained.CODEC,
+      Deliveries.STORAGE_TIMEOUT_MS, Resend.NEVER);
+}

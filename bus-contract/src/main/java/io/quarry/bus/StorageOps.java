@@ -1,0 +1,281 @@
+package io.quarry.bus;
+
+import static io.quarry.bus.Addresses.*;
+import static io.quarry.bus.Fields.text;
+
+import io.quarry.bus.Scopes.ConversationRef;
+import io.quarry.bus.Scopes.DatasetRef;
+import io.quarry.bus.Scopes.UserRef;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The storage-verticle's operations. Every one but the session and user look-ups is scoped by user id.
+ *
+ * <p>Storage may run on several nodes (PostgreSQL), and one may die with requests in flight: every operation but
+ * sign-up, a new invite and a dataset's removal is sent again when its node may have died ({@link Failover}). So
+ * each is made safe to deliver twice: reads are; what creates a row names it in its request (a conversation's, a
+ * dataset's, a message's, a result's id, a token record's request id), so a second delivery finds it made; updates
+ * set what they set again.
+ */
+public final class StorageOps {
+
+  private StorageOps() {
+  }
+
+  private static final long WAIT = Deliveries.STORAGE_TIMEOUT_MS;
+
+  // Requests
+
+  public record NewUser(String email, String passwordHash, String invite) {
+    static final Codec<NewUser> CODEC = Codec.json(
+        r -> new JsonObject().put(Keys.EMAIL, r.email).put(Keys.PASSWORD_HASH, r.passwordHash).put(Keys.INVITE, r.invite),
+        json -> new NewUser(text(json, Keys.EMAIL), text(json, Keys.PASSWORD_HASH), text(json, Keys.INVITE)));
+  }
+
+  public record Email(String email) {
+    static final Codec<Email> CODEC = Codec.json(r -> new JsonObject().put(Keys.EMAIL, r.email),
+        json -> new Email(text(json, Keys.EMAIL)));
+  }
+
+  public record NewSession(String userId, String tokenHash, String expiresAt) {
+    static final Codec<NewSession> CODEC = Codec.json(r -> new JsonObject().put(Keys.USER_ID, r.userId)
+            .put(Keys.TOKEN_HASH, r.tokenHash).put(Keys.EXPIRES_AT, r.expiresAt),
+        json -> new NewSession(text(json, Keys.USER_ID), text(json, Keys.TOKEN_HASH), text(json, Keys.EXPIRES_AT)));
+  }
+
+  /** A session, named by the hash of its token (the token itself never leaves the edge). */
+  public record SessionRef(String tokenHash) {
+    static final Codec<SessionRef> CODEC = Codec.json(r -> new JsonObject().put(Keys.TOKEN_HASH, r.tokenHash),
+        json -> new SessionRef(text(json, Keys.TOKEN_HASH)));
+  }
+
+  public record Invite(String code) {
+    static final Codec<Invite> CODEC = Codec.json(r -> new JsonObject().put(Keys.CODE, r.code),
+        json -> new Invite(text(json, Keys.CODE)));
+  }
+
+  /** Whether an invite could sign somebody up now (it is known and unused). */
+  public record InviteState(boolean usable) {
+    static final Codec<InviteState> CODEC = Codec.json(r -> new JsonObject().put(Keys.USABLE, r.usable),
+        json -> new InviteState(json.getBoolean(Keys.USABLE, false)));
+  }
+
+  /** {@code id}: chosen by the caller, so that a second delivery finds the conversation made. */
+  public record NewConversation(String userId, String id, String title) {
+    static final Codec<NewConversation> CODEC = Codec.json(
+        r -> new JsonObject().put(Keys.USER_ID, r.userId).put(Keys.ID, r.id).put(Keys.TITLE, r.title),
+        json -> new NewConversation(text(json, Keys.USER_ID), json.getString(Keys.ID), text(json, Keys.TITLE)));
+  }
+
+  public record Search(String userId, String query) {
+    static final Codec<Search> CODEC = Codec.json(r -> new JsonObject().put(Keys.USER_ID, r.userId).put(Keys.QUERY, r.query),
+        json -> new Search(text(json, Keys.USER_ID), text(json, Keys.QUERY)));
+  }
+
+  /** A conversation a search found, with {@code match}: a few words around the first message that holds it, or null. */
+  public record Found(Conversation conversation, String match) {
+    static final Codec<Found> CODEC = Codec.json(Found::toJson,
+        json -> new Found(Conversation.fromJson(json), json.getString(Keys.MATCH)));
+
+    public JsonObject toJson() {
+      return conversation.toJson().put(Keys.MATCH, match);
+    }
+  }
+
+  public record RenameConversation(String userId, String conversationId, String title) {
+    static final Codec<RenameConversation> CODEC = Codec.json(
+        r -> new ConversationRef(r.userId, r.conversationId).toJson().put(Keys.TITLE, r.title),
+        json -> new RenameConversation(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID), text(json, Keys.TITLE)));
+  }
+
+  /** The message names its own id (a caller's choice), so a second delivery finds it stored. */
+  public record AppendMessage(String userId, ChatMessage message) {
+    static final Codec<AppendMessage> CODEC = Codec.json(
+        r -> new JsonObject().put(Keys.USER_ID, r.userId).put(Keys.MESSAGE, r.message.toJson()),
+        json -> new AppendMessage(text(json, Keys.USER_ID), ChatMessage.fromJson(json.getJsonObject(Keys.MESSAGE, new JsonObject()))));
+  }
+
+  public record InterruptMessage(String userId, String conversationId, String messageId, String notice) {
+    static final Codec<InterruptMessage> CODEC = Codec.json(r -> new ConversationRef(r.userId, r.conversationId).toJson()
+            .put(Keys.MESSAGE_ID, r.messageId).put(Keys.NOTICE, r.notice),
+        json -> new InterruptMessage(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID),
+            text(json, Keys.MESSAGE_ID), text(json, Keys.NOTICE)));
+  }
+
+  /** {@code datasetId}: chosen by the caller, so that a second delivery finds the claim made. */
+  public record ClaimDataset(String userId, String conversationId, String url, int maxDatasets, String datasetId) {
+    static final Codec<ClaimDataset> CODEC = Codec.json(r -> new ConversationRef(r.userId, r.conversationId).toJson()
+            .put(Keys.URL, r.url).put(Keys.MAX_DATASETS, r.maxDatasets).put(Keys.DATASET_ID, r.datasetId),
+        json -> new ClaimDataset(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID), text(json, Keys.URL),
+            json.getInteger(Keys.MAX_DATASETS, 5), json.getString(Keys.DATASET_ID)));
+  }
+
+  /** {@code forQuery}: the tables are for a query, which an account over its result quota may not run. */
+  public record ListDatasets(String userId, String conversationId, boolean forQuery) {
+    static final Codec<ListDatasets> CODEC = Codec.json(r -> {
+      JsonObject json = new ConversationRef(r.userId, r.conversationId).toJson();
+      return r.forQuery ? json.put(Keys.FOR_QUERY, true) : json;
+    }, json -> new ListDatasets(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID),
+        json.getBoolean(Keys.FOR_QUERY, false)));
+  }
+
+  public record UpdateDataset(String userId, Dataset dataset) {
+    static final Codec<UpdateDataset> CODEC = Codec.json(
+        r -> new JsonObject().put(Keys.USER_ID, r.userId).put(Keys.DATASET, r.dataset.toJson()),
+        json -> new UpdateDataset(text(json, Keys.USER_ID), Dataset.fromJson(json.getJsonObject(Keys.DATASET, new JsonObject()))));
+  }
+
+  /** {@code name} is checked by whoever serves it: storage needs one, the dataset verticle says what a name may be. */
+  public record RenameDataset(String userId, String conversationId, String datasetId, String name) {
+    public static final Codec<RenameDataset> CODEC = Codec.json(
+        r -> new DatasetRef(r.userId, r.conversationId, r.datasetId).toJson().put(Keys.NAME, r.name),
+        json -> new RenameDataset(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID), text(json, Keys.DATASET_ID),
+            json.getString(Keys.NAME)));
+
+    public DatasetRef ref() {
+      return new DatasetRef(userId, conversationId, datasetId);
+    }
+  }
+
+  /** At most {@link QueryResult#MAX_ROWS} rows; its id is the caller's (so a read of it can wait for this save). */
+  public record SaveResult(String userId, QueryResult result) {
+    static final Codec<SaveResult> CODEC = Codec.json(
+        r -> new JsonObject().put(Keys.USER_ID, r.userId).put(Keys.RESULT, r.result.toJson()),
+        json -> new SaveResult(text(json, Keys.USER_ID), QueryResult.fromJson(json.getJsonObject(Keys.RESULT, new JsonObject()))));
+  }
+
+  /** What storage answers to a save: the id alone and when, since echoing a thousand rows would only cost a copy. */
+  public record Saved(String id, String createdAt) {
+    static final Codec<Saved> CODEC = Codec.json(r -> new JsonObject().put(Keys.ID, r.id).put(Keys.CREATED_AT, r.createdAt),
+        json -> new Saved(json.getString(Keys.ID), json.getString(Keys.CREATED_AT)));
+  }
+
+  public record ResultRef(String userId, String resultId) {
+    static final Codec<ResultRef> CODEC = Codec.json(
+        r -> new JsonObject().put(Keys.USER_ID, r.userId).put(Keys.RESULT_ID, r.resultId),
+        json -> new ResultRef(text(json, Keys.USER_ID), text(json, Keys.RESULT_ID)));
+  }
+
+  public record SaveRun(String userId, ResultRun run) {
+    static final Codec<SaveRun> CODEC = Codec.json(r -> new JsonObject().put(Keys.USER_ID, r.userId).put(Keys.RUN, r.run.toJson()),
+        json -> new SaveRun(text(json, Keys.USER_ID), ResultRun.fromJson(json.getJsonObject(Keys.RUN, new JsonObject()))));
+  }
+
+  /** {@code requestId} names this record, so a second delivery of it is known as such. */
+  public record RecordUsage(TokenUsage usage, String requestId) {
+    static final Codec<RecordUsage> CODEC = Codec.json(r -> r.usage.toJson().put(Keys.REQUEST_ID, r.requestId),
+        json -> {
+          text(json, Keys.USER_ID);
+          return new RecordUsage(TokenUsage.fromJson(json), json.getString(Keys.REQUEST_ID));
+        });
+  }
+
+  /** Tokens used since an ISO-8601 instant. */
+  public record UsageSince(String userId, String since) {
+    static final Codec<UsageSince> CODEC = Codec.json(r -> new JsonObject().put(Keys.USER_ID, r.userId).put(Keys.SINCE, r.since),
+        json -> new UsageSince(text(json, Keys.USER_ID), text(json, Keys.SINCE)));
+  }
+
+  // Codecs of the entities
+
+  static final Codec<User> USER = Codec.json(User::toJson, User::fromJson);
+  static final Codec<Conversation> CONVERSATION = Codec.json(Conversation::toJson, Conversation::fromJson);
+  static final Codec<ChatMessage> MESSAGE = Codec.json(ChatMessage::toJson, ChatMessage::fromJson);
+  static final Codec<Dataset> DATASET = Codec.json(Dataset::toJson, Dataset::fromJson);
+  static final Codec<ResultRun> RUN = Codec.json(ResultRun::toJson, ResultRun::fromJson);
+
+  // Operations
+
+  /** The single user of {@code auth.mode=local}, created on first use. */
+  public static final Operation<Void, User> USER_LOCAL = idempotent(STORAGE_USER_LOCAL, Codec.NONE, USER);
+  /** Creates a user, using up an unused invite in the same transaction. */
+  public static final Operation<NewUser, User> USER_CREATE = once(STORAGE_USER_CREATE, NewUser.CODEC, USER);
+  public static final Operation<UserRef, User> USER_GET = idempotent(STORAGE_USER_GET, UserRef.CODEC, USER);
+  /** NOT_FOUND when there is no user with this email. */
+  public static final Operation<Email, Credentials> USER_CREDENTIALS = idempotent(STORAGE_USER_CREDENTIALS, Email.CODEC,
+      Codec.json(Credentials::toJson, Credentials::fromJson));
+  public static final Operation<NewSession, Void> SESSION_CREATE = idempotent(STORAGE_SESSION_CREATE, NewSession.CODEC,
+      Codec.NONE);
+  /** The user of an unexpired session; NOT_FOUND otherwise. */
+  public static final Operation<SessionRef, User> SESSION_FIND = idempotent(STORAGE_SESSION_FIND, SessionRef.CODEC, USER);
+  public static final Operation<SessionRef, Void> SESSION_DELETE = idempotent(STORAGE_SESSION_DELETE, SessionRef.CODEC,
+      Codec.NONE);
+  /** A new, unused invite code; only its hash is kept. */
+  public static final Operation<Void, Invite> INVITE_CREATE = once(STORAGE_INVITE_CREATE, Codec.NONE, Invite.CODEC);
+  public static final Operation<Invite, InviteState> INVITE_CHECK = idempotent(STORAGE_INVITE_CHECK, Invite.CODEC,
+      InviteState.CODEC);
+
+  public static final Operation<NewConversation, Conversation> CONVERSATION_CREATE = idempotent(
+      STORAGE_CONVERSATION_CREATE, NewConversation.CODEC, CONVERSATION);
+  /** Newest first. */
+  public static final Operation<UserRef, java.util.List<Conversation>> CONVERSATION_LIST = idempotent(
+      STORAGE_CONVERSATION_LIST, UserRef.CODEC, Codec.items(CONVERSATION));
+  /** At most {@link StorageClient#SEARCH_LIMIT}, newest first. */
+  public static final Operation<Search, java.util.List<Found>> CONVERSATION_SEARCH = idempotent(
+      STORAGE_CONVERSATION_SEARCH, Search.CODEC, Codec.items(Found.CODEC));
+  public static final Operation<ConversationRef, Conversation> CONVERSATION_GET = idempotent(STORAGE_CONVERSATION_GET,
+      ConversationRef.CODEC, CONVERSATION);
+  public static final Operation<RenameConversation, Conversation> CONVERSATION_RENAME = idempotent(
+      STORAGE_CONVERSATION_RENAME, RenameConversation.CODEC, CONVERSATION);
+  /** With its messages, datasets and results. */
+  public static final Operation<ConversationRef, Void> CONVERSATION_DELETE = Operation.of(STORAGE_CONVERSATION_DELETE,
+      ConversationRef.CODEC, Codec.NONE, WAIT, Resend.REMOVAL);
+
+  public static final Operation<AppendMessage, ChatMessage> MESSAGE_APPEND = idempotent(STORAGE_MESSAGE_APPEND,
+      AppendMessage.CODEC, MESSAGE);
+  /** Oldest first. */
+  public static final Operation<ConversationRef, java.util.List<ChatMessage>> MESSAGE_LIST = idempotent(
+      STORAGE_MESSAGE_LIST, ConversationRef.CODEC, Codec.items(MESSAGE));
+  /**
+   * Ends an answer that its llm node left unfinished: still streaming (or never saved), it is kept as it stands,
+   * marked interrupted with the notice. Answers the message as stored, which may have ended already.
+   */
+  public static final Operation<InterruptMessage, ChatMessage> MESSAGE_INTERRUPT = idempotent(
+      STORAGE_MESSAGE_INTERRUPT, InterruptMessage.CODEC, MESSAGE);
+
+  /**
+   * Atomically reserves a slot and a name ({@code tableN}) for a URL in a conversation, as a dataset in
+   * {@code loading} state. CONFLICT "This dataset is already loaded" or "Maximum N datasets reached".
+   */
+  public static final Operation<ClaimDataset, Dataset> DATASET_CLAIM = idempotent(STORAGE_DATASET_CLAIM,
+      ClaimDataset.CODEC, DATASET);
+  /** In the order they were added. */
+  public static final Operation<ListDatasets, java.util.List<Dataset>> DATASET_LIST = idempotent(STORAGE_DATASET_LIST,
+      ListDatasets.CODEC, Codec.items(DATASET));
+  public static final Operation<DatasetRef, Dataset> DATASET_GET = idempotent(STORAGE_DATASET_GET, DatasetRef.CODEC,
+      DATASET);
+  /** Stores status, schema, counts, size, etag and error of a dataset. */
+  public static final Operation<UpdateDataset, Dataset> DATASET_UPDATE = idempotent(STORAGE_DATASET_UPDATE,
+      UpdateDataset.CODEC, DATASET);
+  /** CONFLICT when another dataset of the conversation has that name. */
+  public static final Operation<RenameDataset, Dataset> DATASET_RENAME = idempotent(STORAGE_DATASET_RENAME,
+      RenameDataset.CODEC, DATASET);
+  public static final Operation<DatasetRef, Dataset> DATASET_DELETE = once(STORAGE_DATASET_DELETE, DatasetRef.CODEC,
+      DATASET);
+
+  public static final Operation<SaveResult, Saved> RESULT_SAVE = idempotent(STORAGE_RESULT_SAVE, SaveResult.CODEC,
+      Saved.CODEC);
+  public static final Operation<ResultRef, QueryResult> RESULT_GET = idempotent(STORAGE_RESULT_GET, ResultRef.CODEC,
+      Codec.json(QueryResult::toJson, QueryResult::fromJson));
+  /** Waits for the result's save; NOT_FOUND when the result is not the user's; a second delivery changes nothing. */
+  public static final Operation<SaveRun, ResultRun> RUN_SAVE = idempotent(STORAGE_RUN_SAVE, SaveRun.CODEC, RUN);
+  /** Oldest first. */
+  public static final Operation<ConversationRef, java.util.List<ResultRun>> RUN_LIST = idempotent(STORAGE_RUN_LIST,
+      ConversationRef.CODEC, Codec.items(RUN));
+
+  public static final Operation<RecordUsage, Void> USAGE_RECORD = idempotent(STORAGE_USAGE_RECORD, RecordUsage.CODEC,
+      Codec.NONE);
+  public static final Operation<UsageSince, UsageWindow> USAGE_WINDOW = idempotent(STORAGE_USAGE_WINDOW,
+      UsageSince.CODEC, Codec.json(UsageWindow::toJson, UsageWindow::fromJson));
+
+  /** Whether the database answers; sent once: readiness says what is, now. */
+  public static final Operation<Void, Void> PING = once(STORAGE_PING, Codec.NONE, Codec.NONE);
+
+  private static <Q, R> Operation<Q, R> idempotent(String address, Codec<Q> request, Codec<R> reply) {
+    return Operation.of(address, request, reply, WAIT, Resend.IDEMPOTENT);
+  }
+
+  private static <Q, R> Operation<Q, R> once(String address, Codec<Q> request, Codec<R> reply) {
+    return Operation.of(address, request, reply, WAIT, Resend.NEVER);
+  }
+}
