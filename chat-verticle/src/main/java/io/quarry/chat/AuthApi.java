@@ -1,9 +1,8 @@
 package io.quarry.chat;
 
-import io.quarry.bus.Addresses;
 import io.quarry.bus.Failure;
-import io.quarry.bus.Keys;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.SessionEnds;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.Timestamps;
 import io.quarry.bus.User;
@@ -98,8 +97,7 @@ final class AuthApi {
   private void signOut(RoutingContext ctx) {
     String token = Sessions.token(ctx);
     Future<Void> ended = token == null ? Future.succeededFuture() : storage.deleteSession(Sessions.hash(token))
-        .onSuccess(v -> ctx.vertx().eventBus().publish(Addresses.CHAT_SESSION_ENDED,
-            new JsonObject().put(Keys.TOKEN_HASH, Sessions.hash(token))));
+        .onSuccess(v -> SessionEnds.publish(ctx.vertx().eventBus(), Sessions.hash(token)));
     ended.onSuccess(v -> {
       Sessions.clear(ctx);
       Replies.json(ctx, 200, new JsonObject().put("signed_out", true));

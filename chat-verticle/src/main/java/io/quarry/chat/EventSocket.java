@@ -6,7 +6,7 @@ import io.micrometer.core.instrument.Metrics;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.Failure;
-import io.quarry.bus.Keys;
+import io.quarry.bus.SessionEnds;
 import io.quarry.bus.StorageClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -51,8 +51,7 @@ final class EventSocket {
     this.pingIntervalMs = pingIntervalMs;
     this.openGauge = Gauge.builder("quarry.websockets.open", open, AtomicInteger::get)
         .description("WebSockets open on this web node").register(Metrics.globalRegistry);
-    vertx.eventBus().<JsonObject>consumer(Addresses.CHAT_SESSION_ENDED,
-        message -> sessionEnded(message.body().getString(Keys.TOKEN_HASH)));
+    SessionEnds.listen(vertx.eventBus(), this::sessionEnded);
   }
 
   void handle(RoutingContext ctx) {
