@@ -17,10 +17,11 @@ public final class DatasetOps {
   private DatasetOps() {
   }
 
+  /** {@code url} is checked by the pipeline's first step, which names a missing one "Invalid URL format". */
   public record AddDataset(String userId, String conversationId, String url) {
     static final Codec<AddDataset> CODEC = Codec.json(
         r -> new ConversationRef(r.userId, r.conversationId).toJson().put(Keys.URL, r.url),
-        json -> new AddDataset(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID), text(json, Keys.URL)));
+        json -> new AddDataset(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID), json.getString(Keys.URL)));
   }
 
   /**
