@@ -5,15 +5,14 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.XmlConfigBuilder;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
+import io.quarry.bus.MembersLeaving;
 import io.quarry.worker.pool.ClusterKey;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.BusSecret;
-import io.quarry.bus.Keys;
 import io.quarry.bus.Defaults;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.IOException;
@@ -96,9 +95,7 @@ final class Clustering {
 
       @Override
       public void memberRemoved(MembershipEvent event) {
-        vertx.eventBus().publish(Addresses.CLUSTER_MEMBER_LEFT,
-            new JsonObject().put(Keys.NODE_ID, event.getMember().getUuid().toString()),
-            new DeliveryOptions().setLocalOnly(true));
+        MembersLeaving.publish(vertx.eventBus(), event.getMember().getUuid().toString());
       }
     });
   }

@@ -1,7 +1,7 @@
 package io.quarry.app;
 
+import io.quarry.bus.MembersLeaving;
 import io.quarry.bus.Addresses;
-import io.quarry.bus.Keys;
 import io.quarry.bus.NodeInfo;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -33,8 +33,7 @@ public class NodeVerticle extends VerticleBase {
 
   /** A member that leaves the cluster is out of the map at once, not only once its entry expires. */
   private Future<Void> forgetWhenGone() {
-    return vertx.eventBus().<JsonObject>localConsumer(Addresses.CLUSTER_MEMBER_LEFT,
-        left -> nodes.remove(left.body().getString(Keys.NODE_ID))).completion();
+    return MembersLeaving.listen(vertx.eventBus(), nodes::remove).completion();
   }
 
   private Future<Void> announce(NodeInfo node) {

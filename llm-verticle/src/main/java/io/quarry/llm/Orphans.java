@@ -1,10 +1,10 @@
 package io.quarry.llm;
 
+import io.quarry.bus.MembersLeaving;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.DatasetClient;
-import io.quarry.bus.Keys;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.TurnClaim;
 import io.vertx.core.Future;
@@ -44,8 +44,7 @@ final class Orphans {
   /** Listens for members leaving, then settles what nodes no longer alive left behind. */
   Future<Void> watch() {
     EventBus bus = vertx.eventBus();
-    return bus.<JsonObject>localConsumer(Addresses.CLUSTER_MEMBER_LEFT,
-            message -> settle(message.body().getString(Keys.NODE_ID)::equals))
+    return MembersLeaving.listen(bus, left -> settle(left::equals))
         .completion()
         .compose(v -> vertx.sharedData().<String, Object>getAsyncMap(Addresses.NODES_MAP))
         .compose(nodes -> nodes.keys())
