@@ -9,8 +9,10 @@ import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.internal.ContextInternal;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -34,23 +36,33 @@ final class Failover {
 
   private final Vertx vertx;
   private final EventBus bus;
-  private final Context context;
+  private final ContextInternal context;
   private final Set<Request> inFlight = new HashSet<>();
 
   /** Made on the context of the verticle that uses it: its consumer of member departures goes when that verticle does. */
   Failover(Vertx vertx) {
     this.vertx = vertx;
     this.bus = vertx.eventBus();
-    this.context = vertx.getOrCreateContext();
+    this.context = (ContextInternal) vertx.getOrCreateContext();
     context.runOnContext(v -> bus.localConsumer(Addresses.CLUSTER_MEMBER_LEFT, left -> resendAll()));
   }
 
+  /**
+   * Sent at once from this event loop (the verticle's own context, or one request's duplicate of it: the reply is then
+   * handled there, with the request's log fields); from anywhere else, on a context of this event loop that carries
+   * the caller's log fields.
+   */
   Future<Object> request(String address, Object body, DeliveryOptions options, Resend policy) {
     Request request = new Request(address, body, options, policy);
-    if (Vertx.currentContext() == context) {
+    if (Vertx.currentContext() instanceof ContextInternal caller && caller.unwrap() == context.unwrap()
+        && Context.isOnEventLoopThread()) {
       request.send();
     } else {
-      context.runOnContext(v -> request.send());
+      Map<String, String> fields = LogContext.current();
+      context.duplicate().runOnContext(v -> {
+        fields.forEach(LogContext::put);
+        request.send();
+      });
     }
     return request.answer.future();
   }
