@@ -28,6 +28,7 @@ final class MetricsEndpoint extends VerticleBase {
   private final NodeMetrics metrics;
   private final NodeSettings settings;
   private HttpServer server;
+  private Bus bus;
 
   MetricsEndpoint(NodeMetrics metrics, NodeSettings settings) {
     this.metrics = metrics;
@@ -36,6 +37,7 @@ final class MetricsEndpoint extends VerticleBase {
 
   @Override
   public Future<?> start() {
+    bus = new Bus(vertx);
     String host = settings.metricsHost();
     int port = settings.metricsPort();
     server = vertx.createHttpServer().requestHandler(this::handle);
@@ -64,7 +66,7 @@ final class MetricsEndpoint extends VerticleBase {
 
   /** Each worker process's exposition by its name; none on a node without worker processes. */
   private Future<Map<String, String>> workers() {
-    return WorkerOps.LOCAL_METRICS.call(new Bus(vertx), null, WORKERS_WAIT_MS)
+    return WorkerOps.LOCAL_METRICS.call(bus, null, WORKERS_WAIT_MS)
         .map(workers -> {
           Map<String, String> byName = new LinkedHashMap<>();
           workers.forEach(w -> byName.put(w.name(), w.text()));

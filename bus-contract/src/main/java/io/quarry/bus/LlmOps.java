@@ -78,9 +78,11 @@ public final class LlmOps {
   /** Stops the conversation's running turn, wherever it runs, keeping its partial answer. */
   public static final Operation<ConversationRef, Stopped> TURN_STOP = Operation.of(LLM_TURN_STOP, ConversationRef.CODEC,
       Stopped.CODEC, Deliveries.ACROSS_STORAGE_MS, Resend.NEVER);
-  /** Where the llm verticle running a turn stops it ({@link Addresses#llmTurnStopAt}). */
-  public static final Operation<ConversationRef, Stopped> TURN_STOP_HERE = Operation.of("llm.{owner}.turn.stop",
-      ConversationRef.CODEC, Stopped.CODEC, Deliveries.STORAGE_TIMEOUT_MS, Resend.NEVER);
+  /** Where the llm verticle {@code owner} stops a turn it runs ({@link Addresses#llmTurnStopAt}). */
+  public static Operation<ConversationRef, Stopped> turnStopAt(String owner) {
+    return Operation.of(llmTurnStopAt(owner), ConversationRef.CODEC, Stopped.CODEC, Deliveries.STORAGE_TIMEOUT_MS,
+        Resend.NEVER);
+  }
   public static final Operation<UserRef, Budget> USAGE_GET = Operation.of(LLM_USAGE_GET, UserRef.CODEC,
       Budget.CODEC, Deliveries.ACROSS_STORAGE_MS, Resend.NEVER);
   /** Whether chat can run (a model key is configured). */

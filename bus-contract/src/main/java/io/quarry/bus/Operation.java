@@ -24,9 +24,4 @@ public record Operation<Q, R>(String address, Codec<Q> request, Codec<R> reply, 
   public Future<R> call(Bus bus, Q request, long waitMs) {
     return bus.call(this, request, waitMs);
   }
-
-  /** The same operation where one instance serves it, e.g. one worker process. */
-  public Operation<Q, R> at(String instanceAddress) {
-    return new Operation<>(instanceAddress, request, reply, timeoutMs, resend);
-  }
 }

@@ -50,18 +50,20 @@ public final class WorkerOps {
   public static final Operation<QueryRequest, Answer> QUERY_RUN = Operation.of(WORKER_QUERY_RUN, QUERY, ANSWER,
       Deliveries.DATASET_TIMEOUT_MS, Resend.NEVER);
   /** Where one member of a pool takes its queries ({@link Addresses#localWorker}). */
-  public static final Operation<QueryRequest, Answer> MEMBER_QUERY_RUN = Operation.of("worker.local.{id}.query.run",
-      QUERY, ANSWER, Deliveries.DATASET_TIMEOUT_MS, Resend.NEVER);
-  /** Where a supervised worker process says it is ready, to the node that started it ({@link Addresses#localWorkerReady}). */
-  public static final Operation<LocalWorker, Void> MEMBER_READY = Operation.of("worker.local.{supervisor}.ready",
-      Codec.json(LocalWorker::toJson, LocalWorker::fromJson), Codec.NONE, Deliveries.LOCAL_WORKER_READY_MS,
-      Resend.NEVER);
-  /**
-   * Where a supervised worker process answers its own metrics to its node's pool ({@link Addresses#localWorkerMetrics});
-   * its name is the pool's to give.
-   */
-  public static final Operation<Void, Metrics> MEMBER_METRICS = Operation.of("worker.local.{id}.metrics", Codec.NONE,
-      Metrics.CODEC, 2_000, Resend.NEVER);
+  public static Operation<QueryRequest, Answer> memberQueryRun(String workerId) {
+    return Operation.of(localWorker(workerId), QUERY, ANSWER, Deliveries.DATASET_TIMEOUT_MS, Resend.NEVER);
+  }
+
+  /** Where a supervised worker process says it is ready, to the node that started it. */
+  public static Operation<LocalWorker, Void> memberReady(String supervisorId) {
+    return Operation.of(localWorkerReady(supervisorId), Codec.json(LocalWorker::toJson, LocalWorker::fromJson),
+        Codec.NONE, Deliveries.LOCAL_WORKER_READY_MS, Resend.NEVER);
+  }
+
+  /** Where a supervised worker process answers its own metrics to its node's pool; its name is the pool's to give. */
+  public static Operation<Void, Metrics> memberMetrics(String workerId) {
+    return Operation.of(localWorkerMetrics(workerId), Codec.NONE, Metrics.CODEC, 2_000, Resend.NEVER);
+  }
   /** Each of a node's worker processes' metrics, for the node's {@code /metrics}; answered inside its process. */
   public static final Operation<Void, java.util.List<Metrics>> LOCAL_METRICS = Operation.of(WORKER_LOCAL_METRICS,
       Codec.NONE, Codec.json(list -> new JsonObject().put("workers", new io.vertx.core.json.JsonArray(

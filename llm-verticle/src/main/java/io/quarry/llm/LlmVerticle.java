@@ -1,6 +1,5 @@
 package io.quarry.llm;
 
-import static io.quarry.bus.Addresses.llmTurnStopAt;
 import static io.quarry.bus.LlmOps.*;
 
 import com.google.genai.types.GenerateContentResponse;
@@ -64,7 +63,7 @@ public class LlmVerticle extends VerticleBase {
     return Future.all(
         starts.completion(), drain.completion(),
         bus.serve(TURN_STOP, turns::stop).completion(),
-        bus.serve(TURN_STOP_HERE.at(llmTurnStopAt(registry.owner)), turns::stopHere).completion(),
+        bus.serve(turnStopAt(registry.owner), turns::stopHere).completion(),
         bus.serve(USAGE_GET, turns::usage).completion(),
         bus.serve(STATUS, none -> Future.succeededFuture(status)).completion());
   }

@@ -1,6 +1,5 @@
 package io.quarry.llm;
 
-import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.ChatMessage;
@@ -176,7 +175,7 @@ final class Turns {
         .compose(owned -> registry.find(conversationId))
         .compose(claim -> claim == null ? stopped(false)
             : registry.mine(claim) ? stopHere(ref)
-            : LlmOps.TURN_STOP_HERE.at(Addresses.llmTurnStopAt(claim.owner())).call(ops, ref, STOP_WAIT_MS)
+            : LlmOps.turnStopAt(claim.owner()).call(ops, ref, STOP_WAIT_MS)
                 .recover(e -> notStopped(claim, e)));
   }
 

@@ -13,6 +13,7 @@ import io.quarry.bus.QueryStops;
 import io.quarry.bus.RowsJson;
 import io.quarry.bus.Sizes;
 import io.quarry.bus.WorkerClient;
+import io.quarry.bus.Operation;
 import io.quarry.bus.WorkerOps;
 import io.quarry.bus.WorkerReply;
 import io.quarry.bus.net.OutboundHttp;
@@ -80,7 +81,7 @@ public class WorkerVerticle extends VerticleBase {
         .compose(v -> exports.open())
         .compose(v -> executor.executeBlocking(instances::open, false))
         .compose(kept -> listenForStops()
-            .compose(listening -> new Bus(vertx).serve(WorkerOps.MEMBER_QUERY_RUN.at(address(settings)),
+            .compose(listening -> new Bus(vertx).serve(queries(settings),
                 request -> onQuery(request).map(WorkerOps.Answer::new)).completion())
             .onSuccess(v -> log.info("Worker ready: {} threads, {} databases kept ({} each), cache in {}",
                 settings.threads(), kept, Sizes.human(instances.idleBytes()), settings.home())));
@@ -100,12 +101,12 @@ public class WorkerVerticle extends VerticleBase {
   }
 
   /** Queries come from this node's {@link io.quarry.worker.pool.WorkerPool} only, on an address of this verticle's own. */
-  private static String address(WorkerSettings settings) {
+  private static Operation<QueryRequest, WorkerOps.Answer> queries(WorkerSettings settings) {
     String id = settings.localWorkerId();
     if (id.isBlank()) {
       throw new IllegalArgumentException("worker: localWorkerId is required (the worker pool deploys this verticle)");
     }
-    return Addresses.localWorker(id);
+    return WorkerOps.memberQueryRun(id);
   }
 
   private Future<Buffer> onQuery(QueryRequest request) {

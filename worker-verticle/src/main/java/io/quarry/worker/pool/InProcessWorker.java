@@ -1,6 +1,5 @@
 package io.quarry.worker.pool;
 
-import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.QueryRequest;
@@ -72,7 +71,7 @@ final class InProcessWorker implements Member {
   @Override
   public Future<Buffer> run(QueryRequest query, long timeoutMs) {
     inFlight++;
-    return WorkerOps.MEMBER_QUERY_RUN.at(Addresses.localWorker(id)).call(bus, query, QueryTimeouts.memberWaitMs(timeoutMs))
+    return WorkerOps.memberQueryRun(id).call(bus, query, QueryTimeouts.memberWaitMs(timeoutMs))
         .map(WorkerOps.Answer::bytes)
         .recover(e -> Future.failedFuture(Member.silent(e) ? Member.timedOut(timeoutMs) : e))
         .onComplete(done -> inFlight--);

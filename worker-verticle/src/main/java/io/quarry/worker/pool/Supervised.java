@@ -1,6 +1,5 @@
 package io.quarry.worker.pool;
 
-import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.LocalWorker;
 import io.quarry.bus.WorkerOps;
@@ -34,7 +33,7 @@ public final class Supervised {
     // Reading procfs is file IO: not on the event loop.
     return vertx.executeBlocking(ProcessMemory::addressSpaceCap, false)
         .map(cap -> new LocalWorker(workerId(supervisor), ProcessHandle.current().pid(), cap))
-        .compose(me -> WorkerOps.MEMBER_READY.at(Addresses.localWorkerReady(supervisorId)).call(new Bus(vertx), me));
+        .compose(me -> WorkerOps.memberReady(supervisorId).call(new Bus(vertx), me));
   }
 
   private static void exitWithParent(InputStream fromParent) {

@@ -105,7 +105,7 @@ public class WorkerPool extends VerticleBase {
   /** Every address is registered (cluster-wide where it must be) before the first process starts. */
   private Future<?> listen(String supervisor) {
     Bus bus = new Bus(vertx);
-    var ready = bus.serve(WorkerOps.MEMBER_READY.at(Addresses.localWorkerReady(supervisor)), this::announced);
+    var ready = bus.serve(WorkerOps.memberReady(supervisor), this::announced);
     bus.serveLocal(WorkerOps.LOCAL_STATUS, none -> Future.succeededFuture(status()));
     bus.serveLocal(WorkerOps.LOCAL_METRICS, none -> metrics());
     var queries = bus.serve(WorkerOps.QUERY_RUN, this::onQuery);

@@ -1,6 +1,5 @@
 package io.quarry.worker.pool;
 
-import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LocalWorker;
@@ -173,7 +172,7 @@ final class WorkerProcess implements Member {
     if (state != State.READY) {
       return Future.succeededFuture(null);
     }
-    return WorkerOps.MEMBER_METRICS.at(Addresses.localWorkerMetrics(workerId)).call(bus, null, METRICS_WAIT_MS)
+    return WorkerOps.memberMetrics(workerId).call(bus, null, METRICS_WAIT_MS)
         .map(reply -> new WorkerOps.Metrics(name(), reply.text()));
   }
 
@@ -183,7 +182,7 @@ final class WorkerProcess implements Member {
     Promise<Buffer> answer = Promise.promise();
     inFlight.add(answer);
     String id = workerId;
-    WorkerOps.MEMBER_QUERY_RUN.at(Addresses.localWorker(id)).call(bus, query, QueryTimeouts.memberWaitMs(timeoutMs))
+    WorkerOps.memberQueryRun(id).call(bus, query, QueryTimeouts.memberWaitMs(timeoutMs))
         .onComplete(reply -> {
           inFlight.remove(answer);
           if (reply.succeeded()) {

@@ -1,6 +1,5 @@
 package io.quarry.worker.pool;
 
-import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.WorkerOps;
 import io.vertx.core.Future;
@@ -24,7 +23,7 @@ public final class WorkerProcessMetrics extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    return new Bus(vertx).serve(WorkerOps.MEMBER_METRICS.at(Addresses.localWorkerMetrics(workerId)),
+    return new Bus(vertx).serve(WorkerOps.memberMetrics(workerId),
         none -> vertx.executeBlocking(scrape, false).map(text -> new WorkerOps.Metrics(null, text))).completion();
   }
 }
