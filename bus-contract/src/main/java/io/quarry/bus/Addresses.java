@@ -73,6 +73,11 @@ public final class Addresses {
     return "llm." + owner + ".turn.stop";
   }
 
+  /** Where one llm verticle says whether it still holds a claim of {@link #TURNS_MAP}: {@code {message_id}}. */
+  public static String llmTurnHeldAt(String owner) {
+    return "llm." + owner + ".turn.held";
+  }
+
   /**
    * Published inside a node's process (local only) when another member leaves the cluster, gracefully or not:
    * {@code {node_id}}, the {@link NodeInfo#id()} of the node that left.

@@ -52,5 +52,6 @@ public final class Keys {
   public static final String CONTENT = "content";
   public static final String USER_MESSAGE_ID = "user_message_id";
   public static final String STOPPED = "stopped";
+  public static final String HELD = "held";
   public static final String INTERRUPTED = "interrupted";
 }

@@ -44,6 +44,18 @@ public final class LlmOps {
     }
   }
 
+  /** A claim of {@link Addresses#TURNS_MAP}, by the id of the answer its turn writes. */
+  public record ClaimedTurn(String messageId) {
+    static final Codec<ClaimedTurn> CODEC = Codec.json(r -> new JsonObject().put(Keys.MESSAGE_ID, r.messageId),
+        json -> new ClaimedTurn(text(json, Keys.MESSAGE_ID)));
+  }
+
+  /** Whether an llm verticle still holds a claim: its turn is starting or running. */
+  public record Held(boolean held) {
+    static final Codec<Held> CODEC = Codec.json(r -> new JsonObject().put(Keys.HELD, r.held),
+        json -> new Held(json.getBoolean(Keys.HELD, false)));
+  }
+
   /** The user's token budget over the rolling 24 hours. */
   public record Budget(long tokensUsed, long tokenLimit, long remaining, double usagePercent,
       long resetsInSeconds) {
@@ -81,6 +93,14 @@ public final class LlmOps {
   /** Where the llm verticle {@code owner} stops a turn it runs ({@link Addresses#llmTurnStopAt}). */
   public static Operation<ConversationRef, Stopped> turnStopAt(String owner) {
     return Operation.of(llmTurnStopAt(owner), ConversationRef.CODEC, Stopped.CODEC, Deliveries.STORAGE_TIMEOUT_MS,
+        Resend.NEVER);
+  }
+  /**
+   * Whether the llm verticle {@code owner} still holds a claim ({@link Addresses#llmTurnHeldAt}): asked when a claim
+   * refuses a question, since a claim whose turn has ended is stale.
+   */
+  public static Operation<ClaimedTurn, Held> turnHeldAt(String owner) {
+    return Operation.of(llmTurnHeldAt(owner), ClaimedTurn.CODEC, Held.CODEC, Deliveries.STORAGE_TIMEOUT_MS,
         Resend.NEVER);
   }
   public static final Operation<UserRef, Budget> USAGE_GET = Operation.of(LLM_USAGE_GET, UserRef.CODEC,

@@ -12,6 +12,7 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.MessageConsumer;
 import java.time.Clock;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,8 +52,11 @@ public class LlmVerticle extends VerticleBase {
     }
     return vertx.executeBlocking(LlmVerticle::warmUp)
         .compose(v -> TurnRegistry.open(vertx, settings.node().id()))
-        .compose(registry -> serve(new Bus(vertx), new Turns(context, budget, registry), registry, status)
-            .compose(v -> new Orphans(vertx, registry, storage, datasets).watch()));
+        .compose(registry -> {
+          Orphans orphans = new Orphans(vertx, registry, storage, datasets);
+          return serve(new Bus(vertx), new Turns(context, budget, registry, orphans), registry, status)
+              .compose(v -> orphans.watch());
+        });
   }
 
   private Future<?> serve(Bus bus, Turns turns, TurnRegistry registry, LlmStatus status) {
@@ -60,12 +64,13 @@ public class LlmVerticle extends VerticleBase {
     // Draining, it takes no new turn: its consumer goes, so that other llm nodes get the cluster's questions.
     MessageConsumer<Object> drain = bus.serveLocal(DRAIN, request -> starts.unregister()
         .compose(v -> turns.drain(request.graceMs())));
-    return Future.all(
+    return Future.all(List.of(
         starts.completion(), drain.completion(),
         bus.serve(TURN_STOP, turns::stop).completion(),
         bus.serve(turnStopAt(registry.owner), turns::stopHere).completion(),
+        bus.serve(turnHeldAt(registry.owner), turns::holds).completion(),
         bus.serve(USAGE_GET, turns::usage).completion(),
-        bus.serve(STATUS, none -> Future.succeededFuture(status)).completion());
+        bus.serve(STATUS, none -> Future.succeededFuture(status)).completion()));
   }
 
   /**

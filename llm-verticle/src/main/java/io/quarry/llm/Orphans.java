@@ -53,7 +53,8 @@ final class Orphans {
 
   private Future<Void> settle(Predicate<String> gone) {
     return registry.all()
-        .compose(claims -> Future.join(claims.stream().filter(c -> gone.test(c.nodeId())).map(this::end).toList()))
+        .compose(claims -> Future.join(claims.stream().filter(c -> gone.test(c.nodeId()))
+            .map(c -> end(c, "its llm node left")).toList()))
         .onFailure(e -> log.warn("Could not settle the turns of a node that left: {}", e.getMessage()))
         .mapEmpty();
   }
@@ -61,13 +62,13 @@ final class Orphans {
   /**
    * Every survivor settles the answer in storage (interrupting is idempotent); the one whose removal of the claim
    * succeeded tells the browser. Hazelcast may run a removal again after it was applied (its partition moved), and
-   * then tells no one it succeeded: the answer is still settled, and a reload shows it.
+   * then tells no one it succeeded: the answer is still settled, and a reload shows it. {@code why}: for the log.
    */
-  private Future<Void> end(TurnClaim claim) {
+  Future<Void> end(TurnClaim claim, String why) {
     return registry.release(claim).compose(mine -> {
       if (mine) {
-        log.warn("The llm node {} left while answering in conversation {}: the answer is marked interrupted",
-            claim.nodeId(), claim.conversationId());
+        log.warn("The turn in conversation {} (llm node {}) is settled, {}: an answer still streaming is marked"
+            + " interrupted", claim.conversationId(), claim.nodeId(), why);
         datasets.stopQueries(claim.messageId());
       }
       return storage.interruptMessage(claim.userId(), claim.conversationId(), claim.messageId(), NOTICE)

@@ -7,7 +7,9 @@ import io.quarry.bus.Conversation;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.LlmOps.Budget;
+import io.quarry.bus.LlmOps.ClaimedTurn;
 import io.quarry.bus.LlmOps.Drained;
+import io.quarry.bus.LlmOps.Held;
 import io.quarry.bus.LlmOps.StartTurn;
 import io.quarry.bus.LlmOps.Stopped;
 import io.quarry.bus.LlmOps.TurnStarted;
@@ -22,8 +24,10 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBus;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,10 +50,13 @@ final class Turns {
   private final TurnRegistry registry;
   /** The turns this verticle runs, by conversation. */
   private final Map<String, Turn> running = new HashMap<>();
+  /** The claims this verticle holds, from its claim until its release, by message id. */
+  private final Set<String> holding = new HashSet<>();
+  private final StaleClaims stale;
   /** Its node is stopping: no new turn starts here. */
   private boolean draining;
 
-  Turns(TurnContext context, TokenBudget budget, TurnRegistry registry) {
+  Turns(TurnContext context, TokenBudget budget, TurnRegistry registry, Orphans orphans) {
     this.context = context;
     this.vertx = context.vertx();
     this.bus = vertx.eventBus();
@@ -58,6 +65,7 @@ final class Turns {
     this.budget = budget;
     this.registry = registry;
     this.titles = new Titles(storage);
+    this.stale = new StaleClaims(ops, registry, orphans, holding::contains);
   }
 
   /**
@@ -80,9 +88,26 @@ final class Turns {
     LogContext.put(LogContext.MESSAGE_ID, claim.messageId());
     // Only its owner may learn that a conversation is busy; anybody else is told it does not exist.
     return storage.conversation(userId, conversationId)
-        .compose(conversation -> registry.claim(claim).compose(claimed -> claimed
+        .compose(conversation -> claim(claim).compose(claimed -> claimed
             ? begin(conversation, claim, content).onFailure(e -> release(claim))
             : Future.failedFuture(QuarryException.conflict(IN_PROGRESS))));
+  }
+
+  /** A claim that refuses is checked: one whose turn has ended gives way. */
+  private Future<Boolean> claim(TurnClaim claim) {
+    return registry.claim(claim)
+        .compose(claimed -> claimed ? Future.succeededFuture(true) : stale.settled(claim.conversationId())
+            .compose(settled -> settled ? registry.claim(claim) : Future.succeededFuture(false)))
+        .onSuccess(claimed -> {
+          if (claimed) {
+            holding.add(claim.messageId());
+          }
+        });
+  }
+
+  /** Whether this verticle still holds the claim of the answer: its turn is starting or running. */
+  Future<Held> holds(ClaimedTurn claim) {
+    return Future.succeededFuture(new Held(holding.contains(claim.messageId())));
   }
 
   private Future<TurnStarted> begin(Conversation conversation, TurnClaim claim, String content) {
@@ -132,6 +157,7 @@ final class Turns {
 
   /** Gives the conversation back; if the registry cannot be reached, the claim is settled when this node leaves. */
   private Future<Void> release(TurnClaim claim) {
+    holding.remove(claim.messageId());
     return registry.release(claim)
         .onFailure(e -> log.warn("Conversation {} could not be released: {}", claim.conversationId(), e.getMessage()))
         .<Void>mapEmpty().otherwiseEmpty();

@@ -142,6 +142,37 @@ class SeveralLlmNodesTest {
     assertThat(turns.get(turn.conversation).await()).isNull();
   }
 
+  @Test
+  @DisplayName("a claim whose turn is over (its node left unheard, or its release was lost) gives way to the next"
+      + " question, the old answer settled; a claim its owner still holds refuses")
+  void staleClaimsGiveWay() throws Exception {
+    String unheard = UUID.randomUUID().toString();
+    turns.put(turn.conversation, new TurnClaim(turn.conversation, TurnHarness.USER, unheard, "gone-owner",
+        "node-gone").encode()).await();
+    turn.gemini.next().text("One.").gate("one").usage(100, 2);
+    String first = turn.asked("After a node nobody heard leave");
+    assertThat(turn.events.next("chat_error").getString("message_id")).isEqualTo(unheard);
+    String running = turns.get(turn.conversation).await();
+    assertThat(TurnClaim.decode(running).messageId()).isEqualTo(first);
+    for (int i = 0; i < 2; i++) {
+      Throwable refused = Failures.failure(turn.llm.start(TurnHarness.USER, turn.conversation, "While it runs"));
+      assertThat(Failure.messageOf(refused)).as("a claim still held, asked on either node").isEqualTo(Turns.IN_PROGRESS);
+    }
+    turn.gemini.release("one");
+    assertThat(EventLog.tokens(turn.events.untilTurnEnds())).isEqualTo("One.");
+
+    for (int i = 0; i < 2; i++) {
+      // Its release lost: the claim is back, its owner no longer holds it (asked here, or over the bus).
+      turns.put(turn.conversation, running).await();
+      turn.gemini.next().answer("Free " + i + ".");
+      turn.asked("Next " + i);
+      assertThat(turn.events.next("chat_complete").getString("message_id")).as("the settled answer, complete")
+          .isEqualTo(first);
+      assertThat(EventLog.tokens(turn.events.untilTurnEnds())).isEqualTo("Free " + i + ".");
+    }
+    assertThat(turns.get(turn.conversation).await()).isNull();
+  }
+
   private void memberLeft(String node) {
     vertx.eventBus().publish(Addresses.CLUSTER_MEMBER_LEFT, new JsonObject().put(Keys.NODE_ID, node),
         new DeliveryOptions().setLocalOnly(true));
