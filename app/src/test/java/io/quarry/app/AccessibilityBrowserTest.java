@@ -15,6 +15,11 @@ import org.junit.jupiter.api.Test;
  */
 class AccessibilityBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   /** Tabs tried before giving up on reaching a control. */
   static final int MAX_TABS = 60;
 

@@ -16,6 +16,11 @@ import org.junit.jupiter.api.Test;
 /** Every conversation has an address, /c/<id>: the bar names the one open; reload, Back, Forward and links follow it. */
 class AddressBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   /** A conversation made over REST with a title of its own, so the page shows which one is open. */
   private String conversation(String title) {
     String id = chat.conversation();

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One Chromium for all tests of a class (launching it costs more than a test); per test, a node wired
- * to the fake Gemini and a fresh browser page.
+ * One Chromium for all tests of a class (launching it costs more than a test); per test, a node wired to the fake
+ * Gemini and a fresh browser page. A class whose tests need nothing of a node but its conversations shares one node
+ * ({@link #sharesNode}): starting one with its worker process costs more than most tests.
  */
 abstract class BrowserTestBase {
 
@@ -24,6 +25,10 @@ abstract class BrowserTestBase {
 
   static Playwright playwright;
   static Browser browser;
+  /** The node of a class whose tests share one, and its data directory. */
+  static ChatHarness shared;
+  @TempDir
+  static Path classDir;
 
   @TempDir
   Path dir;
@@ -39,6 +44,15 @@ abstract class BrowserTestBase {
     return Map.of();
   }
 
+  /**
+   * Whether the class's tests share one node, each starting with no conversation and a fake Gemini without scripts;
+   * the worker's cache keeps the files fetched before. Not for tests that stop or restart their node, or need a
+   * node of their own settings.
+   */
+  boolean sharesNode() {
+    return false;
+  }
+
   @BeforeAll
   static void launch() {
     playwright = Browsers.playwright();
@@ -48,20 +62,39 @@ abstract class BrowserTestBase {
   @BeforeEach
   void openPage(TestInfo test) {
     this.test = test;
-    Map<String, String> env = new HashMap<>(env());
-    // A page's queries need one worker process, not two (WorkerProcessTest is about several): on two cores a node with
-    // one starts in about half the time.
-    env.putIfAbsent("QUARRY_LOCAL_WORKERS", "1");
-    chat = new ChatHarness(dir, env);
+    chat = sharesNode() ? sharedNode() : new ChatHarness(dir, nodeEnv());
     // Tables group numbers as the browser's locale does: tests expect en-US, whatever the machine's.
     context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1400, 900).setLocale(LOCALE));
     page = context.newPage();
   }
 
+  private Map<String, String> nodeEnv() {
+    Map<String, String> env = new HashMap<>(env());
+    // A page's queries need one worker process, not two (WorkerProcessTest is about several): on two cores a node with
+    // one starts in about half the time.
+    env.putIfAbsent("QUARRY_LOCAL_WORKERS", "1");
+    return env;
+  }
+
+  private ChatHarness sharedNode() {
+    if (shared == null) {
+      Map<String, String> env = nodeEnv();
+      // The one local user makes every test's changes, and the resets' deletions, within a minute or two.
+      env.putIfAbsent("QUARRY_CHAT_WRITE_BURST", "100000");
+      env.putIfAbsent("QUARRY_CHAT_WRITES_PER_MINUTE", "100000");
+      shared = new ChatHarness(classDir, env);
+    } else {
+      shared.reset();
+    }
+    return shared;
+  }
+
   @AfterEach
   void closePage() {
     context.close();
-    chat.close();
+    if (!sharesNode()) {
+      chat.close();
+    }
   }
 
   String url() {
@@ -70,6 +103,10 @@ abstract class BrowserTestBase {
 
   @AfterAll
   static void close() {
+    if (shared != null) {
+      shared.close();
+      shared = null;
+    }
     if (browser != null) {
       browser.close();
     }

@@ -57,7 +57,7 @@ class BusTlsTest {
     cluster = BusCertificates.authority(dir.resolve("certs"), "cluster");
     rogue = BusCertificates.authority(dir.resolve("certs"), "rogue");
     base = new HashMap<>(TestNodes.env(dir));
-    base.put("QUARRY_CLUSTER_NAME", "quarry-tls-" + UUID.randomUUID());
+    base.putAll(TestNodes.ownCluster("quarry-tls-"));
     base.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
     web = node("web", "storage,dataset,web", cluster.issue("web"));
     node("worker", "worker", cluster.issue("worker"));
@@ -82,8 +82,7 @@ class BusTlsTest {
 
   /** A Vert.x that joins the same Hazelcast cluster, its event bus as given. */
   private static Vertx outsider(EventBusOptions bus) {
-    JsonObject section = new JsonObject().put("name", base.get("QUARRY_CLUSTER_NAME")).put("host", "127.0.0.1")
-        .put("members", "127.0.0.1");
+    JsonObject section = TestNodes.clusterSection(base);
     Vertx vertx = Vertx.builder().with(new VertxOptions().setEventBusOptions(bus.setHost("127.0.0.1").setPort(0)))
         .withClusterManager(new HazelcastClusterManager(Clustering.hazelcastConfig(section, null))).buildClustered()
         .await();

@@ -17,6 +17,11 @@ import org.junit.jupiter.api.Test;
  */
 class ChartRowsBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   /** Origin × cylinders: 9 rows, 3 origins, so each origin repeats. */
   static final String BY_ORIGIN_AND_CYLINDERS = "SELECT origin, CAST(cylinders AS VARCHAR) AS cyl, round(avg(horsepower))"
       + " AS hp FROM table1 GROUP BY 1, 2 ORDER BY 1, 2";

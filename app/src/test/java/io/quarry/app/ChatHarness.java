@@ -75,6 +75,24 @@ final class ChatHarness implements AutoCloseable {
     client = clientOf(node);
   }
 
+  /**
+   * For the next test of a class that shares this node: its conversations (and so their datasets and results) are
+   * deleted, the fake Gemini forgets its scripts, and the Parquet server its routes (its files move to new addresses,
+   * which the worker's cache has not seen).
+   */
+  void reset() {
+    gemini.reset();
+    files.reset();
+    files.route("/people.parquet").content(ParquetFixtures.people(dir));
+    HttpResponse<Buffer> listed = send(HttpMethod.GET, "/api/conversations", null);
+    assertThat(listed.statusCode()).as(listed.bodyAsString()).isEqualTo(200);
+    for (Object each : listed.bodyAsJsonObject().getJsonArray("conversations")) {
+      String id = ((JsonObject) each).getString("id");
+      HttpResponse<Buffer> deleted = send(HttpMethod.DELETE, "/api/conversations/" + id, null);
+      assertThat(deleted.statusCode()).as("deleting conversation %s: %s", id, deleted.bodyAsString()).isEqualTo(204);
+    }
+  }
+
   HttpResponse<Buffer> send(HttpMethod method, String path, JsonObject body) {
     var request = client.request(method, path);
     return (body == null ? request.send() : request.sendJsonObject(body)).await();

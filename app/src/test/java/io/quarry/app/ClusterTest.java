@@ -26,7 +26,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -64,7 +63,7 @@ class ClusterTest {
     files = ParquetServer.start(outside);
     files.route("/people.parquet").content(ParquetFixtures.people(dir));
     base = new HashMap<>(TestNodes.env(dir));
-    base.put("QUARRY_CLUSTER_NAME", "quarry-test-" + UUID.randomUUID());
+    base.putAll(TestNodes.ownCluster("quarry-test-"));
     base.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
     workerB = node("b", "worker");
     workerC = node("c", "worker");
@@ -147,8 +146,7 @@ class ClusterTest {
   void busIntegration() throws Exception {
     String userId = client.get("/api/me").send().await().bodyAsJsonObject().getString("id");
     Vertx app = Vertx.builder().withClusterManager(new HazelcastClusterManager(Clustering.hazelcastConfig(
-        new JsonObject().put("name", base.get("QUARRY_CLUSTER_NAME")).put("host", "127.0.0.1").put("members", "127.0.0.1"),
-        null))).buildClustered().await();
+        TestNodes.clusterSection(base), null))).buildClustered().await();
     try {
       // Plain JSON, as any clustered application reads it: the rows Quarry carries as text arrive as an array.
       JsonObject result = app.eventBus().<JsonObject>request(Addresses.DATASET_QUERY_RUN, new JsonObject()

@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -67,7 +66,7 @@ class ClusterTurnsTest {
       + " leaving, the answer so far kept as interrupted, and the next question answered by the other node")
   void llmNodeDies() throws Exception {
     Map<String, String> env = TestNodes.env(dir);
-    env.put("QUARRY_CLUSTER_NAME", "quarry-turns-" + UUID.randomUUID());
+    env.putAll(TestNodes.ownCluster("quarry-turns-"));
     env.put("QUARRY_CLUSTER_HEARTBEAT_SECONDS", "1");
     env.put("QUARRY_CLUSTER_MAX_NO_HEARTBEAT_SECONDS", "5");
     env.put("GEMINI_API_KEY", "test-key");

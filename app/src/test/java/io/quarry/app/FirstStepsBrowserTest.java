@@ -19,6 +19,11 @@ import org.junit.jupiter.api.Test;
  */
 class FirstStepsBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   static final String LONG_QUESTION = "What is the average horsepower of cars by origin, and which origin has the most"
       + " cylinders on average over the years? Please chart it.";
 

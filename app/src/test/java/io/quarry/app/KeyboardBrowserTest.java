@@ -14,6 +14,11 @@ import org.junit.jupiter.api.Test;
  */
 class KeyboardBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   /** Tabs tried before giving up on reaching the chat box. */
   static final int MAX_TABS = 80;
 

@@ -15,6 +15,11 @@ import org.junit.jupiter.api.Test;
  */
 class PhoneBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   static final int WIDTH = 390;
   static final int HEIGHT = 844;
 

@@ -30,6 +30,11 @@ import org.w3c.dom.Document;
  */
 class ResultDownloadsBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   /** 5,000 rows: a stored result keeps the first 1,000. */
   static final String FIVE_THOUSAND = "SELECT p.id, r.range AS k, p.name FROM table1 p, range(50) r ORDER BY p.id, k";
   static final String BY_AGE = "SELECT age, count(*) AS people FROM table1 GROUP BY age ORDER BY age LIMIT 5";

@@ -19,6 +19,11 @@ import org.junit.jupiter.api.Test;
  */
 class ResultTableBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   /** 1,500 sales; qty is a permutation of 0…1,499 (7,919 is prime to 1,500), spread over 400 stores. */
   static final String SALES = "SELECT i AS id, i % 400 AS store, (i * 7919) % 1500 AS qty FROM range(1500) t(i)";
   static final String BY_STORE = "SELECT store, sum(qty) AS qty FROM table1 GROUP BY store ORDER BY store";

@@ -22,6 +22,11 @@ import org.junit.jupiter.api.Test;
  */
 class SchemaModalBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   static final int VIEWPORT_HEIGHT = 900;
 
   PageActions ui;

@@ -18,6 +18,11 @@ import org.junit.jupiter.api.Test;
  */
 class StarterQuestionsBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   PageActions ui;
 
   @BeforeEach

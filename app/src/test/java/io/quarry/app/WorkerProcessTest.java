@@ -286,7 +286,7 @@ class WorkerProcessTest {
   @Test
   @DisplayName("a clustered node with every role runs its worker processes as members of its cluster")
   void clustered() {
-    chat = new ChatHarness(dir, Map.of("QUARRY_CLUSTER_NAME", "quarry-test-" + java.util.UUID.randomUUID()), "--cluster");
+    chat = new ChatHarness(dir, TestNodes.ownCluster("quarry-test-"), "--cluster");
     String conversation = chat.conversation();
     chat.addDataset(conversation, "/people.parquet");
     assertPeopleCount(conversation);

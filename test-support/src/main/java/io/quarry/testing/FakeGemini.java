@@ -275,6 +275,16 @@ public final class FakeGemini {
     gates.computeIfAbsent(gate, g -> Promise.promise()).tryComplete();
   }
 
+  /** Forgets every script, request and gate, as a server started afresh would: for a node shared by several tests. */
+  public void reset() {
+    scripts.clear();
+    requests.clear();
+    arrivals.clear();
+    gates.values().forEach(Promise::tryComplete);
+    gates.clear();
+    responder = null;
+  }
+
   public Future<Void> close() {
     return server.close();
   }

@@ -279,6 +279,9 @@ public final class ParquetServer {
 
   private final Vertx vertx;
   private final Map<String, Route> routes = new ConcurrentHashMap<>();
+  /** Before every path, changed by {@link #reset}: a new test's files are at addresses no cache has seen. */
+  private volatile String generation = "";
+  private int resets;
   private HttpServer server;
 
   private final String host;
@@ -305,11 +308,20 @@ public final class ParquetServer {
   }
 
   public Route route(String path) {
-    return routes.computeIfAbsent(path, p -> new Route());
+    return routes.computeIfAbsent(generation + path, p -> new Route());
   }
 
   public String url(String path) {
-    return "http://" + host + ":" + server.actualPort() + path;
+    return "http://" + host + ":" + server.actualPort() + generation + path;
+  }
+
+  /**
+   * Forgets every route, as a server started afresh would, and serves what comes next under new addresses: for the
+   * next test of a class that shares one node, whose caches must not answer for the files of a test before.
+   */
+  public synchronized void reset() {
+    routes.clear();
+    generation = "/test-" + ++resets;
   }
 
   public int port() {
