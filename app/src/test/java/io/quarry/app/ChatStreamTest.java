@@ -18,6 +18,11 @@ import org.junit.jupiter.api.Test;
 class ChatStreamTest extends ChatTestBase {
 
   @Override
+  boolean sharesNode() {
+    return true;
+  }
+
+  @Override
   Map<String, String> env() {
     // One local user streams twenty answers at once here: the per-user cap (3) is raised to let them run.
     return Map.of("QUARRY_LLM_MAX_TURNS_PER_USER", "20");

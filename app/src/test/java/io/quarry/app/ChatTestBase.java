@@ -3,16 +3,24 @@ package io.quarry.app;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A node wired to the fake Gemini, a browser-like WebSocket, and one fresh conversation per test. */
+/**
+ * A node wired to the fake Gemini, a browser-like WebSocket, and one fresh conversation per test. A class whose tests
+ * need nothing of a node but their own conversations shares one node ({@link #sharesNode}).
+ */
 abstract class ChatTestBase {
 
   @TempDir
   Path dir;
+  /** The node of a class whose tests share one, in its data directory. */
+  static ChatHarness shared;
+  @TempDir
+  static Path classDir;
 
   /** The running test (for {@link #env()} when a class's tests need different nodes). */
   TestInfo test;
@@ -25,21 +33,57 @@ abstract class ChatTestBase {
     return Map.of();
   }
 
+  /**
+   * Whether the class's tests share one node, each starting with no conversation but its own, a fake Gemini without
+   * scripts and files at addresses no cache has seen (see {@link ChatHarness#reset}). Not for tests that count what
+   * a node did since it started, or need a node of their own settings.
+   */
+  boolean sharesNode() {
+    return false;
+  }
+
   @BeforeEach
   void startChat(TestInfo test) {
     this.test = test;
+    chat = sharesNode() ? sharedNode() : new ChatHarness(dir, nodeEnv());
+    socket = chat.socket();
+    conversation = chat.conversation();
+  }
+
+  private Map<String, String> nodeEnv() {
     Map<String, String> env = new HashMap<>(env());
     // One worker process runs these tests' queries (MetricsTest, about each worker's metrics, asks for two): on two
     // cores a node with one starts in about half the time.
     env.putIfAbsent("QUARRY_LOCAL_WORKERS", "1");
-    chat = new ChatHarness(dir, env);
-    socket = chat.socket();
-    conversation = chat.conversation();
+    return env;
+  }
+
+  private ChatHarness sharedNode() {
+    if (shared == null) {
+      Map<String, String> env = nodeEnv();
+      // The one local user makes every test's changes, and the resets' deletions, within a minute or two.
+      env.putIfAbsent("QUARRY_CHAT_WRITE_BURST", "100000");
+      env.putIfAbsent("QUARRY_CHAT_WRITES_PER_MINUTE", "100000");
+      shared = new ChatHarness(classDir, env);
+    } else {
+      shared.reset();
+    }
+    return shared;
   }
 
   @AfterEach
   void stopChat() {
     socket.close();
-    chat.close();
+    if (!sharesNode()) {
+      chat.close();
+    }
+  }
+
+  @AfterAll
+  static void closeShared() {
+    if (shared != null) {
+      shared.close();
+      shared = null;
+    }
   }
 }

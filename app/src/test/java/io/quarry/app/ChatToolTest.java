@@ -15,6 +15,11 @@ import org.junit.jupiter.api.Test;
  */
 class ChatToolTest extends ChatTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   @BeforeEach
   void prepare() {
     chat.addDataset(conversation, "/people.parquet");

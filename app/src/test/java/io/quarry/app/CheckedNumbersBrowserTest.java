@@ -15,6 +15,11 @@ import org.junit.jupiter.api.Test;
  */
 class CheckedNumbersBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   /** 25 rows, three pages: id 25's score 31.25 is on the third; id 24's reach 1,166,664 is "about 1.2M". */
   static final String PEOPLE = "SELECT id, age, score, id * 48611 AS reach FROM table1 ORDER BY id LIMIT 25";
   static final String ANSWER = "The top score is **31.25** (reach about 1.2M). Age 43 appears once. All 25 rows were"

@@ -16,6 +16,11 @@ import org.junit.jupiter.api.Test;
  */
 class DataChangedBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   static final String COUNT = "SELECT count(*) AS people FROM table1";
   static final String NOTICE = "The data has changed since this result.";
 

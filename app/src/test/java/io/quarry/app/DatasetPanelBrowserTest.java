@@ -13,6 +13,11 @@ import org.junit.jupiter.api.Test;
 /** The datasets panel: failed adds cost nothing, cards say which dataset their buttons act on, refresh reports. */
 class DatasetPanelBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   @BeforeEach
   void open() {
     page.onDialog(dialog -> dialog.accept());

@@ -18,6 +18,11 @@ import org.junit.jupiter.api.Test;
 class ExportLimitsTest extends ChatTestBase {
 
   @Override
+  boolean sharesNode() {
+    return true;
+  }
+
+  @Override
   Map<String, String> env() {
     return Map.of("QUARRY_EXPORT_MAX_ROWS", "100", "QUARRY_EXPORT_MAX_BYTES", "202");
   }

@@ -19,6 +19,11 @@ import org.junit.jupiter.api.Test;
 /** A download follows the table's sort (issue 36, part 5): GET /api/results/:rid/export?format=csv&sort=&dir=. */
 class ExportOrderTest extends ChatTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   /** No ORDER BY: the order of its rows is DuckDB's to choose. */
   static final String PEOPLE = "SELECT id, name, score FROM table1";
 
@@ -37,7 +42,7 @@ class ExportOrderTest extends ChatTestBase {
   private String duckdbCsv(String sql) throws Exception {
     Path to = dir.resolve("expected.csv");
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:"); Statement s = db.createStatement()) {
-      s.execute("CREATE VIEW table1 AS SELECT * FROM read_parquet('" + dir.resolve("people.parquet") + "')");
+      s.execute("CREATE VIEW table1 AS SELECT * FROM read_parquet('" + chat.dir.resolve("people.parquet") + "')");
       s.execute("COPY (" + sql + ") TO '" + to + "' (FORMAT CSV, HEADER true)");
     }
     return Files.readString(to);

@@ -33,6 +33,11 @@ import org.junit.jupiter.api.Test;
 /** A result's whole data as a file (issue 20, part 1): GET /api/results/:rid/export?format=csv|parquet|json. */
 class ExportTest extends ChatTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   /** Every kind of value CSV must quote or spell: commas, quotes, NULLs, decimals, dates. */
   private static final String BIG = "SELECT i AS id, CASE WHEN i % 7 = 0 THEN NULL ELSE 'name, \"' || i || '\"' END"
       + " AS name, i / 3.0 AS ratio, DATE '2020-01-01' + (i % 1000)::INTEGER AS day FROM range(2000000) t(i)";
@@ -70,7 +75,7 @@ class ExportTest extends ChatTestBase {
   }
 
   private List<Path> exportFiles() throws Exception {
-    try (Stream<Path> all = Files.walk(dir)) {
+    try (Stream<Path> all = Files.walk(chat.dir)) {
       return all.filter(p -> p.getParent() != null && p.getParent().getFileName().toString().equals("exports"))
           .toList();
     }
@@ -78,7 +83,7 @@ class ExportTest extends ChatTestBase {
 
   /** Every worker process's exports folder: which worker writes an export is the pool's choice. */
   private List<Path> exportsDirs() throws Exception {
-    try (Stream<Path> all = Files.walk(dir)) {
+    try (Stream<Path> all = Files.walk(chat.dir)) {
       return all.filter(p -> Files.isDirectory(p) && p.getFileName().toString().equals("exports")).toList();
     }
   }
@@ -116,7 +121,7 @@ class ExportTest extends ChatTestBase {
     chat.addDataset(conversation, "/people.parquet");
     String sql = "SELECT id, name, score, joined, active FROM table1 WHERE age > 30 ORDER BY id";
     String resultId = query(sql).getString("id");
-    Path people = dir.resolve("people.parquet");
+    Path people = chat.dir.resolve("people.parquet");
 
     Path parquet = dir.resolve("got.parquet");
     HttpClientResponse asParquet = download(resultId, "parquet", parquet);

@@ -23,6 +23,11 @@ import org.junit.jupiter.api.Test;
  */
 class ReadingResultsBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   /** Ten rows a page: 20 rows, so that a page of them with one value shown whole scrolls under its header. */
   static final String ROWS = "SELECT id, note, amount, ratio, ts FROM table1, range(10) ORDER BY id, range";
 

@@ -15,6 +15,11 @@ import org.junit.jupiter.api.Test;
  */
 class SqlRunsBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   static final String BY_ORIGIN = "SELECT origin, count(*) AS cars FROM table1 GROUP BY origin ORDER BY cars DESC";
   static final String FOUR_CYLINDERS = "SELECT origin, count(*) AS cars FROM table1 WHERE cylinders = 4"
       + " GROUP BY origin ORDER BY cars DESC";

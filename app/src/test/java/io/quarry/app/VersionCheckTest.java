@@ -17,6 +17,11 @@ import org.junit.jupiter.api.Test;
  */
 class VersionCheckTest extends ChatTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   private DatasetClient datasets() {
     return new DatasetClient(chat.node.vertx(), new QueryTimeouts(60_000));
   }
