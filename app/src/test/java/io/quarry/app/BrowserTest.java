@@ -15,6 +15,11 @@ import org.junit.jupiter.api.Test;
 /** The web UI in real headless Chromium against the real app and the fake Gemini. */
 class BrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   /** target/ by default; -Dquarry.screenshots=../docs/screenshots refreshes the README's pictures. */
   static final Path SCREENSHOTS = Path.of(System.getProperty("quarry.screenshots", "target/screenshots"));
 
@@ -179,28 +184,5 @@ class BrowserTest extends BrowserTestBase {
     assertThat(page.locator("html")).hasAttribute("data-theme", "dark");
     assertThat(page.locator("#theme")).hasValue("dark");
     screenshot("06-dark-mode");
-  }
-
-  @Test
-  @DisplayName("after the server restarts the page reconnects and shows the conversation again")
-  void reconnect() {
-    chat.gemini.next().answer("Before the restart.");
-    ask("Hello");
-    assertThat(page.locator(".message.assistant .content")).hasText("Before the restart.");
-    // The cursor goes with chat_complete, which is sent once the answer is stored: only then restart.
-    assertThat(page.locator(".message.assistant .content.cursor")).hasCount(0);
-    int port = chat.node.httpPort();
-    chat.node.stop().await();
-    assertThat(page.locator("#connection-text")).not().hasText("Connected");
-    java.util.Map<String, String> env = TestNodes.env(dir);
-    env.put("QUARRY_HTTP_PORT", String.valueOf(port));
-    Node restarted = TestNodes.start(env, dir);
-    try {
-      assertThat(page.locator("#connection-text")).hasText("Connected",
-          new com.microsoft.playwright.assertions.LocatorAssertions.HasTextOptions().setTimeout(20_000));
-      assertThat(page.locator(".message.assistant .content")).hasText("Before the restart.");
-    } finally {
-      restarted.stop().await();
-    }
   }
 }

@@ -75,6 +75,23 @@ class ConnectionBrowserTest extends BrowserTestBase {
     assertThat(page.locator("#connection-text")).hasText("Connected", RESTART);
   }
 
+  @Test
+  @DisplayName("after the server restarts the page reconnects and shows the conversation again")
+  void reconnect() {
+    openApp();
+    chat.gemini.next().answer("Before the restart.");
+    page.locator("#input").fill("Hello");
+    page.locator("#input").press("Enter");
+    assertThat(page.locator(".message.assistant .content")).hasText("Before the restart.");
+    // The cursor goes with chat_complete, which is sent once the answer is stored: only then restart.
+    assertThat(page.locator(".message.assistant .content.cursor")).hasCount(0);
+    chat.stopNode();
+    assertThat(page.locator("#connection-text")).not().hasText("Connected");
+    chat.restartNode();
+    assertThat(page.locator("#connection-text")).hasText("Connected", RESTART);
+    assertThat(page.locator(".message.assistant .content")).hasText("Before the restart.");
+  }
+
   /** Stops the server and lets the backoff run out: five attempts fail, then the page says the connection is lost. */
   private void goOffline() {
     chat.stopNode();
