@@ -49,6 +49,8 @@ class ExportQuotaTest {
   private void start(Map<String, String> env) {
     Map<String, String> all = new HashMap<>(env);
     all.put("QUARRY_AUTH_MODE", "password");
+    // One worker process writes these tests' downloads (one test holds them on the disk of one): the default is two.
+    all.putIfAbsent("QUARRY_LOCAL_WORKERS", "1");
     chat = new ChatHarness(dir, all);
     Path big = dir.resolve("big.parquet");
     ParquetFixtures.create(big, BIG);
