@@ -14,6 +14,11 @@ import org.junit.jupiter.api.Test;
  */
 class AnswerHtmlBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   static final String PLANTED = """
       Here is what you asked for.
 

@@ -12,23 +12,21 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One Chromium for all tests of a class (launching it costs more than a test); per test, a node wired to the fake
- * Gemini and a fresh browser page. A class whose tests need nothing of a node but its conversations shares one node
- * ({@link #sharesNode}): starting one with its worker process costs more than most tests.
+ * Gemini and a fresh browser page. A class whose tests need nothing of a node but their conversations shares one
+ * ({@link #sharesNode}, {@link SharedNodes}): starting one with its worker process costs more than most tests.
  */
+@ExtendWith(SharedNodes.class)
 abstract class BrowserTestBase {
 
   static final String LOCALE = "en-US";
 
   static Playwright playwright;
   static Browser browser;
-  /** The node of a class whose tests share one, and its data directory. */
-  static ChatHarness shared;
-  @TempDir
-  static Path classDir;
 
   @TempDir
   Path dir;
@@ -62,7 +60,7 @@ abstract class BrowserTestBase {
   @BeforeEach
   void openPage(TestInfo test) {
     this.test = test;
-    chat = sharesNode() ? sharedNode() : new ChatHarness(dir, nodeEnv());
+    chat = sharesNode() ? SharedNodes.get(nodeEnv()) : new ChatHarness(dir, nodeEnv());
     // Tables group numbers as the browser's locale does: tests expect en-US, whatever the machine's.
     context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1400, 900).setLocale(LOCALE));
     page = context.newPage();
@@ -74,19 +72,6 @@ abstract class BrowserTestBase {
     // one starts in about half the time.
     env.putIfAbsent("QUARRY_LOCAL_WORKERS", "1");
     return env;
-  }
-
-  private ChatHarness sharedNode() {
-    if (shared == null) {
-      Map<String, String> env = nodeEnv();
-      // The one local user makes every test's changes, and the resets' deletions, within a minute or two.
-      env.putIfAbsent("QUARRY_CHAT_WRITE_BURST", "100000");
-      env.putIfAbsent("QUARRY_CHAT_WRITES_PER_MINUTE", "100000");
-      shared = new ChatHarness(classDir, env);
-    } else {
-      shared.reset();
-    }
-    return shared;
   }
 
   @AfterEach
@@ -103,10 +88,6 @@ abstract class BrowserTestBase {
 
   @AfterAll
   static void close() {
-    if (shared != null) {
-      shared.close();
-      shared = null;
-    }
     if (browser != null) {
       browser.close();
     }

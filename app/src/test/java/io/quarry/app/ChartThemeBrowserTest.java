@@ -9,6 +9,11 @@ import org.junit.jupiter.api.Test;
 /** Charts follow the page's theme (item 8): dark text on white no more in the dark theme, and a switch redraws them. */
 class ChartThemeBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   static final String DARK_TEXT = "#e6e9ee";
   /** The dark theme's --bg, #15181d, as the SVG's style gives it. */
   static final String DARK_BACKGROUND = "rgb(21, 24, 29)";

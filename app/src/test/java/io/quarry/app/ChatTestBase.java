@@ -3,24 +3,21 @@ package io.quarry.app;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A node wired to the fake Gemini, a browser-like WebSocket, and one fresh conversation per test. A class whose tests
- * need nothing of a node but their own conversations shares one node ({@link #sharesNode}).
+ * need nothing of a node but their own conversations shares one ({@link #sharesNode}, {@link SharedNodes}).
  */
+@ExtendWith(SharedNodes.class)
 abstract class ChatTestBase {
 
   @TempDir
   Path dir;
-  /** The node of a class whose tests share one, in its data directory. */
-  static ChatHarness shared;
-  @TempDir
-  static Path classDir;
 
   /** The running test (for {@link #env()} when a class's tests need different nodes). */
   TestInfo test;
@@ -45,7 +42,7 @@ abstract class ChatTestBase {
   @BeforeEach
   void startChat(TestInfo test) {
     this.test = test;
-    chat = sharesNode() ? sharedNode() : new ChatHarness(dir, nodeEnv());
+    chat = sharesNode() ? SharedNodes.get(nodeEnv()) : new ChatHarness(dir, nodeEnv());
     socket = chat.socket();
     conversation = chat.conversation();
   }
@@ -58,19 +55,6 @@ abstract class ChatTestBase {
     return env;
   }
 
-  private ChatHarness sharedNode() {
-    if (shared == null) {
-      Map<String, String> env = nodeEnv();
-      // The one local user makes every test's changes, and the resets' deletions, within a minute or two.
-      env.putIfAbsent("QUARRY_CHAT_WRITE_BURST", "100000");
-      env.putIfAbsent("QUARRY_CHAT_WRITES_PER_MINUTE", "100000");
-      shared = new ChatHarness(classDir, env);
-    } else {
-      shared.reset();
-    }
-    return shared;
-  }
-
   @AfterEach
   void stopChat() {
     socket.close();
@@ -79,11 +63,4 @@ abstract class ChatTestBase {
     }
   }
 
-  @AfterAll
-  static void closeShared() {
-    if (shared != null) {
-      shared.close();
-      shared = null;
-    }
-  }
 }

@@ -16,6 +16,11 @@ import org.junit.jupiter.api.Test;
  */
 class DataChangedOnOpenBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   /** people.parquet with 120 people instead of 100, the same six columns. */
   private static final String PEOPLE_120 = "SELECT i AS id, 'person ' || i AS name, 20 + i % 50 AS age,"
       + " (i * 1.25)::DECIMAL(10,2) AS score, DATE '2024-01-01' + i::INTEGER AS joined, i % 2 = 0 AS active"

@@ -17,6 +17,11 @@ import org.junit.jupiter.api.Test;
  */
 class FetchProgressBrowserTest extends BrowserTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   static final int SENT = 256 * 1024;
 
   @Override

@@ -65,6 +65,8 @@ class LogSecretsIT {
     env.put("GEMINI_API_KEY", geminiKey);
     env.put("GEMINI_BASE_URL", gemini.baseUrl());
     env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
+    // A worker process's log is read as the node's is: one of them shows what two would.
+    env.put("QUARRY_LOCAL_WORKERS", "1");
     String invite = JarCommand.invite(env, dir.resolve("absent.json"));
     int port = JarCommand.freePort();
     env.put("QUARRY_HTTP_PORT", String.valueOf(port));

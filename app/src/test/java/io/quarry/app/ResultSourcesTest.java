@@ -12,6 +12,11 @@ import org.junit.jupiter.api.Test;
 /** Results that know their data's version (issue 20, part 3): their sources, and the dataset that learns a new one. */
 class ResultSourcesTest extends ChatTestBase {
 
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
   private JsonObject query(String sql) {
     return chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/query", new JsonObject().put("sql", sql))
         .bodyAsJsonObject();

@@ -14,6 +14,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.StaticHandler;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -63,7 +64,6 @@ public class ChatVerticle extends VerticleBase {
   public Future<?> start() {
     settings = given != null ? given : ChatSettings.from(config());
     String host = settings.host();
-    int port = settings.port();
     String mode = settings.authMode();
     if (!Auth.LOCAL.equals(mode) && !Auth.PASSWORD.equals(mode)) {
       return Future.failedFuture(new IllegalArgumentException("auth.mode must be 'local' or 'password', got '" + mode + "'"));
@@ -72,22 +72,28 @@ public class ChatVerticle extends VerticleBase {
       return Future.failedFuture(new IllegalArgumentException("auth.mode=local serves one person on one machine and"
           + " listens on loopback only: set QUARRY_HTTP_HOST=127.0.0.1, or QUARRY_AUTH_MODE=password to serve " + host));
     }
-    StorageClient storage = new StorageClient(vertx);
-    return vertx.executeBlocking(CommonPasswords::load, false).compose(common -> {
-      Connections connections = new Connections(vertx, settings.headerTimeoutMs(), settings.maxConnections());
-      server = vertx.createHttpServer(serverOptions())
-          .connectionHandler(connections::accept)
-          .requestHandler(connections.guard(router(storage, common, connections)));
-      return server.listen(port, host)
-          .recover(e -> Future.failedFuture(new IllegalStateException(
-              "Cannot listen on " + host + ":" + port + ": " + e.getMessage(), e)))
-          .onSuccess(s -> {
-            log.info("Quarry listening on http://{}:{}/", host, s.actualPort());
-            if (Auth.LOCAL.equals(mode)) {
-              log.info(LOCAL_TRUST, host, s.actualPort());
-            }
-          });
-    });
+    // Both blocking, side by side: the page's libraries, unpacked before the first page asks, and the common passwords.
+    Future<List<String>> assets = vertx.executeBlocking(() -> StaticAssets.unpack(vertx), false);
+    Future<CommonPasswords> common = vertx.executeBlocking(CommonPasswords::load, false);
+    return Future.all(assets, common).compose(ready -> listen(common.result()));
+  }
+
+  private Future<HttpServer> listen(CommonPasswords common) {
+    String host = settings.host();
+    int port = settings.port();
+    Connections connections = new Connections(vertx, settings.headerTimeoutMs(), settings.maxConnections());
+    server = vertx.createHttpServer(serverOptions())
+        .connectionHandler(connections::accept)
+        .requestHandler(connections.guard(router(new StorageClient(vertx), common, connections)));
+    return server.listen(port, host)
+        .recover(e -> Future.failedFuture(new IllegalStateException(
+            "Cannot listen on " + host + ":" + port + ": " + e.getMessage(), e)))
+        .onSuccess(s -> {
+          log.info("Quarry listening on http://{}:{}/", host, s.actualPort());
+          if (Auth.LOCAL.equals(settings.authMode())) {
+            log.info(LOCAL_TRUST, host, s.actualPort());
+          }
+        });
   }
 
   private Router router(StorageClient storage, CommonPasswords common, Connections connections) {
@@ -129,7 +135,7 @@ public class ChatVerticle extends VerticleBase {
     router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id()).map(LlmOps.Budget::toJson)));
     router.route("/api/*").failureHandler(HttpErrors::routerError);
     ConversationPages.mount(router);
-    router.route("/webjars/*").handler(StaticHandler.create("META-INF/resources/webjars").setMaxAgeSeconds(86_400));
+    router.route("/webjars/*").handler(StaticHandler.create(StaticAssets.WEBJARS).setMaxAgeSeconds(86_400));
     router.route().handler(StaticHandler.create("webroot").setCachingEnabled(false));
     for (int status : new int[] {400, 404, 405, 413, 500}) {
       router.errorHandler(status, HttpErrors::routerError);
