@@ -1,12 +1,11 @@
 package io.quarry.app;
 
-import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.LlmOps;
+import io.quarry.bus.NodeOps;
 import io.quarry.chat.ChatRole;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonObject;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -44,10 +43,11 @@ public record Node(Vertx vertx, JsonObject config, NodeSettings settings, ChatRo
    */
   public Future<Void> drain() {
     long grace = settings.shutdownGraceMs();
-    log.info("Draining: readiness now answers 503 and new questions are refused; answers being written have {} s",
-        grace / 1000);
-    vertx.eventBus().publish(Addresses.NODE_DRAINING, new JsonObject(), new DeliveryOptions().setLocalOnly(true));
-    return LlmOps.DRAIN.call(new Bus(vertx), new LlmOps.Drain(grace), grace + DRAIN_MARGIN_MS)
+    Bus bus = new Bus(vertx);
+    return NodeOps.DRAINING.call(bus, null).otherwiseEmpty()
+        .onComplete(edge -> log.info("Draining: readiness now answers 503 and new questions are refused; answers being"
+            + " written have {} s", grace / 1000))
+        .compose(edge -> LlmOps.DRAIN.call(bus, new LlmOps.Drain(grace), grace + DRAIN_MARGIN_MS))
         .onSuccess(drained -> log.info("Answers ended ({} stopped at the end of the grace)", drained.interrupted()))
         .<Void>mapEmpty().otherwiseEmpty()
         .compose(v -> undeploy(Role.WORKER.label, "Workers stopped"))

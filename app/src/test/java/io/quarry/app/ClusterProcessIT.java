@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -64,7 +63,7 @@ class ClusterProcessIT {
     files.route("/people.parquet").content(ParquetFixtures.people(dir));
     int port = JarCommand.freePort();
     Map<String, String> env = new HashMap<>();
-    env.put("QUARRY_CLUSTER_NAME", "quarry-it-" + UUID.randomUUID());
+    env.putAll(TestNodes.ownCluster("quarry-it-"));
     env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
     env.put("QUARRY_QUERY_TIMEOUT_MS", "3000");
     env.put("QUARRY_DATASET_WORKER_TIMEOUT_MS", String.valueOf(WORKER_WAIT_MS));

@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -162,7 +161,7 @@ class FailoverIT {
     PostgresServer postgres = PostgresServer.shared();
     BusCertificates ca = BusCertificates.authority(dir.resolve("certs"), "failover");
     Map<String, String> env = common;
-    env.put("QUARRY_CLUSTER_NAME", "quarry-failover-" + UUID.randomUUID());
+    env.putAll(TestNodes.ownCluster("quarry-failover-"));
     env.put("QUARRY_CLUSTER_HEARTBEAT_SECONDS", "1");
     env.put("QUARRY_CLUSTER_MAX_NO_HEARTBEAT_SECONDS", "5");
     env.put("QUARRY_STORAGE_BACKEND", "postgres");

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /** Starts real nodes for tests: port 0, a temporary data directory, built-in defaults unless told otherwise. */
 final class TestNodes {
@@ -29,8 +31,9 @@ final class TestNodes {
   }
 
   /**
-   * The environment of a cluster of a test's own: a unique name, and a port of its own that its first member takes and
-   * the others join through. Not Hazelcast's 5701 and up, where the nodes of tests in the other fork run their private
+   * The environment of a cluster of a test's own: a unique name, and ports of its own from which its members take
+   * theirs and through which they join (ten of them, so that a member started later still finds the cluster when the
+   * first has been killed). Not Hazelcast's 5701 and up, where the nodes of tests in the other fork run their private
    * clusters: a member told only "127.0.0.1" probes 5701–5703, and claiming mastership against members of another
    * cluster there cost BusTlsTest 110 s.
    */
@@ -41,8 +44,9 @@ final class TestNodes {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    String members = IntStream.range(port, port + 10).mapToObj(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
     return Map.of("QUARRY_CLUSTER_NAME", prefix + UUID.randomUUID(), "QUARRY_CLUSTER_PORT", String.valueOf(port),
-        "QUARRY_CLUSTER_MEMBERS", "127.0.0.1:" + port);
+        "QUARRY_CLUSTER_MEMBERS", members);
   }
 
   /** The cluster section an application outside Quarry joins {@link #ownCluster} with. */

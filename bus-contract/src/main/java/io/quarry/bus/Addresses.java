@@ -85,8 +85,8 @@ public final class Addresses {
   public static final String CLUSTER_MEMBER_LEFT = "quarry.cluster.member-left";
 
   /**
-   * Published inside a node's process (local only) when it starts to drain before it stops (SIGTERM): its readiness
-   * answers 503 and its edge refuses new questions with {@link LlmClient#RESTARTING}.
+   * Asked inside a node's process (local only) when it starts to drain before it stops (SIGTERM): its readiness
+   * answers 503 and its edge refuses new questions with {@link LlmClient#RESTARTING} ({@link NodeOps#DRAINING}).
    */
   public static final String NODE_DRAINING = "quarry.node.draining";
 

@@ -1,10 +1,10 @@
 package io.quarry.chat;
 
-import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.LlmOps;
+import io.quarry.bus.NodeOps;
 import io.quarry.bus.StorageClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -106,7 +106,10 @@ public class ChatVerticle extends VerticleBase {
     router.route().handler(new SecurityHeaders()::handle);
     LlmClient llm = new LlmClient(vertx);
     AtomicBoolean draining = new AtomicBoolean();
-    vertx.eventBus().localConsumer(Addresses.NODE_DRAINING, msg -> draining.set(true));
+    new Bus(vertx).serveLocal(NodeOps.DRAINING, none -> {
+      draining.set(true);
+      return Future.succeededFuture();
+    });
     HealthApi health = new HealthApi(new Bus(vertx), settings.node(), mode, llm, storage, draining);
     requestChecks(router);
     router.get("/api/health").handler(health::health);
