@@ -21,7 +21,8 @@ import java.util.Set;
  * before the cluster saw it go may never be written. So a request is sent again, to whichever node the bus picks
  * now, when it times out or finds nobody listening, and at once when a member leaves the cluster
  * ({@link Addresses#CLUSTER_MEMBER_LEFT}) — the bus cannot say which member a request went to, so every request in
- * flight then is sent again, and the first answer wins, a receiver's failure as much as its reply. Only for
+ * flight then is sent again, and once more when the cluster has stopped sending to the member that left; the first
+ * answer wins, a receiver's failure as much as its reply. Only for
  * requests whose receivers make a second delivery harmless (the same ids, the same outcome).
  *
  * <p>Its state is confined to the event loop of the context that made it, like a verticle's: a request made from
@@ -33,6 +34,12 @@ final class Failover {
   static final int ATTEMPTS = 3;
   /** Before a try after nobody listened: a node of the role may be starting or the cluster settling. */
   static final long NO_HANDLERS_PAUSE_MS = 500;
+  /**
+   * After a member left, how long the cluster may still send to it: until every member has dropped its consumers, the
+   * bus picks it as before, and what it sends there is lost without a word (a refused connection fails no request).
+   * So a request still unanswered then is sent once more.
+   */
+  static final long DEPARTURE_SETTLES_MS = 2_000;
 
   private final Vertx vertx;
   private final EventBus bus;
@@ -44,7 +51,10 @@ final class Failover {
     this.vertx = vertx;
     this.bus = vertx.eventBus();
     this.context = (ContextInternal) vertx.getOrCreateContext();
-    context.runOnContext(v -> bus.localConsumer(Addresses.CLUSTER_MEMBER_LEFT, left -> resendAll()));
+    context.runOnContext(v -> bus.localConsumer(Addresses.CLUSTER_MEMBER_LEFT, left -> {
+      resendAll();
+      vertx.setTimer(DEPARTURE_SETTLES_MS, t -> resendAll());
+    }));
   }
 
   /**

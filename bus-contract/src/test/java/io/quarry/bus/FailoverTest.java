@@ -56,6 +56,27 @@ class FailoverTest {
   }
 
   @Test
+  @DisplayName("a try sent again at a member's departure that still goes to it (the cluster has not dropped it yet) is"
+      + " sent once more when the departure has settled")
+  void departureSettles() throws Exception {
+    CompletableFuture<Void> firstArrived = new CompletableFuture<>();
+    vertx.eventBus().<JsonObject>consumer(ADDRESS, msg -> {
+      if (swallowed.size() < 2) {
+        swallowed.add(msg);
+        firstArrived.complete(null);
+      } else {
+        msg.reply(new JsonObject().put("served", swallowed.size() + 1));
+      }
+    }).completion().await();
+    Future<JsonObject> answer = failover.request(ADDRESS, new JsonObject(), LONG, Resend.NOT_ON_TIMEOUT)
+        .map(JsonObject.class::cast);
+    firstArrived.get(10, TimeUnit.SECONDS);
+    vertx.eventBus().publish(Addresses.CLUSTER_MEMBER_LEFT, new JsonObject().put(Keys.NODE_ID, "gone"));
+    assertThat(answer.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS).getInteger("served"))
+        .isEqualTo(3);
+  }
+
+  @Test
   @DisplayName("a try that times out is made again, up to three tries in all; the third timeout is the answer")
   void timeouts() {
     vertx.eventBus().<JsonObject>consumer(ADDRESS, swallowed::add).completion().await();
