@@ -3,30 +3,26 @@ package io.quarry.app;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One Chromium for all tests of a class (launching it costs more than a test); per test, a node wired to the fake
- * Gemini and a fresh browser page. A class whose tests need nothing of a node but their conversations shares one
+ * One Chromium for every browser test of the JVM ({@link SharedBrowser}); per test, a node wired to the fake Gemini and
+ * a fresh browser context and page. A class whose tests need nothing of a node but their conversations shares one
  * ({@link #sharesNode}, {@link SharedNodes}): starting one with its worker process costs more than most tests.
  */
-@ExtendWith(SharedNodes.class)
+@ExtendWith({SharedNodes.class, SharedBrowser.class})
 abstract class BrowserTestBase {
 
   static final String LOCALE = "en-US";
 
-  static Playwright playwright;
-  static Browser browser;
+  Browser browser;
 
   @TempDir
   Path dir;
@@ -43,23 +39,18 @@ abstract class BrowserTestBase {
   }
 
   /**
-   * Whether the class's tests share one node, each starting with no conversation and a fake Gemini without scripts;
-   * the worker's cache keeps the files fetched before. Not for tests that stop or restart their node, or need a
-   * node of their own settings.
+   * Whether the class's tests share one node, each starting with no conversation, a fake Gemini without scripts and
+   * files at addresses no cache has seen (see {@link ChatHarness#reset}). Not for tests that stop or restart their
+   * node, or count what a node did since it started.
    */
   boolean sharesNode() {
     return false;
   }
 
-  @BeforeAll
-  static void launch() {
-    playwright = Browsers.playwright();
-    browser = Browsers.launch(playwright);
-  }
-
   @BeforeEach
   void openPage(TestInfo test) {
     this.test = test;
+    browser = SharedBrowser.get();
     chat = sharesNode() ? SharedNodes.get(nodeEnv()) : new ChatHarness(dir, nodeEnv());
     // Tables group numbers as the browser's locale does: tests expect en-US, whatever the machine's.
     context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1400, 900).setLocale(LOCALE));
@@ -84,15 +75,5 @@ abstract class BrowserTestBase {
 
   String url() {
     return "http://127.0.0.1:" + chat.node.httpPort() + "/";
-  }
-
-  @AfterAll
-  static void close() {
-    if (browser != null) {
-      browser.close();
-    }
-    if (playwright != null) {
-      playwright.close();
-    }
   }
 }
