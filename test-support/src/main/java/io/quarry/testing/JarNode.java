@@ -39,14 +39,22 @@ public final class JarNode {
 
   /**
    * The jar the build made (failsafe's {@code quarry.jar} property). {@code env}: QUARRY_* settings; {@code args}: the
-   * command line after {@code -jar quarry.jar}.
+   * command line after {@code -jar quarry.jar}. Its JVM compiles with C1 only and collects with the serial collector:
+   * a test runs up to nine nodes on two cores, and what it checks is the jar's behaviour, not its JIT's.
    */
   public static JarNode launch(Path log, Map<String, String> env, String... args) throws IOException {
-    return launch(Path.of(System.getProperty("quarry.jar")), log, env, args);
+    return launch(Path.of(System.getProperty("quarry.jar")), List.of("-Xmx512m", "-XX:TieredStopAtLevel=1",
+        "-XX:+UseSerialGC"), log, env, args);
   }
 
+  /** As an operator starts it (a benchmark's node): only its heap bounded. */
   public static JarNode launch(Path jar, Path log, Map<String, String> env, String... args) throws IOException {
-    ProcessBuilder builder = new ProcessBuilder(JarCommand.of(jar, List.of("-Xmx512m"), args)).redirectErrorStream(true);
+    return launch(jar, List.of("-Xmx512m"), log, env, args);
+  }
+
+  private static JarNode launch(Path jar, List<String> jvmOptions, Path log, Map<String, String> env, String... args)
+      throws IOException {
+    ProcessBuilder builder = new ProcessBuilder(JarCommand.of(jar, jvmOptions, args)).redirectErrorStream(true);
     builder.environment().putAll(env);
     // Several nodes run on one machine: each serves metrics only where a test asks for it, on a port of its own.
     builder.environment().putIfAbsent("QUARRY_METRICS_PORT", "0");
