@@ -180,9 +180,11 @@ public class WorkerVerticle extends VerticleBase {
                 new QueryResult(null, null, sql, new JsonArray(), RowsJson.EMPTY, written.rows(), false,
                     (System.nanoTime() - started) / 1_000_000, null, null), settings.servedBy()), Keys.EXPORT,
                 new Export.File(address, export.format(), written.rows(), written.bytes()).toJson())))
-        .onFailure(e -> {
+        .recover(e -> {
+          // Refused or failed, its file is gone before the caller hears so.
           charge.release();
-          vertx.fileSystem().delete(output.toString()).otherwiseEmpty();
+          return vertx.fileSystem().delete(output.toString()).otherwiseEmpty()
+              .transform(deleted -> Future.<Buffer>failedFuture(e));
         });
   }
 
