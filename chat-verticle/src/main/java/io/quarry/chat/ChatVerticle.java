@@ -72,10 +72,16 @@ public class ChatVerticle extends VerticleBase {
       return Future.failedFuture(new IllegalArgumentException("auth.mode=local serves one person on one machine and"
           + " listens on loopback only: set QUARRY_HTTP_HOST=127.0.0.1, or QUARRY_AUTH_MODE=password to serve " + host));
     }
-    // Both blocking, side by side: the page's libraries, unpacked before the first page asks, and the common passwords.
+    // All blocking, side by side: the page's libraries, unpacked before the first page asks, the common passwords, and
+    // the password hasher, whose class computes a hash (0.1-0.2 s) that an unknown email is checked against.
     Future<List<String>> assets = vertx.executeBlocking(() -> StaticAssets.unpack(vertx), false);
     Future<CommonPasswords> common = vertx.executeBlocking(CommonPasswords::load, false);
-    return Future.all(assets, common).compose(ready -> listen(common.result()));
+    Future<Passwords> hasher = vertx.executeBlocking(() -> new Passwords(vertx, settings.passwordHashThreads(),
+        settings.passwordHashQueue()), false);
+    return Future.all(assets, common, hasher).compose(ready -> {
+      passwords = hasher.result();
+      return listen(common.result());
+    });
   }
 
   private Future<HttpServer> listen(CommonPasswords common) {
@@ -174,7 +180,6 @@ public class ChatVerticle extends VerticleBase {
   /** Sign-up, sign-in and sign-out, throttled; past them every API route needs a user, whose changes are paced. */
   private Auth accounts(Router router, StorageClient storage, String mode, CommonPasswords common) {
     Throttle throttle = new Throttle(clock, settings.signIn().forgetMs(), 100_000);
-    passwords = new Passwords(vertx, settings.passwordHashThreads(), settings.passwordHashQueue());
     SignInGuard guard = new SignInGuard(throttle, Devices.withRandomKey(), settings.signIn());
     new AuthApi(storage, mode, guard, passwords, common).mount(router);
     Auth auth = new Auth(storage, mode);
