@@ -49,18 +49,20 @@ final class DuckInstances implements AutoCloseable {
   static final class Instance {
     final String key;
     final DuckDBConnection base;
-    final Map<String, List<String>> columns;
+    private final Collection<String> tables;
+    /** Read on the first failure that needs them: listing them costs a new database more than its first query. */
+    private Map<String, List<String>> columns;
     final Collection<Path> files;
     final List<Placeholders.Missing> placeholders;
     final Map<String, String> unreadable;
     private int leases;
     private boolean retired;
 
-    private Instance(String key, DuckDBConnection base, Map<String, List<String>> columns, Collection<Path> files,
+    private Instance(String key, DuckDBConnection base, Collection<String> tables, Collection<Path> files,
         Placeholders.Views views) {
       this.key = key;
       this.base = base;
-      this.columns = columns;
+      this.tables = tables;
       this.files = files;
       this.placeholders = views.placeholders();
       this.unreadable = views.unreadable();
@@ -69,6 +71,18 @@ final class DuckInstances implements AutoCloseable {
     /** A connection of its own for one query: DuckDB connections are not shared between threads. */
     Connection connect() throws SQLException {
       return base.duplicate();
+    }
+
+    /** Each table's columns, for a message that names them; empty when DuckDB cannot list them. */
+    synchronized Map<String, List<String>> columns() {
+      if (columns == null) {
+        try (Connection connection = connect(); Statement s = connection.createStatement()) {
+          columns = DuckInstances.columns(s, tables);
+        } catch (SQLException e) {
+          return Map.of();
+        }
+      }
+      return columns;
     }
   }
 
@@ -315,8 +329,8 @@ final class DuckInstances implements AutoCloseable {
       Placeholders.Views views = Placeholders.createViews(base, bindings);
       try (Statement s = base.createStatement()) {
         s.execute("SET lock_configuration = true");
-        return new Instance(key, base, columns(s, bindings.keySet()), files(bindings), views);
       }
+      return new Instance(key, base, List.copyOf(bindings.keySet()), files(bindings), views);
     } catch (SQLException | RuntimeException e) {
       base.close();
       throw e;

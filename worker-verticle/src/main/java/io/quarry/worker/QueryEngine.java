@@ -216,7 +216,7 @@ final class QueryEngine {
       return QueryFailure.unreadable(EngineText.named(table, bindings.get(table).url()),
           EngineText.reason(instance.unreadable.get(table), bindings, home));
     }
-    return FriendlyErrors.sql(text, bindings.keySet(), instance.columns);
+    return FriendlyErrors.sql(text, bindings.keySet(), instance.columns());
   }
 
   private static JsonArray columns(ResultSetMetaData meta) throws SQLException {
