@@ -316,11 +316,10 @@ final class DuckInstances implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    DuckDBConnection base = newDatabase();
+    DuckDBConnection base = newDatabase(limits.threads());
     try {
       try (Statement s = base.createStatement()) {
         s.execute("SET memory_limit = '" + limits.memoryLimit().replace("'", "") + "'");
-        s.execute("SET threads = " + limits.threads());
         s.execute("SET temp_directory = " + literal(spill.toString()));
         s.execute("SET allowed_paths = [" + java.util.stream.Stream.concat(files(bindings).stream(), writable.stream())
             .map(p -> literal(p.toString())).collect(Collectors.joining(", ")) + "]");
@@ -340,10 +339,12 @@ final class DuckInstances implements AutoCloseable {
   /**
    * An empty in-memory database that loads no extension; the caller limits and locks it. DuckDB starts 8 threads per
    * database for asynchronous I/O, which reading local files does not use: with them an idle database maps 77 MB of
-   * address space instead of 12 MB (6 MB with 2 MB thread stacks).
+   * address space instead of 12 MB (6 MB with 2 MB thread stacks). Its query threads are set as it starts: set later,
+   * it would first start one per core and then stop them again.
    */
-  static DuckDBConnection newDatabase() throws SQLException {
+  static DuckDBConnection newDatabase(int threads) throws SQLException {
     Properties properties = new Properties();
+    properties.setProperty("threads", String.valueOf(threads));
     properties.setProperty("autoload_known_extensions", "false");
     properties.setProperty("autoinstall_known_extensions", "false");
     properties.setProperty("async_threads", "0");

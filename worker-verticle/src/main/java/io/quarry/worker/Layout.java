@@ -47,8 +47,7 @@ record Layout(List<String> columns, List<List<ByteRange>> ranges, long footerAt)
   static Layout read(Path file, long footerAt) throws SQLException, IOException {
     String path = DuckInstances.literal(file.toString());
     List<String> columns;
-    try (Connection c = DuckInstances.newDatabase(); Statement s = c.createStatement()) {
-      s.execute("SET threads = 1");
+    try (Connection c = DuckInstances.newDatabase(1); Statement s = c.createStatement()) {
       s.execute("SET allowed_paths = [" + path + "]");
       s.execute("SET enable_external_access = false");
       columns = strings(s, "SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet(" + path + "))");

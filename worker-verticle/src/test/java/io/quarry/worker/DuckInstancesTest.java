@@ -148,11 +148,24 @@ class DuckInstancesTest {
   @DisplayName("a database starts no threads for asynchronous I/O (eight of them made an idle database map 77 MB)")
   void noAsyncThreads() throws Exception {
     open(0);
+    assertThat(setting("async_threads")).isZero();
+  }
+
+  @Test
+  @DisplayName("a database runs the configured query threads, not one per core")
+  void queryThreads() throws Exception {
+    instances = new DuckInstances(new DuckInstances.Limits("1GB", Runtime.getRuntime().availableProcessors() + 1, 2, 0,
+        dir.resolve("spill")));
+    instances.open();
+    assertThat(setting("threads")).isEqualTo(Runtime.getRuntime().availableProcessors() + 1);
+  }
+
+  private long setting(String name) throws Exception {
     DuckInstances.Instance instance = instances.lease(conversation(file, 1));
     try (Connection c = instance.connect(); Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT current_setting('async_threads')")) {
+        ResultSet rs = s.executeQuery("SELECT current_setting('" + name + "')")) {
       rs.next();
-      assertThat(rs.getLong(1)).isZero();
+      return rs.getLong(1);
     } finally {
       instances.release(instance);
     }
