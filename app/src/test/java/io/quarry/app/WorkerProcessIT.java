@@ -8,6 +8,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +59,33 @@ class WorkerProcessIT {
     for (ProcessHandle child : children) {
       child.onExit().get(60, TimeUnit.SECONDS);
       assertThat(child.isAlive()).isFalse();
+    }
+  }
+
+  @Test
+  @DisplayName("a node stopped with SIGTERM leaves its workers' class archive in place, and the next start's workers map"
+      + " it; no half-written archive is left behind")
+  void classArchiveKept() throws Exception {
+    Path data = dir.resolve("data");
+    Map<String, String> env = Map.of("QUARRY_HTTP_PORT", String.valueOf(JarCommand.freePort()),
+        "QUARRY_DATA_DIR", data.toString(), "QUARRY_LOCAL_WORKERS", "1");
+    node = JarNode.launch(dir.resolve("first.log"), env, "--config", dir.resolve("absent.json").toString());
+    node.awaitStarted(120);
+    node.terminate();
+    node.awaitEnded(60);
+    assertThat(archives(data)).singleElement().satisfies(a -> assertThat(a.getFileName().toString()).endsWith(".jsa"));
+
+    node = JarNode.launch(dir.resolve("second.log"), env, "--config", dir.resolve("absent.json").toString());
+    node.awaitStarted(120);
+    List<String> workers = node.process.descendants().map(p -> p.info().commandLine().orElse(""))
+        .filter(c -> c.contains("--roles worker")).toList();
+    assertThat(workers).singleElement().asString().contains("-XX:SharedArchiveFile=" + archives(data).get(0));
+  }
+
+  /** The class archives (and archives being written) in a node's data directory. */
+  private static List<Path> archives(Path data) throws IOException {
+    try (var files = Files.walk(data)) {
+      return files.filter(f -> f.getFileName().toString().contains(".jsa")).toList();
     }
   }
 }

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -64,6 +65,8 @@ final class WorkerProcess implements Member {
   /** This start was killed for staying silent past a query's limit. */
   private boolean stuck;
   private Process process;
+  /** Completes once the current process has ended and what it left is tidied. */
+  private CompletableFuture<Process> ended;
   private LocalWorker announced;
   private long startedAtMs;
   private int restarts;
@@ -120,17 +123,19 @@ final class WorkerProcess implements Member {
     Process started = spawned.result();
     ChildOutput pumped = ChildOutput.pump(started.getInputStream(), name(), System.out);
     // Its last lines tell why it died, so they are read to the end (bounded) before the exit is judged.
-    started.onExit()
+    CompletableFuture<Process> ended = started.onExit()
         .thenCompose(exited -> pumped.finished().completeOnTimeout(null, 1, TimeUnit.SECONDS).thenApply(v -> exited))
-        .thenAccept(exited -> {
+        .thenApply(exited -> {
           command.ended(id);
-          context.runOnContext(v -> exited(id, exited, pumped));
+          return exited;
         });
+    ended.thenAccept(exited -> context.runOnContext(v -> exited(id, exited, pumped)));
     if (state == State.STOPPED) {
       started.destroyForcibly();
       return;
     }
     process = started;
+    this.ended = ended;
     changed.accept(this);
   }
 
@@ -253,20 +258,25 @@ final class WorkerProcess implements Member {
     failing.forEach(answer -> answer.tryFail(failure));
   }
 
-  /** Asks the process to end (SIGTERM), and kills it if it has not within a few seconds. */
+  /**
+   * Asks the process to end (SIGTERM), and kills it if it has not within a few seconds. Completes once what the
+   * process left is tidied (its class archive put in place, its temporary files gone): a node that stops exits next.
+   */
   @Override
   public Future<Void> stop() {
     state = State.STOPPED;
     failInFlight(new QuarryException(Failure.UNAVAILABLE, WorkerClient.NO_WORKER));
     Process running = process;
-    if (running == null || !running.isAlive()) {
+    CompletableFuture<Process> tidied = ended;
+    if (running == null) {
       return Future.succeededFuture();
     }
     running.destroy();
-    return Future.fromCompletionStage(running.onExit().orTimeout(STOP_GRACE_MS, TimeUnit.MILLISECONDS), context)
+    return Future.fromCompletionStage(tidied.copy().orTimeout(STOP_GRACE_MS, TimeUnit.MILLISECONDS), context)
         .recover(e -> {
           running.destroyForcibly();
-          return Future.succeededFuture(running);
+          return Future.fromCompletionStage(tidied.copy().completeOnTimeout(running, STOP_GRACE_MS,
+              TimeUnit.MILLISECONDS), context);
         })
         .mapEmpty();
   }
