@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -49,7 +50,7 @@ final class DuckInstances implements AutoCloseable {
   static final class Instance {
     final String key;
     final DuckDBConnection base;
-    private final Collection<String> tables;
+    private final Map<String, Placeholders.Bound> bindings;
     /** Read on the first failure that needs them: listing them costs a new database more than its first query. */
     private Map<String, List<String>> columns;
     final Collection<Path> files;
@@ -58,12 +59,12 @@ final class DuckInstances implements AutoCloseable {
     private int leases;
     private boolean retired;
 
-    private Instance(String key, DuckDBConnection base, Collection<String> tables, Collection<Path> files,
+    private Instance(String key, DuckDBConnection base, Map<String, Placeholders.Bound> bindings,
         Placeholders.Views views) {
       this.key = key;
       this.base = base;
-      this.tables = tables;
-      this.files = files;
+      this.bindings = Collections.unmodifiableMap(new LinkedHashMap<>(bindings));
+      this.files = files(bindings);
       this.placeholders = views.placeholders();
       this.unreadable = views.unreadable();
     }
@@ -77,12 +78,18 @@ final class DuckInstances implements AutoCloseable {
     synchronized Map<String, List<String>> columns() {
       if (columns == null) {
         try (Connection connection = connect(); Statement s = connection.createStatement()) {
-          columns = DuckInstances.columns(s, tables);
+          columns = DuckInstances.columns(s, bindings.keySet());
         } catch (SQLException e) {
           return Map.of();
         }
       }
       return columns;
+    }
+
+    /** Whether this database reads the same files under the same names: it can be remade for those bindings. */
+    boolean sameFiles(Map<String, Placeholders.Bound> other) {
+      return other.size() == bindings.size() && other.entrySet().stream().allMatch(e ->
+          bindings.containsKey(e.getKey()) && bindings.get(e.getKey()).file().equals(e.getValue().file()));
     }
   }
 
@@ -104,6 +111,7 @@ final class DuckInstances implements AutoCloseable {
   /** Instances being created, by key: whoever else wants one waits for it. */
   private final Map<String, Creation> creating = new HashMap<>();
   private int created;
+  private int remade;
   private Instance parser;
   /** One prepared parsing statement per worker thread (the pool's threads live as long as this worker). */
   private final ThreadLocal<PreparedStatement> parsing = new ThreadLocal<>();
@@ -155,15 +163,17 @@ final class DuckInstances implements AutoCloseable {
   }
 
   /**
-   * An instance for these bindings, leased until {@link #release}. A missing one is created outside the lock
+   * An instance for these bindings, leased until {@link #release}. A missing one is made outside the lock
    * (it takes milliseconds), so queries over other bindings are not held up by it; queries that want the
-   * same missing one wait for its one creation instead of making their own.
+   * same missing one wait for its one making instead of making their own. When a sparse copy gained columns, the
+   * database over the same files that nobody uses is remade (its views replaced) rather than a new one created.
    */
   Instance lease(Map<String, Placeholders.Bound> bindings) throws SQLException {
     String key = bindings.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().key())
         .sorted().collect(Collectors.joining("\n"));
     while (true) {
       Creation pending;
+      Instance outgrown = null;
       synchronized (this) {
         Instance found = instances.get(key);
         if (found != null) {
@@ -173,23 +183,62 @@ final class DuckInstances implements AutoCloseable {
         pending = creating.get(key);
         if (pending == null) {
           creating.put(key, new Creation(files(bindings)));
+          outgrown = takeIdleOverSameFiles(bindings);
         }
       }
       if (pending == null) {
-        return createAndKeep(key, bindings);
+        return createAndKeep(key, bindings, outgrown);
       }
       pending.done.handle((instance, failure) -> null).join(); // then look again: it may already be gone
     }
+  }
+
+  /** A kept database over the same files that no query uses, taken out of the LRU to be remade; or null. */
+  private Instance takeIdleOverSameFiles(Map<String, Placeholders.Bound> bindings) {
+    for (Iterator<Instance> it = instances.values().iterator(); it.hasNext(); ) {
+      Instance instance = it.next();
+      if (instance.leases == 0 && instance.sameFiles(bindings)) {
+        it.remove();
+        return instance;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The database of {@code outgrown}, its views made anew for {@code bindings} (the same files, other columns held):
+   * its limits and locks stay as they were set, for the same files. If that fails, a new database is made instead.
+   */
+  private Instance remake(Instance outgrown, String key, Map<String, Placeholders.Bound> bindings)
+      throws SQLException {
+    try {
+      try (Statement s = outgrown.base.createStatement()) {
+        for (String table : bindings.keySet()) {
+          s.execute("DROP VIEW IF EXISTS " + identifier(table));
+        }
+      }
+      Instance instance = new Instance(key, outgrown.base, bindings, Placeholders.createViews(outgrown.base, bindings));
+      countRemade();
+      return instance;
+    } catch (SQLException | RuntimeException e) {
+      closeQuietly(outgrown);
+      return create(key, bindings);
+    }
+  }
+
+  private synchronized void countRemade() {
+    remade++;
   }
 
   private static List<Path> files(Map<String, Placeholders.Bound> bindings) {
     return bindings.values().stream().map(Placeholders.Bound::file).toList();
   }
 
-  private Instance createAndKeep(String key, Map<String, Placeholders.Bound> bindings) throws SQLException {
+  private Instance createAndKeep(String key, Map<String, Placeholders.Bound> bindings, Instance outgrown)
+      throws SQLException {
     Instance instance;
     try {
-      instance = create(key, bindings);
+      instance = outgrown == null ? create(key, bindings) : remake(outgrown, key, bindings);
     } catch (SQLException | RuntimeException e) {
       finished(key).done.completeExceptionally(e);
       throw e;
@@ -291,6 +340,11 @@ final class DuckInstances implements AutoCloseable {
     return created;
   }
 
+  /** How many databases were remade for a sparse copy that gained columns. */
+  synchronized int remade() {
+    return remade;
+  }
+
   /**
    * A database of its own for one export, never kept: like the others, but it may also write the one file the export
    * goes to. Closed when released.
@@ -329,7 +383,7 @@ final class DuckInstances implements AutoCloseable {
       try (Statement s = base.createStatement()) {
         s.execute("SET lock_configuration = true");
       }
-      return new Instance(key, base, List.copyOf(bindings.keySet()), files(bindings), views);
+      return new Instance(key, base, bindings, views);
     } catch (SQLException | RuntimeException e) {
       base.close();
       throw e;

@@ -6,8 +6,10 @@ import io.quarry.testing.ParquetFixtures;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -142,6 +144,64 @@ class DuckInstancesTest {
       threads.shutdownNow();
     }
     assertThat(instances.created()).isEqualTo(made + 1);
+  }
+
+  @Test
+  @DisplayName("a copy that gained a column gets its database remade, not a new one: the column reads, and a column"
+      + " still missing fires its own placeholder")
+  void remadeWhenColumnsArrive() throws Exception {
+    Path wide = dir.resolve("wide.parquet");
+    ParquetFixtures.create(wide, "SELECT range AS a, range * 2 AS b, range * 3 AS c FROM range(10)");
+    open(0);
+    assertThat(read(sparse(wide, 1, 2), "SELECT sum(a) FROM t")).isEqualTo("45");
+    int made = instances.created();
+
+    assertThat(read(sparse(wide, 2), "SELECT sum(b) FROM t")).isEqualTo("90");
+    assertThat(read(sparse(wide, 2), "SELECT sum(c) FROM t")).startsWith("missing t.2");
+    assertThat(instances.created()).isEqualTo(made);
+    assertThat(instances.remade()).isEqualTo(1);
+    assertThat(instances.kept()).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("a database a query still uses is not remade under it: the copy's new state gets a new database")
+  void inUseNotRemade() throws Exception {
+    Path wide = dir.resolve("wide.parquet");
+    ParquetFixtures.create(wide, "SELECT range AS a, range * 2 AS b FROM range(10)");
+    open(0);
+    DuckInstances.Instance held = instances.lease(sparse(wide, 1));
+    int made = instances.created();
+    assertThat(read(sparse(wide), "SELECT sum(b) FROM t")).isEqualTo("90");
+    assertThat(instances.created()).isEqualTo(made + 1);
+    assertThat(instances.remade()).isZero();
+    try (Connection c = held.connect(); Statement s = c.createStatement()) {
+      assertThat(s.executeQuery("SELECT sum(a) FROM t").next()).isTrue();
+    } finally {
+      instances.release(held);
+    }
+  }
+
+  /** Table t over {@code file}, as a copy that lacks the columns at these positions. */
+  private static Map<String, Placeholders.Bound> sparse(Path file, int... unfetched) {
+    BitSet missing = new BitSet();
+    for (int column : unfetched) {
+      missing.set(column);
+    }
+    return Map.of("t", new Placeholders.Bound(file, missing, "http://127.0.0.1/t"));
+  }
+
+  /** The first value of a statement's answer, or "missing table.column" when a placeholder fired. */
+  private String read(Map<String, Placeholders.Bound> bindings, String sql) throws Exception {
+    DuckInstances.Instance instance = instances.lease(bindings);
+    try (Connection c = instance.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getString(1);
+    } catch (SQLException e) {
+      return Placeholders.fired(e.getMessage(), instance.placeholders)
+          .map(m -> "missing " + m.table() + "." + m.column()).orElseThrow(() -> e);
+    } finally {
+      instances.release(instance);
+    }
   }
 
   @Test
