@@ -9,7 +9,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -17,7 +16,6 @@ import org.junit.jupiter.api.io.TempDir;
  * a fresh browser context and page. A class whose tests need nothing of a node but their conversations shares one
  * ({@link #sharesNode}, {@link SharedNodes}): starting one with its worker process costs more than most tests.
  */
-@ExtendWith({SharedNodes.class, SharedBrowser.class})
 abstract class BrowserTestBase {
 
   static final String LOCALE = "en-US";

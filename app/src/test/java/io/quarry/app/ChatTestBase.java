@@ -6,14 +6,12 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A node wired to the fake Gemini, a browser-like WebSocket, and one fresh conversation per test. A class whose tests
  * need nothing of a node but their own conversations shares one ({@link #sharesNode}, {@link SharedNodes}).
  */
-@ExtendWith(SharedNodes.class)
 abstract class ChatTestBase {
 
   @TempDir

@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -38,8 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Security round three, item 1, as an attacker on the same host would run it against the jar in password mode with
- * its default private cluster (the node and its two worker processes): Hazelcast's first port is taken, so the node
- * warns that ports seem occupied (a warning that once carried the cluster's name); the attacker learns the name from
+ * its default private cluster (the node and its two worker processes), whose first port is one of its own (other tests'
+ * nodes run beside it, on Hazelcast's default 5701 onwards) and taken, so the node warns that ports seem occupied (a warning that once carried the cluster's name); the attacker learns the name from
  * the node's memory and its ports from procfs, as root can, and tries to join; meanwhile a signed-in user works.
  */
 class RogueMemberIT {
@@ -76,12 +77,14 @@ class RogueMemberIT {
       + " nothing and sends nothing that is answered; the user's requests all succeed; the name is in no log line,"
       + " file, command line, environment or thread name")
   void rogueGetsNowhere() throws Exception {
-    held = holdHazelcastsFirstPort();
+    held = holdAFirstPort();
+    int first = held.getLocalPort();
     files.route("/people.parquet").content(ParquetFixtures.people(dir));
     Map<String, String> env = new HashMap<>();
     env.put("QUARRY_DATA_DIR", dir.resolve("data").toString());
     env.put("QUARRY_AUTH_MODE", "password");
     env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
+    env.put("QUARRY_CLUSTER_PORT", String.valueOf(first));
     String invite = JarCommand.invite(env, dir.resolve("absent.json"));
     int port = JarCommand.freePort();
     env.put("QUARRY_HTTP_PORT", String.valueOf(port));
@@ -96,10 +99,10 @@ class RogueMemberIT {
     Set<String> names = ProcessSpy.inMemory(node.process.pid(), PRIVATE_NAME, 64);
     assertThat(names).as("the private cluster's name, as root reads it from the node's memory").hasSize(1);
     String name = names.iterator().next();
-    // Hazelcast's ports are 5701 onwards, as its documentation says.
+    // Hazelcast's ports are the first one onwards, as its documentation says.
     List<String> ports = new ArrayList<>();
     for (long pid : pids) {
-      ProcessSpy.listening(pid).stream().filter(p -> p >= 5701 && p < 5801).forEach(p -> ports.add("127.0.0.1:" + p));
+      ProcessSpy.listening(pid).stream().filter(p -> p > first && p < first + 100).forEach(p -> ports.add("127.0.0.1:" + p));
     }
     assertThat(ports).as("the Hazelcast ports of the node and its two workers").hasSize(3);
 
@@ -141,11 +144,20 @@ class RogueMemberIT {
     return Vertx.builder().withClusterManager(new HazelcastClusterManager(config)).buildClustered();
   }
 
-  private static ServerSocket holdHazelcastsFirstPort() {
-    try {
-      return new ServerSocket(5701, 1, InetAddress.getLoopbackAddress());
-    } catch (IOException taken) {
-      return null;
+  /**
+   * A free port below the range the system hands out at random (32768 onwards on Linux), so that none of the node's
+   * other ports can fall among the hundred Hazelcast's members take from it.
+   */
+  private static ServerSocket holdAFirstPort() throws IOException {
+    int from = 20_000 + ThreadLocalRandom.current().nextInt(10_000);
+    for (int port = from; ; port++) {
+      try {
+        return new ServerSocket(port, 1, InetAddress.getLoopbackAddress());
+      } catch (IOException taken) {
+        if (port > from + 1_000) {
+          throw taken;
+        }
+      }
     }
   }
 

@@ -6,29 +6,27 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * The node that test classes sharing one use ({@link BrowserTestBase#sharesNode}, {@link ChatTestBase#sharesNode}): one
- * per test JVM, kept from class to class while they ask for the same settings, reset between tests, and closed when
- * the JVM's tests end. Starting a node with its worker process costs more than most tests.
+ * The nodes that test classes sharing one use ({@link BrowserTestBase#sharesNode}, {@link ChatTestBase#sharesNode}): one
+ * per set of settings in a test JVM, kept from class to class (classes of other settings run in between, in the order
+ * the fork is given them), reset between tests, and closed when the JVM's tests end ({@link ForkEnd}). Starting a node
+ * with its worker process costs more than most tests; the least recently used go past {@value #KEPT} nodes.
  */
-final class SharedNodes implements BeforeAllCallback {
+final class SharedNodes {
 
-  private static final ExtensionContext.Namespace HERE = ExtensionContext.Namespace.create(SharedNodes.class);
+  /** Nodes kept at once: each holds a worker process, and the suite has about five sets of shared settings. */
+  static final int KEPT = 6;
 
-  private static ChatHarness node;
-  private static Map<String, String> settings;
-  private static Path dir;
+  private record Shared(ChatHarness node, Path dir) {
+  }
 
-  /** Closes the node at the end of the run, however many classes used it. */
-  @Override
-  public void beforeAll(ExtensionContext context) {
-    context.getRoot().getStore(HERE).getOrComputeIfAbsent("node",
-        key -> (ExtensionContext.Store.CloseableResource) SharedNodes::close);
+  private static final LinkedHashMap<Map<String, String>, Shared> nodes = new LinkedHashMap<>(8, 0.75f, true);
+
+  private SharedNodes() {
   }
 
   /** The node with these settings, reset for the next test (see {@link ChatHarness#reset}). */
@@ -37,28 +35,35 @@ final class SharedNodes implements BeforeAllCallback {
     // The one local user makes every test's changes, and the resets' deletions, within a minute or two.
     env.putIfAbsent("QUARRY_CHAT_WRITE_BURST", "100000");
     env.putIfAbsent("QUARRY_CHAT_WRITES_PER_MINUTE", "100000");
-    if (node != null && settings.equals(env)) {
-      node.reset();
-      return node;
+    Shared shared = nodes.get(env);
+    if (shared != null) {
+      shared.node().reset();
+      return shared.node();
     }
-    close();
+    while (nodes.size() >= KEPT) {
+      Map<String, String> eldest = nodes.keySet().iterator().next();
+      close(nodes.remove(eldest));
+    }
+    Path dir;
     try {
       dir = Files.createTempDirectory("quarry-shared-node");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    settings = Map.copyOf(env);
-    node = new ChatHarness(dir, env);
+    ChatHarness node = new ChatHarness(dir, env);
+    nodes.put(Map.copyOf(env), new Shared(node, dir));
     return node;
   }
 
+  /** Closes every node, once the fork's last class has run. */
   static synchronized void close() {
-    if (node == null) {
-      return;
-    }
-    node.close();
-    node = null;
-    try (Stream<Path> all = Files.walk(dir)) {
+    nodes.values().forEach(SharedNodes::close);
+    nodes.clear();
+  }
+
+  private static void close(Shared shared) {
+    shared.node().close();
+    try (Stream<Path> all = Files.walk(shared.dir())) {
       for (Path path : all.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(path);
       }
