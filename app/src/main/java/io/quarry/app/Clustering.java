@@ -96,6 +96,7 @@ final class Clustering {
       @Override
       public void memberRemoved(MembershipEvent event) {
         MembersLeaving.publish(vertx.eventBus(), event.getMember().getUuid().toString());
+        StaleRegistrations.sweepAfterDeparture(vertx, manager);
       }
     });
   }

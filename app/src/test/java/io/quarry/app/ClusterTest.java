@@ -2,6 +2,7 @@ package io.quarry.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.hazelcast.multimap.MultiMap;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.LlmClient;
@@ -13,11 +14,14 @@ import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.spi.cluster.RegistrationInfo;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import io.vertx.spi.cluster.hazelcast.impl.HazelcastRegistrationInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -174,6 +178,25 @@ class ClusterTest {
     } finally {
       app.close().await();
     }
+  }
+
+  @Test
+  @Order(4)
+  @DisplayName("a bus registration of a node that is no longer a member (one the cluster manager's own cleanup missed)"
+      + " is removed when a departure has settled; the members' own registrations stay")
+  void staleRegistrationsGo() {
+    HazelcastClusterManager manager = (HazelcastClusterManager) ((VertxInternal) web.vertx()).clusterManager();
+    MultiMap<String, HazelcastRegistrationInfo> registrations =
+        manager.getHazelcastInstance().getMultiMap(StaleRegistrations.REGISTRATIONS);
+    int live = registrations.size();
+    registrations.put("quarry.test.stale", new HazelcastRegistrationInfo(new RegistrationInfo("a-node-gone", 1, false)));
+    registrations.put(Addresses.STORAGE_SESSION_FIND,
+        new HazelcastRegistrationInfo(new RegistrationInfo("another-node-gone", 7, false)));
+
+    assertThat(StaleRegistrations.sweep(manager)).isEqualTo(2);
+    assertThat(registrations.containsKey("quarry.test.stale")).isFalse();
+    assertThat(registrations.size()).isEqualTo(live);
+    assertThat(StaleRegistrations.sweep(manager)).isZero();
   }
 
   @Test
