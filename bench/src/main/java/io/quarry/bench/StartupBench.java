@@ -95,14 +95,18 @@ public final class StartupBench {
     }
   }
 
-  /** SIGKILLs the first worker process and polls health every 20 ms until it is ready again. */
+  /**
+   * SIGKILLs the first worker process once it is ready and polls health every 20 ms until it is ready again. Health
+   * answers before the worker role has started: until then the node lists no worker processes.
+   */
   private static double restart(HttpClient http, HttpRequest health) throws Exception {
-    JsonObject worker = workers(http, health).getJsonObject(0);
+    JsonObject worker = firstReady(http, health);
     long killed = System.nanoTime();
     ProcessHandle.of(worker.getLong("pid")).orElseThrow().destroyForcibly();
     long deadline = killed + TimeUnit.SECONDS.toNanos(LIMIT_S);
     while (System.nanoTime() < deadline) {
-      JsonObject now = workers(http, health).getJsonObject(0);
+      JsonArray workers = workers(http, health);
+      JsonObject now = workers.isEmpty() ? worker : workers.getJsonObject(0);
       if (now.getInteger("restarts") > worker.getInteger("restarts") && now.getString("state").equals("ready")) {
         return (System.nanoTime() - killed) / 1e6;
       }
@@ -111,11 +115,24 @@ public final class StartupBench {
     throw new IllegalStateException("the worker did not come back within " + LIMIT_S + " s");
   }
 
-  /** The node's worker processes, as a (local-mode) user sees them. */
+  private static JsonObject firstReady(HttpClient http, HttpRequest health) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIMIT_S);
+    while (System.nanoTime() < deadline) {
+      JsonArray workers = workers(http, health);
+      if (!workers.isEmpty() && workers.getJsonObject(0).getString("state").equals("ready")) {
+        return workers.getJsonObject(0);
+      }
+      Thread.sleep(20);
+    }
+    throw new IllegalStateException("no worker process was ready within " + LIMIT_S + " s");
+  }
+
+  /** The node's worker processes, as a (local-mode) user sees them; none while the worker role is starting. */
   private static JsonArray workers(HttpClient http, HttpRequest health) throws Exception {
     HttpRequest nodes = HttpRequest.newBuilder(URI.create(health.uri() + "/nodes")).build();
     String body = http.send(nodes, HttpResponse.BodyHandlers.ofString()).body();
-    return new JsonObject(body).getJsonObject("local_workers").getJsonArray("workers");
+    JsonObject local = new JsonObject(body).getJsonObject("local_workers");
+    return local == null ? new JsonArray() : local.getJsonArray("workers");
   }
 
   private static double median(List<Double> values) {
