@@ -51,6 +51,14 @@ interface Member {
     return failure instanceof ReplyException re && re.failureType() == ReplyFailure.TIMEOUT;
   }
 
+  /**
+   * Nobody listens at the member's own address: the cluster dropped it (a process frozen past its heartbeats), or it
+   * died. Its query may run on another member.
+   */
+  static boolean gone(Throwable failure) {
+    return failure instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS;
+  }
+
   static QuarryException timedOut(long timeoutMs) {
     return new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(timeoutMs, ""));
   }

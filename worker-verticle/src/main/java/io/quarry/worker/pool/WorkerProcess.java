@@ -195,6 +195,9 @@ final class WorkerProcess implements Member {
           } else if (Member.silent(reply.cause())) {
             answer.tryFail(Member.timedOut(timeoutMs));
             wedged(id, timeoutMs);
+          } else if (Member.gone(reply.cause())) {
+            dropped(id);
+            answer.tryFail(new MemberDied(new QuarryException(Failure.INTERNAL, WorkerClient.STOPPED), true));
           } else {
             answer.tryFail(reply.cause());
           }
@@ -212,6 +215,21 @@ final class WorkerProcess implements Member {
       log.warn("{} did not answer a query within {} ms, {} ms past its limit; killing it", name(),
           QueryTimeouts.memberWaitMs(timeoutMs), QueryTimeouts.memberWaitMs(timeoutMs) - timeoutMs);
       stuck = true;
+      running.destroyForcibly();
+    }
+  }
+
+  /**
+   * The cluster dropped this process (frozen past its heartbeats, say): nothing reaches it any more, so it can serve
+   * nobody; no query is placed on it from now, and it is killed and restarted like any other.
+   */
+  private void dropped(String id) {
+    Process running = process;
+    if (state == State.READY && id.equals(workerId) && running != null && running.isAlive()) {
+      log.warn("{} is no longer in the cluster (nobody at its address); killing it", name());
+      state = State.RESTARTING;
+      stuck = true;
+      changed.accept(this);
       running.destroyForcibly();
     }
   }
