@@ -27,7 +27,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -77,7 +76,8 @@ class RogueMemberIT {
       + " nothing and sends nothing that is answered; the user's requests all succeed; the name is in no log line,"
       + " file, command line, environment or thread name")
   void rogueGetsNowhere() throws Exception {
-    held = holdAFirstPort();
+    // Hazelcast's members take ports from the first one up: those are free, and the first is taken.
+    held = new ServerSocket(JarCommand.freeBlock(4), 1, InetAddress.getLoopbackAddress());
     int first = held.getLocalPort();
     files.route("/people.parquet").content(ParquetFixtures.people(dir));
     Map<String, String> env = new HashMap<>();
@@ -142,23 +142,6 @@ class RogueMemberIT {
         .setProperty("hazelcast.max.join.seconds", "5");
     config.getNetworkConfig().getJoin().getTcpIpConfig().setConnectionTimeoutSeconds(1);
     return Vertx.builder().withClusterManager(new HazelcastClusterManager(config)).buildClustered();
-  }
-
-  /**
-   * A free port below the range the system hands out at random (32768 onwards on Linux), so that none of the node's
-   * other ports can fall among the hundred Hazelcast's members take from it.
-   */
-  private static ServerSocket holdAFirstPort() throws IOException {
-    int from = 20_000 + ThreadLocalRandom.current().nextInt(10_000);
-    for (int port = from; ; port++) {
-      try {
-        return new ServerSocket(port, 1, InetAddress.getLoopbackAddress());
-      } catch (IOException taken) {
-        if (port > from + 1_000) {
-          throw taken;
-        }
-      }
-    }
   }
 
   private static List<Path> filesNaming(String name, Path root) throws IOException {

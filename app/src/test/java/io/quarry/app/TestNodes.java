@@ -6,8 +6,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -35,15 +33,11 @@ final class TestNodes {
    * theirs and through which they join (ten of them, so that a member started later still finds the cluster when the
    * first has been killed). Not Hazelcast's 5701 and up, where the nodes of tests in the other fork run their private
    * clusters: a member told only "127.0.0.1" probes 5701–5703, and claiming mastership against members of another
-   * cluster there cost BusTlsTest 110 s.
+   * cluster there cost BusTlsTest 110 s. Nor ports the system hands out at random: a shared node's server there once
+   * held WorkerProcessTest's member in its join for 225 s.
    */
   static Map<String, String> ownCluster(String prefix) {
-    int port;
-    try {
-      port = JarCommand.freePort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    int port = JarCommand.freeBlock(10);
     String members = IntStream.range(port, port + 10).mapToObj(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
     return Map.of("QUARRY_CLUSTER_NAME", prefix + UUID.randomUUID(), "QUARRY_CLUSTER_PORT", String.valueOf(port),
         "QUARRY_CLUSTER_MEMBERS", members);

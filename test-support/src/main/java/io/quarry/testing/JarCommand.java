@@ -7,7 +7,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 /**
  * How tests and benchmarks start Quarry's jar in a JVM of its own: this JVM's Java, with the same
@@ -63,6 +65,29 @@ public final class JarCommand {
   public static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
+    }
+  }
+
+  /**
+   * The first of {@code size} consecutive free ports, for a cluster of a test's own: below the range the system hands
+   * out to sockets bound to port 0 (32768 onwards on Linux), so that no other server of the run (an HTTP edge, an event
+   * bus, a shared node's private cluster) can take one of them meanwhile and hold a joining member up.
+   */
+  public static int freeBlock(int size) {
+    for (int attempt = 0; attempt < 1_000; attempt++) {
+      int first = 20_000 + ThreadLocalRandom.current().nextInt(10_000 - size);
+      if (IntStream.range(first, first + size).allMatch(JarCommand::free)) {
+        return first;
+      }
+    }
+    throw new IllegalStateException("No " + size + " free ports in a row between 20000 and 30000");
+  }
+
+  private static boolean free(int port) {
+    try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+      return true;
+    } catch (IOException taken) {
+      return false;
     }
   }
 }
