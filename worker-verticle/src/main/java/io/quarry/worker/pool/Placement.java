@@ -128,6 +128,10 @@ final class Placement {
       q.delayed = true;
       log.info("A worker died under a query; running it again ({} ms of its limit left)", q.remainingMs());
       place(q);
+    } else if (died.retryable && q.remainingMs() <= 0) {
+      // Its limit passed before its worker was seen to die (a frozen one is dropped by the cluster only after its
+      // limit): its caller hears that limit, as from a worker that was merely slow.
+      q.answer.tryFail(new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(q.limitMs, "")));
     } else {
       q.answer.tryFail(died.failure);
     }
