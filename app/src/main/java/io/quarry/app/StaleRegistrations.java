@@ -2,6 +2,7 @@ package io.quarry.app;
 
 import com.hazelcast.multimap.MultiMap;
 import io.vertx.core.Vertx;
+import io.vertx.core.spi.cluster.RegistrationInfo;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import io.vertx.spi.cluster.hazelcast.impl.HazelcastRegistrationInfo;
 import java.util.HashSet;
@@ -18,6 +19,12 @@ import org.slf4j.LoggerFactory;
  * those addresses, and a message sent there is lost without a word (FailoverIT saw storage's addresses point at a
  * killed node for over a minute, and answers never end). So each member looks again once the departure has settled,
  * and once more later, for registrations of any node that is not a member.
+ *
+ * <p>Then it has every member read each address's registrations again: Vert.x's node selector keeps what it read of an
+ * address until it hears of a change to that address, and ignores the cluster manager's word that registrations were
+ * lost; a change it did not hear of (the removal event lost while partitions moved) leaves a dead node in its choice
+ * for good. A marker that no node may choose (local to a node that does not exist) is added to each address and
+ * removed again: every member hears of both and reads the address anew.
  */
 final class StaleRegistrations {
 
@@ -27,6 +34,8 @@ final class StaleRegistrations {
   static final String REGISTRATIONS = "__vertx.subs";
   /** When to look: once partitions have usually settled after a departure, and again after a slow migration. */
   static final long[] AFTER_MS = {2_000, 15_000};
+  /** The node of the marker: no member has this id, so no member sends to it (local registrations are their node's). */
+  static final String NOBODY = "quarry-reread-marker";
 
   private StaleRegistrations() {
   }
@@ -59,6 +68,11 @@ final class StaleRegistrations {
     }
     if (removed > 0) {
       log.warn("Removed {} bus registrations of nodes no longer in the cluster", removed);
+    }
+    HazelcastRegistrationInfo marker = new HazelcastRegistrationInfo(new RegistrationInfo(NOBODY, 0, true));
+    for (String address : registrations.keySet()) {
+      registrations.put(address, marker);
+      registrations.remove(address, marker);
     }
     return removed;
   }

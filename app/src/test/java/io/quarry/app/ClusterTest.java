@@ -193,10 +193,23 @@ class ClusterTest {
     registrations.put(Addresses.STORAGE_SESSION_FIND,
         new HazelcastRegistrationInfo(new RegistrationInfo("another-node-gone", 7, false)));
 
+    List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.UUID listening = registrations.addEntryListener(new com.hazelcast.core.EntryAdapter<>() {
+      @Override
+      public void onEntryEvent(com.hazelcast.core.EntryEvent<String, HazelcastRegistrationInfo> event) {
+        heard.add(event.getEventType() + " " + event.getKey());
+      }
+    }, Addresses.STORAGE_SESSION_FIND, false);
+
     assertThat(StaleRegistrations.sweep(manager)).isEqualTo(2);
     assertThat(registrations.containsKey("quarry.test.stale")).isFalse();
     assertThat(registrations.size()).isEqualTo(live);
+    // Every member reads each remaining address anew: it hears a change to it (a marker added, then removed).
+    assertThat(registrations.get(Addresses.STORAGE_SESSION_FIND))
+        .noneMatch(r -> r.unwrap().nodeId().equals(StaleRegistrations.NOBODY));
     assertThat(StaleRegistrations.sweep(manager)).isZero();
+    registrations.removeEntryListener(listening);
+    assertThat(heard).contains("REMOVED " + Addresses.STORAGE_SESSION_FIND, "ADDED " + Addresses.STORAGE_SESSION_FIND);
   }
 
   @Test
