@@ -201,7 +201,9 @@ class ClusterTest {
       }
     }, Addresses.STORAGE_SESSION_FIND, false);
 
-    assertThat(StaleRegistrations.sweep(manager)).isEqualTo(2);
+    // Every member also sweeps after a departure (the separate application of busIntegration left): that sweep may
+    // take them first, so the outcome counts, not who removed them.
+    StaleRegistrations.sweep(manager);
     assertThat(registrations.containsKey("quarry.test.stale")).isFalse();
     assertThat(registrations.size()).isEqualTo(live);
     // Every member reads each remaining address anew: it hears a change to it (a marker added, then removed).
