@@ -40,15 +40,23 @@ final class StaleRegistrations {
   private StaleRegistrations() {
   }
 
-  /** Looks for stale registrations after a departure, off the event loop (Hazelcast's calls block). */
+  /**
+   * Looks for stale registrations after a departure, off the event loop (Hazelcast's calls block). The oldest member
+   * looks, for all: every member hears of each change it makes, and N members each touching every address would send
+   * N² events per address.
+   */
   static void sweepAfterDeparture(Vertx vertx, HazelcastClusterManager manager) {
     try {
       for (long delay : AFTER_MS) {
-        vertx.setTimer(delay, t -> vertx.executeBlocking(() -> sweep(manager), false));
+        vertx.setTimer(delay, t -> vertx.executeBlocking(() -> oldest(manager) ? sweep(manager) : 0, false));
       }
     } catch (RejectedExecutionException stopping) {
       // This node is stopping: it routes nothing any more.
     }
+  }
+
+  private static boolean oldest(HazelcastClusterManager manager) {
+    return manager.isActive() && manager.getHazelcastInstance().getCluster().getMembers().iterator().next().localMember();
   }
 
   /** Removes the registrations of nodes that are not members now; blocks. Answers how many it removed. */
