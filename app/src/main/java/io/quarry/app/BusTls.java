@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * The clustered event bus's transport: TLS with mutual authentication when the cluster section names a key, a
  * certificate and the cluster's CA (PEM files). Every member then proves itself with a certificate the CA signed,
  * both when it connects and when it is connected to, so a process without one can neither send to the members
- * nor receive from them. In the clear it runs only on loopback, or where the operator says so.
+ * nor receive from them. A configured cluster runs in the clear only where the operator says so, on loopback too:
+ * any program of the machine could join it there and act for any user. A node's private cluster (its own worker
+ * processes, on loopback) needs no certificates: its members prove themselves with the node's secrets instead.
  */
 final class BusTls {
 
@@ -29,13 +31,13 @@ final class BusTls {
   private BusTls() {
   }
 
-  /** {@code cluster}'s event-bus options; refuses a bus in the clear off loopback unless it is allowed. */
-  static EventBusOptions options(JsonObject cluster) {
+  /** {@code cluster}'s event-bus options; refuses a configured cluster's bus in the clear unless it is allowed. */
+  static EventBusOptions options(JsonObject cluster, boolean privateCluster) {
     String host = cluster.getString("host");
     EventBusOptions options = new EventBusOptions().setHost(host).setPort(0);
     List<String> given = FILES.stream().filter(key -> !cluster.getString(key, "").isBlank()).toList();
     if (given.isEmpty()) {
-      return inClear(cluster, host, options);
+      return privateCluster ? options : inClear(cluster, host, options);
     }
     if (given.size() < FILES.size()) {
       throw new IllegalArgumentException("Event-bus TLS needs cluster.keyFile, cluster.certFile and cluster.caFile;"
@@ -53,14 +55,14 @@ final class BusTls {
   }
 
   private static EventBusOptions inClear(JsonObject cluster, String host, EventBusOptions options) {
-    if (loopback(host)) {
-      return options;
-    }
     if (!cluster.getBoolean("insecure", false)) {
-      throw new IllegalArgumentException("The cluster listens on " + host + ", which is not a loopback address: its"
-          + " event bus must run TLS with mutual authentication there. Set cluster.keyFile, cluster.certFile and"
-          + " cluster.caFile (QUARRY_CLUSTER_KEY_FILE, ..._CERT_FILE, ..._CA_FILE), or set cluster.insecure=true"
-          + " (QUARRY_CLUSTER_INSECURE) to run it in the clear on a network you trust.");
+      String where = loopback(host) ? "on loopback (" + host + "), where any program of this machine could join it"
+          : "on " + host + ", which is not a loopback address";
+      throw new IllegalArgumentException("The cluster '" + cluster.getString("name") + "' would run its event bus in"
+          + " the clear " + where + " and act for any user. Set cluster.keyFile, cluster.certFile and"
+          + " cluster.caFile (QUARRY_CLUSTER_KEY_FILE, ..._CERT_FILE, ..._CA_FILE) to run it with TLS and mutual"
+          + " authentication, or set cluster.insecure=true (QUARRY_CLUSTER_INSECURE) to run it in the clear among"
+          + " programs you trust.");
     }
     log.warn("INSECURE: the cluster's event bus on {} runs in the clear (cluster.insecure=true): anyone who can"
         + " reach it can act for any user", host);

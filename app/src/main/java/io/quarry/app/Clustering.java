@@ -53,7 +53,7 @@ final class Clustering {
     Config hazelcast;
     try {
       hazelcast = hazelcastConfig(cluster, configFile).setClusterName(key.name());
-      options.setEventBusOptions(BusTls.options(Defaults.section("cluster", cluster)));
+      options.setEventBusOptions(BusTls.options(Defaults.section("cluster", cluster), key.memberSecret() != null));
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
@@ -64,6 +64,7 @@ final class Clustering {
             BusSecret.install(vertx.eventBus(), key.busSecret());
           }
           tellWhenMembersLeave(vertx, manager);
+          UncertifiedMembers.watch(vertx, manager, options.getEventBusOptions());
         })
         .map(vertx -> new Joined(vertx, member(manager), key, memberId(manager))))
         .recover(e -> Future.failedFuture(new IllegalStateException("Cannot join the cluster '"

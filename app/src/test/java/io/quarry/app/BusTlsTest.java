@@ -15,7 +15,14 @@ import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.Promise;
+import com.hazelcast.core.EntryAdapter;
+import com.hazelcast.core.EntryEvent;
+import com.hazelcast.multimap.MultiMap;
+import io.vertx.spi.cluster.hazelcast.impl.HazelcastRegistrationInfo;
+import java.util.concurrent.TimeUnit;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -123,6 +130,35 @@ class BusTlsTest {
     refused(outsider(new EventBusOptions()));
   }
 
+  @Test
+  @DisplayName("a member without a certificate that registers a consumer where storage listens is not sent to: once"
+      + " its registration is checked and removed, every request there is answered")
+  void uncertifiedNotSentTo() {
+    HazelcastClusterManager manager = new HazelcastClusterManager(
+        Clustering.hazelcastConfig(TestNodes.clusterSection(base), null));
+    Vertx stranger = Vertx.builder().with(new VertxOptions().setEventBusOptions(
+            new EventBusOptions().setHost("127.0.0.1").setPort(0)))
+        .withClusterManager(manager).buildClustered().await();
+    outsiders.add(stranger);
+    MultiMap<String, HazelcastRegistrationInfo> registrations =
+        manager.getHazelcastInstance().getMultiMap(StaleRegistrations.REGISTRATIONS);
+    Promise<Void> removed = Promise.promise();
+    registrations.addEntryListener(new EntryAdapter<>() {
+      @Override
+      public void entryRemoved(EntryEvent<String, HazelcastRegistrationInfo> event) {
+        if (event.getOldValue().unwrap().nodeId().equals(manager.getNodeId())) {
+          removed.tryComplete();
+        }
+      }
+    }, Addresses.STORAGE_CONVERSATION_LIST, true);
+    stranger.eventBus().consumer(Addresses.STORAGE_CONVERSATION_LIST, m -> m.reply(new JsonArray())).completion().await();
+    removed.future().timeout(60, TimeUnit.SECONDS).await();
+    for (int i = 0; i < 6; i++) {
+      web.vertx().eventBus().request(Addresses.STORAGE_CONVERSATION_LIST, new JsonObject().put("user_id", "anyone"),
+          new DeliveryOptions().setSendTimeout(5_000)).await();
+    }
+  }
+
   private static void refused(Vertx stranger) {
     int before = storageRequests.get();
     Future<?> sent = stranger.eventBus().request(Addresses.STORAGE_CONVERSATION_LIST,
@@ -143,36 +179,47 @@ class BusTlsTest {
   }
 
   @Test
-  @DisplayName("loopback hosts need no bus TLS; any other refuses to start without it, saying how to set it")
-  void offLoopback() {
+  @DisplayName("a configured cluster's bus in the clear is refused on loopback and off it, saying how to set TLS or"
+      + " that cluster.insecure=true allows it; a node's private cluster needs no certificates")
+  void inTheClear() {
     for (String host : List.of("127.0.0.1", "127.0.0.2", "::1", "0:0:0:0:0:0:0:1", "localhost", "LOCALHOST")) {
       assertThat(BusTls.loopback(host)).as(host).isTrue();
+      JsonObject open = new JsonObject().put("name", "quarry").put("host", host);
+      assertThatThrownBy(() -> BusTls.options(open, false)).as(host)
+          .hasMessageContaining("would run its event bus in the clear on loopback (" + host + "), where any program"
+              + " of this machine could join it").hasMessageContaining("cluster.insecure=true")
+          .hasMessageContaining("cluster.caFile");
+      assertThat(BusTls.options(open.copy().put("insecure", true), false).isSsl()).isFalse();
+      assertThat(BusTls.options(open, true).isSsl()).as("a private cluster").isFalse();
     }
     for (String host : List.of("0.0.0.0", "10.0.0.5", "192.168.1.2", "::", "node-1.internal", "2130706433")) {
       assertThat(BusTls.loopback(host)).as(host).isFalse();
+      JsonObject open = new JsonObject().put("name", "quarry").put("host", host);
+      assertThatThrownBy(() -> BusTls.options(open, false)).as(host)
+          .hasMessageContaining("on " + host + ", which is not a loopback address");
+      assertThat(BusTls.options(open.copy().put("insecure", true), false).isSsl()).isFalse();
     }
-    JsonObject open = new JsonObject().put("host", "0.0.0.0");
-    assertThatThrownBy(() -> BusTls.options(open)).hasMessageContaining("not a loopback address")
-        .hasMessageContaining("cluster.insecure=true").hasMessageContaining("cluster.caFile");
-    assertThat(BusTls.options(open.copy().put("insecure", true)).isSsl()).isFalse();
   }
 
   @Test
   @DisplayName("bus TLS half configured, or with a file that cannot be read, is refused by name")
   void badTlsSettings() {
     JsonObject half = new JsonObject().put("host", "127.0.0.1").put("keyFile", "/k.pem").put("certFile", "/c.pem");
-    assertThatThrownBy(() -> BusTls.options(half)).hasMessage("Event-bus TLS needs cluster.keyFile, cluster.certFile"
+    assertThatThrownBy(() -> BusTls.options(half, false)).hasMessage("Event-bus TLS needs cluster.keyFile, cluster.certFile"
         + " and cluster.caFile; missing: cluster.caFile");
     JsonObject absent = half.copy().put("caFile", dir.resolve("absent-ca.pem").toString());
-    assertThatThrownBy(() -> BusTls.options(absent)).hasMessage("cluster.keyFile names /k.pem, which cannot be read");
+    assertThatThrownBy(() -> BusTls.options(absent, false)).hasMessage("cluster.keyFile names /k.pem, which cannot be read");
   }
 
   @Test
-  @DisplayName("a node told to listen off loopback without bus TLS does not start, and says why")
+  @DisplayName("a node told to join a cluster without bus TLS does not start, on loopback or off it, and says why")
   void nodeRefuses() {
     Map<String, String> env = new HashMap<>(base);
+    env.remove("QUARRY_CLUSTER_INSECURE");
+    assertThatThrownBy(() -> TestNodes.start(env, dir, "--cluster", "--roles", "worker"))
+        .hasMessageContaining("would run its event bus in the clear on loopback (127.0.0.1)");
     env.put("QUARRY_CLUSTER_HOST", "0.0.0.0");
     assertThatThrownBy(() -> TestNodes.start(env, dir, "--cluster", "--roles", "worker"))
-        .hasMessageContaining("The cluster listens on 0.0.0.0, which is not a loopback address");
+        .hasMessageContaining("on 0.0.0.0, which is not a loopback address");
   }
 }

@@ -237,6 +237,8 @@ public final class ClusterBench {
       env.put("QUARRY_CLUSTER_NAME", "quarry-bench-" + name + "-" + UUID.randomUUID());
       env.put("QUARRY_CLUSTER_PORT", String.valueOf(port));
       env.put("QUARRY_CLUSTER_MEMBERS", "127.0.0.1:" + port);
+      // The run without TLS measures the bus in the clear, which a node refuses unless told it is meant.
+      env.put("QUARRY_CLUSTER_INSECURE", String.valueOf(!tls));
       env.put("QUARRY_STORAGE_BACKEND", "postgres");
       env.put("QUARRY_STORAGE_PORT", String.valueOf(bench.postgres.port()));
       env.put("QUARRY_STORAGE_DATABASE", bench.postgres.newDatabase());

@@ -1,0 +1,148 @@
+package io.quarry.app;
+
+import com.hazelcast.core.EntryEvent;
+import com.hazelcast.core.EntryAdapter;
+import com.hazelcast.multimap.MultiMap;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.spi.cluster.NodeInfo;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import io.vertx.spi.cluster.hazelcast.impl.HazelcastRegistrationInfo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Members of a TLS cluster that this member's event bus cannot reach over TLS with the cluster's CA: they have no
+ * certificate it signed, or run their bus in the clear. Hazelcast's own port is not encrypted, so such a process can
+ * join and register consumers; the bus would then choose it for their addresses in turn, and every message sent there
+ * is lost without a word (the connection fails, and the request waits out its timeout). So every registration of a
+ * member not yet seen is checked with a TLS handshake to the member's bus, made as the bus makes its own; a member
+ * that fails it is not a place to send to: its registrations are removed (every member's bus hears of the removal),
+ * and those it adds later too. It is asked again every {@link #RECHECK_MS}: one that was only slow gets back what was
+ * removed.
+ */
+final class UncertifiedMembers {
+
+  private static final Logger log = LoggerFactory.getLogger(UncertifiedMembers.class);
+  static final long RECHECK_MS = 30_000;
+
+  private final Vertx vertx;
+  private final HazelcastClusterManager manager;
+  private final NetClient probe;
+  private final MultiMap<String, HazelcastRegistrationInfo> registrations;
+  private final Map<String, Future<Boolean>> checked = new ConcurrentHashMap<>();
+  /** What this member removed, by node, to put back should the node pass a later check. */
+  private final Map<String, List<Map.Entry<String, HazelcastRegistrationInfo>>> removed = new ConcurrentHashMap<>();
+
+  private UncertifiedMembers(Vertx vertx, HazelcastClusterManager manager, EventBusOptions bus) {
+    this.vertx = vertx;
+    this.manager = manager;
+    // As the clustered event bus makes its connections: its own TLS settings, no host-name check.
+    this.probe = vertx.createNetClient(new NetClientOptions(bus.toJson()).setHostnameVerificationAlgorithm(""));
+    this.registrations = manager.getHazelcastInstance().getMultiMap(StaleRegistrations.REGISTRATIONS);
+  }
+
+  /** Watches the registrations of a cluster whose bus runs TLS; nothing to do for one in the clear. */
+  static void watch(Vertx vertx, HazelcastClusterManager manager, EventBusOptions bus) {
+    if (!bus.isSsl()) {
+      return;
+    }
+    UncertifiedMembers members = new UncertifiedMembers(vertx, manager, bus);
+    members.registrations.addEntryListener(members.new Added(), true);
+    vertx.executeBlocking(() -> Set.copyOf(members.registrations.values()), false)
+        .onSuccess(present -> present.forEach(r -> members.seen(r.unwrap().nodeId())));
+    vertx.setPeriodic(RECHECK_MS, t -> members.recheck());
+  }
+
+  private void seen(String nodeId) {
+    if (nodeId.equals(manager.getNodeId()) || nodeId.equals(StaleRegistrations.NOBODY)) {
+      return;
+    }
+    checked.computeIfAbsent(nodeId, this::check).onSuccess(certified -> {
+      if (!certified) {
+        vertx.executeBlocking(() -> removeAll(nodeId), false);
+      }
+    });
+  }
+
+  /** Whether the node's bus completes a TLS handshake with this one's settings; false when it is not a member. */
+  private Future<Boolean> check(String nodeId) {
+    Promise<NodeInfo> info = Promise.promise();
+    manager.getNodeInfo(nodeId, info);
+    return info.future()
+        .compose(node -> probe.connect(node.port(), node.host())
+            .map(socket -> {
+              socket.close();
+              return true;
+            })
+            .recover(e -> {
+              log.warn("The member {} at {}:{} failed a TLS handshake with this cluster's settings ({}): its bus"
+                  + " registrations are removed, so that nothing is sent where it would be lost", nodeId, node.host(),
+                  node.port(), e.toString());
+              return Future.succeededFuture(false);
+            }))
+        // No bus address: it left, or never started a bus; the departure's own sweep handles its registrations.
+        .otherwise(e -> true);
+  }
+
+  private int removeAll(String nodeId) {
+    int count = 0;
+    for (Map.Entry<String, HazelcastRegistrationInfo> entry : registrations.entrySet()) {
+      if (entry.getValue().unwrap().nodeId().equals(nodeId) && registrations.remove(entry.getKey(), entry.getValue())) {
+        removed.computeIfAbsent(nodeId, n -> new ArrayList<>()).add(entry);
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** Asks the uncertified again; one that passes, and is still a member, gets back what this member removed. */
+  private void recheck() {
+    checked.forEach((nodeId, result) -> result.onSuccess(certified -> {
+      if (certified) {
+        return;
+      }
+      if (!manager.getNodes().contains(nodeId)) {
+        checked.remove(nodeId);
+        removed.remove(nodeId);
+        return;
+      }
+      Future<Boolean> again = check(nodeId);
+      checked.put(nodeId, again);
+      again.onSuccess(now -> {
+        if (now) {
+          vertx.executeBlocking(() -> restore(nodeId), false);
+        } else {
+          vertx.executeBlocking(() -> removeAll(nodeId), false);
+        }
+      });
+    }));
+  }
+
+  private int restore(String nodeId) {
+    List<Map.Entry<String, HazelcastRegistrationInfo>> back = removed.remove(nodeId);
+    if (back == null) {
+      return 0;
+    }
+    back.forEach(entry -> registrations.put(entry.getKey(), entry.getValue()));
+    log.info("The member {} now passes the TLS handshake: {} bus registrations put back", nodeId, back.size());
+    return back.size();
+  }
+
+  /** Hazelcast's listener: every registration added anywhere in the cluster. */
+  private final class Added extends EntryAdapter<String, HazelcastRegistrationInfo> {
+    @Override
+    public void entryAdded(EntryEvent<String, HazelcastRegistrationInfo> event) {
+      seen(event.getValue().unwrap().nodeId());
+    }
+  }
+}
