@@ -9,6 +9,26 @@ public final class Addresses {
   private Addresses() {
   }
 
+  // The public operations (ApiOps): what applications outside Quarry use. Served by every web node; each checks what
+  // the browser's API checks. Every other address is internal.
+  public static final String API_USER_LOCAL = "api.user.local";
+  public static final String API_USER_FIND = "api.user.find";
+  public static final String API_CONVERSATION_CREATE = "api.conversation.create";
+  public static final String API_CONVERSATION_LIST = "api.conversation.list";
+  public static final String API_CONVERSATION_GET = "api.conversation.get";
+  public static final String API_CONVERSATION_RENAME = "api.conversation.rename";
+  public static final String API_CONVERSATION_DELETE = "api.conversation.delete";
+  public static final String API_DATASET_ADD = "api.dataset.add";
+  public static final String API_DATASET_LIST = "api.dataset.list";
+  public static final String API_DATASET_RENAME = "api.dataset.rename";
+  public static final String API_DATASET_REFRESH = "api.dataset.refresh";
+  public static final String API_DATASET_REMOVE = "api.dataset.remove";
+  public static final String API_QUERY_RUN = "api.query.run";
+  public static final String API_QUERY_EXPORT = "api.query.export";
+  public static final String API_TURN_START = "api.turn.start";
+  public static final String API_TURN_STOP = "api.turn.stop";
+  public static final String API_USAGE_GET = "api.usage.get";
+
   // storage-verticle: the only owner of SQLite.
   public static final String STORAGE_USER_LOCAL = "storage.user.local";
   public static final String STORAGE_USER_CREATE = "storage.user.create";

@@ -44,10 +44,22 @@ final class Bodies {
     if (!(value instanceof String text)) {
       throw QuarryException.badRequest("Field '" + field + "' must be a string");
     }
-    if (text.length() > maxLength) {
+    return atMost(field, text, maxLength);
+  }
+
+  /** {@code text} (null or not) when it is at most {@code maxLength} characters long. */
+  static String atMost(String field, String text, int maxLength) {
+    if (text != null && text.length() > maxLength) {
       throw QuarryException.badRequest(
           "Field '" + field + "' must be at most " + String.format("%,d", maxLength) + " characters");
     }
     return text;
+  }
+
+  static String required(String field, String text, int maxLength) {
+    if (text == null || text.isBlank()) {
+      throw QuarryException.badRequest("Field '" + field + "' is required");
+    }
+    return atMost(field, text, maxLength);
   }
 }

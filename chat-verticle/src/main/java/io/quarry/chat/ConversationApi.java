@@ -1,5 +1,7 @@
 package io.quarry.chat;
 
+import io.quarry.bus.ApiOps;
+import io.quarry.bus.ApiOps.ConversationRead;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Dataset;
@@ -17,8 +19,8 @@ import java.util.List;
 /** {@code /api/conversations}: create, list, read (with messages, datasets and the user's own runs), rename, delete. */
 final class ConversationApi {
 
-  static final int MAX_TITLE = 200;
-  static final String DEFAULT_TITLE = "New conversation";
+  static final int MAX_TITLE = ApiOps.MAX_TITLE;
+  static final String DEFAULT_TITLE = ApiOps.DEFAULT_TITLE;
   /** Longest search a user may type. */
   static final int MAX_QUERY = 200;
 
@@ -70,18 +72,17 @@ final class ConversationApi {
   }
 
   private void get(RoutingContext ctx) {
-    String userId = userId(ctx);
-    String id = ctx.pathParam("id");
+    Replies.send(ctx, 200, read(storage, userId(ctx), ctx.pathParam("id")).map(ConversationRead::toJson));
+  }
+
+  /** A conversation with its messages, its datasets, and the results its user ran themselves (shown where made). */
+  static Future<ConversationRead> read(StorageClient storage, String userId, String id) {
     Future<Conversation> conversation = storage.conversation(userId, id);
     Future<List<ChatMessage>> messages = conversation.compose(c -> storage.messages(userId, id));
     Future<List<Dataset>> datasets = conversation.compose(c -> storage.datasets(userId, id));
-    // The results the user ran themselves, so that they show again where they were made.
     Future<List<ResultRun>> runs = conversation.compose(c -> storage.runs(userId, id));
-    Replies.send(ctx, 200, Future.all(messages, datasets, runs).map(all -> new JsonObject()
-        .put("conversation", conversation.result().toJson())
-        .put("messages", array(messages.result().stream().map(ChatMessage::toJson).toList()))
-        .put("datasets", array(datasets.result().stream().map(Dataset::toJson).toList()))
-        .put("runs", array(runs.result().stream().map(ResultRun::toJson).toList()))));
+    return Future.all(messages, datasets, runs).map(all -> new ConversationRead(conversation.result(),
+        messages.result(), datasets.result(), runs.result()));
   }
 
   private void rename(RoutingContext ctx) {

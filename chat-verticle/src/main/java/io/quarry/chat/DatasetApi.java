@@ -1,5 +1,6 @@
 package io.quarry.chat;
 
+import io.quarry.bus.ApiOps;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.QuarryException;
@@ -16,8 +17,8 @@ import io.vertx.ext.web.RoutingContext;
 /** A conversation's datasets and SQL over them; stored results by id. */
 final class DatasetApi {
 
-  static final int MAX_NAME = 200;
-  static final int MAX_SQL = 100_000;
+  static final int MAX_NAME = ApiOps.MAX_NAME;
+  static final int MAX_SQL = ApiOps.MAX_SQL;
   static final int MAX_ORIGIN = 16;
   static final int MAX_ID = 64;
 

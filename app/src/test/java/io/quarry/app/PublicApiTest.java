@@ -1,0 +1,225 @@
+package io.quarry.app;
+
+import static io.quarry.testing.Failures.assertFails;
+import static io.quarry.testing.Failures.failure;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.Addresses;
+import io.quarry.bus.ApiOps;
+import io.quarry.bus.ApiOps.ConversationRead;
+import io.quarry.bus.ApiOps.CreateConversation;
+import io.quarry.bus.ApiOps.ExportQuery;
+import io.quarry.bus.ApiOps.Query;
+import io.quarry.bus.Bus;
+import io.quarry.bus.ChatEvents;
+import io.quarry.bus.Conversation;
+import io.quarry.bus.Dataset;
+import io.quarry.bus.DatasetOps.AddDataset;
+import io.quarry.bus.Export;
+import io.quarry.bus.Failure;
+import io.quarry.bus.LlmOps.StartTurn;
+import io.quarry.bus.QueryResult;
+import io.quarry.bus.Scopes.ConversationRef;
+import io.quarry.bus.Scopes.DatasetRef;
+import io.quarry.bus.Scopes.UserRef;
+import io.quarry.bus.StorageOps;
+import io.quarry.bus.StorageOps.Email;
+import io.quarry.bus.StorageOps.RenameConversation;
+import io.quarry.bus.StorageOps.RenameDataset;
+import io.quarry.bus.User;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The public operations ({@link ApiOps}) as an application on the bus calls them: what each answers, its limits at and
+ * just past them, its failure codes, and that another user's conversation, dataset or answer is NOT_FOUND.
+ */
+class PublicApiTest extends ChatTestBase {
+
+  Bus bus;
+  String me;
+  /** A second user, made as sign-up makes one, whose things must stay out of reach. */
+  String other;
+  String otherEmail;
+
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
+  @BeforeEach
+  void users() {
+    bus = new Bus(chat.node.vertx());
+    me = ApiOps.USER_LOCAL.call(bus, null).await().id();
+    otherEmail = "other-" + UUID.randomUUID() + "@example.com";
+    String invite = StorageOps.INVITE_CREATE.call(bus, null).await().code();
+    other = StorageOps.USER_CREATE.call(bus, new StorageOps.NewUser(otherEmail, "not-a-hash", invite)).await().id();
+  }
+
+  @Test
+  @DisplayName("users: the local user is the browser's; a user is found by email, and an unknown email is NOT_FOUND")
+  void users_() {
+    assertThat(me).isEqualTo(chat.send(io.vertx.core.http.HttpMethod.GET, "/api/me", null).bodyAsJsonObject()
+        .getString("id"));
+    User found = ApiOps.USER_FIND.call(bus, new Email(otherEmail)).await();
+    assertThat(found.id()).isEqualTo(other);
+    assertThat(found.toJson().fieldNames()).containsExactlyInAnyOrder("id", "email", "created_at");
+    assertThat(Failure.classify(failure(ApiOps.USER_FIND.call(bus,
+        new Email("nobody-" + UUID.randomUUID() + "@example.com"))))).isEqualTo(Failure.NOT_FOUND);
+  }
+
+  @Test
+  @DisplayName("conversations: created (a title at its limit, a default, an id sent twice makes one), listed, read,"
+      + " renamed and deleted; past the limits BAD_REQUEST; an unknown user cannot own one")
+  void conversations() {
+    String title = "t".repeat(ApiOps.MAX_TITLE);
+    Conversation made = create(me, null, title);
+    assertThat(made.title()).isEqualTo(title);
+    assertThat(create(me, null, "  ").title()).isEqualTo(ApiOps.DEFAULT_TITLE);
+    String id = UUID.randomUUID().toString();
+    assertThat(create(me, id, "once").id()).isEqualTo(id);
+    assertThat(create(me, id, "once").id()).isEqualTo(id);
+    assertThat(ApiOps.CONVERSATION_LIST.call(bus, new UserRef(me)).await().stream().map(Conversation::id)
+        .filter(id::equals)).hasSize(1);
+    assertFails(createFuture(me, null, title + "t"), Failure.BAD_REQUEST, "Field 'title' must be at most 200 characters");
+    assertFails(createFuture(me, "not-a-uuid", null), Failure.BAD_REQUEST, "Field 'id' must be a UUID");
+    assertThat(Failure.classify(failure(createFuture(UUID.randomUUID().toString(), null, null))))
+        .isEqualTo(Failure.NOT_FOUND);
+
+    ConversationRead read = ApiOps.CONVERSATION_GET.call(bus, new ConversationRef(me, made.id())).await();
+    assertThat(read.conversation().id()).isEqualTo(made.id());
+    assertThat(read.messages()).isEmpty();
+    assertThat(ApiOps.CONVERSATION_RENAME.call(bus, new RenameConversation(me, made.id(), " Sales ")).await().title())
+        .isEqualTo("Sales");
+    assertFails(ApiOps.CONVERSATION_RENAME.call(bus, new RenameConversation(me, made.id(), title + "t")),
+        Failure.BAD_REQUEST, "Field 'title' must be at most 200 characters");
+    ApiOps.CONVERSATION_DELETE.call(bus, new ConversationRef(me, made.id())).await();
+    assertThat(Failure.classify(failure(ApiOps.CONVERSATION_GET.call(bus, new ConversationRef(me, made.id())))))
+        .isEqualTo(Failure.NOT_FOUND);
+  }
+
+  @Test
+  @DisplayName("another user's conversation is NOT_FOUND to every operation that names it, and is not listed")
+  void othersConversation() {
+    ConversationRef theirs = new ConversationRef(other, conversation);
+    String url = chat.files.url("/people.parquet");
+    List<Future<?>> asked = List.of(
+        ApiOps.CONVERSATION_GET.call(bus, theirs),
+        ApiOps.CONVERSATION_RENAME.call(bus, new RenameConversation(other, conversation, "mine")),
+        ApiOps.CONVERSATION_DELETE.call(bus, theirs),
+        ApiOps.DATASET_ADD.call(bus, new AddDataset(other, conversation, url)),
+        ApiOps.DATASET_LIST.call(bus, theirs),
+        ApiOps.QUERY_RUN.call(bus, new Query(other, conversation, "SELECT 1")),
+        ApiOps.QUERY_EXPORT.call(bus, new ExportQuery(other, conversation, "SELECT 1", "csv")),
+        ApiOps.TURN_START.call(bus, new StartTurn(other, conversation, "Hello")),
+        ApiOps.TURN_STOP.call(bus, theirs));
+    for (Future<?> each : asked) {
+      assertThat(Failure.classify(failure(each))).isEqualTo(Failure.NOT_FOUND);
+    }
+    assertThat(ApiOps.CONVERSATION_LIST.call(bus, new UserRef(other)).await()).isEmpty();
+    assertThat(ApiOps.CONVERSATION_GET.call(bus, new ConversationRef(me, conversation)).await().conversation().title())
+        .isNotEqualTo("mine");
+  }
+
+  @Test
+  @DisplayName("datasets: added through the pipeline (its exact messages), listed, renamed within the rules, refreshed"
+      + " and removed; another user's dataset is NOT_FOUND")
+  void datasets() {
+    Dataset added = ApiOps.DATASET_ADD.call(bus, new AddDataset(me, conversation, chat.files.url("/people.parquet")))
+        .await();
+    assertThat(added.status()).isEqualTo("ready");
+    assertFails(ApiOps.DATASET_ADD.call(bus, new AddDataset(me, conversation, "not a url")), Failure.BAD_REQUEST,
+        "Invalid URL format");
+    assertThat(ApiOps.DATASET_LIST.call(bus, new ConversationRef(me, conversation)).await()).extracting(Dataset::id)
+        .containsExactly(added.id());
+    String name = "p".repeat(ApiOps.MAX_NAME);
+    assertFails(ApiOps.DATASET_RENAME.call(bus, new RenameDataset(me, conversation, added.id(), name + "p")),
+        Failure.BAD_REQUEST, "Field 'name' must be at most 200 characters");
+    assertThat(Failure.classify(failure(ApiOps.DATASET_RENAME.call(bus,
+        new RenameDataset(me, conversation, added.id(), "bad name"))))).isEqualTo(Failure.BAD_REQUEST);
+    assertThat(ApiOps.DATASET_RENAME.call(bus, new RenameDataset(me, conversation, added.id(), "people")).await()
+        .name()).isEqualTo("people");
+    DatasetRef theirs = new DatasetRef(other, conversation, added.id());
+    for (Future<?> each : List.of(ApiOps.DATASET_REFRESH.call(bus, theirs), ApiOps.DATASET_REMOVE.call(bus, theirs),
+        ApiOps.DATASET_RENAME.call(bus, new RenameDataset(other, conversation, added.id(), "mine")))) {
+      assertThat(Failure.classify(failure(each))).isEqualTo(Failure.NOT_FOUND);
+    }
+    DatasetRef mine = new DatasetRef(me, conversation, added.id());
+    assertThat(ApiOps.DATASET_REFRESH.call(bus, mine).await().status()).isEqualTo("ready");
+    assertThat(ApiOps.DATASET_REMOVE.call(bus, mine).await().id()).isEqualTo(added.id());
+    assertThat(ApiOps.DATASET_LIST.call(bus, new ConversationRef(me, conversation)).await()).isEmpty();
+  }
+
+  @Test
+  @DisplayName("queries: SQL at its length limit runs, past it BAD_REQUEST; a wrong column is SQL; an export is read"
+      + " in chunks from its address and needs a known format")
+  void queries() {
+    chat.addDataset(conversation, "/people.parquet");
+    String sql = "SELECT count(*) AS n FROM table1";
+    String padded = sql + " ".repeat(ApiOps.MAX_SQL - sql.length());
+    QueryResult result = ApiOps.QUERY_RUN.call(bus, new Query(me, conversation, padded)).await();
+    assertThat(result.rowValues().getJsonArray(0).getLong(0)).isEqualTo(100);
+    assertFails(ApiOps.QUERY_RUN.call(bus, new Query(me, conversation, padded + " ")), Failure.BAD_REQUEST,
+        "Field 'sql' must be at most 100,000 characters");
+    assertThat(Failure.classify(failure(ApiOps.QUERY_RUN.call(bus, new Query(me, conversation,
+        "SELECT salary FROM table1"))))).isEqualTo(Failure.SQL);
+
+    QueryResult exported = ApiOps.QUERY_EXPORT.call(bus, new ExportQuery(me, conversation,
+        "SELECT name FROM table1 ORDER BY name", "csv")).await();
+    Export.File file = Export.File.fromJson(exported.export());
+    assertThat(file.rows()).isEqualTo(100);
+    Buffer bytes = chat.node.vertx().eventBus().<Buffer>request(file.address(), Export.chunkAt(0)).await().body();
+    assertThat(bytes.length()).isEqualTo(file.bytes());
+    assertThat(bytes.toString().lines().count()).isEqualTo(101);
+    chat.node.vertx().eventBus().request(file.address(), Export.done()).await();
+    assertFails(ApiOps.QUERY_EXPORT.call(bus, new ExportQuery(me, conversation, "SELECT 1", "xlsx")),
+        Failure.BAD_REQUEST, "Field 'format' must be csv, parquet or json");
+  }
+
+  @Test
+  @DisplayName("turns: a question at its length limit is answered on the user's events, past it BAD_REQUEST; usage"
+      + " counts the answer's tokens; stopping with nothing running says so")
+  void turns() throws Exception {
+    LinkedBlockingQueue<JsonObject> events = new LinkedBlockingQueue<>();
+    chat.node.vertx().eventBus().<JsonObject>consumer(Addresses.chatEvents(me), m -> events.add(m.body()))
+        .completion().await();
+    long before = ApiOps.USAGE_GET.call(bus, new UserRef(me)).await().tokensUsed();
+    chat.gemini.next().answer("Hello from the bus.").usage(40, 2);
+    String question = "q".repeat(ApiOps.MAX_QUESTION);
+    String messageId = ApiOps.TURN_START.call(bus, new StartTurn(me, conversation, question)).await().messageId();
+    StringBuilder answer = new StringBuilder();
+    for (JsonObject e = events.poll(30, TimeUnit.SECONDS); ; e = events.poll(30, TimeUnit.SECONDS)) {
+      assertThat(e).as("an event before chat_complete").isNotNull();
+      if (ChatEvents.CHAT_TOKEN.equals(e.getString("type"))) {
+        answer.append(e.getString("token"));
+      }
+      if (ChatEvents.CHAT_COMPLETE.equals(e.getString("type"))) {
+        assertThat(e.getString("message_id")).isEqualTo(messageId);
+        break;
+      }
+    }
+    assertThat(answer).hasToString("Hello from the bus.");
+    assertFails(ApiOps.TURN_START.call(bus, new StartTurn(me, conversation, question + "q")), Failure.BAD_REQUEST,
+        "Field 'content' must be at most 10,000 characters");
+    assertThat(Failure.classify(failure(ApiOps.TURN_START.call(bus, new StartTurn(me, conversation, "")))))
+        .isEqualTo(Failure.BAD_REQUEST);
+    assertThat(ApiOps.TURN_STOP.call(bus, new ConversationRef(me, conversation)).await().stopped()).isFalse();
+    assertThat(ApiOps.USAGE_GET.call(bus, new UserRef(me)).await().tokensUsed()).isEqualTo(before + 42);
+  }
+
+  private Conversation create(String user, String id, String title) {
+    return createFuture(user, id, title).await();
+  }
+
+  private Future<Conversation> createFuture(String user, String id, String title) {
+    return ApiOps.CONVERSATION_CREATE.call(bus, new CreateConversation(user, id, title));
+  }
+}

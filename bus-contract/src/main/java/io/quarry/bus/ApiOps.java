@@ -1,0 +1,203 @@
+package io.quarry.bus;
+
+import static io.quarry.bus.Addresses.*;
+import static io.quarry.bus.Fields.text;
+
+import io.quarry.bus.DatasetOps.AddDataset;
+import io.quarry.bus.LlmOps.Budget;
+import io.quarry.bus.LlmOps.StartTurn;
+import io.quarry.bus.LlmOps.Stopped;
+import io.quarry.bus.LlmOps.TurnStarted;
+import io.quarry.bus.Scopes.ConversationRef;
+import io.quarry.bus.Scopes.DatasetRef;
+import io.quarry.bus.Scopes.UserRef;
+import io.quarry.bus.StorageOps.Email;
+import io.quarry.bus.StorageOps.RenameConversation;
+import io.quarry.bus.StorageOps.RenameDataset;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+
+/**
+ * Quarry's public operations: what an application outside Quarry may ask, on every web node of the cluster. Each acts
+ * for the user its request names in {@code user_id} and checks what the browser's API checks for a signed-in user:
+ * another user's conversation, dataset or result is {@link Failure#NOT_FOUND}, never revealed to exist; the same limits
+ * and budgets apply, with the same messages. Every other address is internal: its shape may change without notice.
+ *
+ * <p>A failure arrives as a {@link QuarryException} ({@link BusFailure#of} reads it); what each operation may fail with
+ * is said beside it. The facades of the client ({@code io.quarry.client}) are these operations as methods.
+ */
+public final class ApiOps {
+
+  private ApiOps() {
+  }
+
+  /** Longest conversation title, as in the browser. */
+  public static final int MAX_TITLE = 200;
+  /** Longest dataset name. */
+  public static final int MAX_NAME = 200;
+  /** Longest SQL statement. */
+  public static final int MAX_SQL = 100_000;
+  /** Longest question, as in the browser. */
+  public static final int MAX_QUESTION = 10_000;
+  /** A new conversation's title when none is given. */
+  public static final String DEFAULT_TITLE = "New conversation";
+  /**
+   * How long a caller waits for a query or an export: longer than a node lets any query run by default (60 s), so
+   * the node's own answer ({@link Failure#TIMEOUT} at its limit) arrives first.
+   */
+  public static final long QUERY_WAIT_MS = 10 * 60_000;
+  /** How long a caller waits for an operation that asks storage a few times in turn. */
+  static final long WAIT_MS = Deliveries.ACROSS_STORAGE_MS + 5_000;
+
+  // Requests and replies of their own (the others are the internal operations' records).
+
+  /**
+   * {@code id}: optional, a UUID the caller chooses so that a request sent twice makes one conversation; {@code title}:
+   * optional (at most {@link #MAX_TITLE} characters), {@link #DEFAULT_TITLE} when absent or blank.
+   */
+  public record CreateConversation(String userId, String id, String title) {
+    static final Codec<CreateConversation> CODEC = Codec.json(
+        r -> new JsonObject().put(Keys.USER_ID, r.userId).put(Keys.ID, r.id).put(Keys.TITLE, r.title),
+        json -> new CreateConversation(text(json, Keys.USER_ID), optional(json, Keys.ID),
+            optional(json, Keys.TITLE)));
+  }
+
+  /** A conversation as the browser shows it: its messages, its datasets, and the SQL its user ran themselves. */
+  public record ConversationRead(Conversation conversation, List<ChatMessage> messages, List<Dataset> datasets,
+      List<ResultRun> runs) {
+    static final Codec<ConversationRead> CODEC = Codec.json(ConversationRead::toJson, ConversationRead::fromJson);
+
+    public JsonObject toJson() {
+      return new JsonObject().put("conversation", conversation.toJson())
+          .put("messages", new JsonArray(messages.stream().map(ChatMessage::toJson).toList()))
+          .put("datasets", new JsonArray(datasets.stream().map(Dataset::toJson).toList()))
+          .put("runs", new JsonArray(runs.stream().map(ResultRun::toJson).toList()));
+    }
+
+    public static ConversationRead fromJson(JsonObject json) {
+      return new ConversationRead(Conversation.fromJson(json.getJsonObject("conversation")),
+          objects(json, "messages").stream().map(ChatMessage::fromJson).toList(),
+          objects(json, "datasets").stream().map(Dataset::fromJson).toList(),
+          objects(json, "runs").stream().map(ResultRun::fromJson).toList());
+    }
+  }
+
+  /** One read-only SQL statement over the conversation's datasets, by their table names. */
+  public record Query(String userId, String conversationId, String sql) {
+    static final Codec<Query> CODEC = Codec.json(
+        r -> new ConversationRef(r.userId, r.conversationId).toJson().put(Keys.SQL, r.sql),
+        json -> new Query(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID), optional(json, Keys.SQL)));
+  }
+
+  /** A query's whole result written to a file in {@code format} ({@code csv}, {@code parquet} or {@code json}). */
+  public record ExportQuery(String userId, String conversationId, String sql, String format) {
+    static final Codec<ExportQuery> CODEC = Codec.json(
+        r -> new ConversationRef(r.userId, r.conversationId).toJson().put(Keys.SQL, r.sql).put("format", r.format),
+        json -> new ExportQuery(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID), optional(json, Keys.SQL),
+            optional(json, "format")));
+  }
+
+  private static String optional(JsonObject json, String key) {
+    return json.getValue(key) instanceof String value ? value : null;
+  }
+
+  private static List<JsonObject> objects(JsonObject json, String key) {
+    return json.getJsonArray(key, new JsonArray()).stream().map(JsonObject.class::cast).toList();
+  }
+
+  private static final Codec<User> USER = StorageOps.USER;
+  private static final Codec<Conversation> CONVERSATION = StorageOps.CONVERSATION;
+  private static final Codec<Dataset> DATASET = StorageOps.DATASET;
+  private static final Codec<QueryResult> RESULT = Codec.json(QueryResult::toJson, QueryResult::fromJson);
+
+  // Users
+
+  /** The single user of {@code auth.mode=local}. NOT_FOUND on a server whose users sign in with passwords. */
+  public static final Operation<Void, User> USER_LOCAL = read(API_USER_LOCAL, Codec.NONE, USER);
+  /** A user by email: NOT_FOUND when there is none. */
+  public static final Operation<Email, User> USER_FIND = read(API_USER_FIND, Email.CODEC, USER);
+
+  // Conversations
+
+  /** A new conversation. NOT_FOUND for an unknown user; BAD_REQUEST for a title too long or an id not a UUID. */
+  public static final Operation<CreateConversation, Conversation> CONVERSATION_CREATE = read(API_CONVERSATION_CREATE,
+      CreateConversation.CODEC, CONVERSATION);
+  /** The user's conversations, newest first. */
+  public static final Operation<UserRef, List<Conversation>> CONVERSATION_LIST = read(API_CONVERSATION_LIST,
+      UserRef.CODEC, Codec.items(CONVERSATION));
+  /** A conversation with its messages, datasets and runs. NOT_FOUND when it is not the user's. */
+  public static final Operation<ConversationRef, ConversationRead> CONVERSATION_GET = read(API_CONVERSATION_GET,
+      ConversationRef.CODEC, ConversationRead.CODEC);
+  /** BAD_REQUEST for a title missing or too long; NOT_FOUND. */
+  public static final Operation<RenameConversation, Conversation> CONVERSATION_RENAME = read(API_CONVERSATION_RENAME,
+      RenameConversation.CODEC, CONVERSATION);
+  /** Deletes it with its messages, datasets and results. NOT_FOUND (also after a delivery that did it). */
+  public static final Operation<ConversationRef, Void> CONVERSATION_DELETE = Operation.of(API_CONVERSATION_DELETE,
+      ConversationRef.CODEC, Codec.NONE, WAIT_MS, Resend.REMOVAL);
+
+  // Datasets
+
+  /**
+   * Adds a Parquet file by URL; BAD_REQUEST with the pipeline's exact message ("Invalid URL format", "Could not access
+   * URL", "Not a valid parquet file", "Maximum 5 datasets reached", ...); NOT_FOUND. Sent once.
+   */
+  public static final Operation<AddDataset, Dataset> DATASET_ADD = Operation.of(API_DATASET_ADD, AddDataset.CODEC,
+      DATASET, Deliveries.DATASET_TIMEOUT_MS + 5_000, Resend.NEVER);
+  /** The conversation's datasets; NOT_FOUND. */
+  public static final Operation<ConversationRef, List<Dataset>> DATASET_LIST = read(API_DATASET_LIST,
+      ConversationRef.CODEC, Codec.items(DATASET));
+  /** BAD_REQUEST for a name that is not a valid SQL identifier; CONFLICT when another dataset has it; NOT_FOUND. */
+  public static final Operation<RenameDataset, Dataset> DATASET_RENAME = read(API_DATASET_RENAME, RenameDataset.CODEC,
+      DATASET);
+  /** Reads the file's schema again (pipeline steps 2–5); fails as an add does. Sent once. */
+  public static final Operation<DatasetRef, Dataset> DATASET_REFRESH = Operation.of(API_DATASET_REFRESH,
+      DatasetRef.CODEC, DATASET, Deliveries.DATASET_TIMEOUT_MS + 5_000, Resend.NEVER);
+  /** The removed dataset; NOT_FOUND. Sent once. */
+  public static final Operation<DatasetRef, Dataset> DATASET_REMOVE = Operation.of(API_DATASET_REMOVE,
+      DatasetRef.CODEC, DATASET, WAIT_MS, Resend.NEVER);
+
+  // Queries
+
+  /**
+   * Runs SQL and stores its result (at most 1,000 rows). SQL, BAD_REQUEST (not one read query; longer than
+   * {@link #MAX_SQL}), TIMEOUT, NETWORK, TOO_LARGE, RATE_LIMITED (too many queries at once), UNAVAILABLE (busy),
+   * NOT_FOUND.
+   */
+  public static final Operation<Query, QueryResult> QUERY_RUN = Operation.of(API_QUERY_RUN, Query.CODEC, RESULT,
+      QUERY_WAIT_MS, Resend.NOT_ON_TIMEOUT);
+  /**
+   * Writes the query's whole result to a file, within the server's export limits (TOO_LARGE past them): the reply's
+   * {@link QueryResult#export()} says where to read it ({@link Export}). Fails as a query does.
+   */
+  public static final Operation<ExportQuery, QueryResult> QUERY_EXPORT = Operation.of(API_QUERY_EXPORT,
+      ExportQuery.CODEC, RESULT, QUERY_WAIT_MS, Resend.NEVER);
+
+  // Turns: the answer streams as events on Addresses.chatEvents(user_id)
+
+  /**
+   * Asks a question; the answer streams as events under the reply's {@code message_id}. BAD_REQUEST (empty, longer than
+   * {@link #MAX_QUESTION}), NOT_FOUND, CONFLICT "Generation already in progress for this conversation", RATE_LIMITED
+   * (with {@code resets_in_seconds}), UNAVAILABLE (chat not configured, or the node is restarting). Sent once.
+   */
+  public static final Operation<StartTurn, TurnStarted> TURN_START = Operation.of(API_TURN_START, StartTurn.CODEC,
+      TurnStarted.CODEC, WAIT_MS, Resend.NEVER);
+  /** Stops the conversation's running answer, keeping what it wrote; NOT_FOUND. */
+  public static final Operation<ConversationRef, Stopped> TURN_STOP = Operation.of(API_TURN_STOP,
+      ConversationRef.CODEC, Stopped.CODEC, WAIT_MS, Resend.NEVER);
+
+  // Usage
+
+  /** The user's token budget over the rolling 24 hours. */
+  public static final Operation<UserRef, Budget> USAGE_GET = read(API_USAGE_GET, UserRef.CODEC, Budget.CODEC);
+
+  /** Every public operation, for whoever serves, documents or forwards them (a bridge permits these alone). */
+  public static final List<Operation<?, ?>> ALL = List.of(USER_LOCAL, USER_FIND, CONVERSATION_CREATE, CONVERSATION_LIST,
+      CONVERSATION_GET, CONVERSATION_RENAME, CONVERSATION_DELETE, DATASET_ADD, DATASET_LIST, DATASET_RENAME,
+      DATASET_REFRESH, DATASET_REMOVE, QUERY_RUN, QUERY_EXPORT, TURN_START, TURN_STOP, USAGE_GET);
+
+  /** Safe to deliver twice: it reads, or sets what it sets again, or names what it makes. */
+  private static <Q, R> Operation<Q, R> read(String address, Codec<Q> request, Codec<R> reply) {
+    return Operation.of(address, request, reply, WAIT_MS, Resend.IDEMPOTENT);
+  }
+}
