@@ -3,12 +3,11 @@ package io.quarry.app;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.EntryAdapter;
 import com.hazelcast.multimap.MultiMap;
+import io.quarry.client.BusProbe;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBusOptions;
-import io.vertx.core.net.NetClient;
-import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.spi.cluster.NodeInfo;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import io.vertx.spi.cluster.hazelcast.impl.HazelcastRegistrationInfo;
@@ -37,7 +36,7 @@ final class UncertifiedMembers {
 
   private final Vertx vertx;
   private final HazelcastClusterManager manager;
-  private final NetClient probe;
+  private final BusProbe probe;
   private final MultiMap<String, HazelcastRegistrationInfo> registrations;
   private final Map<String, Future<Boolean>> checked = new ConcurrentHashMap<>();
   /** What this member removed, by node, to put back should the node pass a later check. */
@@ -46,8 +45,7 @@ final class UncertifiedMembers {
   private UncertifiedMembers(Vertx vertx, HazelcastClusterManager manager, EventBusOptions bus) {
     this.vertx = vertx;
     this.manager = manager;
-    // As the clustered event bus makes its connections: its own TLS settings, no host-name check.
-    this.probe = vertx.createNetClient(new NetClientOptions(bus.toJson()).setHostnameVerificationAlgorithm(""));
+    this.probe = BusProbe.asMember(vertx, bus);
     this.registrations = manager.getHazelcastInstance().getMultiMap(StaleRegistrations.REGISTRATIONS);
   }
 
@@ -79,11 +77,8 @@ final class UncertifiedMembers {
     Promise<NodeInfo> info = Promise.promise();
     manager.getNodeInfo(nodeId, info);
     return info.future()
-        .compose(node -> probe.connect(node.port(), node.host())
-            .map(socket -> {
-              socket.close();
-              return true;
-            })
+        .compose(node -> probe.handshake(node)
+            .map(true)
             .recover(e -> {
               log.warn("The member {} at {}:{} failed a TLS handshake with this cluster's settings ({}): its bus"
                   + " registrations are removed, so that nothing is sent where it would be lost", nodeId, node.host(),

@@ -1,0 +1,44 @@
+package io.quarry.client;
+
+import io.quarry.bus.Addresses;
+import io.quarry.bus.ApiOps;
+import io.quarry.bus.Bus;
+import io.quarry.bus.LlmOps.StartTurn;
+import io.quarry.bus.LlmOps.Stopped;
+import io.quarry.bus.LlmOps.TurnStarted;
+import io.quarry.bus.Scopes.ConversationRef;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Questions and their answers. An answer streams as events ({@link io.quarry.bus.ChatEvents}) on its user's events
+ * address: follow them ({@link #events}) before asking, or the first tokens pass unheard.
+ */
+public final class Turns {
+
+  private final Bus bus;
+
+  /** @param vertx joined to the cluster ({@link QuarryBus#join}) */
+  public Turns(Vertx vertx) {
+    this.bus = new Bus(vertx);
+  }
+
+  /** Every event of the user's conversations, {@code {type, conversation_id, ...}}, until the consumer is unregistered. */
+  public Future<MessageConsumer<JsonObject>> events(String userId, Handler<JsonObject> handler) {
+    MessageConsumer<JsonObject> consumer = bus.eventBus().consumer(Addresses.chatEvents(userId), m -> handler.handle(m.body()));
+    return consumer.completion().map(consumer);
+  }
+
+  /** Asks; the answer streams under the reply's {@code messageId}. Sent once: read the conversation before asking again. */
+  public Future<TurnStarted> start(String userId, String conversationId, String question) {
+    return ApiOps.TURN_START.call(bus, new StartTurn(userId, conversationId, question));
+  }
+
+  /** Stops the running answer, keeping what it wrote; {@code stopped} is false when none was running. */
+  public Future<Stopped> stop(String userId, String conversationId) {
+    return ApiOps.TURN_STOP.call(bus, new ConversationRef(userId, conversationId));
+  }
+}
