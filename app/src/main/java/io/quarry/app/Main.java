@@ -2,7 +2,8 @@ package io.quarry.app;
 
 /**
  * {@code java -jar quarry.jar [--roles ...] [--cluster] [--config FILE]}: starts a node or exits 1 with one
- * line. {@code java -jar quarry.jar invite create}: prints a new invite for sign-up.
+ * line. {@code java -jar quarry.jar invite create}: prints a new invite for sign-up; {@code token create|revoke}: the
+ * event-bus bridge's API tokens ({@link TokenCommand}).
  */
 public final class Main {
 
@@ -13,7 +14,11 @@ public final class Main {
 
   public static void main(String[] argv) {
     if (argv.length > 0 && "invite".equals(argv[0])) {
-      invite(argv);
+      command("Could not create an invite: ", InviteCommand.run(System.getenv(), argv));
+      return;
+    }
+    if (argv.length > 0 && "token".equals(argv[0])) {
+      command("Could not manage the token: ", TokenCommand.run(System.getenv(), argv));
       return;
     }
     Node node;
@@ -46,12 +51,12 @@ public final class Main {
     }
   }
 
-  private static void invite(String[] argv) {
+  private static void command(String failed, io.vertx.core.Future<String> run) {
     try {
-      System.out.println(InviteCommand.run(System.getenv(), argv).await());
+      System.out.println(run.await());
       System.exit(0);
     } catch (Throwable e) {
-      System.err.println("Could not create an invite: " + oneLine(e));
+      System.err.println(failed + oneLine(e));
       System.exit(1);
     }
   }

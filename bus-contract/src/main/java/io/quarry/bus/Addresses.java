@@ -28,6 +28,11 @@ public final class Addresses {
   public static final String API_TURN_START = "api.turn.start";
   public static final String API_TURN_STOP = "api.turn.stop";
   public static final String API_USAGE_GET = "api.usage.get";
+  /**
+   * Not on the bus: where a client of the TCP bridge sends its API token ({@code {token}} → {@code {user_id, email}})
+   * before anything else.
+   */
+  public static final String BRIDGE_LOGIN = "quarry.bridge.login";
 
   // storage-verticle: the only owner of SQLite.
   public static final String STORAGE_USER_LOCAL = "storage.user.local";
@@ -119,6 +124,10 @@ public final class Addresses {
 
   /** {@code {}} → {@code {}} once the database answered: readiness. */
   public static final String STORAGE_PING = "storage.ping";
+  /** API tokens of the event-bus bridge: made and revoked by an operator's command, found by the bridge. */
+  public static final String STORAGE_TOKEN_CREATE = "storage.token.create";
+  public static final String STORAGE_TOKEN_FIND = "storage.token.find";
+  public static final String STORAGE_TOKEN_REVOKE = "storage.token.revoke";
 
   /** {@code {}} → {@code {ready}}, the worker processes (or workers) of the pool that answers; UNAVAILABLE when none is ready. */
   public static final String WORKER_PING = "worker.ping";

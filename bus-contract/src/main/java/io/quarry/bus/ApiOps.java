@@ -40,6 +40,8 @@ public final class ApiOps {
   public static final int MAX_SQL = 100_000;
   /** Longest question, as in the browser. */
   public static final int MAX_QUESTION = 10_000;
+  /** The largest frame a client of the TCP bridge may send (its length prefix not counted). */
+  public static final int BRIDGE_MAX_FRAME_BYTES = 1 << 20;
   /** A new conversation's title when none is given. */
   public static final String DEFAULT_TITLE = "New conversation";
   /**

@@ -176,6 +176,25 @@ public final class StorageOps {
         json -> new UsageSince(text(json, Keys.USER_ID), text(json, Keys.SINCE)));
   }
 
+  /** A new API token: its id (to revoke it by) and the token itself, answered once; only its hash is kept. */
+  public record ApiToken(String id, String token, String userId) {
+    static final Codec<ApiToken> CODEC = Codec.json(
+        r -> new JsonObject().put(Keys.ID, r.id).put("token", r.token).put(Keys.USER_ID, r.userId),
+        json -> new ApiToken(json.getString(Keys.ID), json.getString("token"), json.getString(Keys.USER_ID)));
+  }
+
+  /** A token named by its hash, as the bridge finds its user. */
+  public record TokenHash(String tokenHash) {
+    static final Codec<TokenHash> CODEC = Codec.json(r -> new JsonObject().put(Keys.TOKEN_HASH, r.tokenHash),
+        json -> new TokenHash(text(json, Keys.TOKEN_HASH)));
+  }
+
+  /** A token named by its id, as its operator revokes it. */
+  public record TokenId(String id) {
+    static final Codec<TokenId> CODEC = Codec.json(r -> new JsonObject().put(Keys.ID, r.id),
+        json -> new TokenId(text(json, Keys.ID)));
+  }
+
   // Codecs of the entities
 
   static final Codec<User> USER = Codec.json(User::toJson, User::fromJson);
@@ -268,6 +287,13 @@ public final class StorageOps {
   public static final Operation<UsageSince, UsageWindow> USAGE_WINDOW = idempotent(STORAGE_USAGE_WINDOW,
       UsageSince.CODEC, Codec.json(UsageWindow::toJson, UsageWindow::fromJson));
 
+  /** A new API token for the user of an email (NOT_FOUND when there is none). */
+  public static final Operation<Email, ApiToken> TOKEN_CREATE = once(STORAGE_TOKEN_CREATE, Email.CODEC, ApiToken.CODEC);
+  /** The user of an API token that is not revoked; NOT_FOUND otherwise. */
+  public static final Operation<TokenHash, User> TOKEN_FIND = idempotent(STORAGE_TOKEN_FIND, TokenHash.CODEC, USER);
+  /** Revokes a token: the bridge refuses it from then on. NOT_FOUND for an unknown id. */
+  public static final Operation<TokenId, Void> TOKEN_REVOKE = idempotent(STORAGE_TOKEN_REVOKE, TokenId.CODEC,
+      Codec.NONE);
   /** Whether the database answers; sent once: readiness says what is, now. */
   public static final Operation<Void, Void> PING = once(STORAGE_PING, Codec.NONE, Codec.NONE);
 

@@ -16,7 +16,17 @@ import io.vertx.core.json.JsonObject;
 public record ChatSettings(String host, int port, String authMode, String publicOrigins, NodeInfo node, int maxBodyBytes,
     String samplesBaseUrl, long pingIntervalMs, int maxConnections, long headerTimeoutMs, long idleTimeoutMs,
     int writesPerMinute, int writeBurst, int passwordHashThreads, int passwordHashQueue, SignIn signIn,
-    QueryTimeouts timeouts, Exports exports) {
+    QueryTimeouts timeouts, Exports exports, BridgeSettings bridge) {
+
+  /**
+   * The event-bus bridge ({@link Bridge}): off when {@code port} is 0; TLS when a certificate and key are named (PEM),
+   * which it must be off loopback.
+   */
+  record BridgeSettings(String host, int port, int maxConnections, String certFile, String keyFile) {
+    boolean tls() {
+      return !certFile.isBlank() && !keyFile.isBlank();
+    }
+  }
 
   /**
    * How large a result's download may be, how many one user may have in progress on this node, and how slow one may
@@ -60,6 +70,8 @@ public record ChatSettings(String host, int port, String authMode, String public
         c.getString("samplesBaseUrl"), c.getLong("pingIntervalMs"), c.getInteger("maxConnections"),
         c.getLong("headerTimeoutMs"), timeouts.connectionIdleMs(c.getLong("idleTimeoutMs")),
         c.getInteger("writesPerMinute"), c.getInteger("writeBurst"), c.getInteger("passwordHashThreads"),
-        c.getInteger("passwordHashQueue"), signIn, timeouts, exports(config));
+        c.getInteger("passwordHashQueue"), signIn, timeouts, exports(config), new BridgeSettings(
+            c.getString("bridgeHost"), c.getInteger("bridgePort"), c.getInteger("bridgeMaxConnections"),
+            c.getString("bridgeCertFile"), c.getString("bridgeKeyFile")));
   }
 }

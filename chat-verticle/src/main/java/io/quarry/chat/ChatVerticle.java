@@ -99,7 +99,18 @@ public class ChatVerticle extends VerticleBase {
           if (Auth.LOCAL.equals(settings.authMode())) {
             log.info(LOCAL_TRUST, host, s.actualPort());
           }
-        });
+        })
+        .compose(s -> bridge().map(s));
+  }
+
+  /** The event-bus bridge, when a port is configured for it. */
+  private Future<Void> bridge() {
+    ChatSettings.BridgeSettings bridge = settings.bridge();
+    if (bridge.port() == 0) {
+      return Future.succeededFuture();
+    }
+    return new Bridge(vertx, new Bus(vertx), bridge.maxConnections()).listen(bridge, loopback(bridge.host()))
+        .mapEmpty();
   }
 
   private Router router(StorageClient storage, CommonPasswords common, Connections connections) {

@@ -1,15 +1,12 @@
 package io.quarry.chat;
 
+import io.quarry.bus.Sha256;
 import io.vertx.core.http.Cookie;
 import io.vertx.core.http.CookieSameSite;
 import io.vertx.ext.web.RoutingContext;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.HexFormat;
 
 /**
  * Session tokens: 256 random bits in an HttpOnly, SameSite=Lax cookie (Secure over https); only their
@@ -31,11 +28,7 @@ final class Sessions {
   }
 
   static String hash(String token) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return Sha256.hex(token);
   }
 
   static String token(RoutingContext ctx) {

@@ -1,12 +1,10 @@
 package io.quarry.storage;
 
+import io.quarry.bus.Sha256;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 
@@ -29,12 +27,7 @@ final class InviteCodes {
   }
 
   static String hash(String code) {
-    try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(code.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return Sha256.hex(code);
   }
 
   /** The migration that renamed {@code invites.code} to {@code code_hash}: what it holds (codes) becomes hashes. */

@@ -138,6 +138,7 @@ public class StorageVerticle extends VerticleBase {
     ResultStore results = new ResultStore(vertx, db, quotas);
     RunStore runs = new RunStore(db, results);
     UsageStore usage = new UsageStore(db);
+    ApiTokens tokens = new ApiTokens(db);
     List<MessageConsumer<Object>> consumers = List.of(
         bus.serve(USER_LOCAL, users::local),
         bus.serve(USER_CREATE, users::create),
@@ -169,6 +170,9 @@ public class StorageVerticle extends VerticleBase {
         bus.serve(RUN_LIST, runs::list),
         bus.serve(USAGE_RECORD, usage::record),
         bus.serve(USAGE_WINDOW, usage::window),
+        bus.serve(TOKEN_CREATE, tokens::create),
+        bus.serve(TOKEN_FIND, tokens::find),
+        bus.serve(TOKEN_REVOKE, tokens::revoke),
         bus.serve(PING, none -> db.run("SELECT 1").mapEmpty()));
     return Future.all(consumers.stream().map(MessageConsumer::completion).toList());
   }

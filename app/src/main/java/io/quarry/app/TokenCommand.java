@@ -1,0 +1,66 @@
+package io.quarry.app;
+
+import io.quarry.bus.Bus;
+import io.quarry.bus.StorageOps;
+import io.quarry.bus.StorageOps.Email;
+import io.quarry.bus.StorageOps.TokenId;
+import io.vertx.core.Future;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * {@code java -jar quarry.jar token create --user EMAIL [--config FILE]}: an API token of the event-bus bridge for the
+ * user of that email, printed once (only its hash is kept), with the id to revoke it by;
+ * {@code java -jar quarry.jar token revoke ID [--config FILE]}: the bridge refuses that token from then on, including on
+ * connections it already signed in (they are asked again at their next request).
+ */
+final class TokenCommand {
+
+  static final String USAGE = "usage: java -jar quarry.jar token create --user EMAIL [--config FILE]\n"
+      + "       java -jar quarry.jar token revoke ID [--config FILE]";
+
+  private TokenCommand() {
+  }
+
+  static Future<String> run(Map<String, String> env, String... argv) {
+    Map<String, String> options;
+    try {
+      options = options(argv);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    Path config = options.containsKey("--config") ? Path.of(options.get("--config")) : StorageCommand.DEFAULT_CONFIG;
+    if (options.containsKey("--user")) {
+      return StorageCommand.run(env, config, vertx -> StorageOps.TOKEN_CREATE.call(new Bus(vertx),
+              new Email(options.get("--user"))))
+          .map(token -> "token " + token.token() + "\nid " + token.id());
+    }
+    return StorageCommand.run(env, config, vertx -> StorageOps.TOKEN_REVOKE.call(new Bus(vertx),
+            new TokenId(options.get("id"))))
+        .map(v -> "revoked " + options.get("id"));
+  }
+
+  /** {@code create --user X} or {@code revoke ID}, either with {@code --config F}. */
+  private static Map<String, String> options(String... argv) {
+    java.util.HashMap<String, String> options = new java.util.HashMap<>();
+    if (argv.length < 3) {
+      throw new IllegalArgumentException(USAGE);
+    }
+    int next = 2;
+    if ("create".equals(argv[1]) && "--user".equals(argv[2]) && argv.length > 3) {
+      options.put("--user", argv[3]);
+      next = 4;
+    } else if ("revoke".equals(argv[1]) && !argv[2].startsWith("--")) {
+      options.put("id", argv[2]);
+      next = 3;
+    } else {
+      throw new IllegalArgumentException(USAGE);
+    }
+    if (argv.length == next + 2 && "--config".equals(argv[next])) {
+      options.put("--config", argv[next + 1]);
+    } else if (argv.length != next) {
+      throw new IllegalArgumentException(USAGE);
+    }
+    return options;
+  }
+}

@@ -1,0 +1,232 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quarry.bus.ApiOps;
+import io.quarry.bus.ApiOps.CreateConversation;
+import io.quarry.bus.Bus;
+import io.quarry.bus.StorageOps;
+import io.quarry.testing.FakeGemini;
+import io.quarry.testing.JarCommand;
+import io.quarry.testing.ParquetFixtures;
+import io.quarry.testing.ParquetServer;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The event-bus bridge in password mode: a Node.js client (no JVM) signs in with a token the operator's command made,
+ * works as that token's user and reads failures as JSON; the bridge's limits, and a revoked token, from a raw socket.
+ */
+class BridgeTest {
+
+  @TempDir
+  Path dir;
+
+  final Vertx outside = Vertx.vertx();
+  final FakeGemini gemini = FakeGemini.start(outside);
+  final ParquetServer files = ParquetServer.start(outside);
+  Map<String, String> env;
+  Node node;
+  Bus bus;
+  int bridgePort;
+
+  @BeforeEach
+  void start() {
+    env = TestNodes.env(dir);
+    env.put("QUARRY_AUTH_MODE", "password");
+    env.put("QUARRY_LOCAL_WORKERS", "1");
+    env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
+    env.put("GEMINI_API_KEY", "test-key");
+    env.put("GEMINI_BASE_URL", gemini.baseUrl());
+    env.put("QUARRY_LLM_RETRIES", "0");
+    bridgePort = JarCommand.freeBlock(1);
+    env.put("QUARRY_BRIDGE_PORT", String.valueOf(bridgePort));
+    node = TestNodes.start(env, dir);
+    bus = new Bus(node.vertx());
+    files.route("/people.parquet").content(ParquetFixtures.people(dir));
+  }
+
+  @AfterEach
+  void stop() {
+    node.stop().await();
+    outside.close().await();
+  }
+
+  private String user(String email) {
+    String invite = StorageOps.INVITE_CREATE.call(bus, null).await().code();
+    return StorageOps.USER_CREATE.call(bus, new StorageOps.NewUser(email, "not-a-hash", invite)).await().id();
+  }
+
+  /** The operator's command, on the running server's database: "token &lt;token&gt;" then "id &lt;id&gt;". */
+  private List<String> token(String... args) {
+    String[] argv = new String[args.length + 3];
+    argv[0] = "token";
+    System.arraycopy(args, 0, argv, 1, args.length);
+    argv[args.length + 1] = "--config";
+    argv[args.length + 2] = dir.resolve("absent-config.json").toString();
+    return TokenCommand.run(env, argv).await().lines().toList();
+  }
+
+  @Test
+  @DisplayName("a Node.js client signs in with its token, makes a conversation, adds a dataset, runs a query, streams an"
+      + " answer and reads usage as the token's user; failures arrive as {code, message, details}; another user's"
+      + " conversation and events, internal addresses and user look-ups are refused")
+  void nodeClient() throws Exception {
+    String email = "bridge-" + UUID.randomUUID() + "@example.com";
+    String userId = user(email);
+    String other = user("other-" + UUID.randomUUID() + "@example.com");
+    String othersConversation = ApiOps.CONVERSATION_CREATE.call(bus, new CreateConversation(other, null, "Theirs"))
+        .await().id();
+    List<String> made = token("create", "--user", email);
+    assertThat(made.get(0)).startsWith("token qt_");
+    gemini.next().answer("There are ", "100 people.").usage(30, 5);
+
+    JsonObject out = runNode(Map.of("BRIDGE_PORT", String.valueOf(bridgePort),
+        "BRIDGE_TOKEN", made.get(0).substring("token ".length()), "DATASET_URL", files.url("/people.parquet"),
+        "QUESTION", "How many people?", "OTHER_CONVERSATION", othersConversation, "OTHER_USER_ID", other));
+
+    assertThat(out.getJsonObject("beforeSignIn")).isEqualTo(failure(401, "Sign in first: send {\"token\": \"...\"}"
+        + " to quarry.bridge.login"));
+    assertThat(out.getJsonObject("badToken")).isEqualTo(failure(401, "Unknown or revoked token"));
+    assertThat(out.getJsonObject("signedIn")).isEqualTo(new JsonObject().put("user_id", userId).put("email", email));
+    String conversation = out.getJsonObject("conversation").getString("id");
+    assertThat(out.getJsonArray("listed")).containsExactly(conversation);
+    assertThat(ApiOps.CONVERSATION_LIST.call(bus, new io.quarry.bus.Scopes.UserRef(other)).await())
+        .extracting(io.quarry.bus.Conversation::id).containsExactly(othersConversation);
+    assertThat(out.getJsonObject("dataset")).isEqualTo(new JsonObject().put("name", "table1").put("status", "ready")
+        .put("row_count", 100));
+    assertThat(out.getJsonArray("rows")).isEqualTo(new JsonArray().add(new JsonArray().add(100)));
+    assertThat(out.getJsonObject("sqlError").getInteger("code")).isEqualTo(422);
+    assertThat(out.getJsonObject("answer")).isEqualTo(new JsonObject().put("text", "There are 100 people.")
+        .put("type", "chat_complete").put("message_id_matches", true));
+    assertThat(out.getJsonObject("usage").getLong("tokens_used")).isEqualTo(35);
+    assertThat(out.getJsonObject("othersConversation").getInteger("code")).isEqualTo(404);
+    assertThat(out.getJsonObject("internal")).isEqualTo(failure(404,
+        "storage.conversation.list is not a public operation"));
+    assertThat(out.getJsonObject("userLookup")).isEqualTo(failure(404, "api.user.find is not a public operation"));
+    assertThat(out.getJsonObject("tooLong")).isEqualTo(failure(400,
+        "Field 'content' must be at most 10,000 characters"));
+    assertThat(out.getString("othersEvents")).startsWith("access_denied");
+    assertThat(out.containsKey("stolenEvent")).isFalse();
+  }
+
+  private static JsonObject failure(int code, String message) {
+    return new JsonObject().put("code", code).put("message", message).putNull("details");
+  }
+
+  private JsonObject runNode(Map<String, String> vars) throws Exception {
+    Path script = dir.resolve("client.mjs");
+    try (var in = BridgeTest.class.getResourceAsStream("/bridge/client.mjs")) {
+      Files.copy(in, script);
+    }
+    ProcessBuilder command = new ProcessBuilder("node", script.toString()).redirectErrorStream(false);
+    command.environment().putAll(vars);
+    Path stdout = dir.resolve("node.out");
+    Path stderr = dir.resolve("node.err");
+    Process process = command.redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+    assertThat(process.waitFor(90, TimeUnit.SECONDS)).as("the Node.js client ended").isTrue();
+    assertThat(process.exitValue()).as(Files.readString(stderr)).isZero();
+    List<String> lines = Files.readAllLines(stdout, StandardCharsets.UTF_8);
+    return new JsonObject(lines.get(lines.size() - 1));
+  }
+
+  @Test
+  @DisplayName("a revoked token signs nobody in and ends the requests of connections it signed in; the command refuses"
+      + " an unknown email or id by name")
+  void revoked() throws Exception {
+    String email = "revoked-" + UUID.randomUUID() + "@example.com";
+    user(email);
+    List<String> made = token("create", "--user", email);
+    String token = made.get(0).substring("token ".length());
+    Frames client = Frames.connect(node.vertx(), bridgePort);
+    assertThat(client.request("quarry.bridge.login", new JsonObject().put("token", token)).getString("type"))
+        .isEqualTo("message");
+    assertThat(token("revoke", made.get(1).substring("id ".length()))).containsExactly("revoked "
+        + made.get(1).substring("id ".length()));
+    JsonObject refused = client.request("api.conversation.list", new JsonObject());
+    assertThat(refused.getInteger("code")).isEqualTo(401);
+    assertThat(refused.getString("message")).isEqualTo("Unknown or revoked token");
+    assertThat(Frames.connect(node.vertx(), bridgePort).request("quarry.bridge.login",
+        new JsonObject().put("token", token)).getInteger("code")).isEqualTo(401);
+    assertThatThrownBy(() -> token("create", "--user", "nobody@example.com"))
+        .hasMessage("No user has the email nobody@example.com");
+    assertThatThrownBy(() -> token("revoke", "no-such-id")).hasMessage("No token has the id no-such-id");
+    assertThatThrownBy(() -> token("create")).hasMessageStartingWith("usage: java -jar quarry.jar token create");
+  }
+
+  @Test
+  @DisplayName("a frame at the size limit is read; one byte past it, the connection is cut off before it is read")
+  void frameLimit() throws Exception {
+    Frames client = Frames.connect(node.vertx(), bridgePort);
+    String padding = "x".repeat(ApiOps.BRIDGE_MAX_FRAME_BYTES);
+    JsonObject frame = new JsonObject().put("type", "send").put("address", "api.usage.get").put("replyAddress", "r")
+        .put("body", new JsonObject());
+    int room = ApiOps.BRIDGE_MAX_FRAME_BYTES - frame.copy().put("pad", "").encode().length();
+    JsonObject atLimit = client.request(frame.copy().put("pad", padding.substring(0, room)));
+    assertThat(atLimit.getInteger("code")).as(atLimit.encode()).isEqualTo(401);
+    JsonObject past = client.send(frame.copy().put("pad", padding.substring(0, room + 1)));
+    assertThat(past.getString("message")).isEqualTo("A frame must hold 2 to 1048576 bytes of JSON");
+    assertThat(client.closed.poll(10, TimeUnit.SECONDS)).as("the connection closed").isTrue();
+  }
+
+  /** A raw client of the protocol, for what the Node.js client does not try. */
+  static final class Frames {
+    final NetSocket socket;
+    final LinkedBlockingQueue<JsonObject> received = new LinkedBlockingQueue<>();
+    final LinkedBlockingQueue<Boolean> closed = new LinkedBlockingQueue<>();
+    Buffer pending = Buffer.buffer();
+
+    private Frames(NetSocket socket) {
+      this.socket = socket;
+      socket.handler(this::read);
+      socket.closeHandler(v -> closed.add(true));
+    }
+
+    static Frames connect(Vertx vertx, int port) {
+      return new Frames(vertx.createNetClient().connect(port, "127.0.0.1").await());
+    }
+
+    private void read(Buffer bytes) {
+      pending.appendBuffer(bytes);
+      while (pending.length() >= 4 && pending.length() >= 4 + pending.getInt(0)) {
+        int length = pending.getInt(0);
+        received.add(new JsonObject(pending.getBuffer(4, 4 + length)));
+        pending = pending.getBuffer(4 + length, pending.length());
+      }
+    }
+
+    JsonObject request(String address, JsonObject body) throws InterruptedException {
+      return request(new JsonObject().put("type", "send").put("address", address).put("replyAddress", "r")
+          .put("body", body));
+    }
+
+    JsonObject request(JsonObject frame) throws InterruptedException {
+      return send(frame);
+    }
+
+    JsonObject send(JsonObject frame) throws InterruptedException {
+      Buffer json = frame.toBuffer();
+      socket.write(Buffer.buffer().appendInt(json.length()).appendBuffer(json));
+      JsonObject answer = received.poll(30, TimeUnit.SECONDS);
+      assertThat(answer).as("an answer to " + frame.getString("address")).isNotNull();
+      return answer;
+    }
+  }
+}

@@ -1,0 +1,251 @@
+package io.quarry.chat;
+
+import io.quarry.bus.Addresses;
+import io.quarry.bus.ApiOps;
+import io.quarry.bus.Bus;
+import io.quarry.bus.BusFailure;
+import io.quarry.bus.Deliveries;
+import io.quarry.bus.Failure;
+import io.quarry.bus.Operation;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.Sha256;
+import io.quarry.bus.StorageOps;
+import io.quarry.bus.StorageOps.TokenHash;
+import io.quarry.bus.User;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetSocket;
+import io.vertx.core.parsetools.RecordParser;
+import java.util.Map;
+
+/**
+ * One client of the bridge. It signs in first, sending its API token to {@link Addresses#BRIDGE_LOGIN}; then it may
+ * send the public operations, each acting for the token's user whatever {@code user_id} it names, and follow that
+ * user's events. The token is looked up again at every request, so that a revoked one stops at once. Frames larger
+ * than {@link #MAX_FRAME_BYTES}, a client that has not signed in within {@link #SIGN_IN_MS}, one that does not read its
+ * events as fast as they come, or one that speaks anything but the protocol, are cut off.
+ */
+final class BridgeConnection {
+
+  /** The largest frame a client may send: room for the longest SQL or question, escaped. */
+  static final int MAX_FRAME_BYTES = ApiOps.BRIDGE_MAX_FRAME_BYTES;
+  static final long SIGN_IN_MS = 10_000;
+  /** Requests one connection may have waiting for their answers. */
+  static final int MAX_IN_FLIGHT = 32;
+  static final String SIGN_IN_FIRST = "Sign in first: send {\"token\": \"...\"} to " + Addresses.BRIDGE_LOGIN;
+  static final String BAD_TOKEN = "Unknown or revoked token";
+  /** How often a signed-in connection's token is looked up again when it sends nothing. */
+  static final long RECHECK_MS = 30_000;
+
+  private final Vertx vertx;
+  private final Bus bus;
+  private final NetSocket socket;
+  private final Map<String, Operation<?, ?>> operations;
+  private final Runnable closed;
+  /** Set once signed in: the token's hash (to look it up again) and its user. */
+  private String tokenHash;
+  private String userId;
+  private RecordParser parser;
+  private MessageConsumer<JsonObject> events;
+  private int inFlight;
+  private int frameLength = -1;
+  private long recheck = -1;
+
+  BridgeConnection(Vertx vertx, Bus bus, NetSocket socket, Map<String, Operation<?, ?>> operations, Runnable closed) {
+    this.vertx = vertx;
+    this.bus = bus;
+    this.socket = socket;
+    this.operations = operations;
+    this.closed = closed;
+  }
+
+  void start() {
+    parser = RecordParser.newFixed(4);
+    parser.handler(bytes -> {
+      if (frameLength < 0) {
+        length(bytes.getInt(0));
+      } else {
+        frameLength = -1;
+        parser.fixedSizeMode(4);
+        frame(bytes);
+      }
+    });
+    socket.handler(parser);
+    socket.closeHandler(v -> ended());
+    socket.exceptionHandler(e -> socket.close());
+    vertx.setTimer(SIGN_IN_MS, t -> {
+      if (tokenHash == null) {
+        cutOff("Not signed in within " + SIGN_IN_MS / 1000 + " s");
+      }
+    });
+  }
+
+  private void length(int length) {
+    if (length < 2 || length > MAX_FRAME_BYTES) {
+      cutOff("A frame must hold 2 to " + MAX_FRAME_BYTES + " bytes of JSON");
+      return;
+    }
+    frameLength = length;
+    parser.fixedSizeMode(length);
+  }
+
+  private void frame(Buffer bytes) {
+    JsonObject frame;
+    try {
+      frame = new JsonObject(bytes);
+    } catch (DecodeException | ClassCastException e) {
+      cutOff("A frame must be a JSON object");
+      return;
+    }
+    switch (String.valueOf(frame.getValue("type"))) {
+      case "ping" -> write(BridgeFrames.pong());
+      case "send" -> send(frame);
+      case "register" -> register(frame);
+      case "unregister" -> unregister(frame);
+      default -> write(BridgeFrames.refused("unknown_type: the bridge takes ping, send, register and unregister"));
+    }
+  }
+
+  private void send(JsonObject frame) {
+    String address = frame.getValue("address") instanceof String a ? a : null;
+    String replyAddress = frame.getValue("replyAddress") instanceof String r ? r : null;
+    if (address == null || replyAddress == null) {
+      write(BridgeFrames.refused("A request names its address and a replyAddress"));
+      return;
+    }
+    if (!(frame.getValue("body") instanceof JsonObject body)) {
+      fail(replyAddress, address, new QuarryException(Failure.BAD_REQUEST, "The body must be a JSON object"));
+      return;
+    }
+    if (Addresses.BRIDGE_LOGIN.equals(address)) {
+      if (tokenHash == null) {
+        signIn(replyAddress, body);
+      } else {
+        fail(replyAddress, address, new QuarryException(Failure.CONFLICT, "This connection is signed in already"));
+      }
+      return;
+    }
+    Operation<?, ?> op = operations.get(address);
+    if (op == null) {
+      fail(replyAddress, address, new QuarryException(Failure.NOT_FOUND, address + " is not a public operation"));
+    } else if (tokenHash == null) {
+      fail(replyAddress, address, new QuarryException(Failure.UNAUTHORIZED, SIGN_IN_FIRST));
+    } else if (inFlight >= MAX_IN_FLIGHT) {
+      fail(replyAddress, address, new QuarryException(Failure.RATE_LIMITED, "This connection has " + MAX_IN_FLIGHT
+          + " requests waiting for their answers: wait for one"));
+    } else {
+      request(op, address, replyAddress, body);
+    }
+  }
+
+  private void signIn(String replyAddress, JsonObject body) {
+    String token = body.getValue("token") instanceof String t ? t : "";
+    String hash = Sha256.hex(token);
+    user(hash)
+        .onSuccess(user -> {
+          tokenHash = hash;
+          userId = user.id();
+          recheck = vertx.setPeriodic(RECHECK_MS, this::recheck);
+          write(BridgeFrames.reply(replyAddress, new JsonObject().put("user_id", user.id()).put("email", user.email())));
+        })
+        .onFailure(e -> fail(replyAddress, Addresses.BRIDGE_LOGIN, e));
+  }
+
+  /** The token's user; UNAUTHORIZED once it is revoked (or was never known). */
+  private Future<User> user(String hash) {
+    return StorageOps.TOKEN_FIND.call(bus, new TokenHash(hash))
+        .recover(e -> Failure.classify(e) == Failure.NOT_FOUND
+            ? Future.failedFuture(new QuarryException(Failure.UNAUTHORIZED, BAD_TOKEN)) : Future.failedFuture(e));
+  }
+
+  /** As the token's user, whoever the body names: an application acts for the user it was given a token by. */
+  private void request(Operation<?, ?> op, String address, String replyAddress, JsonObject body) {
+    inFlight++;
+    user(tokenHash)
+        .compose(user -> vertx.eventBus().<Object>request(address, body.copy().put("user_id", user.id()),
+            Deliveries.within(op.timeoutMs())))
+        .map(Message::body)
+        .onComplete(answer -> {
+          inFlight--;
+          if (answer.succeeded()) {
+            write(BridgeFrames.reply(replyAddress, answer.result()));
+          } else {
+            fail(replyAddress, address, answer.cause());
+          }
+        });
+  }
+
+  /**
+   * Follows the user's events. The frames after it wait until every node knows of the registration, so that a question
+   * asked next cannot be answered before it.
+   */
+  private void register(JsonObject frame) {
+    String address = frame.getString("address");
+    if (userId == null) {
+      write(BridgeFrames.refused(SIGN_IN_FIRST));
+    } else if (!Addresses.chatEvents(userId).equals(address)) {
+      write(BridgeFrames.refused("access_denied: a client follows its own user's events only, "
+          + Addresses.chatEvents(userId)));
+    } else if (events == null) {
+      events = vertx.eventBus().consumer(address, this::event);
+      parser.pause();
+      events.completion().onComplete(registered -> parser.resume());
+    }
+  }
+
+  /** A connection that only follows events asks no more: its token is checked now and then. */
+  private void recheck(long timer) {
+    user(tokenHash).onFailure(e -> {
+      if (Failure.classify(e) == Failure.UNAUTHORIZED) {
+        vertx.cancelTimer(timer);
+        cutOff(BAD_TOKEN);
+      }
+    });
+  }
+
+  private void unregister(JsonObject frame) {
+    if (events != null && events.address().equals(frame.getString("address"))) {
+      events.unregister();
+      events = null;
+    } else {
+      write(BridgeFrames.refused("unknown_address"));
+    }
+  }
+
+  /** A client that cannot keep up with its own events would hold them in this node's memory: it is cut off. */
+  private void event(Message<JsonObject> message) {
+    if (socket.writeQueueFull()) {
+      cutOff("Events came faster than this connection read them");
+      return;
+    }
+    write(BridgeFrames.event(message.address(), message.body()));
+  }
+
+  private void fail(String replyAddress, String address, Throwable e) {
+    write(BridgeFrames.failure(replyAddress, address, BusFailure.of(e)));
+  }
+
+  private void write(JsonObject frame) {
+    socket.write(BridgeFrames.encode(frame));
+  }
+
+  private void cutOff(String why) {
+    write(BridgeFrames.refused(why));
+    socket.close();
+  }
+
+  private void ended() {
+    if (recheck >= 0) {
+      vertx.cancelTimer(recheck);
+    }
+    if (events != null) {
+      events.unregister();
+    }
+    closed.run();
+  }
+}

@@ -1,0 +1,49 @@
+package io.quarry.storage;
+
+import io.quarry.bus.Failure;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.StorageOps.ApiToken;
+import io.quarry.bus.StorageOps.Email;
+import io.quarry.bus.StorageOps.TokenHash;
+import io.quarry.bus.StorageOps.TokenId;
+import io.quarry.bus.Timestamps;
+import io.quarry.bus.User;
+import io.vertx.core.Future;
+import java.util.UUID;
+
+/**
+ * API tokens of the event-bus bridge, one user's each. Stored as the SHA-256 of the token (256 random bits: nothing to
+ * guess from an unsalted fast hash), answered once when made; a revoked one is kept, marked, and finds nobody.
+ */
+final class ApiTokens {
+
+  private final Db db;
+
+  ApiTokens(Db db) {
+    this.db = db;
+  }
+
+  Future<ApiToken> create(Email email) {
+    String token = "qt_" + InviteCodes.newCode() + InviteCodes.newCode();
+    String id = UUID.randomUUID().toString();
+    return db.one("No user has the email " + email.email(), "SELECT id FROM users WHERE email = ?", email.email())
+        .compose(user -> db.run("INSERT INTO api_tokens (id, token_hash, user_id, created_at) VALUES (?, ?, ?, ?)",
+                id, InviteCodes.hash(token), user.getString("id"), Timestamps.now())
+            .map(v -> new ApiToken(id, token, user.getString("id"))));
+  }
+
+  Future<User> find(TokenHash token) {
+    return db.one("Unknown or revoked token", "SELECT u.id, u.email, u.created_at FROM api_tokens t"
+            + " JOIN users u ON u.id = t.user_id WHERE t.token_hash = ? AND t.revoked_at IS NULL", token.tokenHash())
+        .map(row -> new User(row.getString("id"), row.getString("email"), row.getString("created_at")));
+  }
+
+  Future<Void> revoke(TokenId token) {
+    return db.run("UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", Timestamps.now(),
+            token.id())
+        .compose(rows -> rows.rowCount() > 0 ? Future.<Void>succeededFuture()
+            : db.exists(db.pool(), "SELECT 1 FROM api_tokens WHERE id = ?", token.id())
+                .compose(known -> known ? Future.<Void>succeededFuture()
+                    : Future.failedFuture(new QuarryException(Failure.NOT_FOUND, "No token has the id " + token.id()))));
+  }
+}
