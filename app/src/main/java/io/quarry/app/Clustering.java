@@ -3,9 +3,8 @@ package io.quarry.app;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.XmlConfigBuilder;
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
 import io.quarry.bus.MembersLeaving;
+import io.quarry.client.Departures;
 import io.quarry.worker.pool.ClusterKey;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.BusSecret;
@@ -89,16 +88,9 @@ final class Clustering {
    * went by: a node's id is its member's id (see {@link Joined#nodeId()}).
    */
   private static void tellWhenMembersLeave(Vertx vertx, HazelcastClusterManager manager) {
-    manager.getHazelcastInstance().getCluster().addMembershipListener(new MembershipListener() {
-      @Override
-      public void memberAdded(MembershipEvent event) {
-      }
-
-      @Override
-      public void memberRemoved(MembershipEvent event) {
-        MembersLeaving.publish(vertx.eventBus(), event.getMember().getUuid().toString());
-        StaleRegistrations.sweepAfterDeparture(vertx, manager);
-      }
+    Departures.listen(manager, member -> {
+      MembersLeaving.publish(vertx.eventBus(), member);
+      StaleRegistrations.sweepAfterDeparture(vertx, manager);
     });
   }
 

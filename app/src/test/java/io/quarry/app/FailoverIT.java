@@ -117,7 +117,7 @@ class FailoverIT {
   }
 
   /**
-   * A node of the cluster's Hazelcast without the bus certificate (its bus in the clear, as loopback allows) serves
+   * A node of the cluster's Hazelcast without the bus certificate (its bus in the clear: cluster.insecure=true) serves
    * nothing of the cluster's: its requests to the members are refused.
    */
   private void outsiderIsRefused(List<String> conversations) throws Exception {

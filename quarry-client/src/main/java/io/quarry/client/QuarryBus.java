@@ -1,7 +1,5 @@
 package io.quarry.client;
 
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import io.quarry.bus.MembersLeaving;
@@ -83,16 +81,7 @@ public final class QuarryBus {
 
   /** Quarry's failover sends a request again at once when its node leaves: it must hear of departures. */
   private static void publishDepartures(Vertx vertx, HazelcastClusterManager manager) {
-    manager.getHazelcastInstance().getCluster().addMembershipListener(new MembershipListener() {
-      @Override
-      public void memberAdded(MembershipEvent event) {
-      }
-
-      @Override
-      public void memberRemoved(MembershipEvent event) {
-        MembersLeaving.publish(vertx.eventBus(), event.getMember().getUuid().toString());
-      }
-    });
+    Departures.listen(manager, member -> MembersLeaving.publish(vertx.eventBus(), member));
   }
 
   /** The oldest other member's event bus, asked with this one's settings: does it take what this one sends? */
