@@ -58,8 +58,8 @@ final class BusTls {
     if (!cluster.getBoolean("insecure", false)) {
       String where = loopback(host) ? "on loopback (" + host + "), where any program of this machine could join it"
           : "on " + host + ", which is not a loopback address";
-      throw new IllegalArgumentException("The cluster '" + cluster.getString("name") + "' would run its event bus in"
-          + " the clear " + where + " and act for any user. Set cluster.keyFile, cluster.certFile and"
+      throw new IllegalArgumentException("This node's cluster would run its event bus in the clear " + where
+          + ", and whoever joins acts for any user. Set cluster.keyFile, cluster.certFile and"
           + " cluster.caFile (QUARRY_CLUSTER_KEY_FILE, ..._CERT_FILE, ..._CA_FILE) to run it with TLS and mutual"
           + " authentication, or set cluster.insecure=true (QUARRY_CLUSTER_INSECURE) to run it in the clear among"
           + " programs you trust.");

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,12 +28,14 @@ import org.slf4j.LoggerFactory;
  * member not yet seen is checked with a TLS handshake to the member's bus, made as the bus makes its own; a member
  * that fails it is not a place to send to: its registrations are removed (every member's bus hears of the removal),
  * and those it adds later too. It is asked again every {@link #RECHECK_MS}: one that was only slow gets back what was
- * removed.
+ * removed. (A handshake that has not ended when the bus's own would have given up counts as failed.)
  */
 final class UncertifiedMembers {
 
   private static final Logger log = LoggerFactory.getLogger(UncertifiedMembers.class);
   static final long RECHECK_MS = 30_000;
+  /** How long a node's bus address may take to read. */
+  static final long LOOKUP_MS = 5_000;
 
   private final Vertx vertx;
   private final HazelcastClusterManager manager;
@@ -65,28 +68,33 @@ final class UncertifiedMembers {
     if (nodeId.equals(manager.getNodeId()) || nodeId.equals(StaleRegistrations.NOBODY)) {
       return;
     }
-    checked.computeIfAbsent(nodeId, this::check).onSuccess(certified -> {
-      if (!certified) {
+    checked.computeIfAbsent(nodeId, this::check).onComplete(result -> {
+      if (result.failed()) {
+        // Not learned: asked again at its next registration, or at the next recheck.
+        checked.remove(nodeId);
+      } else if (!result.result()) {
         vertx.executeBlocking(() -> removeAll(nodeId), false);
       }
     });
   }
 
-  /** Whether the node's bus completes a TLS handshake with this one's settings; false when it is not a member. */
+  /**
+   * Whether the node's bus completes a TLS handshake with this one's settings in the time the bus itself would give it;
+   * failed when that could not be learned (the node has no bus address: it left, or has not started one).
+   */
   private Future<Boolean> check(String nodeId) {
     Promise<NodeInfo> info = Promise.promise();
     manager.getNodeInfo(nodeId, info);
-    return info.future()
+    return info.future().timeout(LOOKUP_MS, TimeUnit.MILLISECONDS)
         .compose(node -> probe.handshake(node)
+            .timeout(BusProbe.HANDSHAKE_MS + LOOKUP_MS, TimeUnit.MILLISECONDS)
             .map(true)
             .recover(e -> {
               log.warn("The member {} at {}:{} failed a TLS handshake with this cluster's settings ({}): its bus"
                   + " registrations are removed, so that nothing is sent where it would be lost", nodeId, node.host(),
                   node.port(), e.toString());
               return Future.succeededFuture(false);
-            }))
-        // No bus address: it left, or never started a bus; the departure's own sweep handles its registrations.
-        .otherwise(e -> true);
+            }));
   }
 
   private int removeAll(String nodeId) {
@@ -100,27 +108,38 @@ final class UncertifiedMembers {
     return count;
   }
 
-  /** Asks the uncertified again; one that passes, and is still a member, gets back what this member removed. */
+  /**
+   * Asks the uncertified again (one that passes, and is still a member, gets back what this member removed), and looks
+   * for registrations of nodes not checked yet (an event missed while partitions moved, a check that could not end).
+   */
   private void recheck() {
     checked.forEach((nodeId, result) -> result.onSuccess(certified -> {
-      if (certified) {
-        return;
+      if (!certified) {
+        again(nodeId);
       }
-      if (!manager.getNodes().contains(nodeId)) {
-        checked.remove(nodeId);
-        removed.remove(nodeId);
-        return;
-      }
-      Future<Boolean> again = check(nodeId);
-      checked.put(nodeId, again);
-      again.onSuccess(now -> {
-        if (now) {
-          vertx.executeBlocking(() -> restore(nodeId), false);
-        } else {
-          vertx.executeBlocking(() -> removeAll(nodeId), false);
-        }
-      });
     }));
+    vertx.executeBlocking(() -> registrations.values().stream().map(r -> r.unwrap().nodeId()).distinct().toList(),
+            false)
+        .onSuccess(nodes -> nodes.forEach(this::seen));
+  }
+
+  private void again(String nodeId) {
+    if (!manager.getNodes().contains(nodeId)) {
+      checked.remove(nodeId);
+      removed.remove(nodeId);
+      return;
+    }
+    Future<Boolean> again = check(nodeId);
+    checked.put(nodeId, again);
+    again.onComplete(now -> {
+      if (now.failed()) {
+        checked.put(nodeId, Future.succeededFuture(false));
+      } else if (now.result()) {
+        vertx.executeBlocking(() -> restore(nodeId), false);
+      } else {
+        vertx.executeBlocking(() -> removeAll(nodeId), false);
+      }
+    });
   }
 
   private int restore(String nodeId) {

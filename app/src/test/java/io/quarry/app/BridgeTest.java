@@ -24,8 +24,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,18 +37,21 @@ import org.junit.jupiter.api.io.TempDir;
 class BridgeTest {
 
   @TempDir
-  Path dir;
+  static Path dir;
 
-  final Vertx outside = Vertx.vertx();
-  final FakeGemini gemini = FakeGemini.start(outside);
-  final ParquetServer files = ParquetServer.start(outside);
-  Map<String, String> env;
-  Node node;
-  Bus bus;
-  int bridgePort;
+  static Vertx outside;
+  static FakeGemini gemini;
+  static ParquetServer files;
+  static Map<String, String> env;
+  static Node node;
+  static Bus bus;
+  static int bridgePort;
 
-  @BeforeEach
-  void start() {
+  @BeforeAll
+  static void start() {
+    outside = Vertx.vertx();
+    gemini = FakeGemini.start(outside);
+    files = ParquetServer.start(outside);
     env = TestNodes.env(dir);
     env.put("QUARRY_AUTH_MODE", "password");
     env.put("QUARRY_LOCAL_WORKERS", "1");
@@ -63,19 +66,19 @@ class BridgeTest {
     files.route("/people.parquet").content(ParquetFixtures.people(dir));
   }
 
-  @AfterEach
-  void stop() {
+  @AfterAll
+  static void stop() {
     node.stop().await();
     outside.close().await();
   }
 
-  private String user(String email) {
+  private static String user(String email) {
     String invite = StorageOps.INVITE_CREATE.call(bus, null).await().code();
     return StorageOps.USER_CREATE.call(bus, new StorageOps.NewUser(email, "not-a-hash", invite)).await().id();
   }
 
   /** The operator's command, on the running server's database: "token &lt;token&gt;" then "id &lt;id&gt;". */
-  private List<String> token(String... args) {
+  private static List<String> token(String... args) {
     String[] argv = new String[args.length + 3];
     argv[0] = "token";
     System.arraycopy(args, 0, argv, 1, args.length);
@@ -134,7 +137,7 @@ class BridgeTest {
   private JsonObject runNode(Map<String, String> vars) throws Exception {
     Path script = dir.resolve("client.mjs");
     try (var in = BridgeTest.class.getResourceAsStream("/bridge/client.mjs")) {
-      Files.copy(in, script);
+      Files.copy(in, script, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
     ProcessBuilder command = new ProcessBuilder("node", script.toString()).redirectErrorStream(false);
     command.environment().putAll(vars);
@@ -169,6 +172,19 @@ class BridgeTest {
         .hasMessage("No user has the email nobody@example.com");
     assertThatThrownBy(() -> token("revoke", "no-such-id")).hasMessage("No token has the id no-such-id");
     assertThatThrownBy(() -> token("create")).hasMessageStartingWith("usage: java -jar quarry.jar token create");
+  }
+
+  @Test
+  @DisplayName("a connection gets three tries to sign in: the first two failures are answered, the third ends it")
+  void signInTries() throws Exception {
+    Frames client = Frames.connect(node.vertx(), bridgePort);
+    JsonObject wrong = new JsonObject().put("token", "qt_wrong");
+    for (int i = 0; i < 2; i++) {
+      assertThat(client.request("quarry.bridge.login", wrong).getInteger("code")).isEqualTo(401);
+    }
+    assertThat(client.request("quarry.bridge.login", wrong).getInteger("code")).isEqualTo(401);
+    assertThat(client.received.poll(10, TimeUnit.SECONDS).getString("message")).isEqualTo("Too many failed sign-ins");
+    assertThat(client.closed.poll(10, TimeUnit.SECONDS)).as("the connection closed").isTrue();
   }
 
   @Test

@@ -152,7 +152,8 @@ class BusTlsTest {
       }
     }, Addresses.STORAGE_CONVERSATION_LIST, true);
     stranger.eventBus().consumer(Addresses.STORAGE_CONVERSATION_LIST, m -> m.reply(new JsonArray())).completion().await();
-    removed.future().timeout(60, TimeUnit.SECONDS).await();
+    // Within the recheck and a handshake's time, were the first check not to end.
+    removed.future().timeout(UncertifiedMembers.RECHECK_MS + 30_000, TimeUnit.MILLISECONDS).await();
     for (int i = 0; i < 6; i++) {
       web.vertx().eventBus().request(Addresses.STORAGE_CONVERSATION_LIST, new JsonObject().put("user_id", "anyone"),
           new DeliveryOptions().setSendTimeout(5_000)).await();

@@ -31,6 +31,7 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +54,12 @@ class PublicApiTest extends ChatTestBase {
   @Override
   boolean sharesNode() {
     return true;
+  }
+
+  /** The budget of changes at the product's defaults, which shared nodes otherwise lift. */
+  @Override
+  Map<String, String> env() {
+    return Map.of("QUARRY_CHAT_WRITE_BURST", "100", "QUARRY_CHAT_WRITES_PER_MINUTE", "120");
   }
 
   @BeforeEach
@@ -127,6 +134,48 @@ class PublicApiTest extends ChatTestBase {
     assertThat(ApiOps.CONVERSATION_LIST.call(bus, new UserRef(other)).await()).isEmpty();
     assertThat(ApiOps.CONVERSATION_GET.call(bus, new ConversationRef(me, conversation)).await().conversation().title())
         .isNotEqualTo("mine");
+  }
+
+  @Test
+  @DisplayName("changes over the bus draw on the user's budget of changes (chat.writeBurst, 100): the last within it"
+      + " goes ahead, the next is RATE_LIMITED with when to try again; reads do not count")
+  void changesBudget() {
+    String theirs = create(other, null, "Theirs").id();
+    Throwable refused = null;
+    int renamed = 0;
+    // The bucket refills at chat.writesPerMinute while this runs: bounded, it ends refused well before 300.
+    while (refused == null && renamed < 300) {
+      Future<?> rename = ApiOps.CONVERSATION_RENAME.call(bus,
+          new RenameConversation(other, theirs, "Take " + (renamed + 1)));
+      ApiOps.CONVERSATION_LIST.call(bus, new UserRef(other)).await();
+      try {
+        rename.await();
+        renamed++;
+      } catch (RuntimeException e) {
+        refused = e;
+      }
+    }
+    assertThat(renamed).as("changes within the burst, the conversation's creation being the first")
+        .isGreaterThanOrEqualTo(99);
+    assertThat(Failure.classify(refused)).isEqualTo(Failure.RATE_LIMITED);
+    assertThat(Failure.messageOf(refused)).startsWith("Too many changes in a short time; try again in ");
+    assertThat(io.quarry.bus.BusFailure.of(refused).resetsInSeconds()).isPresent();
+    assertThat(ApiOps.CONVERSATION_GET.call(bus, new ConversationRef(other, theirs)).await().conversation().title())
+        .isEqualTo("Take " + renamed);
+  }
+
+  @Test
+  @DisplayName("a request whose fields are not of their types, or that is not a JSON object, is BAD_REQUEST by name,"
+      + " not an internal error")
+  void wrongTypes() {
+    var raw = chat.node.vertx().eventBus();
+    assertFails(raw.request(Addresses.API_CONVERSATION_LIST, new JsonObject().put("user_id", 5)), Failure.BAD_REQUEST,
+        "Field 'user_id' must be a string");
+    assertFails(raw.request(Addresses.API_DATASET_ADD, new JsonObject().put("user_id", me)
+            .put("conversation_id", 7).put("url", "https://example.com/x.parquet")), Failure.BAD_REQUEST,
+        "Field 'conversation_id' must be a string");
+    assertFails(raw.request(Addresses.API_USAGE_GET, "me"), Failure.BAD_REQUEST,
+        "A field of the request is not of its type (api.usage.get)");
   }
 
   @Test

@@ -252,7 +252,8 @@ class WorkerProcessTest {
   @Test
   @DisplayName("a frozen worker (SIGSTOP) is killed soon after its query's limit: the caller gets the timeout message, the worker comes back")
   void frozen() throws Exception {
-    start(Map.of("QUARRY_QUERY_TIMEOUT_MS", "1000"));
+    // Short, but long enough for the conversations' datasets to load on a busy machine first (1 s once was not).
+    start(Map.of("QUARRY_QUERY_TIMEOUT_MS", "3000"));
     Held held = queryHeldOnAWorker();
     JsonObject busy = held.worker();
     // The shell's own kill: no procps package needed on a fresh machine.
@@ -263,8 +264,8 @@ class WorkerProcessTest {
     assertThat(timedOut.statusCode()).as(timedOut.bodyAsString()).isEqualTo(504);
     // The caller hears its limit: from the frozen worker's pool, or from the other worker, where the query was sent
     // again when the cluster saw the frozen one go silent, and where its download was held too.
-    assertThat(timedOut.bodyAsJsonObject().getString("error")).isIn("Query timed out after 1 s and was cancelled",
-        "Query timed out after 1 s while the data was still downloading and was cancelled");
+    assertThat(timedOut.bodyAsJsonObject().getString("error")).isIn("Query timed out after 3 s and was cancelled",
+        "Query timed out after 3 s while the data was still downloading and was cancelled");
     LocalWorkerStatus back = awaitReady(busy.getString("name"));
     assertThat(back.restarts()).isEqualTo(1);
     assertThat(back.lastExitCause()).startsWith("killed by signal 9");

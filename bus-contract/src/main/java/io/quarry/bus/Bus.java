@@ -52,7 +52,7 @@ public final class Bus {
     return consumer.handler(msg -> {
       Future<R> reply;
       try {
-        reply = receiver.apply(op.request().decode(msg.body()));
+        reply = receiver.apply(decoded(op, msg.body()));
       } catch (RuntimeException e) {
         reply = Future.failedFuture(e);
       }
@@ -64,6 +64,15 @@ public final class Bus {
         }
       });
     });
+  }
+
+  /** A request whose fields are not of their types (a number for a text) is the sender's mistake, not a bug here. */
+  private static <Q> Q decoded(Operation<Q, ?> op, Object body) {
+    try {
+      return op.request().decode(body);
+    } catch (ClassCastException e) {
+      throw QuarryException.badRequest("A field of the request is not of its type (" + op.address() + ")");
+    }
   }
 
   private static void fail(Message<Object> msg, String address, Throwable cause) {

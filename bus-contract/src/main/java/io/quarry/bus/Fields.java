@@ -8,9 +8,13 @@ public final class Fields {
   private Fields() {
   }
 
-  /** A required text field: BAD_REQUEST "Field 'x' is required" when missing or blank. */
+  /** A required text field: BAD_REQUEST "Field 'x' is required" when missing or blank, or when it is not text. */
   public static String text(JsonObject body, String key) {
-    return text(key, body.getString(key));
+    Object value = body.getValue(key);
+    if (value != null && !(value instanceof String)) {
+      throw QuarryException.badRequest("Field '" + key + "' must be a string");
+    }
+    return text(key, (String) value);
   }
 
   /** A field a record holds, required by the receiver that reads it. */

@@ -12,6 +12,7 @@ import io.quarry.bus.Sha256;
 import io.quarry.bus.StorageOps;
 import io.quarry.bus.StorageOps.TokenHash;
 import io.quarry.bus.User;
+import io.quarry.chat.BridgeFrames.Incoming;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -35,6 +36,7 @@ final class BridgeConnection {
   /** The largest frame a client may send: room for the longest SQL or question, escaped. */
   static final int MAX_FRAME_BYTES = ApiOps.BRIDGE_MAX_FRAME_BYTES;
   static final long SIGN_IN_MS = 10_000;
+  static final int SIGN_IN_TRIES = 3;
   /** Requests one connection may have waiting for their answers. */
   static final int MAX_IN_FLIGHT = 32;
   static final String SIGN_IN_FIRST = "Sign in first: send {\"token\": \"...\"} to " + Addresses.BRIDGE_LOGIN;
@@ -55,6 +57,9 @@ final class BridgeConnection {
   private int inFlight;
   private int frameLength = -1;
   private long recheck = -1;
+  private long signInDeadline;
+  private boolean signingIn;
+  private int failedSignIns;
 
   BridgeConnection(Vertx vertx, Bus bus, NetSocket socket, Map<String, Operation<?, ?>> operations, Runnable closed) {
     this.vertx = vertx;
@@ -78,7 +83,7 @@ final class BridgeConnection {
     socket.handler(parser);
     socket.closeHandler(v -> ended());
     socket.exceptionHandler(e -> socket.close());
-    vertx.setTimer(SIGN_IN_MS, t -> {
+    signInDeadline = vertx.setTimer(SIGN_IN_MS, t -> {
       if (tokenHash == null) {
         cutOff("Not signed in within " + SIGN_IN_MS / 1000 + " s");
       }
@@ -102,31 +107,33 @@ final class BridgeConnection {
       cutOff("A frame must be a JSON object");
       return;
     }
-    switch (String.valueOf(frame.getValue("type"))) {
+    Incoming incoming = Incoming.of(frame);
+    switch (String.valueOf(incoming.type())) {
       case "ping" -> write(BridgeFrames.pong());
-      case "send" -> send(frame);
-      case "register" -> register(frame);
-      case "unregister" -> unregister(frame);
+      case "send" -> send(incoming);
+      case "register" -> register(incoming.address());
+      case "unregister" -> unregister(incoming.address());
       default -> write(BridgeFrames.refused("unknown_type: the bridge takes ping, send, register and unregister"));
     }
   }
 
-  private void send(JsonObject frame) {
-    String address = frame.getValue("address") instanceof String a ? a : null;
-    String replyAddress = frame.getValue("replyAddress") instanceof String r ? r : null;
+  private void send(Incoming frame) {
+    String address = frame.address();
+    String replyAddress = frame.replyAddress();
     if (address == null || replyAddress == null) {
       write(BridgeFrames.refused("A request names its address and a replyAddress"));
       return;
     }
-    if (!(frame.getValue("body") instanceof JsonObject body)) {
+    if (!(frame.body() instanceof JsonObject body)) {
       fail(replyAddress, address, new QuarryException(Failure.BAD_REQUEST, "The body must be a JSON object"));
       return;
     }
     if (Addresses.BRIDGE_LOGIN.equals(address)) {
-      if (tokenHash == null) {
-        signIn(replyAddress, body);
+      if (tokenHash == null && !signingIn) {
+        signIn(replyAddress, frame.token());
       } else {
-        fail(replyAddress, address, new QuarryException(Failure.CONFLICT, "This connection is signed in already"));
+        fail(replyAddress, address, new QuarryException(Failure.CONFLICT, "This connection is signed in already,"
+            + " or signing in"));
       }
       return;
     }
@@ -143,17 +150,24 @@ final class BridgeConnection {
     }
   }
 
-  private void signIn(String replyAddress, JsonObject body) {
-    String token = body.getValue("token") instanceof String t ? t : "";
+  /** A token is 256 random bits, so guessing is hopeless; still, a connection gets {@link #SIGN_IN_TRIES} tries. */
+  private void signIn(String replyAddress, String token) {
     String hash = Sha256.hex(token);
+    signingIn = true;
     user(hash)
+        .onComplete(done -> signingIn = false)
         .onSuccess(user -> {
           tokenHash = hash;
           userId = user.id();
           recheck = vertx.setPeriodic(RECHECK_MS, this::recheck);
           write(BridgeFrames.reply(replyAddress, new JsonObject().put("user_id", user.id()).put("email", user.email())));
         })
-        .onFailure(e -> fail(replyAddress, Addresses.BRIDGE_LOGIN, e));
+        .onFailure(e -> {
+          fail(replyAddress, Addresses.BRIDGE_LOGIN, e);
+          if (++failedSignIns >= SIGN_IN_TRIES) {
+            cutOff("Too many failed sign-ins");
+          }
+        });
   }
 
   /** The token's user; UNAUTHORIZED once it is revoked (or was never known). */
@@ -184,8 +198,7 @@ final class BridgeConnection {
    * Follows the user's events. The frames after it wait until every node knows of the registration, so that a question
    * asked next cannot be answered before it.
    */
-  private void register(JsonObject frame) {
-    String address = frame.getString("address");
+  private void register(String address) {
     if (userId == null) {
       write(BridgeFrames.refused(SIGN_IN_FIRST));
     } else if (!Addresses.chatEvents(userId).equals(address)) {
@@ -208,8 +221,8 @@ final class BridgeConnection {
     });
   }
 
-  private void unregister(JsonObject frame) {
-    if (events != null && events.address().equals(frame.getString("address"))) {
+  private void unregister(String address) {
+    if (events != null && events.address().equals(address)) {
       events.unregister();
       events = null;
     } else {
@@ -240,6 +253,7 @@ final class BridgeConnection {
   }
 
   private void ended() {
+    vertx.cancelTimer(signInDeadline);
     if (recheck >= 0) {
       vertx.cancelTimer(recheck);
     }

@@ -13,6 +13,27 @@ final class BridgeFrames {
   private BridgeFrames() {
   }
 
+  /**
+   * A frame a client sent, its fields as they came (null where one is missing or not text).
+   *
+   * @param body null, or whatever JSON the client sent
+   */
+  record Incoming(String type, String address, String replyAddress, Object body) {
+    static Incoming of(JsonObject frame) {
+      return new Incoming(text(frame.getValue("type")), text(frame.getValue("address")),
+          text(frame.getValue("replyAddress")), frame.getValue("body"));
+    }
+
+    /** What a sign-in's body names as its token; empty when nothing. */
+    String token() {
+      return body instanceof JsonObject json && json.getValue("token") instanceof String token ? token : "";
+    }
+
+    private static String text(Object value) {
+      return value instanceof String text ? text : null;
+    }
+  }
+
   static Buffer encode(JsonObject frame) {
     Buffer json = frame.toBuffer();
     return Buffer.buffer(json.length() + 4).appendInt(json.length()).appendBuffer(json);

@@ -33,9 +33,11 @@ final class BusApi {
   private final String authMode;
   private final ChatSettings.Exports exports;
   private final AtomicBoolean draining;
+  private final WriteLimit writes;
 
+  /** {@code writes}: the users' budgets of changes, shared with the browser's API. */
   BusApi(Bus bus, StorageClient storage, DatasetClient datasets, LlmClient llm, String authMode,
-      ChatSettings.Exports exports, AtomicBoolean draining) {
+      ChatSettings.Exports exports, AtomicBoolean draining, WriteLimit writes) {
     this.bus = bus;
     this.storage = storage;
     this.datasets = datasets;
@@ -43,29 +45,35 @@ final class BusApi {
     this.authMode = authMode;
     this.exports = exports;
     this.draining = draining;
+    this.writes = writes;
   }
 
+  /** Changes draw on the user's budget of changes, as the browser's do; reads and SQL do not. */
   void serve() {
     bus.serve(ApiOps.USER_LOCAL, none -> localUser());
     bus.serve(ApiOps.USER_FIND, r -> storage.credentials(r.email()).map(Credentials::user));
-    bus.serve(ApiOps.CONVERSATION_CREATE, this::createConversation);
+    bus.serve(ApiOps.CONVERSATION_CREATE, r -> writes.change(r.userId(), () -> createConversation(r)));
     bus.serve(ApiOps.CONVERSATION_LIST, r -> storage.conversations(r.userId()));
     bus.serve(ApiOps.CONVERSATION_GET, r -> ConversationApi.read(storage, r.userId(), r.conversationId()));
-    bus.serve(ApiOps.CONVERSATION_RENAME, r -> storage.renameConversation(r.userId(), r.conversationId(),
-        Bodies.required("title", r.title(), ApiOps.MAX_TITLE).strip()));
-    bus.serve(ApiOps.CONVERSATION_DELETE, r -> storage.deleteConversation(r.userId(), r.conversationId()));
-    bus.serve(ApiOps.DATASET_ADD, r -> datasets.add(r.userId(), r.conversationId(), r.url() == null ? "" : r.url()));
+    bus.serve(ApiOps.CONVERSATION_RENAME, r -> writes.change(r.userId(), () -> storage.renameConversation(r.userId(),
+        r.conversationId(), Bodies.required("title", r.title(), ApiOps.MAX_TITLE).strip())));
+    bus.serve(ApiOps.CONVERSATION_DELETE, r -> writes.change(r.userId(),
+        () -> storage.deleteConversation(r.userId(), r.conversationId())));
+    bus.serve(ApiOps.DATASET_ADD, r -> writes.change(r.userId(),
+        () -> datasets.add(r.userId(), r.conversationId(), r.url() == null ? "" : r.url())));
     bus.serve(ApiOps.DATASET_LIST, r -> storage.conversation(r.userId(), r.conversationId())
         .compose(mine -> storage.datasets(r.userId(), r.conversationId())));
-    bus.serve(ApiOps.DATASET_RENAME, r -> datasets.rename(r.userId(), r.conversationId(), r.datasetId(),
-        Bodies.required("name", r.name(), ApiOps.MAX_NAME)));
-    bus.serve(ApiOps.DATASET_REFRESH, r -> datasets.refresh(r.userId(), r.conversationId(), r.datasetId()));
-    bus.serve(ApiOps.DATASET_REMOVE, r -> datasets.remove(r.userId(), r.conversationId(), r.datasetId()));
+    bus.serve(ApiOps.DATASET_RENAME, r -> writes.change(r.userId(), () -> datasets.rename(r.userId(),
+        r.conversationId(), r.datasetId(), Bodies.required("name", r.name(), ApiOps.MAX_NAME))));
+    bus.serve(ApiOps.DATASET_REFRESH, r -> writes.change(r.userId(),
+        () -> datasets.refresh(r.userId(), r.conversationId(), r.datasetId())));
+    bus.serve(ApiOps.DATASET_REMOVE, r -> writes.change(r.userId(),
+        () -> datasets.remove(r.userId(), r.conversationId(), r.datasetId())));
     bus.serve(ApiOps.QUERY_RUN, this::query);
     bus.serve(ApiOps.QUERY_EXPORT, this::export);
     bus.serve(ApiOps.TURN_START, r -> draining.get() ? refused(Failure.UNAVAILABLE, LlmClient.RESTARTING)
-        : llm.start(r.userId(), r.conversationId(), r.content()));
-    bus.serve(ApiOps.TURN_STOP, r -> llm.stop(r.userId(), r.conversationId()));
+        : writes.change(r.userId(), () -> llm.start(r.userId(), r.conversationId(), r.content())));
+    bus.serve(ApiOps.TURN_STOP, r -> writes.change(r.userId(), () -> llm.stop(r.userId(), r.conversationId())));
     bus.serve(ApiOps.USAGE_GET, r -> llm.usage(r.userId()));
   }
 

@@ -41,6 +41,8 @@ public class ChatVerticle extends VerticleBase {
   private HttpServer server;
   private Passwords passwords;
   private EventSocket socket;
+  /** Each user's budget of changes, over HTTP and over the bus alike. */
+  private WriteLimit writes;
   private ChatSettings settings;
 
   public ChatVerticle() {
@@ -115,6 +117,7 @@ public class ChatVerticle extends VerticleBase {
 
   private Router router(StorageClient storage, CommonPasswords common, Connections connections) {
     Router router = Router.router(vertx);
+    writes = new WriteLimit(System::currentTimeMillis, settings.writesPerMinute(), settings.writeBurst());
     router.route().handler(connections::track);
     RequestIds.mount(router);
     String mode = settings.authMode();
@@ -152,7 +155,7 @@ public class ChatVerticle extends VerticleBase {
     new ExportApi(vertx, datasets, storage, settings.exports()).mount(router);
     new MessageApi(llm, draining).mount(router);
     // The same operations for applications on the event bus.
-    new BusApi(new Bus(vertx), storage, datasets, llm, mode, settings.exports(), draining).serve();
+    new BusApi(new Bus(vertx), storage, datasets, llm, mode, settings.exports(), draining, writes).serve();
     router.get("/api/samples").handler(new SampleApi(this::samplesBaseUrl)::list);
     router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id()).map(LlmOps.Budget::toJson)));
     router.route("/api/*").failureHandler(HttpErrors::routerError);
@@ -197,8 +200,7 @@ public class ChatVerticle extends VerticleBase {
     new AuthApi(storage, mode, guard, passwords, common).mount(router);
     Auth auth = new Auth(storage, mode);
     router.route("/api/*").handler(auth::handle);
-    router.route("/api/*").handler(new WriteLimit(System::currentTimeMillis, settings.writesPerMinute(),
-        settings.writeBurst())::handle);
+    router.route("/api/*").handler(writes::handle);
     router.route("/api/*").handler(BodyHandler.create(false)
         .setBodyLimit(settings.maxBodyBytes()));
     return auth;

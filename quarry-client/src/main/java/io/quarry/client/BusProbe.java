@@ -17,7 +17,7 @@ import java.util.Set;
 public final class BusProbe implements AutoCloseable {
 
   /** How long a member's handshake may take: the bus's own default. */
-  static final int HANDSHAKE_MS = 10_000;
+  public static final int HANDSHAKE_MS = 10_000;
   /** A TLS server answers a hello within this on any network a cluster runs on; a bus in the clear never does. */
   static final int HELLO_MS = 2_000;
 

@@ -3,6 +3,7 @@ package io.quarry.client;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.ApiOps;
 import io.quarry.bus.Bus;
+import io.quarry.bus.ChatEvent;
 import io.quarry.bus.LlmOps.StartTurn;
 import io.quarry.bus.LlmOps.Stopped;
 import io.quarry.bus.LlmOps.TurnStarted;
@@ -26,9 +27,13 @@ public final class Turns {
     this.bus = new Bus(vertx);
   }
 
-  /** Every event of the user's conversations, {@code {type, conversation_id, ...}}, until the consumer is unregistered. */
-  public Future<MessageConsumer<JsonObject>> events(String userId, Handler<JsonObject> handler) {
-    MessageConsumer<JsonObject> consumer = bus.eventBus().consumer(Addresses.chatEvents(userId), m -> handler.handle(m.body()));
+  /**
+   * Every event of the user's conversations until the consumer is unregistered; answered once every node knows of the
+   * consumer, so that a question asked then is heard from its first token.
+   */
+  public Future<MessageConsumer<JsonObject>> events(String userId, Handler<ChatEvent> handler) {
+    MessageConsumer<JsonObject> consumer = bus.eventBus().consumer(Addresses.chatEvents(userId),
+        m -> handler.handle(ChatEvent.fromJson(m.body())));
     return consumer.completion().map(consumer);
   }
 

@@ -27,15 +27,16 @@ final class ApiTokens {
     String token = "qt_" + InviteCodes.newCode() + InviteCodes.newCode();
     String id = UUID.randomUUID().toString();
     return db.one("No user has the email " + email.email(), "SELECT id FROM users WHERE email = ?", email.email())
-        .compose(user -> db.run("INSERT INTO api_tokens (id, token_hash, user_id, created_at) VALUES (?, ?, ?, ?)",
-                id, InviteCodes.hash(token), user.getString("id"), Timestamps.now())
-            .map(v -> new ApiToken(id, token, user.getString("id"))));
+        .map(row -> row.getString(0))
+        .compose(userId -> db.run("INSERT INTO api_tokens (id, token_hash, user_id, created_at) VALUES (?, ?, ?, ?)",
+                id, InviteCodes.hash(token), userId, Timestamps.now())
+            .map(v -> new ApiToken(id, token, userId)));
   }
 
   Future<User> find(TokenHash token) {
     return db.one("Unknown or revoked token", "SELECT u.id, u.email, u.created_at FROM api_tokens t"
             + " JOIN users u ON u.id = t.user_id WHERE t.token_hash = ? AND t.revoked_at IS NULL", token.tokenHash())
-        .map(row -> new User(row.getString("id"), row.getString("email"), row.getString("created_at")));
+        .map(UserStore::user);
   }
 
   Future<Void> revoke(TokenId token) {

@@ -115,7 +115,7 @@ final class UserStore {
         .map(v -> new Invite(code));
   }
 
-  private static User user(Row row) {
+  static User user(Row row) {
     return new User(row.getString("id"), row.getString("email"), row.getString("created_at"));
   }
 }

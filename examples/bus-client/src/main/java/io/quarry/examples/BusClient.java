@@ -108,17 +108,17 @@ public final class BusClient {
   private Future<Void> ask(String userId, String conversationId, String question) {
     Promise<Void> answered = Promise.promise();
     return turns.events(userId, event -> {
-      if (!conversationId.equals(event.getString("conversation_id"))) {
+      if (!conversationId.equals(event.conversationId())) {
         return;
       }
-      switch (event.getString("type")) {
-        case ChatEvents.CHAT_TOKEN -> out.print(event.getString("token"));
+      switch (event.type()) {
+        case ChatEvents.CHAT_TOKEN -> out.print(event.token());
         case ChatEvents.CHAT_COMPLETE -> {
           out.println();
-          out.println("answered (" + event.getLong("token_count") + " tokens)");
+          out.println("answered (" + event.tokenCount() + " tokens)");
           answered.tryComplete();
         }
-        case ChatEvents.CHAT_ERROR -> answered.tryFail(event.getString("error"));
+        case ChatEvents.CHAT_ERROR -> answered.tryFail(event.error());
         default -> { }
       }
     }).compose(events -> turns.start(userId, conversationId, question)
