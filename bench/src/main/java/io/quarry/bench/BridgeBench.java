@@ -1,0 +1,160 @@
+package io.quarry.bench;
+
+import io.quarry.app.Launcher;
+import io.quarry.app.Node;
+import io.quarry.bus.ApiOps;
+import io.quarry.bus.Bus;
+import io.quarry.bus.Scopes.UserRef;
+import io.quarry.bus.StorageOps;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What the event-bus bridge costs a request, on loopback only: a public operation ({@code api.usage.get}, which asks
+ * storage) sent by an application on the bus (the baseline, the same operation without the bridge) and sent over the
+ * bridge by a TCP client in another Vert.x, one at a time (p50, p99) and 32 at once (requests per second).
+ */
+public final class BridgeBench {
+
+  private static final int WARM = 2_000;
+  private static final int SEQUENTIAL = 5_000;
+  private static final int CONCURRENT = 20_000;
+  private static final int IN_FLIGHT = 32;
+
+  public static void main(String[] args) throws Exception {
+    Path work = Scratch.dir("quarry-bridge-bench");
+    int port = io.quarry.testing.JarCommand.freeBlock(1);
+    Map<String, String> env = new HashMap<>();
+    env.put("QUARRY_HTTP_PORT", "0");
+    env.put("QUARRY_DATA_DIR", work.toString());
+    env.put("QUARRY_AUTH_MODE", "password");
+    env.put("QUARRY_LOCAL_WORKERS", "0");
+    env.put("QUARRY_BRIDGE_PORT", String.valueOf(port));
+    Node node = Launcher.start(env, "--config", work.resolve("none.json").toString()).await();
+    Vertx client = Vertx.vertx();
+    try {
+      Bus bus = new Bus(node.vertx());
+      String email = "bench@example.com";
+      String invite = StorageOps.INVITE_CREATE.call(bus, null).await().code();
+      String user = StorageOps.USER_CREATE.call(bus, new StorageOps.NewUser(email, "x", invite)).await().id();
+      String token = StorageOps.TOKEN_CREATE.call(bus, new StorageOps.Email(email)).await().token();
+      Frames bridge = Frames.connect(client, port);
+      bridge.request("quarry.bridge.login", new JsonObject().put("token", token)).await();
+
+      System.out.printf(Locale.ROOT, "%napi.usage.get round trip, %d cores%n", Runtime.getRuntime().availableProcessors());
+      sequential("bus (baseline)", WARM, () -> ApiOps.USAGE_GET.call(bus, new UserRef(user)).mapEmpty());
+      sequential("bridge", WARM, () -> bridge.request(ApiOps.USAGE_GET.address(), new JsonObject()).mapEmpty());
+      double[] onBus = sequential("bus (baseline)", SEQUENTIAL,
+          () -> ApiOps.USAGE_GET.call(bus, new UserRef(user)).mapEmpty());
+      double[] overBridge = sequential("bridge", SEQUENTIAL,
+          () -> bridge.request(ApiOps.USAGE_GET.address(), new JsonObject()).mapEmpty());
+      System.out.printf(Locale.ROOT, "bridge / bus: p50 %.2f×, p99 %.2f×%n", overBridge[0] / onBus[0],
+          overBridge[1] / onBus[1]);
+      double busRate = concurrent("bus (baseline)", () -> ApiOps.USAGE_GET.call(bus, new UserRef(user)).mapEmpty());
+      double bridgeRate = concurrent("bridge", () -> bridge.request(ApiOps.USAGE_GET.address(), new JsonObject())
+          .mapEmpty());
+      System.out.printf(Locale.ROOT, "bridge / bus throughput: %.2f×%n", bridgeRate / busRate);
+    } finally {
+      client.close().await();
+      node.stop().await();
+    }
+  }
+
+  /** Milliseconds at p50 and p99 of {@code n} requests one after another. */
+  private static double[] sequential(String label, int n, java.util.function.Supplier<Future<Void>> request) {
+    List<Double> ms = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      long start = System.nanoTime();
+      request.get().await();
+      ms.add((System.nanoTime() - start) / 1e6);
+    }
+    Collections.sort(ms);
+    double p50 = ms.get(n / 2);
+    double p99 = ms.get(n * 99 / 100);
+    System.out.printf(Locale.ROOT, "  %-16s %6d one at a time: p50 %.3f ms, p99 %.3f ms%n", label, n, p50, p99);
+    return new double[] {p50, p99};
+  }
+
+  /** Requests per second with {@link #IN_FLIGHT} always waiting. */
+  private static double concurrent(String label, java.util.function.Supplier<Future<Void>> request) {
+    Promise<Void> done = Promise.promise();
+    AtomicInteger sent = new AtomicInteger();
+    AtomicInteger answered = new AtomicInteger();
+    long start = System.nanoTime();
+    Runnable[] next = new Runnable[1];
+    next[0] = () -> {
+      if (sent.getAndIncrement() >= CONCURRENT) {
+        return;
+      }
+      request.get().onComplete(r -> {
+        if (answered.incrementAndGet() == CONCURRENT) {
+          done.tryComplete();
+        } else {
+          next[0].run();
+        }
+      });
+    };
+    for (int i = 0; i < IN_FLIGHT; i++) {
+      next[0].run();
+    }
+    done.future().await();
+    double perSecond = CONCURRENT / ((System.nanoTime() - start) / 1e9);
+    System.out.printf(Locale.ROOT, "  %-16s %6d, %d at once: %.0f requests/s%n", label, CONCURRENT, IN_FLIGHT,
+        perSecond);
+    return perSecond;
+  }
+
+  /** A client of the bridge's protocol: requests by reply address. */
+  private static final class Frames {
+    private final NetSocket socket;
+    private final Map<String, Promise<JsonObject>> waiting = new ConcurrentHashMap<>();
+    private Buffer pending = Buffer.buffer();
+    private long next;
+
+    private Frames(NetSocket socket) {
+      this.socket = socket;
+      socket.handler(this::read);
+    }
+
+    static Frames connect(Vertx vertx, int port) {
+      return new Frames(vertx.createNetClient().connect(port, "127.0.0.1").await());
+    }
+
+    private void read(Buffer bytes) {
+      pending.appendBuffer(bytes);
+      while (pending.length() >= 4 && pending.length() >= 4 + pending.getInt(0)) {
+        int length = pending.getInt(0);
+        JsonObject frame = new JsonObject(pending.getBuffer(4, 4 + length));
+        pending = pending.getBuffer(4 + length, pending.length());
+        Promise<JsonObject> promise = waiting.remove(frame.getString("address"));
+        if (promise != null) {
+          promise.complete(frame);
+        }
+      }
+    }
+
+    synchronized Future<JsonObject> request(String address, JsonObject body) {
+      String replyAddress = "r" + (next++);
+      Promise<JsonObject> promise = Promise.promise();
+      waiting.put(replyAddress, promise);
+      Buffer json = new JsonObject().put("type", "send").put("address", address).put("replyAddress", replyAddress)
+          .put("body", body).toBuffer();
+      socket.write(Buffer.buffer(json.length() + 4).appendInt(json.length()).appendBuffer(json));
+      return promise.future().compose(frame -> "err".equals(frame.getString("type"))
+          ? Future.failedFuture(frame.getString("message")) : Future.succeededFuture(frame));
+    }
+  }
+}
