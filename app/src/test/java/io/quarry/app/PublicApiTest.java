@@ -147,7 +147,9 @@ class PublicApiTest extends ChatTestBase {
     while (refused == null && renamed < 300) {
       Future<?> rename = ApiOps.CONVERSATION_RENAME.call(bus,
           new RenameConversation(other, theirs, "Take " + (renamed + 1)));
-      ApiOps.CONVERSATION_LIST.call(bus, new UserRef(other)).await();
+      if (renamed % 10 == 0) {
+        ApiOps.CONVERSATION_LIST.call(bus, new UserRef(other)).await();
+      }
       try {
         rename.await();
         renamed++;
