@@ -25,6 +25,9 @@ final class TestNodes {
     env.put("QUARRY_DATA_DIR", dataDir.toString());
     // Several nodes run in one test JVM: each serves metrics only where a test asks for it, on a port of its own.
     env.put("QUARRY_METRICS_PORT", "0");
+    // Tests change files between queries and expect every use to ask the origin, as before the freshness window:
+    // FreshnessTest runs the default window, and the jar nodes of the integration tests run every default.
+    env.put("QUARRY_WORKER_FRESH_FOR_MS", "0");
     return env;
   }
 

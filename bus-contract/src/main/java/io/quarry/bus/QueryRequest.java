@@ -3,6 +3,7 @@ package io.quarry.bus;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,9 +16,21 @@ import java.util.Map;
  *     fetched ({@link ChatEvents#QUERY_PROGRESS}); empty for none
  * @param stopKey what {@link QueryStops#publish} names to stop it (a chat turn's); empty for none
  * @param export its whole result written to a file to download, instead of its first rows; null for a query
+ * @param recorded the versions of the tables' files their datasets record (the ETag, or the Last-Modified of a server
+ *     that gives none, and the size): a worker's copy of another version is not used unasked, however recently it was
+ *     confirmed (empty: none known)
  */
 public record QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId,
-    String conversationId, String stopKey, Export export) {
+    String conversationId, String stopKey, Export export, List<Source> recorded) {
+
+  public QueryRequest {
+    recorded = recorded == null ? List.of() : List.copyOf(recorded);
+  }
+
+  public QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId, String conversationId,
+      String stopKey, Export export) {
+    this(sql, tables, timeoutMs, userId, conversationId, stopKey, export, List.of());
+  }
 
   public QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId, String conversationId,
       String stopKey) {
@@ -34,7 +47,7 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
 
   /** The same query with less time left, e.g. after waiting for a worker. */
   public QueryRequest withTimeout(long newTimeoutMs) {
-    return new QueryRequest(sql, tables, newTimeoutMs, userId, conversationId, stopKey, export);
+    return new QueryRequest(sql, tables, newTimeoutMs, userId, conversationId, stopKey, export, recorded);
   }
 
   public JsonObject toJson() {
@@ -42,7 +55,7 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
     tables.forEach((name, url) -> list.add(new JsonObject().put("name", name).put("url", url)));
     return new JsonObject().put("sql", sql).put("tables", list).put("timeout_ms", timeoutMs)
         .put(Keys.USER_ID, userId).put(Keys.CONVERSATION_ID, conversationId).put(Keys.STOP_KEY, stopKey)
-        .put(Keys.EXPORT, export == null ? null : export.toJson());
+        .put(Keys.EXPORT, export == null ? null : export.toJson()).put("recorded", Source.toJson(recorded));
   }
 
   public static QueryRequest fromJson(JsonObject json) {
@@ -53,6 +66,11 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
     }
     return new QueryRequest(json.getString("sql"), tables, json.getLong("timeout_ms", 0L),
         json.getString(Keys.USER_ID, ""), json.getString(Keys.CONVERSATION_ID, ""), json.getString(Keys.STOP_KEY, ""),
-        Export.fromJson(json.getJsonObject(Keys.EXPORT)));
+        Export.fromJson(json.getJsonObject(Keys.EXPORT)), Source.of(json.getJsonArray("recorded")));
+  }
+
+  /** The version its dataset records of the file at {@code url}, or null. */
+  public Source recordedOf(String url) {
+    return recorded.stream().filter(source -> source.url().equals(url)).findFirst().orElse(null);
   }
 }

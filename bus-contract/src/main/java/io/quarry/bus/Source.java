@@ -7,22 +7,29 @@ import java.util.Objects;
 
 /**
  * The version of one file a query read, as its worker last confirmed it: a result's {@code sources} are a list of
- * these, {@code [{table, url, etag, last_modified, size}]}.
+ * these, {@code [{table, url, etag, last_modified, size, confirmed_at}]}.
  *
  * @param etag null when its server gives none
  * @param lastModified null when its server gives none
  * @param size null when not known
+ * @param confirmedAt when its server last confirmed this version current (ISO-8601), or null: a worker uses a copy
+ *     confirmed within its freshness window without asking again
  */
-public record Source(String table, String url, String etag, String lastModified, Long size) {
+public record Source(String table, String url, String etag, String lastModified, Long size, String confirmedAt) {
+
+  public Source(String table, String url, String etag, String lastModified, Long size) {
+    this(table, url, etag, lastModified, size, null);
+  }
 
   public JsonObject toJson() {
-    return new JsonObject().put("table", table).put("url", url).put("etag", etag).put("last_modified", lastModified)
-        .put("size", size);
+    JsonObject json = new JsonObject().put("table", table).put("url", url).put("etag", etag)
+        .put("last_modified", lastModified).put("size", size);
+    return confirmedAt == null ? json : json.put("confirmed_at", confirmedAt);
   }
 
   public static Source fromJson(JsonObject json) {
     return new Source(json.getString("table"), json.getString("url"), json.getString("etag"),
-        json.getString("last_modified"), json.getLong("size"));
+        json.getString("last_modified"), json.getLong("size"), json.getString("confirmed_at"));
   }
 
   public static JsonArray toJson(List<Source> sources) {

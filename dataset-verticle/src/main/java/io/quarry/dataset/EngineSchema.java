@@ -4,11 +4,13 @@ import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
+import io.quarry.bus.Source;
 import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -32,15 +34,17 @@ final class EngineSchema {
    * worker fetches no column for it. A result holds at most {@link QueryResult#MAX_ROWS} rows, so a wider table is
    * described a page at a time.
    */
-  Future<JsonArray> describe(URI url, long timeoutMs) {
-    return page(url, new JsonArray(), System.nanoTime() + timeoutMs * 1_000_000)
+  Future<JsonArray> describe(URI url, Source version, long timeoutMs) {
+    return page(url, version, new JsonArray(), System.nanoTime() + timeoutMs * 1_000_000)
         .recover(e -> Future.failedFuture(refusal(e)));
   }
 
-  private Future<JsonArray> page(URI url, JsonArray described, long deadline) {
+  /** {@code version}: what the pipeline just read, so that a worker's copy of an older one is not described. */
+  private Future<JsonArray> page(URI url, Source version, JsonArray described, long deadline) {
     long leftMs = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
     QueryRequest request = new QueryRequest("SELECT column_name, column_type FROM (DESCRIBE " + TABLE + ") LIMIT "
-        + QueryResult.MAX_ROWS + " OFFSET " + described.size(), Map.of(TABLE, url.toString()), leftMs);
+        + QueryResult.MAX_ROWS + " OFFSET " + described.size(), Map.of(TABLE, url.toString()), leftMs, "", "", "", null,
+        List.of(version));
     return worker.run(request, leftMs).compose(result -> {
       for (Object row : result.rowValues()) {
         String type = ((JsonArray) row).getString(1);
@@ -48,7 +52,7 @@ final class EngineSchema {
             .put("friendly_type", FriendlyTypes.of(type)));
       }
       return result.totalRows() < QueryResult.MAX_ROWS ? Future.succeededFuture(described)
-          : page(url, described, deadline);
+          : page(url, version, described, deadline);
     });
   }
 

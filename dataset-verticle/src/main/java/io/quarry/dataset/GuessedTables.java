@@ -2,7 +2,10 @@ package io.quarry.dataset;
 
 import io.quarry.bus.Dataset;
 import io.quarry.bus.QueryResult;
+import io.quarry.bus.Source;
 import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,30 +27,41 @@ final class GuessedTables {
   record Confirmed(List<Dataset> datasets, Future<QueryResult> answer) {
   }
 
-  private final Map<String, Map<String, String>> last = new LinkedHashMap<>(64, 0.75f, true) {
+  /**
+   * A query's tables (name → URL, in the order the datasets were added) and the versions of their files the datasets
+   * record.
+   */
+  record Tables(Map<String, String> names, List<Source> recorded) {
+  }
+
+  private final Map<String, Tables> last = new LinkedHashMap<>(64, 0.75f, true) {
     @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Map<String, String>> eldest) {
+    protected boolean removeEldestEntry(Map.Entry<String, Tables> eldest) {
       return size() > CONVERSATIONS;
     }
   };
 
-  /** {@code runOver}: runs the query over tables (name → URL). */
+  /** {@code runOver}: runs the query over tables. */
   Future<Confirmed> run(String userId, String conversationId, Supplier<Future<List<Dataset>>> datasets,
-      Function<Map<String, String>, Future<QueryResult>> runOver) {
+      Function<Tables, Future<QueryResult>> runOver) {
     String key = userId + '\u0000' + conversationId;
-    Map<String, String> guess = last.get(key);
+    Tables guess = last.get(key);
     Future<QueryResult> early = guess == null ? null : runOver.apply(guess);
     return datasets.get().map(named -> {
-      Map<String, String> tables = tables(named);
-      last.put(key, Map.copyOf(tables));
+      Tables tables = tables(named);
+      last.put(key, tables);
       return new Confirmed(named, tables.equals(guess) ? early : runOver.apply(tables));
     });
   }
 
   /** Ready datasets, and those in error so that a query names their URL's problem rather than a missing table. */
-  private static Map<String, String> tables(List<Dataset> datasets) {
-    Map<String, String> tables = new LinkedHashMap<>();
-    datasets.stream().filter(d -> !Dataset.LOADING.equals(d.status())).forEach(d -> tables.put(d.name(), d.url()));
-    return tables;
+  private static Tables tables(List<Dataset> datasets) {
+    Map<String, String> names = new LinkedHashMap<>();
+    List<Source> recorded = new ArrayList<>();
+    datasets.stream().filter(d -> !Dataset.LOADING.equals(d.status())).forEach(d -> {
+      names.put(d.name(), d.url());
+      recorded.add(new Source(d.name(), d.url(), d.etag(), null, d.fileSize()));
+    });
+    return new Tables(Collections.unmodifiableMap(names), List.copyOf(recorded));
   }
 }

@@ -2,6 +2,7 @@ package io.quarry.dataset;
 
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.Source;
 import io.quarry.bus.Sizes;
 import io.quarry.bus.net.Deadline;
 import io.quarry.bus.net.OutboundHttp;
@@ -140,7 +141,8 @@ final class Pipeline {
       } catch (IOException | RuntimeException e) {
         return fail(NO_SCHEMA, "The footer could not be decoded: " + e.getMessage());
       }
-    }).compose(rows -> engine.describe(url, deadline.remainingMs())
+    }).compose(rows -> engine.describe(url, new Source(null, url.toString(), probe.etag(), null, probe.size()),
+            deadline.remainingMs())
         .map(columns -> new Loaded(rows, columns, probe.size(), probe.etag())));
   }
 

@@ -79,7 +79,8 @@ final class QueryRunner {
   /** A worker's answer over the conversation's datasets; {@code export} null for rows in the reply. */
   private Future<QueryResult> answer(String userId, String conversationId, String sql, String stopKey, Export export) {
     return guessed.run(userId, conversationId, () -> storage.datasetsForQuery(userId, conversationId),
-            tables -> runOnAWorker(new QueryRequest(sql, tables, timeoutMs, userId, conversationId, stopKey, export)))
+            tables -> runOnAWorker(new QueryRequest(sql, tables.names(), timeoutMs, userId, conversationId, stopKey,
+                export, tables.recorded())))
         .compose(confirmed -> confirmed.answer().recover(e -> markUnreachable(userId, confirmed.datasets(), e))
             .onSuccess(result -> versions.note(userId, confirmed.datasets(), result.sourceList())));
   }

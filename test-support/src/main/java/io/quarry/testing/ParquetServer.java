@@ -62,6 +62,7 @@ public final class ParquetServer {
     private volatile long holdRangesAfterBytes;
     private volatile long dropRangesAfterBytes = -1;
     private volatile boolean shortRanges;
+    private volatile String cacheControl;
     final AtomicLong requests = new AtomicLong();
     final AtomicLong rangeRequests = new AtomicLong();
     final AtomicLong rangeBytes = new AtomicLong();
@@ -105,6 +106,12 @@ public final class ParquetServer {
 
     public Route ignoreRange() {
       ignoreRange = true;
+      return this;
+    }
+
+    /** Sends {@code Cache-Control: value} with every answer (null: none, the default). */
+    public Route cacheControl(String value) {
+      this.cacheControl = value;
       return this;
     }
 
@@ -497,6 +504,9 @@ public final class ParquetServer {
   private static HttpServerResponse headers(Route route, HttpServerResponse response) {
     if (route.sendEtag && route.etag != null) {
       response.putHeader("ETag", route.etag);
+    }
+    if (route.cacheControl != null) {
+      response.putHeader("Cache-Control", route.cacheControl);
     }
     if (!route.ignoreRange) {
       response.putHeader("Accept-Ranges", "bytes");

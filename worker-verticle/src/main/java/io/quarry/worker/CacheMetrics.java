@@ -4,14 +4,16 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
 
 /**
- * The worker's cache, as docs/metrics.md names it: each revalidation of a file a query reads is a hit when the copy
- * held is the file's current version, a miss when a new version must be fetched (its footer, or the whole file); the
- * bytes fetched (footers, column chunks, whole files) and evicted.
+ * The worker's cache, as docs/metrics.md names it: each use of a file a query reads is fresh when the copy held was
+ * confirmed within its freshness window (its server is not asked), a hit when its server confirms the copy held is
+ * the file's current version, a miss when a new version must be fetched (its footer, or the whole file); the bytes
+ * fetched (footers, column chunks, whole files) and evicted.
  */
 final class CacheMetrics {
 
   private static final Counter HITS = requests("hit");
   private static final Counter MISSES = requests("miss");
+  private static final Counter FRESH = requests("fresh");
   private static final Counter FETCHED = Counter.builder("quarry.cache.fetched").baseUnit("bytes")
       .description("Bytes fetched from datasets' servers into the cache").register(Metrics.globalRegistry);
   private static final Counter EVICTED = Counter.builder("quarry.cache.evicted").baseUnit("bytes")
@@ -21,8 +23,12 @@ final class CacheMetrics {
   }
 
   private static Counter requests(String result) {
-    return Counter.builder("quarry.cache.requests").description("Revalidations of files queries read: current, or new")
+    return Counter.builder("quarry.cache.requests").description("Uses of files queries read: fresh, current, or new")
         .tag("result", result).register(Metrics.globalRegistry);
+  }
+
+  static void fresh() {
+    FRESH.increment();
   }
 
   static void revalidated(boolean current) {

@@ -1,5 +1,6 @@
 package io.quarry.worker;
 
+import io.quarry.bus.Source;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Iterator;
@@ -13,15 +14,24 @@ import java.util.function.ToLongFunction;
  */
 final class CachedCopies {
 
-  /** @param confirmed when the URL's server last said this is its current content */
-  record Entry(Path file, String etag, String lastModified, long size, Instant confirmed) {
-    /** A new copy of the version its server just sent. */
-    static Entry of(Path file, TailResponse version) {
-      return new Entry(file, version.etag(), version.lastModified(), version.size(), Instant.now());
+  /**
+   * @param confirmed when the URL's server last said this is its current content
+   * @param freshMs how long after that it is used without asking ({@link Freshness})
+   */
+  record Entry(Path file, String etag, String lastModified, long size, Instant confirmed, long freshMs) {
+
+    Entry confirmedNow(long window) {
+      return new Entry(file, etag, lastModified, size, Instant.now(), window);
     }
 
-    Entry confirmedNow() {
-      return new Entry(file, etag, lastModified, size, Instant.now());
+    /** Whether it may be used now without asking its server. */
+    boolean fresh(Instant now) {
+      return now.toEpochMilli() - confirmed.toEpochMilli() < freshMs;
+    }
+
+    /** As a result records the version it read. */
+    Source source(String table, String url) {
+      return new Source(table, url, etag, lastModified, size, confirmed.toString());
     }
   }
 
@@ -29,12 +39,17 @@ final class CachedCopies {
   private final long maxBytes;
   private final ToLongFunction<Entry> heldBytes;
   private final PinnedFiles pinned;
+  private final long freshForMs;
 
-  /** @param heldBytes the bytes a copy takes on disk, which for a sparse one is less than its file's size */
-  CachedCopies(long maxBytes, ToLongFunction<Entry> heldBytes, PinnedFiles pinned) {
+  /**
+   * @param heldBytes the bytes a copy takes on disk, which for a sparse one is less than its file's size
+   * @param freshForMs how long a confirmed copy is used unasked when its server says nothing of it
+   */
+  CachedCopies(long maxBytes, ToLongFunction<Entry> heldBytes, PinnedFiles pinned, long freshForMs) {
     this.maxBytes = maxBytes;
     this.heldBytes = heldBytes;
     this.pinned = pinned;
+    this.freshForMs = freshForMs;
   }
 
   /** The copy held of {@code url}, or null. */
@@ -42,13 +57,19 @@ final class CachedCopies {
     return entries.get(url);
   }
 
-  /** Its server said {@code file} is still {@code url}'s current content. */
-  void confirmed(String url, Path file) {
-    entries.computeIfPresent(url, (u, entry) -> entry.file().equals(file) ? entry.confirmedNow() : entry);
+  /** Its server said {@code file} is still {@code url}'s current content, in a response that carried {@code answer}. */
+  void confirmed(String url, Path file, TailResponse answer) {
+    long window = Freshness.windowMs(answer.cacheControl(), freshForMs);
+    entries.computeIfPresent(url, (u, entry) -> entry.file().equals(file) ? entry.confirmedNow(window) : entry);
   }
 
-  /** A new version of {@code url}: the one it replaces goes, and so do the eldest while the cache is over its size. */
-  void install(String url, Entry entry) {
+  /**
+   * A new version of {@code url}, as its server just sent it: the one it replaces goes, and so do the eldest while the
+   * cache is over its size.
+   */
+  void install(String url, Path file, TailResponse version) {
+    Entry entry = new Entry(file, version.etag(), version.lastModified(), version.size(), Instant.now(),
+        Freshness.windowMs(version.cacheControl(), freshForMs));
     Entry replaced = entries.put(url, entry);
     if (replaced != null) {
       pinned.drop(replaced.file());

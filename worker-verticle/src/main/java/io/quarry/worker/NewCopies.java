@@ -106,7 +106,7 @@ final class NewCopies {
     if (copy != null) {
       sparse.add(target, copy);
     }
-    copies.install(url, CachedCopies.Entry.of(target, version));
+    copies.install(url, target, version);
     return Future.succeededFuture(target);
   }
 

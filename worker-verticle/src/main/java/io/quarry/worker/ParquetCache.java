@@ -30,7 +30,7 @@ final class ParquetCache {
    * @param parallel      connections one fetch uses at most
    */
   record Settings(Path dir, long maxBytes, long maxFileSize, long maxQueryBytes, long maxFooterBytes,
-      long downloadTimeoutMs, int parallel, long wholeFileBelowBytes) {
+      long downloadTimeoutMs, int parallel, long wholeFileBelowBytes, long freshForMs) {
   }
 
   private final Vertx vertx;
@@ -53,7 +53,7 @@ final class ParquetCache {
     this.onDropped = onDropped;
     RangeFetch ranges = new RangeFetch(vertx, http, settings.parallel(), settings.downloadTimeoutMs());
     CacheFailures failures = new CacheFailures(settings);
-    this.copies = new CachedCopies(settings.maxBytes(), this::heldBytes, pinned);
+    this.copies = new CachedCopies(settings.maxBytes(), this::heldBytes, pinned, settings.freshForMs());
     this.sparse = new SparseCopies(ranges, downloads, settings.maxQueryBytes(), failures, copies::evictBeyondLimit,
         copies::forget);
     NewCopies newCopies = new NewCopies(vertx, ranges, settings, layouts, downloads, sparse, copies, failures);
@@ -72,11 +72,15 @@ final class ParquetCache {
     return pinned.pins();
   }
 
-  /** Every URL's current file (for a sparse copy, its footer), each pinned in {@code pins} as soon as it is known. */
-  Future<Map<String, Path>> fetchAll(Map<String, String> tables, PinnedFiles.Pins into) {
+  /**
+   * Every URL's current file (for a sparse copy, its footer), each pinned in {@code pins} as soon as it is known.
+   * {@code recorded}: the version a URL's dataset records, or null ({@link Revalidation#current}).
+   */
+  Future<Map<String, Path>> fetchAll(Map<String, String> tables, PinnedFiles.Pins into,
+      Function<String, Source> recorded) {
     Map<String, Path> files = new LinkedHashMap<>();
     List<Future<Path>> fetches = new ArrayList<>();
-    tables.forEach((name, url) -> fetches.add(revalidation.current(url).onSuccess(file -> {
+    tables.forEach((name, url) -> fetches.add(revalidation.current(url, recorded.apply(url)).onSuccess(file -> {
       into.hold(file);
       files.put(name, file);
     })));
@@ -106,7 +110,7 @@ final class ParquetCache {
     tables.forEach((name, url) -> {
       CachedCopies.Entry entry = copies.get(url);
       if (entry != null) {
-        sources.add(new Source(name, url, entry.etag(), entry.lastModified(), entry.size()).toJson());
+        sources.add(entry.source(name, url).toJson());
       }
     });
     return sources;

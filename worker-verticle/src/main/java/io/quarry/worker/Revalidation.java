@@ -1,5 +1,6 @@
 package io.quarry.worker;
 
+import io.quarry.bus.Source;
 import io.quarry.bus.net.Deadline;
 import io.quarry.bus.net.OutboundHttp;
 import io.quarry.bus.net.OutboundHttp.Exchange;
@@ -16,9 +17,11 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The cache's revalidation, the one place that decides whether the copy held of a URL may be used: every use asks its
- * server (If-None-Match / If-Modified-Since) whether that copy is still its current content, so queries always see
- * it; a new version is fetched ({@link NewCopies}).
+ * The cache's revalidation, the one place that decides whether the copy held of a URL may be used. A copy its server
+ * confirmed within its freshness window ({@link Freshness}) is used as it is, unless the dataset records another
+ * version (found by a refresh or a version check, which ask the origin themselves); otherwise its server is asked
+ * (If-None-Match / If-Modified-Since) whether that copy is still its current content; a new version is fetched
+ * ({@link NewCopies}).
  * Concurrent uses of one URL share one request. Lives on the worker verticle's event loop.
  */
 final class Revalidation {
@@ -51,8 +54,16 @@ final class Revalidation {
     this.failures = failures;
   }
 
-  /** The URL's current file: the copy held once its server confirms it, else its new version's. */
-  Future<Path> current(String url) {
+  /**
+   * The URL's current file: the copy held while it is fresh and of the version {@code recorded} (null: none known),
+   * else once its server confirms it, else its new version's.
+   */
+  Future<Path> current(String url, Source recorded) {
+    CachedCopies.Entry held = copies.get(url);
+    if (held != null && held.fresh(Instant.now()) && asRecorded(held, recorded)) {
+      CacheMetrics.fresh();
+      return Future.succeededFuture(held.file());
+    }
     Future<Path> running = inflight.get(url);
     if (running != null) {
       return running;
@@ -63,6 +74,19 @@ final class Revalidation {
       fetched.onComplete(done -> inflight.remove(url));
     }
     return fetched;
+  }
+
+  /**
+   * Whether the copy held is the version its dataset records (or none is recorded). A dataset records the ETag, or the
+   * Last-Modified of a server that gives none, and the size.
+   */
+  private static boolean asRecorded(CachedCopies.Entry held, Source recorded) {
+    if (recorded == null) {
+      return true;
+    }
+    boolean sameSize = recorded.size() == null || held.size() < 0 || recorded.size() == held.size();
+    String version = recorded.etag();
+    return sameSize && (version == null || version.equals(held.etag()) || version.equals(held.lastModified()));
   }
 
   /**
@@ -100,7 +124,7 @@ final class Revalidation {
     CacheMetrics.revalidated(current);
     if (current) {
       exchange.discard();
-      copies.confirmed(url, cached.file());
+      copies.confirmed(url, cached.file(), tail);
       return Future.succeededFuture(cached.file());
     }
     if (status != 200 && status != 206) {

@@ -17,6 +17,8 @@ import java.nio.file.Path;
  * @param maxQueryFetchBytes the most one query may move from one file (column chunks it reads, or a whole file
  *     from a server that ignores {@code Range})
  * @param fetchConnections connections one fetch of columns uses at most
+ * @param freshForMs how long a copy its origin confirmed current is used without asking again, unless the origin's
+ *     {@code Cache-Control} says otherwise
  * @param progressIntervalMs how often a query waiting for its data tells its browsers how far the download is
  * @param instances databases kept idle, one per set of table bindings; 0 sizes them from memory
  *     ({@link DatabaseBudget})
@@ -24,7 +26,7 @@ import java.nio.file.Path;
  */
 public record WorkerSettings(Path home, int threads, int queueSize, String memoryLimit, int duckdbThreads,
     int instances, long cacheMaxBytes, long maxFileSizeBytes, long maxQueryFetchBytes, long maxFooterBytes,
-    int fetchConnections, long downloadTimeoutMs, long revalidateWaitMs, long progressIntervalMs,
+    int fetchConnections, long downloadTimeoutMs, long revalidateWaitMs, long freshForMs, long progressIntervalMs,
     long wholeFileBelowBytes, AddressPolicy policy, QueryTimeouts timeouts, String servedBy, String localWorkerId) {
 
   /** From a node's whole configuration. */
@@ -39,7 +41,8 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
         c.getInteger("threads"), c.getInteger("queueSize"), c.getString("memoryLimit"), c.getInteger("duckdbThreads"),
         c.getInteger("instances"), c.getLong("cacheMaxBytes"), c.getLong("maxFileSizeBytes"),
         c.getLong("maxQueryFetchBytes"), c.getLong("maxFooterBytes"), c.getInteger("fetchConnections"),
-        c.getLong("downloadTimeoutMs"), c.getLong("revalidateWaitMs"), c.getLong("progressIntervalMs"),
+        c.getLong("downloadTimeoutMs"), c.getLong("revalidateWaitMs"), c.getLong("freshForMs"),
+        c.getLong("progressIntervalMs"),
         c.getLong("wholeFileBelowBytes"), AddressPolicy.of(c.getBoolean("allowPrivateNetworks"), c.getString("allowedAddresses"),
             c.getString("trustedUrlPrefixes")),
         QueryTimeouts.from(c), c.containsKey(NodeInfo.CONFIG_KEY) ? NodeInfo.of(c).id() : "worker-" + name,
@@ -50,7 +53,7 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
   public WorkerSettings withLocalWorkerId(String id) {
     return new WorkerSettings(home, threads, queueSize, memoryLimit, duckdbThreads, instances, cacheMaxBytes,
         maxFileSizeBytes, maxQueryFetchBytes, maxFooterBytes, fetchConnections, downloadTimeoutMs, revalidateWaitMs,
-        progressIntervalMs, wholeFileBelowBytes, policy, timeouts, servedBy, id);
+        freshForMs, progressIntervalMs, wholeFileBelowBytes, policy, timeouts, servedBy, id);
   }
 
   DuckInstances.Limits duckdb() {
@@ -59,6 +62,6 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
 
   ParquetCache.Settings cache() {
     return new ParquetCache.Settings(home.resolve("cache"), cacheMaxBytes, maxFileSizeBytes, maxQueryFetchBytes,
-        maxFooterBytes, downloadTimeoutMs, fetchConnections, wholeFileBelowBytes);
+        maxFooterBytes, downloadTimeoutMs, fetchConnections, wholeFileBelowBytes, freshForMs);
   }
 }

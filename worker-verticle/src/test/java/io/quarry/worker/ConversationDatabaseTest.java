@@ -41,6 +41,7 @@ class ConversationDatabaseTest {
     WorkerVerticle worker = new WorkerVerticle();
     vertx.deployVerticle(worker, new DeploymentOptions().setConfig(new JsonObject()
         .put("dataDir", dir.resolve("data").toString()).put("allowPrivateNetworks", true).put("instances", 1)
+        .put("freshForMs", 0)
         .put("localWorkerId", "shared"))).await();
     query(vertx, "SELECT count(*) FROM people", tables);
     query(vertx, "SELECT count(*) FROM cities", tables);

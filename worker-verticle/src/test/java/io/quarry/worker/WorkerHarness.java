@@ -37,8 +37,9 @@ final class WorkerHarness {
   /** {@code poolSettings}: the {@code localWorkers} section the pool reads (e.g. its queue). */
   WorkerHarness deploy(JsonObject overrides, long queryTimeoutMs, JsonObject poolSettings) {
     undeploy();
+    // These tests are about what the cache asks its server at each use: no freshness window unless one says so.
     JsonObject config = new JsonObject().put("dataDir", dir.resolve("data").toString()).put("allowPrivateNetworks", true)
-        .put("threads", 2).put("memoryLimit", "512MB").mergeIn(overrides);
+        .put("threads", 2).put("memoryLimit", "512MB").put("freshForMs", 0).mergeIn(overrides);
     JsonObject node = new JsonObject().put("worker", config).put("localWorkers", poolSettings)
         .put("query", new JsonObject().put("timeoutMs", queryTimeoutMs));
     pool = vertx.deployVerticle(WorkerPool.inProcess(WorkerPoolSettings.inProcess(node,

@@ -1,0 +1,89 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.testing.ParquetFixtures;
+import io.quarry.testing.ParquetServer;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A whole node at the default freshness window (worker.freshForMs, 60 s), as a user meets it: queries again and again
+ * over a file ask its origin once; a Refresh, or the version check on opening the conversation, asks regardless, and
+ * the next query reads what they found.
+ */
+class FreshCopiesTest extends ChatTestBase {
+
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
+  @Override
+  Map<String, String> env() {
+    return Map.of("QUARRY_WORKER_FRESH_FOR_MS", "60000");
+  }
+
+  private JsonObject query(String sql) {
+    HttpResponse<Buffer> ran = chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/query",
+        new JsonObject().put("sql", sql));
+    assertThat(ran.statusCode()).as(ran.bodyAsString()).isEqualTo(200);
+    return ran.bodyAsJsonObject();
+  }
+
+  private long count() {
+    return query("SELECT count(*) FROM table1").getJsonArray("rows").getJsonArray(0).getLong(0);
+  }
+
+  @Test
+  @DisplayName("the same query again and again asks the file's origin nothing after the first; each result says when"
+      + " the file was last confirmed")
+  void repeatedQueries() {
+    ParquetServer.Route file = chat.files.route("/fresh.parquet").content(ParquetFixtures.people(dir));
+    chat.addDataset(conversation, "/fresh.parquet");
+    JsonObject first = query("SELECT count(*) FROM table1");
+    long asked = file.requests();
+    for (int i = 0; i < 5; i++) {
+      assertThat(count()).isEqualTo(100);
+    }
+    assertThat(file.requests()).as("requests to the origin after the first query").isEqualTo(asked);
+    String confirmed = first.getJsonArray("sources").getJsonObject(0).getString("confirmed_at");
+    assertThat(confirmed).isNotNull();
+    assertThat(query("SELECT 1 FROM table1 LIMIT 1").getJsonArray("sources").getJsonObject(0).getString("confirmed_at"))
+        .isEqualTo(confirmed);
+  }
+
+  @Test
+  @DisplayName("a file changed on its origin: within the window queries read the copy; a Refresh finds the new version"
+      + " and the next query reads it")
+  void refreshFindsIt() {
+    ParquetServer.Route file = chat.files.route("/changing.parquet").content(ParquetFixtures.people(dir));
+    String dataset = chat.addDataset(conversation, "/changing.parquet").getString("id");
+    assertThat(count()).isEqualTo(100);
+    file.content(ParquetFixtures.write(dir.resolve("more.parquet"), "SELECT i AS id FROM range(250) t(i)"));
+    assertThat(count()).as("within the window, unasked").isEqualTo(100);
+    HttpResponse<Buffer> refreshed = chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/datasets/"
+        + dataset + "/refresh", null);
+    assertThat(refreshed.statusCode()).as(refreshed.bodyAsString()).isEqualTo(200);
+    assertThat(count()).isEqualTo(250);
+  }
+
+  @Test
+  @DisplayName("a file changed on its origin: the version check on opening the conversation finds it, and the next"
+      + " query reads it")
+  void versionCheckFindsIt() {
+    ParquetServer.Route file = chat.files.route("/checked.parquet").content(ParquetFixtures.people(dir));
+    chat.addDataset(conversation, "/checked.parquet");
+    assertThat(count()).isEqualTo(100);
+    file.content(ParquetFixtures.write(dir.resolve("most.parquet"), "SELECT i AS id FROM range(300) t(i)"));
+    HttpResponse<Buffer> checked = chat.send(HttpMethod.POST, "/api/conversations/" + conversation
+        + "/datasets/versions", null);
+    assertThat(checked.bodyAsJsonObject().getLong("changed")).as(checked.bodyAsString()).isEqualTo(1);
+    assertThat(count()).isEqualTo(300);
+  }
+}
