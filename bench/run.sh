@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a benchmark on this machine: bench/run.sh dataset|chat|cluster|startup|load|fetch|metrics|export|bridge
+# Runs a benchmark on this machine: bench/run.sh dataset|chat|cluster|startup|load|fetch|metrics|export|bridge|fresh
 # Traffic stays on loopback. Figures are ratios against a baseline measured in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +10,7 @@ case "${1:-dataset}" in
   dataset) main=io.quarry.bench.DatasetBench ;;
   chat) main=io.quarry.bench.ChatBench ;;
   bridge) main=io.quarry.bench.BridgeBench ;;
+  fresh) main=io.quarry.bench.FreshBench ;;
   cluster) main=io.quarry.bench.ClusterBench
     # bench/run.sh cluster [jar] [tls]: tls measures only what bus TLS costs a query round trip
     args=("${2:-app/target/quarry.jar}" "${@:3}") ;;

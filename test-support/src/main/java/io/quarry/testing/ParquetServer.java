@@ -63,6 +63,7 @@ public final class ParquetServer {
     private volatile long dropRangesAfterBytes = -1;
     private volatile boolean shortRanges;
     private volatile String cacheControl;
+    private volatile long roundTripMs;
     final AtomicLong requests = new AtomicLong();
     final AtomicLong rangeRequests = new AtomicLong();
     final AtomicLong rangeBytes = new AtomicLong();
@@ -106,6 +107,12 @@ public final class ParquetServer {
 
     public Route ignoreRange() {
       ignoreRange = true;
+      return this;
+    }
+
+    /** Starts every answer this long after its request, as an origin far away does (one round trip). */
+    public Route roundTrip(long ms) {
+      this.roundTripMs = ms;
       return this;
     }
 
@@ -346,6 +353,18 @@ public final class ParquetServer {
       return;
     }
     route.requests.incrementAndGet();
+    if (route.roundTripMs > 0) {
+      request.pause();
+      vertx.setTimer(route.roundTripMs, t -> {
+        request.resume();
+        serve(route, request);
+      });
+      return;
+    }
+    serve(route, request);
+  }
+
+  private void serve(Route route, HttpServerRequest request) {
     HttpServerResponse response = request.response();
     if (route.redirect != null) {
       response.setStatusCode(302).putHeader("Location", route.redirect).end();
