@@ -188,18 +188,34 @@ class BridgeTest {
   }
 
   @Test
-  @DisplayName("a frame at the size limit is read; one byte past it, the connection is cut off before it is read")
-  void frameLimit() throws Exception {
-    Frames client = Frames.connect(node.vertx(), bridgePort);
-    String padding = "x".repeat(ApiOps.BRIDGE_MAX_FRAME_BYTES);
+  @DisplayName("frames at their size limits are read, before signing in (4,096 bytes) and after (1 MiB); one byte past"
+      + " either, the connection is cut off before the frame is read")
+  void frameLimits() throws Exception {
     JsonObject frame = new JsonObject().put("type", "send").put("address", "api.usage.get").put("replyAddress", "r")
         .put("body", new JsonObject());
-    int room = ApiOps.BRIDGE_MAX_FRAME_BYTES - frame.copy().put("pad", "").encode().length();
-    JsonObject atLimit = client.request(frame.copy().put("pad", padding.substring(0, room)));
-    assertThat(atLimit.getInteger("code")).as(atLimit.encode()).isEqualTo(401);
-    JsonObject past = client.send(frame.copy().put("pad", padding.substring(0, room + 1)));
-    assertThat(past.getString("message")).isEqualTo("A frame must hold 2 to 1048576 bytes of JSON");
-    assertThat(client.closed.poll(10, TimeUnit.SECONDS)).as("the connection closed").isTrue();
+    Frames unsigned = Frames.connect(node.vertx(), bridgePort);
+    assertThat(unsigned.send(padded(frame, ApiOps.BRIDGE_MAX_SIGN_IN_FRAME_BYTES)).getInteger("code")).isEqualTo(401);
+    assertThat(unsigned.send(padded(frame, ApiOps.BRIDGE_MAX_SIGN_IN_FRAME_BYTES + 1)).getString("message"))
+        .isEqualTo("A frame must hold 2 to 4096 bytes of JSON before signing in");
+    assertThat(unsigned.closed.poll(10, TimeUnit.SECONDS)).as("the connection closed").isTrue();
+
+    String email = "frames-" + UUID.randomUUID() + "@example.com";
+    user(email);
+    String token = token("create", "--user", email).get(0).substring("token ".length());
+    Frames signed = Frames.connect(node.vertx(), bridgePort);
+    assertThat(signed.request("quarry.bridge.login", new JsonObject().put("token", token)).getString("type"))
+        .isEqualTo("message");
+    JsonObject atLimit = signed.send(padded(frame, ApiOps.BRIDGE_MAX_FRAME_BYTES));
+    assertThat(atLimit.getString("type")).as(atLimit.encode()).isEqualTo("message");
+    assertThat(signed.send(padded(frame, ApiOps.BRIDGE_MAX_FRAME_BYTES + 1)).getString("message"))
+        .isEqualTo("A frame must hold 2 to 1048576 bytes of JSON");
+    assertThat(signed.closed.poll(10, TimeUnit.SECONDS)).as("the connection closed").isTrue();
+  }
+
+  /** {@code frame} with a field that makes its JSON exactly {@code bytes} long. */
+  private static JsonObject padded(JsonObject frame, int bytes) {
+    int room = bytes - frame.copy().put("pad", "").encode().length();
+    return frame.copy().put("pad", "x".repeat(room));
   }
 
   /** A raw client of the protocol, for what the Node.js client does not try. */

@@ -36,6 +36,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A cluster whose event bus runs TLS with mutual authentication, on loopback: a web node and a worker node with
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.Test;
  */
 class BusTlsTest {
 
+  @TempDir
   static Path dir;
   static Vertx outside;
   static ParquetServer files;
@@ -57,7 +59,6 @@ class BusTlsTest {
 
   @BeforeAll
   static void start() throws Exception {
-    dir = Files.createTempDirectory("quarry-bus-tls");
     outside = Vertx.vertx();
     files = ParquetServer.start(outside);
     files.route("/people.parquet").content(ParquetFixtures.people(dir));

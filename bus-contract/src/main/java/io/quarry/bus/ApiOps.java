@@ -42,6 +42,8 @@ public final class ApiOps {
   public static final int MAX_QUESTION = 10_000;
   /** The largest frame a client of the TCP bridge may send (its length prefix not counted). */
   public static final int BRIDGE_MAX_FRAME_BYTES = 1 << 20;
+  /** The largest frame a client of the TCP bridge may send before it has signed in. */
+  public static final int BRIDGE_MAX_SIGN_IN_FRAME_BYTES = 4_096;
   /** A new conversation's title when none is given. */
   public static final String DEFAULT_TITLE = "New conversation";
   /**

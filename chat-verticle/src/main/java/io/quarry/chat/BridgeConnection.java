@@ -28,13 +28,19 @@ import java.util.Map;
  * One client of the bridge. It signs in first, sending its API token to {@link Addresses#BRIDGE_LOGIN}; then it may
  * send the public operations, each acting for the token's user whatever {@code user_id} it names, and follow that
  * user's events. The token is looked up again at every request, so that a revoked one stops at once. Frames larger
- * than {@link #MAX_FRAME_BYTES}, a client that has not signed in within {@link #SIGN_IN_MS}, one that does not read its
- * events as fast as they come, or one that speaks anything but the protocol, are cut off.
+ * than {@link #MAX_FRAME_BYTES} (before signing in, {@link #MAX_FRAME_BYTES_UNSIGNED}), a client that has not signed in
+ * within {@link #SIGN_IN_MS}, one that does not read its events as fast as they come, or one that speaks anything but
+ * the protocol, are cut off; one that does not read its answers is read no further until it does.
  */
 final class BridgeConnection {
 
   /** The largest frame a client may send: room for the longest SQL or question, escaped. */
   static final int MAX_FRAME_BYTES = ApiOps.BRIDGE_MAX_FRAME_BYTES;
+  /**
+   * The largest frame before signing in (a sign-in is a few hundred bytes): a thousand connections that never sign in
+   * hold a few megabytes of this node's memory, not a gigabyte.
+   */
+  static final int MAX_FRAME_BYTES_UNSIGNED = ApiOps.BRIDGE_MAX_SIGN_IN_FRAME_BYTES;
   static final long SIGN_IN_MS = 10_000;
   static final int SIGN_IN_TRIES = 3;
   /** Requests one connection may have waiting for their answers. */
@@ -91,8 +97,9 @@ final class BridgeConnection {
   }
 
   private void length(int length) {
-    if (length < 2 || length > MAX_FRAME_BYTES) {
-      cutOff("A frame must hold 2 to " + MAX_FRAME_BYTES + " bytes of JSON");
+    int max = tokenHash == null ? MAX_FRAME_BYTES_UNSIGNED : MAX_FRAME_BYTES;
+    if (length < 2 || length > max) {
+      cutOff("A frame must hold 2 to " + max + " bytes of JSON" + (tokenHash == null ? " before signing in" : ""));
       return;
     }
     frameLength = length;
@@ -243,8 +250,16 @@ final class BridgeConnection {
     write(BridgeFrames.failure(replyAddress, address, BusFailure.of(e)));
   }
 
+  /**
+   * A client that sends requests and does not read their answers would pile them up in this node's memory: reading
+   * its frames waits until it has taken what was written.
+   */
   private void write(JsonObject frame) {
     socket.write(BridgeFrames.encode(frame));
+    if (socket.writeQueueFull() && parser != null) {
+      parser.pause();
+      socket.drainHandler(v -> parser.resume());
+    }
   }
 
   private void cutOff(String why) {
