@@ -7,22 +7,21 @@ import io.quarry.bus.ApiOps;
 import io.quarry.bus.ApiOps.CreateConversation;
 import io.quarry.bus.Bus;
 import io.quarry.bus.StorageOps;
+import io.quarry.testing.BridgeClient;
 import io.quarry.testing.FakeGemini;
 import io.quarry.testing.JarCommand;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.core.net.NetSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -158,16 +157,16 @@ class BridgeTest {
     user(email);
     List<String> made = token("create", "--user", email);
     String token = made.get(0).substring("token ".length());
-    Frames client = Frames.connect(node.vertx(), bridgePort);
-    assertThat(client.request("quarry.bridge.login", new JsonObject().put("token", token)).getString("type"))
-        .isEqualTo("message");
+    BridgeClient client = BridgeClient.connect(node.vertx(), bridgePort);
+    assertThat(answer(client.request("quarry.bridge.login", new JsonObject().put("token", token)))
+        .getString("type")).isEqualTo("message");
     assertThat(token("revoke", made.get(1).substring("id ".length()))).containsExactly("revoked "
         + made.get(1).substring("id ".length()));
-    JsonObject refused = client.request("api.conversation.list", new JsonObject());
+    JsonObject refused = answer(client.request("api.conversation.list", new JsonObject()));
     assertThat(refused.getInteger("code")).isEqualTo(401);
     assertThat(refused.getString("message")).isEqualTo("Unknown or revoked token");
-    assertThat(Frames.connect(node.vertx(), bridgePort).request("quarry.bridge.login",
-        new JsonObject().put("token", token)).getInteger("code")).isEqualTo(401);
+    assertThat(answer(BridgeClient.connect(node.vertx(), bridgePort).request("quarry.bridge.login",
+        new JsonObject().put("token", token))).getInteger("code")).isEqualTo(401);
     assertThatThrownBy(() -> token("create", "--user", "nobody@example.com"))
         .hasMessage("No user has the email nobody@example.com");
     assertThatThrownBy(() -> token("revoke", "no-such-id")).hasMessage("No token has the id no-such-id");
@@ -177,14 +176,14 @@ class BridgeTest {
   @Test
   @DisplayName("a connection gets three tries to sign in: the first two failures are answered, the third ends it")
   void signInTries() throws Exception {
-    Frames client = Frames.connect(node.vertx(), bridgePort);
+    BridgeClient client = BridgeClient.connect(node.vertx(), bridgePort);
     JsonObject wrong = new JsonObject().put("token", "qt_wrong");
     for (int i = 0; i < 2; i++) {
-      assertThat(client.request("quarry.bridge.login", wrong).getInteger("code")).isEqualTo(401);
+      assertThat(answer(client.request("quarry.bridge.login", wrong)).getInteger("code")).isEqualTo(401);
     }
-    assertThat(client.request("quarry.bridge.login", wrong).getInteger("code")).isEqualTo(401);
-    assertThat(client.received.poll(10, TimeUnit.SECONDS).getString("message")).isEqualTo("Too many failed sign-ins");
-    assertThat(client.closed.poll(10, TimeUnit.SECONDS)).as("the connection closed").isTrue();
+    assertThat(answer(client.request("quarry.bridge.login", wrong)).getInteger("code")).isEqualTo(401);
+    assertThat(client.next(10).getString("message")).isEqualTo("Too many failed sign-ins");
+    closes(client);
   }
 
   @Test
@@ -193,23 +192,24 @@ class BridgeTest {
   void frameLimits() throws Exception {
     JsonObject frame = new JsonObject().put("type", "send").put("address", "api.usage.get").put("replyAddress", "r")
         .put("body", new JsonObject());
-    Frames unsigned = Frames.connect(node.vertx(), bridgePort);
-    assertThat(unsigned.send(padded(frame, ApiOps.BRIDGE_MAX_SIGN_IN_FRAME_BYTES)).getInteger("code")).isEqualTo(401);
-    assertThat(unsigned.send(padded(frame, ApiOps.BRIDGE_MAX_SIGN_IN_FRAME_BYTES + 1)).getString("message"))
+    BridgeClient unsigned = BridgeClient.connect(node.vertx(), bridgePort);
+    assertThat(sent(unsigned, padded(frame, ApiOps.BRIDGE_MAX_SIGN_IN_FRAME_BYTES)).getInteger("code"))
+        .isEqualTo(401);
+    assertThat(sent(unsigned, padded(frame, ApiOps.BRIDGE_MAX_SIGN_IN_FRAME_BYTES + 1)).getString("message"))
         .isEqualTo("A frame must hold 2 to 4096 bytes of JSON before signing in");
-    assertThat(unsigned.closed.poll(10, TimeUnit.SECONDS)).as("the connection closed").isTrue();
+    closes(unsigned);
 
     String email = "frames-" + UUID.randomUUID() + "@example.com";
     user(email);
     String token = token("create", "--user", email).get(0).substring("token ".length());
-    Frames signed = Frames.connect(node.vertx(), bridgePort);
-    assertThat(signed.request("quarry.bridge.login", new JsonObject().put("token", token)).getString("type"))
-        .isEqualTo("message");
-    JsonObject atLimit = signed.send(padded(frame, ApiOps.BRIDGE_MAX_FRAME_BYTES));
+    BridgeClient signed = BridgeClient.connect(node.vertx(), bridgePort);
+    assertThat(answer(signed.request("quarry.bridge.login", new JsonObject().put("token", token)))
+        .getString("type")).isEqualTo("message");
+    JsonObject atLimit = sent(signed, padded(frame, ApiOps.BRIDGE_MAX_FRAME_BYTES));
     assertThat(atLimit.getString("type")).as(atLimit.encode()).isEqualTo("message");
-    assertThat(signed.send(padded(frame, ApiOps.BRIDGE_MAX_FRAME_BYTES + 1)).getString("message"))
+    assertThat(sent(signed, padded(frame, ApiOps.BRIDGE_MAX_FRAME_BYTES + 1)).getString("message"))
         .isEqualTo("A frame must hold 2 to 1048576 bytes of JSON");
-    assertThat(signed.closed.poll(10, TimeUnit.SECONDS)).as("the connection closed").isTrue();
+    closes(signed);
   }
 
   /** {@code frame} with a field that makes its JSON exactly {@code bytes} long. */
@@ -218,47 +218,20 @@ class BridgeTest {
     return frame.copy().put("pad", "x".repeat(room));
   }
 
-  /** A raw client of the protocol, for what the Node.js client does not try. */
-  static final class Frames {
-    final NetSocket socket;
-    final LinkedBlockingQueue<JsonObject> received = new LinkedBlockingQueue<>();
-    final LinkedBlockingQueue<Boolean> closed = new LinkedBlockingQueue<>();
-    Buffer pending = Buffer.buffer();
+  /** An answer within 30 s. */
+  private static JsonObject answer(Future<JsonObject> request) {
+    return request.timeout(30, TimeUnit.SECONDS).await();
+  }
 
-    private Frames(NetSocket socket) {
-      this.socket = socket;
-      socket.handler(this::read);
-      socket.closeHandler(v -> closed.add(true));
-    }
+  /** Writes {@code frame} as it is; the next frame the bridge sends back. */
+  private static JsonObject sent(BridgeClient client, JsonObject frame) throws InterruptedException {
+    client.write(frame);
+    JsonObject back = client.next(30);
+    assertThat(back).as("an answer to a frame of " + frame.encode().length() + " bytes").isNotNull();
+    return back;
+  }
 
-    static Frames connect(Vertx vertx, int port) {
-      return new Frames(vertx.createNetClient().connect(port, "127.0.0.1").await());
-    }
-
-    private void read(Buffer bytes) {
-      pending.appendBuffer(bytes);
-      while (pending.length() >= 4 && pending.length() >= 4 + pending.getInt(0)) {
-        int length = pending.getInt(0);
-        received.add(new JsonObject(pending.getBuffer(4, 4 + length)));
-        pending = pending.getBuffer(4 + length, pending.length());
-      }
-    }
-
-    JsonObject request(String address, JsonObject body) throws InterruptedException {
-      return request(new JsonObject().put("type", "send").put("address", address).put("replyAddress", "r")
-          .put("body", body));
-    }
-
-    JsonObject request(JsonObject frame) throws InterruptedException {
-      return send(frame);
-    }
-
-    JsonObject send(JsonObject frame) throws InterruptedException {
-      Buffer json = frame.toBuffer();
-      socket.write(Buffer.buffer().appendInt(json.length()).appendBuffer(json));
-      JsonObject answer = received.poll(30, TimeUnit.SECONDS);
-      assertThat(answer).as("an answer to " + frame.getString("address")).isNotNull();
-      return answer;
-    }
+  private static void closes(BridgeClient client) {
+    client.closed().timeout(10, TimeUnit.SECONDS).await();
   }
 }
