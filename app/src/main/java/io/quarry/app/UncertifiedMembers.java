@@ -58,9 +58,11 @@ final class UncertifiedMembers {
       return;
     }
     UncertifiedMembers members = new UncertifiedMembers(vertx, manager, bus);
-    members.registrations.addEntryListener(members.new Added(), true);
-    vertx.executeBlocking(() -> Set.copyOf(members.registrations.values()), false)
-        .onSuccess(present -> present.forEach(r -> members.seen(r.unwrap().nodeId())));
+    // Hazelcast's calls block: the listener's registration is a request to every member.
+    vertx.executeBlocking(() -> {
+      members.registrations.addEntryListener(members.new Added(), true);
+      return Set.copyOf(members.registrations.values());
+    }, false).onSuccess(present -> present.forEach(r -> members.seen(r.unwrap().nodeId())));
     vertx.setPeriodic(RECHECK_MS, t -> members.recheck());
   }
 

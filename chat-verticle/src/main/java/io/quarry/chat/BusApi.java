@@ -12,6 +12,7 @@ import io.quarry.bus.Export;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.QueryResult;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.StorageOps;
 import io.quarry.bus.User;
@@ -93,12 +94,12 @@ final class BusApi {
             chosen)));
   }
 
-  private Future<io.quarry.bus.QueryResult> query(Query r) {
+  private Future<QueryResult> query(Query r) {
     return datasets.query(r.userId(), r.conversationId(), Bodies.required("sql", r.sql(), ApiOps.MAX_SQL));
   }
 
   /** Within the limits of the browser's downloads ({@code export.maxRows}, {@code export.maxBytes}). */
-  private Future<io.quarry.bus.QueryResult> export(ExportQuery r) {
+  private Future<QueryResult> export(ExportQuery r) {
     String sql = Bodies.required("sql", r.sql(), ApiOps.MAX_SQL);
     if (r.format() == null || !Export.FORMATS.contains(r.format())) {
       throw QuarryException.badRequest("Field 'format' must be csv, parquet or json");

@@ -1,15 +1,12 @@
 package io.quarry.worker;
 
+import io.quarry.bus.Sha256;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.net.OutboundHttp.Exchange;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.function.BiFunction;
 
@@ -98,7 +95,7 @@ final class NewCopies {
   }
 
   private Path newFile(String url) {
-    return settings.dir().resolve(sha256(url).substring(0, 32) + "-" + (++versions) + ".parquet");
+    return settings.dir().resolve(Sha256.hex(url).substring(0, 32) + "-" + (++versions) + ".parquet");
   }
 
   /** {@code copy} null for a whole file. */
@@ -110,11 +107,4 @@ final class NewCopies {
     return Future.succeededFuture(target);
   }
 
-  private static String sha256(String text) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-  }
 }
