@@ -60,6 +60,11 @@ final class ClassArchive {
     return List.of("-XX:ArchiveClassesAtExit=" + pending(workerId), QUIET);
   }
 
+  /** Whether this worker writes the archive as it exits, which takes it seconds more to end. */
+  synchronized boolean writing(String workerId) {
+    return workerId.equals(writer);
+  }
+
   private Path pending(String workerId) {
     return archive.resolveSibling(archive.getFileName() + "." + workerId);
   }

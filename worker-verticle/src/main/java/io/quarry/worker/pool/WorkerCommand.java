@@ -39,6 +39,9 @@ final class WorkerCommand {
       "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED",
       "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED");
 
+  private static final long STOP_GRACE_MS = 5_000;
+  private static final long ARCHIVE_STOP_GRACE_MS = 30_000;
+
   private final LocalWorkersConfig settings;
   private final String mainClass;
   private final Path home;
@@ -64,6 +67,14 @@ final class WorkerCommand {
   /** What processes of an earlier run left (they end with their node, and a node killed outright cannot clean up). */
   void clearLeftovers() {
     delete(temp);
+  }
+
+  /**
+   * How long a process asked to end may take before it is killed: one writing the class archive dumps thousands of
+   * classes first, which on a loaded machine takes longer than a worker's ordinary exit.
+   */
+  long stopGraceMs(String workerId) {
+    return classes.writing(workerId) ? ARCHIVE_STOP_GRACE_MS : STOP_GRACE_MS;
   }
 
   /**

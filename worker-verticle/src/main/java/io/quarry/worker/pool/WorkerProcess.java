@@ -42,7 +42,6 @@ final class WorkerProcess implements Member {
   /** A process that dies sooner than this after starting counts towards a slower restart. */
   private static final long QUICK_DEATH_MS = 10_000;
   private static final long MAX_RESTART_DELAY_MS = 30_000;
-  private static final long STOP_GRACE_MS = 5_000;
 
   enum State { STARTING, READY, RESTARTING, STOPPED }
 
@@ -289,11 +288,13 @@ final class WorkerProcess implements Member {
     if (running == null) {
       return Future.succeededFuture();
     }
+    long grace = command.stopGraceMs(workerId);
     running.destroy();
-    return Future.fromCompletionStage(tidied.copy().orTimeout(STOP_GRACE_MS, TimeUnit.MILLISECONDS), context)
+    return Future.fromCompletionStage(tidied.copy().orTimeout(grace, TimeUnit.MILLISECONDS), context)
         .recover(e -> {
+          log.warn("{} did not end within {} ms of being asked to; killed", name(), grace);
           running.destroyForcibly();
-          return Future.fromCompletionStage(tidied.copy().completeOnTimeout(running, STOP_GRACE_MS,
+          return Future.fromCompletionStage(tidied.copy().completeOnTimeout(running, grace,
               TimeUnit.MILLISECONDS), context);
         })
         .mapEmpty();
