@@ -49,7 +49,7 @@ class CrashRecoveryIT {
       + " the add failed with Retry that works, and the conversation takes a new question")
   void nothingLost() throws Exception {
     files.route("/people.parquet").content(ParquetFixtures.people(dir));
-    ParquetServer.Held head = files.route("/people.parquet").holdHead();
+    ParquetServer.Held head = files.route("/people.parquet").holdTails();
     int port = JarCommand.freePort();
     Map<String, String> env = Map.of("QUARRY_HTTP_PORT", String.valueOf(port),
         "QUARRY_DATA_DIR", dir.resolve("data").toString(), "QUARRY_LOCAL_WORKERS", "1",

@@ -40,10 +40,23 @@ final class BodyReader {
       } else {
         promise.tryFail(new TooLong(limit));
       }
-      exchange.request().reset();
+      if (!(chunk.length() == room && declaredLength(exchange) == limit)) {
+        // Cut short: the rest is never downloaded. A body read to its end keeps its connection for the next request.
+        exchange.request().reset();
+      }
     });
     exchange.response().exceptionHandler(promise::tryFail);
     exchange.response().endHandler(v -> promise.tryComplete(body));
+    exchange.response().resume();
     return promise.future();
+  }
+
+  private static long declaredLength(Exchange exchange) {
+    try {
+      String value = exchange.response().getHeader("Content-Length");
+      return value == null ? -1 : Long.parseLong(value.strip());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 }

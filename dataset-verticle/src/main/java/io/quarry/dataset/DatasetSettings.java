@@ -28,7 +28,8 @@ public record DatasetSettings(Pipeline.Settings pipeline, AddressPolicy policy, 
     long workerWait = c.getLong("workerTimeoutMs");
     return new DatasetSettings(
         new Pipeline.Settings(c.getLong("headTimeoutMs"), c.getLong("magicTimeoutMs"), c.getLong("schemaTimeoutMs"),
-            c.getLong("maxFileSizeBytes"), c.getLong("rangelessMaxBytes"), c.getInteger("maxFooterBytes")),
+            c.getLong("maxFileSizeBytes"), c.getLong("rangelessMaxBytes"), c.getInteger("maxFooterBytes"),
+            c.getInteger("tailBytes")),
         AddressPolicy.of(c.getBoolean("allowPrivateNetworks"), c.getString("allowedAddresses"),
             c.getString("trustedUrlPrefixes")),
         c.getInteger("maxDatasets"), c.getInteger("maxSqlChars"), c.getInteger("maxQueriesPerUser"),

@@ -17,21 +17,30 @@ import java.net.URI;
 import java.nio.ByteOrder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.function.Function;
 
 /**
  * Steps 2–4 of the seed's URL validation pipeline, each within its own time limit and failing with the
- * seed's exact message: HEAD for accessibility, the first four bytes for the magic number, then the
- * schema: the footer alone, read with explicit {@code bytes=a-b} ranges (last 8 bytes, then the
- * footer), so adding a multi-gigabyte file moves kilobytes; then the engine opens the file as every query
- * will (see {@link EngineSchema}), and its column types are the schema.
+ * seed's exact message, in as few round trips as a far origin allows. Two requests go out at once: the
+ * file's last {@code tailBytes} ({@code Range: bytes=-N}, 64 KB by default), whose answer says the file is
+ * there (step 2: its status), how large it is ({@code Content-Range}), which version it is, and holds the
+ * footer of most files; and its first four bytes, the magic number (step 3). A footer longer than the tail
+ * costs one more range (step 4). Then the engine opens the file as every query will (see {@link EngineSchema}),
+ * and its column types are the schema. Adding a multi-gigabyte file moves kilobytes.
  *
- * <p>Fallbacks: a server that refuses HEAD (405/501) is probed by the ranged GET of step 3 instead. A
- * server that ignores {@code Range} (answers 200) has its request reset after the bytes needed; its
- * schema can then only be read by downloading the file, which is done for files up to
- * {@code rangelessMaxBytes} (default 64 MB) and refused with a clear reason above.
+ * <p>Fallbacks, the classic path: a server that ignores {@code Range} (answers 200), cannot serve a suffix
+ * (416, as for an empty file) or gives no total in {@code Content-Range} is asked one step at a time: HEAD
+ * for accessibility (a server that refuses HEAD, 405/501, is probed by the ranged GET of step 3 instead),
+ * the first four bytes, the footer with explicit {@code bytes=a-b} ranges. A server that ignores
+ * {@code Range} has its requests reset after the bytes needed; its schema can then only be read by
+ * downloading the file, which is done for files up to {@code rangelessMaxBytes} (default 64 MB) and refused
+ * with a clear reason above.
  */
 final class Pipeline {
 
@@ -39,9 +48,10 @@ final class Pipeline {
   static final String NOT_PARQUET = "Not a valid parquet file";
   static final String NO_SCHEMA = "Could not read parquet schema";
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
+  private static final Pattern CONTENT_RANGE = Pattern.compile("bytes (\\d+)-(\\d+)/(\\d+)");
 
   record Settings(long headTimeoutMs, long magicTimeoutMs, long schemaTimeoutMs, long maxFileSize,
-      long rangelessMaxBytes, int maxFooterBytes) {
+      long rangelessMaxBytes, int maxFooterBytes, int tailBytes) {
   }
 
   /** What a successful pipeline learned; {@code columns} as {@code [{name, type, friendly_type}]}, the engine's. */
@@ -59,6 +69,10 @@ final class Pipeline {
     }
   }
 
+  /** The answer to the suffix range: the file's bytes from {@code from} to its end, not read yet. */
+  private record Tail(Exchange exchange, long from, Probe probe) {
+  }
+
   private final Vertx vertx;
   private final OutboundHttp http;
   private final Settings settings;
@@ -72,10 +86,27 @@ final class Pipeline {
   }
 
   Future<Loaded> run(URI url) {
+    Deadline magicDeadline = new Deadline(vertx, settings.magicTimeoutMs());
+    Future<Probe> magic = step(magicDeadline, NOT_PARQUET, d -> magic(url, d));
+    return step(settings.headTimeoutMs(), COULD_NOT_ACCESS, d -> tail(url, d))
+        .onFailure(e -> magicDeadline.cancel())
+        .compose(tail -> tail.isPresent() ? fromTail(url, tail.get(), magic) : classic(url, magic));
+  }
+
+  private Future<Loaded> fromTail(URI url, Tail tail, Future<Probe> magic) {
+    return magic.compose(v -> checkSize(tail.probe()))
+        .compose(probe -> schema(url, probe, d -> footerInTail(url, tail, d)))
+        .onFailure(e -> tail.exchange().discard());
+  }
+
+  /** {@code magic}: step 3, already asked; what its answer says of the file fills in what HEAD did not. */
+  private Future<Loaded> classic(URI url, Future<Probe> magic) {
     return step(settings.headTimeoutMs(), COULD_NOT_ACCESS, d -> head(url, d))
-        .compose(probe -> step(settings.magicTimeoutMs(), NOT_PARQUET, d -> magic(url, probe, d)))
+        .compose(head -> magic.map(first -> new Probe(head.size() >= 0 ? head.size() : first.size(),
+            head.etag() != null ? head.etag() : first.etag(), first.rangeSupported())))
         .compose(this::checkSize)
-        .compose(probe -> step(settings.schemaTimeoutMs(), NO_SCHEMA, d -> schema(url, probe, d)));
+        .compose(probe -> schema(url, probe, d -> probe.rangeSupported() && probe.size() >= 0
+            ? explicitFooter(url, probe, d) : wholeFileFooter(url, probe, d)));
   }
 
   /** A file's version as its server tells it now (step 2 alone): a size of -1 and no ETag when it does not say. */
@@ -85,6 +116,25 @@ final class Pipeline {
   Future<Version> version(URI url) {
     return step(settings.headTimeoutMs(), COULD_NOT_ACCESS, d -> head(url, d))
         .map(probe -> new Version(probe.size(), probe.etag()));
+  }
+
+  /** The suffix range's answer, or empty when the server cannot serve one and the classic path must ask. */
+  private Future<Optional<Tail>> tail(URI url, Deadline deadline) {
+    return http.send(HttpMethod.GET, url, Map.of("Range", "bytes=-" + settings.tailBytes()), deadline)
+        .compose(exchange -> {
+          int status = exchange.response().statusCode();
+          Matcher range = CONTENT_RANGE.matcher(String.valueOf(exchange.response().getHeader("Content-Range")));
+          if (status == 206 && range.matches()) {
+            exchange.response().pause();
+            return Future.succeededFuture(Optional.of(new Tail(exchange, Long.parseLong(range.group(1)),
+                new Probe(Long.parseLong(range.group(3)), version(exchange), true))));
+          }
+          exchange.discard();
+          if (status == 200 || status == 206 || status == 416) {
+            return Future.succeededFuture(Optional.empty());
+          }
+          return fail(COULD_NOT_ACCESS, "The server answered HTTP " + status);
+        });
   }
 
   private Future<Probe> head(URI url, Deadline deadline) {
@@ -101,20 +151,21 @@ final class Pipeline {
     });
   }
 
-  private Future<Probe> magic(URI url, Probe probe, Deadline deadline) {
+  /**
+   * Step 3: the first four bytes ({@code Range: bytes=0-3}) must be {@code PAR1}. The answer also says whether the
+   * server honours ranges, and the file's size and version, for a server whose HEAD did not.
+   */
+  private Future<Probe> magic(URI url, Deadline deadline) {
     return http.send(HttpMethod.GET, url, Map.of("Range", "bytes=0-3"), deadline).compose(exchange -> {
       int status = exchange.response().statusCode();
       if (status != 200 && status != 206) {
         exchange.discard();
         return fail(status == 416 ? NOT_PARQUET : COULD_NOT_ACCESS, "The server answered HTTP " + status);
       }
-      Probe learned = probe.size() >= 0 ? probe
-          : probe.withSize(status == 206 ? totalFromContentRange(exchange) : longHeader(exchange, "Content-Length"));
-      Probe withEtag = learned.etag() == null ? new Probe(learned.size(), version(exchange), learned.rangeSupported())
-          : learned;
+      Probe learned = new Probe(status == 206 ? totalFromContentRange(exchange) : longHeader(exchange, "Content-Length"),
+          version(exchange), status == 206);
       return BodyReader.read(exchange, 4, true).compose(head -> startsWithMagic(head)
-          ? Future.succeededFuture(withEtag.withRanges(status == 206))
-          : fail(NOT_PARQUET, "The file does not start with PAR1"));
+          ? Future.succeededFuture(learned) : fail(NOT_PARQUET, "The file does not start with PAR1"));
     });
   }
 
@@ -126,24 +177,54 @@ final class Pipeline {
     return Future.succeededFuture(probe);
   }
 
-  private Future<Loaded> schema(URI url, Probe probe, Deadline deadline) {
-    if (probe.size() >= 0 && probe.size() < 12) {
-      return fail(NO_SCHEMA, "The file is only " + probe.size() + " bytes long: too short for a Parquet footer");
-    }
-    Future<byte[]> footer = probe.rangeSupported() && probe.size() >= 0
-        ? range(url, probe.size() - 8, probe.size() - 1, deadline)
-            .compose(tail -> footerLength(tail, probe.size()))
-            .compose(length -> range(url, probe.size() - 8 - length, probe.size() - 9, deadline))
-        : wholeFileFooter(url, probe, deadline);
-    return footer.compose(bytes -> {
-      try {
-        return Future.succeededFuture(ParquetFooter.rowCount(bytes));
-      } catch (IOException | RuntimeException e) {
-        return fail(NO_SCHEMA, "The footer could not be decoded: " + e.getMessage());
+  /** Step 4: the footer (as {@code footer} brings it), its row count, then the engine's columns, within one limit. */
+  private Future<Loaded> schema(URI url, Probe probe, Function<Deadline, Future<byte[]>> footer) {
+    return step(settings.schemaTimeoutMs(), NO_SCHEMA, deadline -> {
+      if (probe.size() >= 0 && probe.size() < 12) {
+        return fail(NO_SCHEMA, "The file is only " + probe.size() + " bytes long: too short for a Parquet footer");
       }
-    }).compose(rows -> engine.describe(url, new Source(null, url.toString(), probe.etag(), null, probe.size()),
-            deadline.remainingMs())
-        .map(columns -> new Loaded(rows, columns, probe.size(), probe.etag())));
+      return footer.apply(deadline).compose(bytes -> {
+        try {
+          return Future.succeededFuture(ParquetFooter.rowCount(bytes));
+        } catch (IOException | RuntimeException e) {
+          return fail(NO_SCHEMA, "The footer could not be decoded: " + e.getMessage());
+        }
+      }).compose(rows -> engine.describe(url, new Source(null, url.toString(), probe.etag(), null, probe.size()),
+              deadline.remainingMs())
+          .map(columns -> new Loaded(rows, columns, probe.size(), probe.etag())));
+    });
+  }
+
+  /** The footer from the tail's bytes, and from one more range when it is longer than the tail. */
+  private Future<byte[]> footerInTail(URI url, Tail tail, Deadline deadline) {
+    deadline.track(tail.exchange().request());
+    long size = tail.probe().size();
+    long expected = size - tail.from();
+    return BodyReader.read(tail.exchange(), expected, true).compose(body -> {
+      if (body.length() != expected) {
+        return fail(NO_SCHEMA, "The server sent " + body.length() + " bytes of the file's last " + expected);
+      }
+      byte[] bytes = body.getBytes();
+      byte[] last8 = Arrays.copyOfRange(bytes, bytes.length - 8, bytes.length);
+      return footerLength(last8, size).compose(length -> {
+        long at = size - 8 - length;
+        if (at >= tail.from()) {
+          return Future.succeededFuture(Arrays.copyOfRange(bytes, (int) (at - tail.from()), bytes.length - 8));
+        }
+        byte[] held = Arrays.copyOf(bytes, bytes.length - 8);
+        return range(url, at, tail.from() - 1, deadline).map(before -> {
+          byte[] whole = Arrays.copyOf(before, before.length + held.length);
+          System.arraycopy(held, 0, whole, before.length, held.length);
+          return whole;
+        });
+      });
+    });
+  }
+
+  private Future<byte[]> explicitFooter(URI url, Probe probe, Deadline deadline) {
+    return range(url, probe.size() - 8, probe.size() - 1, deadline)
+        .compose(tail -> footerLength(tail, probe.size()))
+        .compose(length -> range(url, probe.size() - 8 - length, probe.size() - 9, deadline));
   }
 
   private Future<Integer> footerLength(byte[] tail, long size) {
@@ -187,22 +268,25 @@ final class Pipeline {
           if (all.length < 12) {
             return fail(NO_SCHEMA, "The file is only " + all.length + " bytes long: too short for a Parquet footer");
           }
-          byte[] tail = java.util.Arrays.copyOfRange(all, all.length - 8, all.length);
+          byte[] tail = Arrays.copyOfRange(all, all.length - 8, all.length);
           return footerLength(tail, all.length)
-              .map(length -> java.util.Arrays.copyOfRange(all, all.length - 8 - length, all.length - 8));
+              .map(length -> Arrays.copyOfRange(all, all.length - 8 - length, all.length - 8));
         });
   }
 
   /** Runs a step under its deadline; any failure that is not already a clear refusal becomes the step's message. */
   private <T> Future<T> step(long timeoutMs, String message, Function<Deadline, Future<T>> work) {
-    Deadline deadline = new Deadline(vertx, timeoutMs);
+    return step(new Deadline(vertx, timeoutMs), message, work);
+  }
+
+  private <T> Future<T> step(Deadline deadline, String message, Function<Deadline, Future<T>> work) {
     Future<T> attempt;
     try {
       attempt = work.apply(deadline);
     } catch (RuntimeException e) {
       attempt = Future.failedFuture(e);
     }
-    return deadline.close(attempt).recover(e -> Future.failedFuture(explain(e, message, timeoutMs)));
+    return deadline.close(attempt).recover(e -> Future.failedFuture(explain(e, message, deadline.millis())));
   }
 
   private static Throwable explain(Throwable e, String message, long timeoutMs) {

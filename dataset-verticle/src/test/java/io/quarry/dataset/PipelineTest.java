@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(VertxExtension.class)
 class PipelineTest {
 
-  static final Pipeline.Settings FAST = new Pipeline.Settings(300, 300, 300, 2L << 30, 4096, 1 << 20);
+  static final int TAIL = 64 * 1024;
+  static final Pipeline.Settings FAST = new Pipeline.Settings(300, 300, 300, 2L << 30, 4096, 1 << 20, TAIL);
 
   @TempDir
   Path dir;
@@ -149,7 +150,7 @@ class PipelineTest {
     assertThat(big.length).isGreaterThan(5_000_000);
     ParquetServer.Route route = server.route("/big.parquet").content(big);
     assertThat(load(server.url("/big.parquet")).rowCount()).isEqualTo(200_000);
-    assertThat(route.bodyBytes()).isLessThan(16 * 1024);
+    assertThat(route.bodyBytes()).isLessThanOrEqualTo(TAIL + 4);
     assertThat(route.fullDownloads()).isZero();
   }
 
@@ -163,7 +164,59 @@ class PipelineTest {
   }
 
   @Test
-  @DisplayName("a server that refuses HEAD is probed with a ranged GET instead and still loads")
+  @DisplayName("adding a file costs one round trip: the tail (size, version, footer) and the magic number are asked"
+      + " at once, before either is answered, on connections kept for the next add")
+  void oneRoundTrip() {
+    byte[] big = ParquetFixtures.write(dir.resolve("big.parquet"),
+        "SELECT i, md5(i::VARCHAR) AS h FROM range(200000) t(i)");
+    ParquetServer.Route route = server.route("/big.parquet").content(big);
+    ParquetServer.Held tails = route.holdTails();
+    ParquetServer.Held magic = route.holdRangeRequests();
+    Pipeline pipeline = pipeline(new Pipeline.Settings(30_000, 30_000, 30_000, 2L << 30, 4096, 1 << 20, TAIL),
+        AddressPolicy.of(true, ""));
+    Future<Pipeline.Loaded> loading = onContext(() -> pipeline.run(URI.create(server.url("/big.parquet"))));
+    tails.arrived().await();
+    magic.arrived().await();
+    tails.release();
+    magic.release();
+    assertThat(loading.await().rowCount()).isEqualTo(200_000);
+    assertThat(route.requests()).isEqualTo(2);
+    assertThat(route.rangeBytes()).as("explicit ranges: the magic number only").isEqualTo(4);
+
+    long connections = server.connections();
+    assertThat(load(pipeline, server.url("/big.parquet")).rowCount()).isEqualTo(200_000);
+    assertThat(server.connections()).as("a second add reuses the connections of the first").isEqualTo(connections);
+  }
+
+  @Test
+  @DisplayName("a footer longer than the tail costs one more range, for exactly the rest of it")
+  void footerLongerThanTail() {
+    int footer = footerLength(people);
+    ParquetServer.Route route = server.route("/people.parquet").content(people);
+    Pipeline smallTail = pipeline(new Pipeline.Settings(300, 300, 300, 2L << 30, 4096, 1 << 20, 64),
+        AddressPolicy.of(true, ""));
+    assertThat(footer + 8).isGreaterThan(64);
+    assertThat(load(smallTail, server.url("/people.parquet")).rowCount()).isEqualTo(100);
+    assertThat(route.requests()).isEqualTo(3);
+    assertThat(route.rangeBytes()).isEqualTo(4 + (footer + 8 - 64));
+  }
+
+  @Test
+  @DisplayName("servers that cannot serve a suffix range take the classic path: HEAD, magic number, explicit ranges")
+  void classicPath() {
+    ParquetServer.Route empty = server.route("/empty.parquet").content(new byte[0]);
+    QuarryException e = failure(server.url("/empty.parquet"));
+    assertThat(e.getMessage()).isEqualTo("Not a valid parquet file");
+    assertThat(empty.requests()).as("tail, magic number, HEAD").isEqualTo(3);
+
+    byte[] tiny = ParquetFixtures.write(dir.resolve("tiny.parquet"), "SELECT 1 AS x");
+    ParquetServer.Route rangeless = server.route("/rangeless.parquet").content(tiny).refuseHead().ignoreRange();
+    assertThat(load(server.url("/rangeless.parquet")).rowCount()).isEqualTo(1);
+    assertThat(rangeless.fullDownloads()).as("tail, magic number, the file").isEqualTo(3);
+  }
+
+  @Test
+  @DisplayName("a server that refuses HEAD still loads: adding asks no HEAD")
   void headRefused() {
     server.route("/nohead.parquet").content(people).refuseHead();
     assertThat(load(server.url("/nohead.parquet")).rowCount()).isEqualTo(100);
@@ -179,8 +232,8 @@ class PipelineTest {
 
     // Large enough that loopback socket buffers cannot hide whether the transfer was cut short.
     byte[] big = ParquetFixtures.write(dir.resolve("big.parquet"),
-        "SELECT i, md5(i::VARCHAR) || md5((i + 1)::VARCHAR) AS h FROM range(600000) t(i)");
-    assertThat(big.length).isGreaterThan(20_000_000);
+        "SELECT i, md5(i::VARCHAR) || md5((i + 1)::VARCHAR) AS h FROM range(1200000) t(i)");
+    assertThat(big.length).isGreaterThan(40_000_000);
     ParquetServer.Route route = server.route("/big.parquet").content(big).ignoreRange();
     QuarryException e = failure(server.url("/big.parquet"));
     assertThat(e.getMessage()).isEqualTo("Could not read parquet schema");
@@ -189,9 +242,9 @@ class PipelineTest {
   }
 
   @Test
-  @DisplayName("a HEAD slower than its limit fails with 'Could not access URL'")
-  void slowHead() {
-    server.route("/slow.parquet").content(people).delayHead(2_000);
+  @DisplayName("a first answer (the tail) slower than its limit fails with 'Could not access URL'")
+  void slowTail() {
+    server.route("/slow.parquet").content(people).delayTail(2_000);
     QuarryException e = failure(server.url("/slow.parquet"));
     assertThat(e.getMessage()).isEqualTo("Could not access URL");
     assertThat(e.details()).isEqualTo("No answer within 0.3 s");
@@ -210,7 +263,9 @@ class PipelineTest {
   @DisplayName("a footer read slower than its limit fails with 'Could not read parquet schema'")
   void slowFooter() {
     server.route("/slow.parquet").content(people).delayOtherRanges(2_000);
-    QuarryException e = failure(server.url("/slow.parquet"));
+    Pipeline smallTail = pipeline(new Pipeline.Settings(300, 300, 300, 2L << 30, 4096, 1 << 20, 64),
+        AddressPolicy.of(true, ""));
+    QuarryException e = failure(smallTail, server.url("/slow.parquet"));
     assertThat(e.getMessage()).isEqualTo("Could not read parquet schema");
     assertThat(e.details()).isEqualTo("No answer within 0.3 s");
   }
@@ -248,8 +303,7 @@ class PipelineTest {
   @DisplayName("a corrupt footer fails with 'Could not read parquet schema'")
   void corruptFooter() {
     byte[] corrupt = people.clone();
-    int footerLength = java.nio.ByteBuffer.wrap(corrupt, corrupt.length - 8, 4)
-        .order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+    int footerLength = footerLength(corrupt);
     Arrays.fill(corrupt, corrupt.length - 8 - footerLength, corrupt.length - 8, (byte) 0x7f);
     server.route("/corrupt.parquet").content(corrupt);
     QuarryException e = failure(server.url("/corrupt.parquet"));
@@ -270,23 +324,28 @@ class PipelineTest {
   @Test
   @DisplayName("a file of exactly the maximum size loads; one byte more is refused as too large")
   void maxFileSize() {
-    Pipeline.Settings limit = new Pipeline.Settings(300, 300, 300, people.length, 4096, 1 << 20);
+    Pipeline.Settings limit = new Pipeline.Settings(300, 300, 300, people.length, 4096, 1 << 20, TAIL);
     server.route("/people.parquet").content(people);
     assertThat(load(pipeline(limit, AddressPolicy.of(true, "")), server.url("/people.parquet")).size())
         .isEqualTo(people.length);
-    Pipeline.Settings smaller = new Pipeline.Settings(300, 300, 300, people.length - 1, 4096, 1 << 20);
+    Pipeline.Settings smaller = new Pipeline.Settings(300, 300, 300, people.length - 1, 4096, 1 << 20, TAIL);
     assertThat(failure(pipeline(smaller, AddressPolicy.of(true, "")), server.url("/people.parquet")).getMessage())
         .startsWith("File is too large (");
   }
 
   @Test
-  @DisplayName("a Content-Length of 3 GB is refused before any body is read")
-  void hugeContentLength() {
-    ParquetServer.Route route = server.route("/huge.parquet").content(people).headContentLength(3L << 30);
-    Pipeline.Settings settings = new Pipeline.Settings(300, 300, 300, 2L << 30, 4096, 1 << 20);
-    QuarryException e = failure(pipeline(settings, AddressPolicy.of(true, "")), server.url("/huge.parquet"));
+  @DisplayName("a file of 3 GB is refused having moved no more than its tail and magic number")
+  void hugeFile() {
+    byte[] big = ParquetFixtures.write(dir.resolve("big.parquet"),
+        "SELECT i, md5(i::VARCHAR) AS h FROM range(200000) t(i)");
+    ParquetServer.Route route = server.route("/huge.parquet").content(big).claimLength(3L << 30);
+    QuarryException e = failure(server.url("/huge.parquet"));
     assertThat(e.getMessage()).isEqualTo("File is too large (3.0 GB); the maximum is 2.0 GB");
-    assertThat(route.bodyBytes()).isLessThanOrEqualTo(4);
+    assertThat(route.bodyBytes()).isLessThanOrEqualTo(TAIL + 4);
+  }
+
+  private static int footerLength(byte[] file) {
+    return java.nio.ByteBuffer.wrap(file, file.length - 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
   }
 
   @Test
@@ -331,6 +390,9 @@ class PipelineTest {
     server.route("/loop.parquet").redirectTo(server.url("/loop.parquet"));
     QuarryException e = failure(server.url("/loop.parquet"));
     assertThat(e.getMessage()).isEqualTo("Too many redirects (more than 5)");
-    assertThat(server.route("/loop.parquet").requests()).isEqualTo(6);
+    ParquetServer.Route loop = server.route("/loop.parquet");
+    assertThat(loop.tailRequests()).as("the tail's hops").isEqualTo(6);
+    assertThat(loop.requests() - loop.tailRequests()).as("the magic number's, cancelled with the tail's failure")
+        .isLessThanOrEqualTo(6);
   }
 }

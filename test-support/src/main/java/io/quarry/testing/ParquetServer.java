@@ -46,13 +46,15 @@ public final class ParquetServer {
     private volatile boolean refuseHead;
     private volatile boolean ignoreRange;
     private volatile boolean ignoreConditional;
-    private volatile long headContentLength = -1;
+    private volatile long claimedLength = -1;
     private volatile long delayHeadMs;
+    private volatile long delayTailMs;
     private volatile long delayFirstBytesMs;
     private volatile long delayOtherRangesMs;
     private volatile long delayFullMs;
     private volatile Held heldRevalidations;
     private volatile Held heldHead;
+    private volatile Held heldTails;
     private volatile String redirect;
     private volatile boolean chunked;
     private volatile long bytesPerSecond;
@@ -66,6 +68,7 @@ public final class ParquetServer {
     private volatile long roundTripMs;
     final AtomicLong requests = new AtomicLong();
     final AtomicLong rangeRequests = new AtomicLong();
+    final AtomicLong tailRequests = new AtomicLong();
     final AtomicLong rangeBytes = new AtomicLong();
     final AtomicLong bodyBytes = new AtomicLong();
     final AtomicLong fullDownloads = new AtomicLong();
@@ -133,8 +136,12 @@ public final class ParquetServer {
     }
 
     /** HEAD claims this size whatever the content. */
-    public Route headContentLength(long length) {
-      headContentLength = length;
+    /**
+     * The file's length as the server claims it: HEAD's Content-Length and the total of a suffix range's
+     * Content-Range (whose body is still the real file's last bytes).
+     */
+    public Route claimLength(long length) {
+      claimedLength = length;
       return this;
     }
 
@@ -143,13 +150,19 @@ public final class ParquetServer {
       return this;
     }
 
-    /** Delays ranged requests that start at byte 0 (the magic-number check). */
+    /** Delays suffix ranges ({@code bytes=-N}: a file's tail, with its size and footer). */
+    public Route delayTail(long ms) {
+      delayTailMs = ms;
+      return this;
+    }
+
+    /** Delays explicit ranges that start at byte 0 (the magic-number check). */
     public Route delayFirstBytes(long ms) {
       delayFirstBytesMs = ms;
       return this;
     }
 
-    /** Delays every other ranged request (the footer). */
+    /** Delays every other explicit range (a footer longer than the tail, columns). */
     public Route delayOtherRanges(long ms) {
       delayOtherRangesMs = ms;
       return this;
@@ -159,6 +172,13 @@ public final class ParquetServer {
     public Held holdHead() {
       Held held = new Held();
       heldHead = held;
+      return held;
+    }
+
+    /** Unconditional suffix ranges (the first request of adding a dataset) wait unanswered until {@link Held#release()}. */
+    public Held holdTails() {
+      Held held = new Held();
+      heldTails = held;
       return held;
     }
 
@@ -229,6 +249,11 @@ public final class ParquetServer {
     }
 
     /** Requests with an explicit range (column chunks), answered or not. */
+    /** Requests for a suffix range ({@code bytes=-N}), redirected or answered. */
+    public long tailRequests() {
+      return tailRequests.get();
+    }
+
     public long rangeRequests() {
       return rangeRequests.get();
     }
@@ -297,6 +322,7 @@ public final class ParquetServer {
   private volatile String generation = "";
   private int resets;
   private HttpServer server;
+  private final AtomicLong connections = new AtomicLong();
 
   private final String host;
 
@@ -317,6 +343,7 @@ public final class ParquetServer {
     ParquetServer files = new ParquetServer(vertx, loopbackHost);
     // Long enough for a dataset URL at its 8,192-character limit.
     files.server = vertx.createHttpServer(new HttpServerOptions().setMaxInitialLineLength(16_384))
+        .connectionHandler(c -> files.connections.incrementAndGet())
         .requestHandler(files::handle).listen(0, loopbackHost).await();
     return files;
   }
@@ -338,6 +365,11 @@ public final class ParquetServer {
     generation = "/test-" + ++resets;
   }
 
+  /** Connections clients opened to this server, every path's together. */
+  public long connections() {
+    return connections.get();
+  }
+
   public int port() {
     return server.actualPort();
   }
@@ -353,6 +385,9 @@ public final class ParquetServer {
       return;
     }
     route.requests.incrementAndGet();
+    if (SUFFIX.matcher(String.valueOf(request.getHeader("Range"))).matches()) {
+      route.tailRequests.incrementAndGet();
+    }
     if (route.roundTripMs > 0) {
       request.pause();
       vertx.setTimer(route.roundTripMs, t -> {
@@ -386,14 +421,15 @@ public final class ParquetServer {
       response.setStatusCode(405).end();
       return;
     }
-    long length = route.headContentLength >= 0 ? route.headContentLength : route.length();
+    long length = route.claimedLength >= 0 ? route.claimedLength : route.length();
     headers(route, response).putHeader("Content-Length", String.valueOf(length)).end();
   }
 
   private void get(Route route, HttpServerRequest request, HttpServerResponse response) {
     boolean conditional = request.getHeader("If-None-Match") != null || request.getHeader("If-Modified-Since") != null;
     boolean explicitRange = RANGE.matcher(String.valueOf(request.getHeader("Range"))).matches();
-    after(conditional ? route.heldRevalidations : explicitRange ? route.heldRangeRequests : null,
+    boolean suffix = SUFFIX.matcher(String.valueOf(request.getHeader("Range"))).matches();
+    after(conditional ? route.heldRevalidations : explicitRange ? route.heldRangeRequests : suffix ? route.heldTails : null,
         () -> answer(route, request, response));
   }
 
@@ -431,9 +467,12 @@ public final class ParquetServer {
         return;
       }
       Part part = range.matches() ? Part.RANGE : Part.TAIL;
-      later(from == 0 ? route.delayFirstBytesMs : route.delayOtherRangesMs, () -> body(route,
-          headers(route, response).setStatusCode(206).putHeader("Content-Range", "bytes " + from + "-" + to + "/" + length),
-          from, to, part));
+      long delay = part == Part.TAIL ? route.delayTailMs : from == 0 ? route.delayFirstBytesMs : route.delayOtherRangesMs;
+      String contentRange = part == Part.TAIL && route.claimedLength >= 0
+          ? (route.claimedLength - (to - from + 1)) + "-" + (route.claimedLength - 1) + "/" + route.claimedLength
+          : from + "-" + to + "/" + length;
+      later(delay, () -> body(route,
+          headers(route, response).setStatusCode(206).putHeader("Content-Range", "bytes " + contentRange), from, to, part));
       return;
     }
     later(route.delayFullMs, () -> {

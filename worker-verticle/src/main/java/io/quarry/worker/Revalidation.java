@@ -32,6 +32,12 @@ final class Revalidation {
    */
   static final int TAIL_BYTES = 8;
 
+  /**
+   * The end of a file no copy is held of: its footer, for most files, comes in the same answer, so a first read of a
+   * file far away costs one round trip, not two.
+   */
+  static final int NEW_COPY_TAIL_BYTES = 64 * 1024;
+
   /** Tables whose files are being revalidated, and when the oldest of their cached copies was last confirmed. */
   record Unconfirmed(List<String> tables, Instant confirmedAt) {
   }
@@ -101,7 +107,10 @@ final class Revalidation {
     return new Unconfirmed(named, oldest);
   }
 
-  /** One request both revalidates and, for a new version, says how long its footer is: the file's last {@link #TAIL_BYTES}. */
+  /**
+   * One request both revalidates and, for a new version, says how long its footer is: the file's last
+   * {@link #TAIL_BYTES}, or {@link #NEW_COPY_TAIL_BYTES} when there is nothing to revalidate.
+   */
   private Future<Path> revalidate(String url) {
     URI uri = OutboundHttp.parse(url).orElse(null);
     if (uri == null) {
@@ -109,7 +118,7 @@ final class Revalidation {
     }
     CachedCopies.Entry cached = copies.get(url);
     Map<String, String> headers = conditional(cached);
-    headers.put("Range", "bytes=-" + TAIL_BYTES);
+    headers.put("Range", "bytes=-" + (cached == null ? NEW_COPY_TAIL_BYTES : TAIL_BYTES));
     Deadline deadline = new Deadline(vertx, timeoutMs);
     Future<Path> outcome = http.send(HttpMethod.GET, uri, headers, deadline)
         .compose(exchange -> answer(url, uri, cached, exchange));

@@ -31,6 +31,16 @@ public final class Deadline {
     return Math.max(1, millis - (System.nanoTime() - startedNanos) / 1_000_000);
   }
 
+  public long millis() {
+    return millis;
+  }
+
+  /** Ends the work under this limit now, as its expiry would: what it waits for is no longer wanted. */
+  public void cancel() {
+    vertx.cancelTimer(timerId);
+    expire();
+  }
+
   private void expire() {
     expired = true;
     // A reset can end the step at once, and its close clears the list: reset a copy.
@@ -39,7 +49,8 @@ public final class Deadline {
     pending.forEach(r -> r.reset(0, new TimeoutException("Timed out after " + millis + " ms")));
   }
 
-  void track(HttpClientRequest request) {
+  /** Resets {@code request} when this limit expires: also one begun under another limit whose body is read under this. */
+  public void track(HttpClientRequest request) {
     if (expired) {
       request.reset(0, new TimeoutException("Timed out after " + millis + " ms"));
     } else {
