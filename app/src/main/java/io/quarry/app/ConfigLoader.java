@@ -34,6 +34,7 @@ final class ConfigLoader {
       Map.entry("QUARRY_BRIDGE_CERT_FILE", List.of("chat.bridgeCertFile")),
       Map.entry("QUARRY_BRIDGE_KEY_FILE", List.of("chat.bridgeKeyFile")),
       Map.entry("QUARRY_ALLOW_PRIVATE_NETWORKS", List.of("dataset.allowPrivateNetworks", "worker.allowPrivateNetworks")),
+      Map.entry("QUARRY_ORIGIN_CA_FILE", List.of("dataset.originCaFile", "worker.originCaFile")),
       Map.entry("QUARRY_QUERY_TIMEOUT_MS", List.of("query.timeoutMs")),
       Map.entry("QUARRY_TOKEN_LIMIT", List.of("llm.tokenLimit")),
       Map.entry("QUARRY_CLUSTER_NAME", List.of("cluster.name")),

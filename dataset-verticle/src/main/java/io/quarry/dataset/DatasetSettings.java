@@ -12,10 +12,12 @@ import io.vertx.core.json.JsonObject;
  *
  * @param workerWaitMs how long a worker may take before the query goes to another one: {@code workerTimeoutMs}
  *     when set, else the query timeout plus 10 s
+ * @param originCaFile a PEM file of the authorities trusted for https dataset origins instead of the JVM's; blank: the
+ *     JVM's
  */
 public record DatasetSettings(Pipeline.Settings pipeline, AddressPolicy policy, int maxDatasets, int maxSqlChars,
     int maxQueriesPerUser, int maxWaitingQueriesPerUser, QueryTimeouts timeouts, long workerWaitMs,
-    long versionCheckIntervalMs) {
+    long versionCheckIntervalMs, String originCaFile) {
 
   /** From a node's whole configuration. */
   public static DatasetSettings of(JsonObject nodeConfig, NodeInfo node) {
@@ -34,6 +36,6 @@ public record DatasetSettings(Pipeline.Settings pipeline, AddressPolicy policy, 
             c.getString("trustedUrlPrefixes")),
         c.getInteger("maxDatasets"), c.getInteger("maxSqlChars"), c.getInteger("maxQueriesPerUser"),
         c.getInteger("maxWaitingQueriesPerUser"), timeouts, workerWait > 0 ? workerWait : timeouts.workerWaitMs(),
-        c.getLong("versionCheckIntervalMs"));
+        c.getLong("versionCheckIntervalMs"), c.getString("originCaFile"));
   }
 }

@@ -33,7 +33,7 @@ public class DatasetVerticle extends VerticleBase {
     DatasetSettings settings = given != null ? given : DatasetSettings.from(config());
     EventBus bus = vertx.eventBus();
     StorageClient storage = new StorageClient(vertx);
-    http = new OutboundHttp(vertx, settings.policy(), (int) settings.pipeline().headTimeoutMs());
+    http = new OutboundHttp(vertx, settings.policy(), (int) settings.pipeline().headTimeoutMs(), settings.originCaFile());
     WorkerClient worker = new WorkerClient(vertx);
     Pipeline pipeline = new Pipeline(vertx, http, settings.pipeline(), new EngineSchema(worker));
     DatasetCommands commands = new DatasetCommands(bus, storage, pipeline, settings.maxDatasets());

@@ -299,7 +299,7 @@ final class Pipeline {
     if (e instanceof TimeoutException) {
       return new QuarryException(Failure.BAD_REQUEST, message, "No answer within " + Sizes.seconds(timeoutMs));
     }
-    return new QuarryException(Failure.BAD_REQUEST, message, e.getMessage() == null ? e.toString() : e.getMessage());
+    return new QuarryException(Failure.BAD_REQUEST, message, OutboundHttp.reason(e));
   }
 
   private static <T> Future<T> fail(String message, String details) {

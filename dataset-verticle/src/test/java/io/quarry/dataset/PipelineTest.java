@@ -55,7 +55,7 @@ class PipelineTest {
   }
 
   private Pipeline pipeline(Pipeline.Settings settings, AddressPolicy policy) {
-    return new Pipeline(vertx, new OutboundHttp(vertx, policy, 2_000), settings,
+    return new Pipeline(vertx, new OutboundHttp(vertx, policy, 2_000, ""), settings,
         new EngineSchema(new WorkerClient(vertx)));
   }
 

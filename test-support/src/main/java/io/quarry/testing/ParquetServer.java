@@ -10,6 +10,8 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.net.PemKeyCertOptions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -69,6 +71,7 @@ public final class ParquetServer {
     final AtomicLong requests = new AtomicLong();
     final AtomicLong rangeRequests = new AtomicLong();
     final AtomicLong tailRequests = new AtomicLong();
+    final AtomicLong http2Requests = new AtomicLong();
     final AtomicLong rangeBytes = new AtomicLong();
     final AtomicLong bodyBytes = new AtomicLong();
     final AtomicLong fullDownloads = new AtomicLong();
@@ -249,6 +252,11 @@ public final class ParquetServer {
     }
 
     /** Requests with an explicit range (column chunks), answered or not. */
+    /** Requests that came over HTTP/2. */
+    public long http2Requests() {
+      return http2Requests.get();
+    }
+
     /** Requests for a suffix range ({@code bytes=-N}), redirected or answered. */
     public long tailRequests() {
       return tailRequests.get();
@@ -325,10 +333,12 @@ public final class ParquetServer {
   private final AtomicLong connections = new AtomicLong();
 
   private final String host;
+  private final String scheme;
 
-  private ParquetServer(Vertx vertx, String host) {
+  private ParquetServer(Vertx vertx, String host, String scheme) {
     this.vertx = vertx;
     this.host = host;
+    this.scheme = scheme;
   }
 
   public static ParquetServer start(Vertx vertx) {
@@ -340,9 +350,23 @@ public final class ParquetServer {
     if (!loopbackHost.startsWith("127.")) {
       throw new IllegalArgumentException("Test servers listen on loopback only");
     }
-    ParquetServer files = new ParquetServer(vertx, loopbackHost);
+    return listen(vertx, loopbackHost, "http", new HttpServerOptions());
+  }
+
+  /**
+   * An https origin on 127.0.0.1, as real ones are, with {@code identity}'s certificate (whose authority a client must
+   * be told to trust); {@code http2}: whether it offers HTTP/2 through ALPN, as most CDNs do, besides HTTP/1.1.
+   */
+  public static ParquetServer startTls(Vertx vertx, BusCertificates.Identity identity, boolean http2) {
+    return listen(vertx, "127.0.0.1", "https", new HttpServerOptions().setSsl(true).setUseAlpn(http2)
+        .setKeyCertOptions(new PemKeyCertOptions().setKeyPath(identity.key().toString())
+            .setCertPath(identity.cert().toString())));
+  }
+
+  private static ParquetServer listen(Vertx vertx, String loopbackHost, String scheme, HttpServerOptions options) {
+    ParquetServer files = new ParquetServer(vertx, loopbackHost, scheme);
     // Long enough for a dataset URL at its 8,192-character limit.
-    files.server = vertx.createHttpServer(new HttpServerOptions().setMaxInitialLineLength(16_384))
+    files.server = vertx.createHttpServer(options.setMaxInitialLineLength(16_384))
         .connectionHandler(c -> files.connections.incrementAndGet())
         .requestHandler(files::handle).listen(0, loopbackHost).await();
     return files;
@@ -353,7 +377,7 @@ public final class ParquetServer {
   }
 
   public String url(String path) {
-    return "http://" + host + ":" + server.actualPort() + generation + path;
+    return scheme + "://" + host + ":" + server.actualPort() + generation + path;
   }
 
   /**
@@ -385,6 +409,9 @@ public final class ParquetServer {
       return;
     }
     route.requests.incrementAndGet();
+    if (request.version() == HttpVersion.HTTP_2) {
+      route.http2Requests.incrementAndGet();
+    }
     if (SUFFIX.matcher(String.valueOf(request.getHeader("Range"))).matches()) {
       route.tailRequests.incrementAndGet();
     }

@@ -3,6 +3,7 @@ package io.quarry.worker;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.Sizes;
+import io.quarry.bus.net.OutboundHttp;
 import java.util.concurrent.TimeoutException;
 
 /** What the cache's failures tell a user: the limit passed, or what went wrong between the worker and a file's server. */
@@ -34,7 +35,7 @@ final class CacheFailures {
     if (e instanceof TimeoutException) {
       return QueryFailure.network(url, "The download did not finish within " + Sizes.seconds(settings.downloadTimeoutMs()));
     }
-    String message = e.getMessage() == null ? e.toString() : e.getMessage();
+    String message = OutboundHttp.reason(e);
     if (diskFull(e)) {
       return new QuarryException(Failure.UNAVAILABLE, "The query worker's disk is full: it could not store the data"
           + " of " + url + ". Try again shortly.");

@@ -23,11 +23,14 @@ import java.nio.file.Path;
  * @param instances databases kept idle, one per set of table bindings; 0 sizes them from memory
  *     ({@link DatabaseBudget})
  * @param wholeFileBelowBytes a file up to this size is fetched whole rather than column by column (see {@link Footer})
+ * @param originCaFile a PEM file of the authorities trusted for https dataset origins instead of the JVM's; blank: the
+ *     JVM's
  */
 public record WorkerSettings(Path home, int threads, int queueSize, String memoryLimit, int duckdbThreads,
     int instances, long cacheMaxBytes, long maxFileSizeBytes, long maxQueryFetchBytes, long maxFooterBytes,
     int fetchConnections, long downloadTimeoutMs, long revalidateWaitMs, long freshForMs, long progressIntervalMs,
-    long wholeFileBelowBytes, AddressPolicy policy, QueryTimeouts timeouts, String servedBy, String localWorkerId) {
+    long wholeFileBelowBytes, AddressPolicy policy, String originCaFile, QueryTimeouts timeouts, String servedBy,
+    String localWorkerId) {
 
   /** From a node's whole configuration. */
   public static WorkerSettings of(JsonObject nodeConfig, NodeInfo node) {
@@ -44,7 +47,7 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
         c.getLong("downloadTimeoutMs"), c.getLong("revalidateWaitMs"), c.getLong("freshForMs"),
         c.getLong("progressIntervalMs"),
         c.getLong("wholeFileBelowBytes"), AddressPolicy.of(c.getBoolean("allowPrivateNetworks"), c.getString("allowedAddresses"),
-            c.getString("trustedUrlPrefixes")),
+            c.getString("trustedUrlPrefixes")), c.getString("originCaFile"),
         QueryTimeouts.from(c), c.containsKey(NodeInfo.CONFIG_KEY) ? NodeInfo.of(c).id() : "worker-" + name,
         c.getString("localWorkerId", ""));
   }
@@ -53,7 +56,7 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
   public WorkerSettings withLocalWorkerId(String id) {
     return new WorkerSettings(home, threads, queueSize, memoryLimit, duckdbThreads, instances, cacheMaxBytes,
         maxFileSizeBytes, maxQueryFetchBytes, maxFooterBytes, fetchConnections, downloadTimeoutMs, revalidateWaitMs,
-        freshForMs, progressIntervalMs, wholeFileBelowBytes, policy, timeouts, servedBy, id);
+        freshForMs, progressIntervalMs, wholeFileBelowBytes, policy, originCaFile, timeouts, servedBy, id);
   }
 
   DuckInstances.Limits duckdb() {

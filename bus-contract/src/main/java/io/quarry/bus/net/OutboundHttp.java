@@ -6,8 +6,11 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.Http2Settings;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.PemTrustOptions;
 import io.vertx.core.net.SocketAddress;
 import java.net.InetAddress;
 import java.net.URI;
@@ -16,28 +19,51 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import javax.net.ssl.SSLException;
 
 /**
  * Outbound HTTP for dataset URLs. Each hop — the first request and every redirect — resolves the host,
  * checks every address against the {@link AddressPolicy}, and connects to the checked address itself,
  * so DNS answers that change between check and connect cannot reach a refused network.
+ *
+ * <p>Connections to an origin are kept and reused, as a browser's are: plain {@code http} speaks HTTP/1.1; {@code
+ * https} offers HTTP/2 through ALPN (one connection carries every request to its origin, and a request given up
+ * resets its stream, not the connection) and falls back to HTTP/1.1, and resumes TLS sessions (the JDK's session
+ * cache, keyed by origin). HTTP/2's flow-control windows are widened from 64 KB, which would hold a transfer from an
+ * origin 100 ms away to 640 KB/s.
  */
 public final class OutboundHttp {
 
   public static final int MAX_REDIRECTS = 5;
   private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
 
+  /** What one HTTP/2 stream may receive unread: 4 MB, 320 Mbit/s at 100 ms. */
+  private static final int STREAM_WINDOW_BYTES = 4 << 20;
+  /** What one HTTP/2 connection may receive unread, all its streams together. */
+  private static final int CONNECTION_WINDOW_BYTES = 16 << 20;
+
   private final Vertx vertx;
-  private final HttpClient client;
+  private final HttpClient plain;
+  private final HttpClient secure;
   private final AddressPolicy policy;
 
-  public OutboundHttp(Vertx vertx, AddressPolicy policy, int connectTimeoutMs) {
+  /** {@code caFile}: a PEM file of the authorities to trust for https origins instead of the JVM's; blank for the JVM's. */
+  public OutboundHttp(Vertx vertx, AddressPolicy policy, int connectTimeoutMs, String caFile) {
     this.vertx = vertx;
     this.policy = policy;
-    this.client = vertx.createHttpClient(new HttpClientOptions()
-        .setConnectTimeout(connectTimeoutMs)
-        .setKeepAlive(true)
-        .setDecompressionSupported(false));
+    this.plain = vertx.createHttpClient(options(connectTimeoutMs));
+    HttpClientOptions secured = options(connectTimeoutMs).setProtocolVersion(HttpVersion.HTTP_2).setUseAlpn(true)
+        .setHttp2ConnectionWindowSize(CONNECTION_WINDOW_BYTES)
+        .setInitialSettings(new Http2Settings().setInitialWindowSize(STREAM_WINDOW_BYTES));
+    if (caFile != null && !caFile.isBlank()) {
+      secured.setTrustOptions(new PemTrustOptions().addCertPath(caFile));
+    }
+    this.secure = vertx.createHttpClient(secured);
+  }
+
+  private static HttpClientOptions options(int connectTimeoutMs) {
+    return new HttpClientOptions().setConnectTimeout(connectTimeoutMs).setKeepAlive(true)
+        .setDecompressionSupported(false);
   }
 
   /** A response whose body has not been read yet, and the request to reset when it is not wanted. */
@@ -102,7 +128,7 @@ public final class OutboundHttp {
               .setURI(pathAndQuery(url)).setFollowRedirects(false)
               .setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()));
           headers.forEach(options::putHeader);
-          return client.request(options);
+          return (https ? secure : plain).request(options);
         })
         .compose(request -> {
           deadline.track(request);
@@ -158,7 +184,26 @@ public final class OutboundHttp {
     return url.getRawQuery() == null ? path : path + "?" + url.getRawQuery();
   }
 
+  /**
+   * Why a request failed, in words: a TLS failure (Vert.x says only "Failed to create SSL connection") names what
+   * the handshake refused, such as a certificate no trusted authority signed or one for another name.
+   */
+  public static String reason(Throwable e) {
+    Throwable deepest = e;
+    boolean tls = false;
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      tls |= cause instanceof SSLException;
+      deepest = cause;
+    }
+    if (tls) {
+      String why = deepest.getMessage() == null ? deepest.toString() : deepest.getMessage();
+      return "The TLS handshake with the server failed: " + (why.contains("certification path")
+          ? "its certificate was not issued by a trusted authority (" + why + ")" : why);
+    }
+    return e.getMessage() == null ? e.toString() : e.getMessage();
+  }
+
   public Future<Void> close() {
-    return client.close();
+    return Future.join(plain.close(), secure.close()).mapEmpty();
   }
 }
