@@ -28,8 +28,8 @@ import javax.net.ssl.SSLException;
  *
  * <p>Connections to an origin are kept and reused, as a browser's are: plain {@code http} speaks HTTP/1.1; {@code
  * https} offers HTTP/2 through ALPN (one connection carries every request to its origin, and a request given up
- * resets its stream, not the connection) and falls back to HTTP/1.1, and resumes TLS sessions (the JDK's session
- * cache, keyed by origin). HTTP/2's flow-control windows are widened from 64 KB, which would hold a transfer from an
+ * resets its stream, not the connection) and falls back to HTTP/1.1; one client per scheme, so the JDK's TLS
+ * session cache (keyed by origin) serves every new connection to an origin. HTTP/2's flow-control windows are widened from 64 KB, which would hold a transfer from an
  * origin 100 ms away to 640 KB/s.
  */
 public final class OutboundHttp {
