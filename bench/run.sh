@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a benchmark on this machine: bench/run.sh dataset|chat|cluster|startup|load|fetch|metrics|export|bridge|fresh
+# Runs a benchmark on this machine: bench/run.sh dataset|chat|cluster|startup|load|fetch|metrics|export|bridge|fresh|far
 # Traffic stays on loopback. Figures are ratios against a baseline measured in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +11,7 @@ case "${1:-dataset}" in
   chat) main=io.quarry.bench.ChatBench ;;
   bridge) main=io.quarry.bench.BridgeBench ;;
   fresh) main=io.quarry.bench.FreshBench ;;
+  far) main=io.quarry.bench.FarBench ;;
   cluster) main=io.quarry.bench.ClusterBench
     # bench/run.sh cluster [jar] [tls]: tls measures only what bus TLS costs a query round trip
     args=("${2:-app/target/quarry.jar}" "${@:3}") ;;

@@ -59,6 +59,19 @@ class FreshCopiesTest extends ChatTestBase {
   }
 
   @Test
+  @DisplayName("adding a file asks its origin two things at once (its tail, its first bytes); the worker's check of it"
+      + " and the first count(*) ask nothing more: they start from the tail the add read")
+  void addInOneRoundTrip() {
+    // Larger than worker.wholeFileBelowBytes, so that its copy is sparse; its footer fits in the 64 KB tail.
+    ParquetServer.Route file = chat.files.route("/far.parquet").content(ParquetFixtures.write(dir.resolve("far.parquet"),
+        "SELECT i AS id, md5(i::VARCHAR) AS h FROM range(100000) t(i)"));
+    chat.addDataset(conversation, "/far.parquet");
+    assertThat(file.requests()).as("requests to the origin for the add").isEqualTo(2);
+    assertThat(count()).isEqualTo(100_000);
+    assertThat(file.requests()).as("and for the first count(*)").isEqualTo(2);
+  }
+
+  @Test
   @DisplayName("a file changed on its origin: within the window queries read the copy; a Refresh finds the new version"
       + " and the next query reads it")
   void refreshFindsIt() {

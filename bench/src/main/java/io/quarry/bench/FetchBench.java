@@ -130,7 +130,7 @@ public final class FetchBench {
   }
 
   /** The bytes of these columns' chunks and bloom filters, from DuckDB's reading of the footer. */
-  private static long chunks(Connection duck, Path file, String columns) throws Exception {
+  static long chunks(Connection duck, Path file, String columns) throws Exception {
     return single(duck, "SELECT sum(total_compressed_size) + coalesce(sum(bloom_filter_length), 0) FROM parquet_metadata('"
         + file + "') WHERE path_in_schema IN (" + columns + ")");
   }

@@ -19,12 +19,20 @@ import java.util.Map;
  * @param recorded the versions of the tables' files their datasets record (the ETag, or the Last-Modified of a server
  *     that gives none, and the size): a worker's copy of another version is not used unasked, however recently it was
  *     confirmed (empty: none known)
+ * @param ends the last bytes of tables' files as adding them just read them, for a worker holding no copy to start
+ *     from (empty: none)
  */
 public record QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId,
-    String conversationId, String stopKey, Export export, List<Source> recorded) {
+    String conversationId, String stopKey, Export export, List<Source> recorded, List<FileEnd> ends) {
 
   public QueryRequest {
     recorded = recorded == null ? List.of() : List.copyOf(recorded);
+    ends = ends == null ? List.of() : List.copyOf(ends);
+  }
+
+  public QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId, String conversationId,
+      String stopKey, Export export, List<Source> recorded) {
+    this(sql, tables, timeoutMs, userId, conversationId, stopKey, export, recorded, List.of());
   }
 
   public QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId, String conversationId,
@@ -47,7 +55,7 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
 
   /** The same query with less time left, e.g. after waiting for a worker. */
   public QueryRequest withTimeout(long newTimeoutMs) {
-    return new QueryRequest(sql, tables, newTimeoutMs, userId, conversationId, stopKey, export, recorded);
+    return new QueryRequest(sql, tables, newTimeoutMs, userId, conversationId, stopKey, export, recorded, ends);
   }
 
   public JsonObject toJson() {
@@ -55,7 +63,8 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
     tables.forEach((name, url) -> list.add(new JsonObject().put("name", name).put("url", url)));
     return new JsonObject().put("sql", sql).put("tables", list).put("timeout_ms", timeoutMs)
         .put(Keys.USER_ID, userId).put(Keys.CONVERSATION_ID, conversationId).put(Keys.STOP_KEY, stopKey)
-        .put(Keys.EXPORT, export == null ? null : export.toJson()).put("recorded", Source.toJson(recorded));
+        .put(Keys.EXPORT, export == null ? null : export.toJson()).put("recorded", Source.toJson(recorded))
+        .put("ends", ends.isEmpty() ? null : FileEnd.toJson(ends));
   }
 
   public static QueryRequest fromJson(JsonObject json) {
@@ -66,7 +75,13 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
     }
     return new QueryRequest(json.getString("sql"), tables, json.getLong("timeout_ms", 0L),
         json.getString(Keys.USER_ID, ""), json.getString(Keys.CONVERSATION_ID, ""), json.getString(Keys.STOP_KEY, ""),
-        Export.fromJson(json.getJsonObject(Keys.EXPORT)), Source.of(json.getJsonArray("recorded")));
+        Export.fromJson(json.getJsonObject(Keys.EXPORT)), Source.of(json.getJsonArray("recorded")),
+        FileEnd.of(json.getJsonArray("ends")));
+  }
+
+  /** The last bytes of the file at {@code url} that came with the request, or null. */
+  public FileEnd endOf(String url) {
+    return ends.stream().filter(end -> end.url().equals(url)).findFirst().orElse(null);
   }
 
   /** The version its dataset records of the file at {@code url}, or null. */

@@ -1,9 +1,11 @@
 package io.quarry.dataset;
 
 import io.quarry.bus.Failure;
+import io.quarry.bus.FileEnd;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.Source;
 import io.quarry.bus.Sizes;
+import io.quarry.bus.Timestamps;
 import io.quarry.bus.net.Deadline;
 import io.quarry.bus.net.OutboundHttp;
 import io.quarry.bus.net.OutboundHttp.Exchange;
@@ -71,6 +73,17 @@ final class Pipeline {
 
   /** The answer to the suffix range: the file's bytes from {@code from} to its end, not read yet. */
   private record Tail(Exchange exchange, long from, Probe probe) {
+
+    /** The file's last bytes from {@code at}, for the worker that checks the file to start its copy from. */
+    FileEnd end(URI url, long at, byte[] bytes) {
+      var response = exchange.response();
+      return new FileEnd(url.toString(), at, probe.size(), response.getHeader("ETag"),
+          response.getHeader("Last-Modified"), response.getHeader("Cache-Control"), Timestamps.now(), bytes);
+    }
+  }
+
+  /** The footer, and the file's last bytes when the worker may start from them (null: it asks the server itself). */
+  private record Read(byte[] footer, FileEnd end) {
   }
 
   private final Vertx vertx;
@@ -105,8 +118,8 @@ final class Pipeline {
         .compose(head -> magic.map(first -> new Probe(head.size() >= 0 ? head.size() : first.size(),
             head.etag() != null ? head.etag() : first.etag(), first.rangeSupported())))
         .compose(this::checkSize)
-        .compose(probe -> schema(url, probe, d -> probe.rangeSupported() && probe.size() >= 0
-            ? explicitFooter(url, probe, d) : wholeFileFooter(url, probe, d)));
+        .compose(probe -> schema(url, probe, d -> (probe.rangeSupported() && probe.size() >= 0
+            ? explicitFooter(url, probe, d) : wholeFileFooter(url, probe, d)).map(footer -> new Read(footer, null))));
   }
 
   /** A file's version as its server tells it now (step 2 alone): a size of -1 and no ETag when it does not say. */
@@ -178,25 +191,27 @@ final class Pipeline {
   }
 
   /** Step 4: the footer (as {@code footer} brings it), its row count, then the engine's columns, within one limit. */
-  private Future<Loaded> schema(URI url, Probe probe, Function<Deadline, Future<byte[]>> footer) {
+  private Future<Loaded> schema(URI url, Probe probe, Function<Deadline, Future<Read>> footer) {
     return step(settings.schemaTimeoutMs(), NO_SCHEMA, deadline -> {
       if (probe.size() >= 0 && probe.size() < 12) {
         return fail(NO_SCHEMA, "The file is only " + probe.size() + " bytes long: too short for a Parquet footer");
       }
-      return footer.apply(deadline).compose(bytes -> {
+      return footer.apply(deadline).compose(read -> {
+        long rows;
         try {
-          return Future.succeededFuture(ParquetFooter.rowCount(bytes));
+          rows = ParquetFooter.rowCount(read.footer());
         } catch (IOException | RuntimeException e) {
           return fail(NO_SCHEMA, "The footer could not be decoded: " + e.getMessage());
         }
-      }).compose(rows -> engine.describe(url, new Source(null, url.toString(), probe.etag(), null, probe.size()),
-              deadline.remainingMs())
-          .map(columns -> new Loaded(rows, columns, probe.size(), probe.etag())));
+        return engine.describe(url, new Source(null, url.toString(), probe.etag(), null, probe.size()), read.end(),
+                deadline.remainingMs())
+            .map(columns -> new Loaded(rows, columns, probe.size(), probe.etag()));
+      });
     });
   }
 
   /** The footer from the tail's bytes, and from one more range when it is longer than the tail. */
-  private Future<byte[]> footerInTail(URI url, Tail tail, Deadline deadline) {
+  private Future<Read> footerInTail(URI url, Tail tail, Deadline deadline) {
     deadline.track(tail.exchange().request());
     long size = tail.probe().size();
     long expected = size - tail.from();
@@ -209,13 +224,14 @@ final class Pipeline {
       return footerLength(last8, size).compose(length -> {
         long at = size - 8 - length;
         if (at >= tail.from()) {
-          return Future.succeededFuture(Arrays.copyOfRange(bytes, (int) (at - tail.from()), bytes.length - 8));
+          return Future.succeededFuture(new Read(Arrays.copyOfRange(bytes, (int) (at - tail.from()), bytes.length - 8),
+              tail.end(url, tail.from(), bytes)));
         }
-        byte[] held = Arrays.copyOf(bytes, bytes.length - 8);
         return range(url, at, tail.from() - 1, deadline).map(before -> {
-          byte[] whole = Arrays.copyOf(before, before.length + held.length);
-          System.arraycopy(held, 0, whole, before.length, held.length);
-          return whole;
+          byte[] end = Arrays.copyOf(before, before.length + bytes.length);
+          System.arraycopy(bytes, 0, end, before.length, bytes.length);
+          return new Read(Arrays.copyOf(end, end.length - 8),
+              end.length <= FileEnd.MAX_BYTES ? tail.end(url, at, end) : null);
         });
       });
     });

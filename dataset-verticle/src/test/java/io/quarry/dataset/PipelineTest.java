@@ -3,6 +3,7 @@ package io.quarry.dataset;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.bus.Failure;
+import io.quarry.bus.FileEnd;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
@@ -182,6 +183,11 @@ class PipelineTest {
     assertThat(loading.await().rowCount()).isEqualTo(200_000);
     assertThat(route.requests()).isEqualTo(2);
     assertThat(route.rangeBytes()).as("explicit ranges: the magic number only").isEqualTo(4);
+    FileEnd end = worker.requests().get(0).endOf(server.url("/big.parquet"));
+    assertThat(end.from()).as("the engine's check brings the tail, for its worker to start from").isEqualTo(big.length - TAIL);
+    assertThat(end.size()).isEqualTo(big.length);
+    assertThat(end.bytes()).isEqualTo(Arrays.copyOfRange(big, big.length - TAIL, big.length));
+    assertThat(end.etag()).isNotNull();
 
     long connections = server.connections();
     assertThat(load(pipeline, server.url("/big.parquet")).rowCount()).isEqualTo(200_000);
@@ -199,6 +205,9 @@ class PipelineTest {
     assertThat(load(smallTail, server.url("/people.parquet")).rowCount()).isEqualTo(100);
     assertThat(route.requests()).isEqualTo(3);
     assertThat(route.rangeBytes()).isEqualTo(4 + (footer + 8 - 64));
+    FileEnd end = worker.requests().get(0).endOf(server.url("/people.parquet"));
+    assertThat(end.from()).as("from the footer's start").isEqualTo(people.length - footer - 8);
+    assertThat(end.bytes()).isEqualTo(Arrays.copyOfRange(people, people.length - footer - 8, people.length));
   }
 
   @Test
@@ -213,6 +222,8 @@ class PipelineTest {
     ParquetServer.Route rangeless = server.route("/rangeless.parquet").content(tiny).refuseHead().ignoreRange();
     assertThat(load(server.url("/rangeless.parquet")).rowCount()).isEqualTo(1);
     assertThat(rangeless.fullDownloads()).as("tail, magic number, the file").isEqualTo(3);
+    assertThat(worker.requests().get(worker.requests().size() - 1).ends()).as("nothing for the worker to start from")
+        .isEmpty();
   }
 
   @Test

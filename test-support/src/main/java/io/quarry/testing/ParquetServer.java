@@ -358,7 +358,11 @@ public final class ParquetServer {
    * be told to trust); {@code http2}: whether it offers HTTP/2 through ALPN, as most CDNs do, besides HTTP/1.1.
    */
   public static ParquetServer startTls(Vertx vertx, BusCertificates.Identity identity, boolean http2) {
-    return listen(vertx, "127.0.0.1", "https", new HttpServerOptions().setSsl(true).setUseAlpn(http2)
+    HttpServerOptions options = new HttpServerOptions();
+    if (io.vertx.core.net.OpenSSLEngineOptions.isAvailable()) {
+      options.setSslEngineOptions(new io.vertx.core.net.OpenSSLEngineOptions());
+    }
+    return listen(vertx, "127.0.0.1", "https", options.setSsl(true).setUseAlpn(http2)
         .setKeyCertOptions(new PemKeyCertOptions().setKeyPath(identity.key().toString())
             .setCertPath(identity.cert().toString())));
   }
@@ -524,8 +528,15 @@ public final class ParquetServer {
     vertx.fileSystem().open(route.file.toString(), new io.vertx.core.file.OpenOptions().setRead(true))
         .onFailure(e -> response.reset())
         .onSuccess(file -> {
-          response.closeHandler(v -> file.close());
-          response.endHandler(v -> file.close());
+          // HTTP/2 tells a stream's end to both handlers; closing twice would throw.
+          java.util.concurrent.atomic.AtomicBoolean open = new java.util.concurrent.atomic.AtomicBoolean(true);
+          Runnable close = () -> {
+            if (open.getAndSet(false)) {
+              file.close();
+            }
+          };
+          response.closeHandler(v -> close.run());
+          response.endHandler(v -> close.run());
           sending.from(offset -> file.read(Buffer.buffer(CHUNK), 0, (long) offset, (int) Math.min(CHUNK, to + 1 - offset)),
               from, from, to + 1);
         });

@@ -36,32 +36,41 @@ record Footer(long at, long heldFrom, boolean whole) {
       return Future.failedFuture(QueryFailure.network(url, "The server answered a range request without a valid"
           + " Content-Range"));
     }
-    return body(exchange, tail.to() - tail.from()).onSuccess(bytes -> CacheMetrics.fetched(bytes.length())).compose(bytes -> {
-      if (tail.from() == 0) {
-        return write(vertx, target, bytes, 0).map(new Footer(0, 0, true));
-      }
-      if (tail.size() <= wholeBelowBytes) {
-        return write(vertx, target, bytes, tail.from()).compose(v -> rest(ranges, version, target, 0, tail.from()))
-            .map(new Footer(0, 0, true));
-      }
-      if (bytes.length() < 8 || !bytes.getBuffer(bytes.length() - 4, bytes.length()).equals(Buffer.buffer(MAGIC))) {
-        return Future.failedFuture(QueryFailure.network(url, "The file is not Parquet: it does not end with PAR1"));
-      }
-      long length = Integer.toUnsignedLong(bytes.getIntLE(bytes.length() - 8)) + 8;
-      if (length > maxFooterBytes) {
-        return Future.failedFuture(new QuarryException(Failure.TOO_LARGE, "The metadata of the dataset at " + url
-            + " is " + Sizes.human(length) + ", over the " + Sizes.human(maxFooterBytes) + " limit"));
-      }
-      long at = tail.size() - length;
-      if (at < MAGIC.length) {
-        return Future.failedFuture(QueryFailure.network(url, "The file is not Parquet: its footer is longer than it"));
-      }
-      Future<Void> written = write(vertx, target, bytes, tail.from());
-      if (at >= tail.from()) {
-        return written.map(new Footer(at, tail.from(), false));
-      }
-      return written.compose(v -> rest(ranges, version, target, at, tail.from())).map(new Footer(at, at, false));
-    });
+    return body(exchange, tail.to() - tail.from()).onSuccess(bytes -> CacheMetrics.fetched(bytes.length()))
+        .compose(bytes -> place(vertx, bytes, tail, target, maxFooterBytes, wholeBelowBytes, ranges, version));
+  }
+
+  /**
+   * A new copy begun from the file's last bytes, {@code bytes} ({@code tail} says where they start and the file's
+   * size): they are written at their place, and the rest of the footer fetched when they do not hold all of it.
+   */
+  static Future<Footer> place(Vertx vertx, Buffer bytes, TailResponse tail, Path target, long maxFooterBytes,
+      long wholeBelowBytes, RangeFetch ranges, RangeFetch.Version version) {
+    String url = version.url().toString();
+    if (tail.from() == 0) {
+      return write(vertx, target, bytes, 0).map(new Footer(0, 0, true));
+    }
+    if (tail.size() <= wholeBelowBytes) {
+      return write(vertx, target, bytes, tail.from()).compose(v -> rest(ranges, version, target, 0, tail.from()))
+          .map(new Footer(0, 0, true));
+    }
+    if (bytes.length() < 8 || !bytes.getBuffer(bytes.length() - 4, bytes.length()).equals(Buffer.buffer(MAGIC))) {
+      return Future.failedFuture(QueryFailure.network(url, "The file is not Parquet: it does not end with PAR1"));
+    }
+    long length = Integer.toUnsignedLong(bytes.getIntLE(bytes.length() - 8)) + 8;
+    if (length > maxFooterBytes) {
+      return Future.failedFuture(new QuarryException(Failure.TOO_LARGE, "The metadata of the dataset at " + url
+          + " is " + Sizes.human(length) + ", over the " + Sizes.human(maxFooterBytes) + " limit"));
+    }
+    long at = tail.size() - length;
+    if (at < MAGIC.length) {
+      return Future.failedFuture(QueryFailure.network(url, "The file is not Parquet: its footer is longer than it"));
+    }
+    Future<Void> written = write(vertx, target, bytes, tail.from());
+    if (at >= tail.from()) {
+      return written.map(new Footer(at, tail.from(), false));
+    }
+    return written.compose(v -> rest(ranges, version, target, at, tail.from())).map(new Footer(at, at, false));
   }
 
   private static Future<Void> rest(RangeFetch ranges, RangeFetch.Version version, Path target, long from, long to) {

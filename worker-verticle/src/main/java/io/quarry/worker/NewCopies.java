@@ -1,10 +1,12 @@
 package io.quarry.worker;
 
+import io.quarry.bus.FileEnd;
 import io.quarry.bus.Sha256;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.net.OutboundHttp.Exchange;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
@@ -51,11 +53,31 @@ final class NewCopies {
         : whole(url, exchange, tail.size());
   }
 
+  /**
+   * A new copy begun from the last bytes adding the file just read ({@link FileEnd}), without asking its origin: the
+   * engine's first look at a file far away costs no round trip.
+   */
+  Future<Path> fromEnd(String url, URI uri, FileEnd end) {
+    TailResponse tail = new TailResponse(end.etag(), end.lastModified(), end.size(), end.from(), end.size(),
+        end.cacheControl());
+    if (tail.size() > settings.maxFileSize()) {
+      return Future.failedFuture(failures.tooLarge(url));
+    }
+    return sparseCopy(url, uri, tail, (target, version) -> Footer.place(vertx, Buffer.buffer(end.bytes()), tail,
+        target, settings.maxFooterBytes(), settings.wholeFileBelowBytes(), ranges, version));
+  }
+
   private Future<Path> sparseCopy(String url, URI uri, Exchange exchange, TailResponse tail) {
+    return sparseCopy(url, uri, tail, (target, version) -> Footer.fetch(vertx, exchange, tail, target,
+        settings.maxFooterBytes(), settings.wholeFileBelowBytes(), ranges, version));
+  }
+
+  /** {@code begin}: writes the file's last bytes into the new copy, fetching what they lack of the footer. */
+  private Future<Path> sparseCopy(String url, URI uri, TailResponse tail,
+      BiFunction<Path, RangeFetch.Version, Future<Footer>> begin) {
     Path target = newFile(url);
     RangeFetch.Version version = new RangeFetch.Version(uri, tail.etag(), tail.lastModified(), tail.size());
-    return Footer.fetch(vertx, exchange, tail, target, settings.maxFooterBytes(), settings.wholeFileBelowBytes(), ranges,
-        version)
+    return begin.apply(target, version)
         .compose(footer -> footer.whole()
             ? install(url, tail, target, null)
             : layouts.apply(target, footer.at()).recover(e -> Future.failedFuture(

@@ -1,6 +1,7 @@
 package io.quarry.worker;
 
 import io.quarry.bus.PrivateFiles;
+import io.quarry.bus.FileEnd;
 import io.quarry.bus.Source;
 import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
@@ -74,13 +75,14 @@ final class ParquetCache {
 
   /**
    * Every URL's current file (for a sparse copy, its footer), each pinned in {@code pins} as soon as it is known.
-   * {@code recorded}: the version a URL's dataset records, or null ({@link Revalidation#current}).
+   * {@code recorded}: the version a URL's dataset records, or null; {@code ends}: the last bytes of a URL's file as
+   * adding it read them, or null ({@link Revalidation#current}).
    */
   Future<Map<String, Path>> fetchAll(Map<String, String> tables, PinnedFiles.Pins into,
-      Function<String, Source> recorded) {
+      Function<String, Source> recorded, Function<String, FileEnd> ends) {
     Map<String, Path> files = new LinkedHashMap<>();
     List<Future<Path>> fetches = new ArrayList<>();
-    tables.forEach((name, url) -> fetches.add(revalidation.current(url, recorded.apply(url)).onSuccess(file -> {
+    tables.forEach((name, url) -> fetches.add(revalidation.current(url, recorded.apply(url), ends.apply(url)).onSuccess(file -> {
       into.hold(file);
       files.put(name, file);
     })));

@@ -6,6 +6,7 @@ import io.quarry.bus.net.OutboundHttp.Exchange;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.file.AsyncFile;
 import io.vertx.core.file.OpenOptions;
 import io.vertx.core.http.HttpClientResponse;
@@ -183,38 +184,102 @@ final class RangeFetch {
     return null;
   }
 
-  /** Each chunk is written at its place before the next is read, so a slow disk slows the download, not memory. */
+  /**
+   * Chunks are gathered and written at their place a block at a time, one write under way per response: the response
+   * is paused only while a full block waits for the write before it, so a slow disk slows the download, not memory,
+   * and a fast one is not asked for a write per HTTP/2 frame (16 KB), each a trip to the blocking pool.
+   */
   private static Future<Void> write(HttpClientResponse response, ByteRange range, AsyncFile target,
       Transfer transfer, LongConsumer received) {
-    Promise<Void> written = Promise.promise();
-    long[] at = {range.from()};
-    response.handler(chunk -> {
-      if (transfer.future().isComplete() || at[0] + chunk.length() > range.to()) {
+    return new BlockWriter(response, range, target, transfer, received).written.future();
+  }
+
+  private static final class BlockWriter {
+    private static final int BLOCK_BYTES = 1 << 20;
+
+    private final Promise<Void> written = Promise.promise();
+    private final HttpClientResponse response;
+    private final ByteRange range;
+    private final AsyncFile target;
+    private final Transfer transfer;
+    private final LongConsumer received;
+    private Buffer pending = Buffer.buffer();
+    /** Where the pending bytes go; every byte before it is written or being written. */
+    private long at;
+    private boolean writing;
+    private boolean paused;
+    private boolean ended;
+
+    BlockWriter(HttpClientResponse response, ByteRange range, AsyncFile target, Transfer transfer,
+        LongConsumer received) {
+      this.response = response;
+      this.range = range;
+      this.target = target;
+      this.transfer = transfer;
+      this.received = received;
+      this.at = range.from();
+      response.handler(this::chunk);
+      response.exceptionHandler(written::tryFail);
+      response.endHandler(v -> {
+        ended = true;
+        flush();
+      });
+    }
+
+    private void chunk(Buffer chunk) {
+      if (transfer.future().isComplete() || at + pending.length() + chunk.length() > range.to()) {
         written.tryFail(new IllegalStateException("The server sent more bytes than the range asked for"));
         return;
       }
-      long position = at[0];
-      at[0] += chunk.length();
-      response.pause();
-      target.write(chunk, position).onComplete(w -> {
+      pending.appendBuffer(chunk);
+      if (writing && pending.length() >= BLOCK_BYTES && !paused) {
+        paused = true;
+        response.pause();
+      }
+      flush();
+    }
+
+    /**
+     * Writes what is pending unless a write is under way (so a block is what arrived during the write before it); at
+     * the end, checks every byte came.
+     */
+    private void flush() {
+      if (writing || written.future().isComplete()) {
+        return;
+      }
+      if (pending.length() == 0) {
+        if (ended) {
+          finish();
+        }
+        return;
+      }
+      Buffer block = pending;
+      long position = at;
+      pending = Buffer.buffer();
+      at += block.length();
+      writing = true;
+      target.write(block, position).onComplete(w -> {
+        writing = false;
         if (w.failed()) {
           written.tryFail(w.cause());
           return;
         }
-        received.accept(chunk.length());
-        response.resume();
+        received.accept(block.length());
+        if (paused) {
+          paused = false;
+          response.resume();
+        }
+        flush();
       });
-    });
-    response.exceptionHandler(written::tryFail);
-    // The end comes after the last chunk's write: the response is paused until each write is done.
-    response.endHandler(v -> {
-      if (at[0] == range.to()) {
+    }
+
+    private void finish() {
+      if (at == range.to()) {
         written.tryComplete();
       } else {
-        written.tryFail(new IllegalStateException("The server sent " + (at[0] - range.from()) + " bytes for a range of "
+        written.tryFail(new IllegalStateException("The server sent " + (at - range.from()) + " bytes for a range of "
             + range.length()));
       }
-    });
-    return written.future();
+    }
   }
 }

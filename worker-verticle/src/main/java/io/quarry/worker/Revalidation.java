@@ -1,5 +1,6 @@
 package io.quarry.worker;
 
+import io.quarry.bus.FileEnd;
 import io.quarry.bus.Source;
 import io.quarry.bus.net.Deadline;
 import io.quarry.bus.net.OutboundHttp;
@@ -62,9 +63,10 @@ final class Revalidation {
 
   /**
    * The URL's current file: the copy held while it is fresh and of the version {@code recorded} (null: none known),
-   * else once its server confirms it, else its new version's.
+   * else once its server confirms it, else its new version's. With no copy held, a new one starts from {@code end}
+   * (the file's last bytes as adding it just read them; null: none) without asking the server.
    */
-  Future<Path> current(String url, Source recorded) {
+  Future<Path> current(String url, Source recorded, FileEnd end) {
     CachedCopies.Entry held = copies.get(url);
     if (held != null && held.fresh(Instant.now()) && asRecorded(held, recorded)) {
       CacheMetrics.fresh();
@@ -74,7 +76,7 @@ final class Revalidation {
     if (running != null) {
       return running;
     }
-    Future<Path> fetched = revalidate(url);
+    Future<Path> fetched = held == null && end != null ? begin(url, end) : revalidate(url);
     if (!fetched.isComplete()) {
       inflight.put(url, fetched);
       fetched.onComplete(done -> inflight.remove(url));
@@ -105,6 +107,16 @@ final class Revalidation {
     Instant oldest = named.stream().map(name -> copies.get(tables.get(name))).filter(Objects::nonNull)
         .map(CachedCopies.Entry::confirmed).min(Comparator.naturalOrder()).orElse(Instant.now());
     return new Unconfirmed(named, oldest);
+  }
+
+  /** A copy begun from the bytes adding the file read; should they not make one, the server is asked as ever. */
+  private Future<Path> begin(String url, FileEnd end) {
+    URI uri = OutboundHttp.parse(url).orElse(null);
+    boolean whole = end.from() >= 0 && end.size() - end.from() == end.bytes().length;
+    if (uri == null || !whole) {
+      return revalidate(url);
+    }
+    return newCopies.fromEnd(url, uri, end).recover(e -> revalidate(url));
   }
 
   /**

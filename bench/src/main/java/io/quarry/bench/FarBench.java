@@ -1,0 +1,141 @@
+package io.quarry.bench;
+
+import io.quarry.app.Launcher;
+import io.quarry.app.Node;
+import io.quarry.testing.BusCertificates;
+import io.quarry.testing.ParquetServer;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Issue 38's benchmark, on loopback only: the 1.2 GB, 6-column file served over https (HTTP/2, a certificate
+ * authority made for the run) by test-support's file server, throttled to a link's bandwidth (100 MB/s unless given,
+ * in MB/s, as the first argument; {@code http} as the second serves plain HTTP/1.1 instead, for comparison), with
+ * every request answered 0, 20, 100 and 200 ms late (one round trip), after one unreported pass at 0 ms that warms
+ * the node's code. For each
+ * delay, through one node at its defaults (one worker process): adding the file, the first query over 2 of its 6
+ * columns, the same query again, and a trivial query repeated 15 times (median) — each beside what physics allows
+ * (its fewest round trips × the delay + the bytes it must move ÷ the bandwidth) and the 0 ms figure.
+ */
+public final class FarBench {
+
+  private static final long[] DELAYS_MS = {0, 20, 100, 200};
+  private static final String TWO_COLUMNS = "SELECT max(a) AS a, max(v) AS v FROM table1";
+  private static final String TRIVIAL = "SELECT count(*) FROM table1";
+  private static final int REPEATS = 15;
+
+  private record Figures(double addMs, long addRequests, double firstMs, long firstBytes, double againMs,
+      double trivialMs) {
+  }
+
+  public static void main(String[] args) throws Exception {
+    long megabytesPerSecond = args.length > 0 ? Long.parseLong(args[0]) : 100;
+    boolean https = args.length < 2 || !args[1].equals("http");
+    double bytesPerMs = megabytesPerSecond * 1_000.0;
+    Path work = Path.of(System.getProperty("java.io.tmpdir"), "quarry-bench");
+    Files.createDirectories(work);
+    Path big = DatasetBench.bigFile(work);
+    Path run = Scratch.dir("quarry-far-bench");
+    BusCertificates.Identity origin = BusCertificates.authority(run.resolve("ca"), "origin").issue("files");
+    long twoColumns;
+    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+      twoColumns = FetchBench.chunks(duck, big, "'a', 'v'");
+    }
+    Vertx outside = Vertx.vertx();
+    ParquetServer files = https ? ParquetServer.startTls(outside, origin, true) : ParquetServer.start(outside);
+    Node node = start(run.resolve("node"), origin.ca());
+    try {
+      WebClient client = WebClient.create(node.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
+          .setDefaultPort(node.httpPort()));
+      measure(client, files.url("/warm-up/big.parquet"), files.route("/warm-up/big.parquet").file(big)
+          .throttle(megabytesPerSecond * 1_000_000));
+      System.out.printf(Locale.ROOT, "%nFile: %,d bytes over %s, %d MB/s; the 2 columns' chunks %,d bytes; %d cores%n",
+          Files.size(big), https ? "https (HTTP/2)" : "http (HTTP/1.1)", megabytesPerSecond, twoColumns,
+          Runtime.getRuntime().availableProcessors());
+      System.out.printf(Locale.ROOT, "%-7s | %-26s | %-30s | %-22s | %-22s%n", "delay", "add (requests)",
+          "first query, 2 of 6 columns", "the same again", "trivial, median of 15");
+      Figures near = null;
+      for (long delay : DELAYS_MS) {
+        ParquetServer.Route route = files.route("/d" + delay + "/big.parquet").file(big)
+            .throttle(megabytesPerSecond * 1_000_000).roundTrip(delay);
+        Figures measured = measure(client, files.url("/d" + delay + "/big.parquet"), route);
+        near = near == null ? measured : near;
+        report(delay, measured, near, bytesPerMs, twoColumns);
+      }
+      System.out.println("limit: the fewest round trips (add 1: tail and magic number at once; first query 1; again and"
+          + " trivial 0, within the freshness window) × the delay + the bytes ÷ the bandwidth.");
+    } finally {
+      node.stop().await();
+      outside.close().await();
+    }
+  }
+
+  private static void report(long delay, Figures f, Figures near, double bytesPerMs, long twoColumns) {
+    double addLimit = delay + 64 * 1024 / bytesPerMs;
+    double firstLimit = delay + twoColumns / bytesPerMs;
+    System.out.printf(Locale.ROOT, "%4d ms | %6.0f ms (%d) lim %5.0f | %7.0f ms %,6.0f MB lim %5.0f | %6.1f ms (0 ms: %5.1f)"
+            + " | %6.1f ms (0 ms: %5.1f)%n", delay, f.addMs(), f.addRequests(), addLimit, f.firstMs(),
+        f.firstBytes() / 1e6, firstLimit, f.againMs(), near.againMs(), f.trivialMs(), near.trivialMs());
+  }
+
+  private static Figures measure(WebClient client, String url, ParquetServer.Route route) {
+    String conversation = send(client, HttpMethod.POST, "/api/conversations", new JsonObject()).getString("id");
+    String base = "/api/conversations/" + conversation;
+    long started = System.nanoTime();
+    send(client, HttpMethod.POST, base + "/datasets", new JsonObject().put("url", url));
+    double addMs = (System.nanoTime() - started) / 1e6;
+    long addRequests = route.requests();
+    long before = route.bodyBytes();
+    started = System.nanoTime();
+    send(client, HttpMethod.POST, base + "/query", new JsonObject().put("sql", TWO_COLUMNS));
+    double firstMs = (System.nanoTime() - started) / 1e6;
+    long firstBytes = route.bodyBytes() - before;
+    started = System.nanoTime();
+    send(client, HttpMethod.POST, base + "/query", new JsonObject().put("sql", TWO_COLUMNS));
+    double againMs = (System.nanoTime() - started) / 1e6;
+    List<Double> trivial = new ArrayList<>();
+    for (int i = 0; i < REPEATS; i++) {
+      started = System.nanoTime();
+      send(client, HttpMethod.POST, base + "/query", new JsonObject().put("sql", TRIVIAL));
+      trivial.add((System.nanoTime() - started) / 1e6);
+    }
+    Collections.sort(trivial);
+    return new Figures(addMs, addRequests, firstMs, firstBytes, againMs, trivial.get(REPEATS / 2));
+  }
+
+  private static Node start(Path dir, Path ca) {
+    Map<String, String> env = new HashMap<>();
+    env.put("QUARRY_HTTP_PORT", "0");
+    env.put("QUARRY_DATA_DIR", dir.toString());
+    env.put("QUARRY_METRICS_PORT", "0");
+    env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
+    env.put("QUARRY_ORIGIN_CA_FILE", ca.toString());
+    env.put("QUARRY_LOCAL_WORKERS", "1");
+    env.put("QUARRY_WORKER_CACHE_MAX_BYTES", String.valueOf(8L << 30));
+    env.put("QUARRY_CHAT_WRITE_BURST", "100000");
+    return Launcher.start(env, "--config", dir.resolve("none.json").toString()).await();
+  }
+
+  private static JsonObject send(WebClient client, HttpMethod method, String path, JsonObject body) {
+    HttpResponse<Buffer> response = client.request(method, path).sendJsonObject(body).await();
+    if (response.statusCode() >= 300) {
+      throw new IllegalStateException(path + " answered " + response.statusCode() + ": " + response.bodyAsString());
+    }
+    return response.bodyAsJsonObject();
+  }
+}
