@@ -23,7 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Issue 38's benchmark, on loopback only: the 1.2 GB, 6-column file served over https (HTTP/2, a certificate
+ * Issue 38's benchmark, on loopback only: the 1.2 GB, 6-column file served over https (a certificate
  * authority made for the run) by test-support's file server, throttled to a link's bandwidth (100 MB/s unless given,
  * in MB/s, as the first argument; {@code http} as the second serves plain HTTP/1.1 instead, for comparison), with
  * every request answered 0, 20, 100 and 200 ms late (one round trip), after one unreported pass at 0 ms that warms
@@ -65,7 +65,7 @@ public final class FarBench {
       measure(client, files.url("/warm-up/big.parquet"), files.route("/warm-up/big.parquet").file(big)
           .throttle(megabytesPerSecond * 1_000_000));
       System.out.printf(Locale.ROOT, "%nFile: %,d bytes over %s, %d MB/s; the 2 columns' chunks %,d bytes; %d cores%n",
-          Files.size(big), https ? "https (HTTP/2)" : "http (HTTP/1.1)", megabytesPerSecond, twoColumns,
+          Files.size(big), https ? "https" : "http", megabytesPerSecond, twoColumns,
           Runtime.getRuntime().availableProcessors());
       System.out.printf(Locale.ROOT, "%-7s | %-26s | %-30s | %-22s | %-22s%n", "delay", "add (requests)",
           "first query, 2 of 6 columns", "the same again", "trivial, median of 15");

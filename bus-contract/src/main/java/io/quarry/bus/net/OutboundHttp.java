@@ -6,9 +6,7 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.Http2Settings;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.OpenSSLEngineOptions;
 import io.vertx.core.net.PemTrustOptions;
@@ -27,24 +25,16 @@ import javax.net.ssl.SSLException;
  * checks every address against the {@link AddressPolicy}, and connects to the checked address itself,
  * so DNS answers that change between check and connect cannot reach a refused network.
  *
- * <p>Connections to an origin are kept and reused, as a browser's are; one client per scheme, so the JDK's TLS session
- * cache (keyed by origin) serves every new connection to an origin. {@code https} runs on BoringSSL (netty-tcnative)
- * where this platform has it: the JDK's TLS engine decrypts about 36 MB/s on the benchmark machine, a third of a
- * 100 MB/s link; BoringSSL keeps up. With it, {@code https} origins are offered HTTP/2 through ALPN (every request to
- * an origin on one connection; a request given up resets its stream, not the connection), with flow-control windows
- * widened from HTTP/2's 64 KB, which would hold a transfer from an origin 100 ms away to 640 KB/s; HTTP/1.1 is the
- * fallback. Without BoringSSL, {@code https} stays on HTTP/1.1: HTTP/2 over the JDK's engine stalled downloads in a
- * worker process, whose direct memory is capped at 64 MB.
+ * <p>Connections to an origin are kept and reused, as a browser's are (HTTP/1.1, at most five per origin); one client
+ * per scheme, so the JDK's TLS session cache (keyed by origin) serves every new connection to an origin. {@code https}
+ * runs on BoringSSL (netty-tcnative) where this platform has it: the JDK's TLS engine decrypts about 36 MB/s on the
+ * benchmark machine, a third of a 100 MB/s link; BoringSSL keeps up. HTTP/2 is not offered: with 16 streams at once
+ * on one connection (four queries' fetches), downloads into a worker process stalled until their time limit.
  */
 public final class OutboundHttp {
 
   public static final int MAX_REDIRECTS = 5;
   private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
-
-  /** What one HTTP/2 stream may receive unread: 4 MB, 320 Mbit/s at 100 ms. */
-  private static final int STREAM_WINDOW_BYTES = 4 << 20;
-  /** What one HTTP/2 connection may receive unread, all its streams together. */
-  private static final int CONNECTION_WINDOW_BYTES = 16 << 20;
 
   private final Vertx vertx;
   private final HttpClient plain;
@@ -58,9 +48,7 @@ public final class OutboundHttp {
     this.plain = vertx.createHttpClient(options(connectTimeoutMs));
     HttpClientOptions secured = options(connectTimeoutMs);
     if (OpenSSLEngineOptions.isAvailable()) {
-      secured.setSslEngineOptions(new OpenSSLEngineOptions()).setProtocolVersion(HttpVersion.HTTP_2).setUseAlpn(true)
-          .setHttp2ConnectionWindowSize(CONNECTION_WINDOW_BYTES)
-          .setInitialSettings(new Http2Settings().setInitialWindowSize(STREAM_WINDOW_BYTES));
+      secured.setSslEngineOptions(new OpenSSLEngineOptions());
     }
     if (caFile != null && !caFile.isBlank()) {
       secured.setTrustOptions(new PemTrustOptions().addCertPath(caFile));

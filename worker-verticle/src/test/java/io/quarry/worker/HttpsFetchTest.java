@@ -19,11 +19,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Columns fetched from an https origin over HTTP/2: many ranges at once as streams of one connection, each written
- * where it belongs, answering exactly as bare DuckDB over the file.
+ * Columns fetched from an https origin (one that offers HTTP/2, as most CDNs do): many ranges over a few kept
+ * connections, each written where it belongs, answering exactly as the whole file does.
  */
 @ExtendWith(VertxExtension.class)
-class Http2FetchTest {
+class HttpsFetchTest {
 
   @TempDir
   Path dir;
@@ -42,7 +42,8 @@ class Http2FetchTest {
   }
 
   @Test
-  @DisplayName("a sparse copy fetched over HTTP/2, one connection, answers as DuckDB over the whole file")
+  @DisplayName("a sparse copy fetched over https, on at most worker.fetchConnections connections, answers as the whole"
+      + " file does")
   void sameAnswer() {
     Path local = dir.resolve("wide.parquet");
     // Row groups of 10,000 rows: many column chunks, so many ranges under way at once.
@@ -58,8 +59,8 @@ class Http2FetchTest {
         .await();
     assertThat(remote.rowValues()).isEqualTo(whole.rowValues());
     assertThat(remote.rowValues().getJsonArray(0).getLong(0)).isEqualTo(400_000);
-    assertThat(route.http2Requests()).isEqualTo(route.requests());
+    assertThat(route.http2Requests()).as("HTTP/2 is not asked for").isZero();
     assertThat(route.rangeRequests()).isGreaterThan(10);
-    assertThat(server.connections()).isEqualTo(1);
+    assertThat(server.connections()).isBetween(1L, 4L);
   }
 }
