@@ -103,7 +103,9 @@ class WorkerProcessTest {
     String other = chat.conversation();
     chat.addDataset(other, "/people.parquet");
     String victim = chat.conversation();
-    chat.files.route("/held.parquet").content(ParquetFixtures.people(dir));
+    // Larger than the tail the add reads (which its worker's copy starts from): the name column must be downloaded.
+    chat.files.route("/held.parquet").content(ParquetFixtures.write(dir.resolve("held.parquet"),
+        "SELECT i AS id, md5(i::VARCHAR) AS name FROM range(20000) t(i)"));
     chat.addDataset(victim, "/held.parquet");
     ParquetServer.Held downloads = chat.files.route("/held.parquet").holdRangeRequests();
     Future<HttpResponse<Buffer>> running = querying(victim, "SELECT count(name) FROM table1");
@@ -200,7 +202,8 @@ class WorkerProcessTest {
     held.downloads().release();
     HttpResponse<Buffer> answer = held.running().await();
     assertThat(answer.statusCode()).as(answer.bodyAsString()).isEqualTo(200);
-    assertThat(answer.bodyAsJsonObject().getJsonArray("rows")).isEqualTo(new JsonArray().add(new JsonArray().add(100)));
+    assertThat(answer.bodyAsJsonObject().getJsonArray("rows"))
+        .isEqualTo(new JsonArray().add(new JsonArray().add(20_000)));
     assertPeopleCount(other);
     LocalWorkerStatus back = awaitReady(busy.getString("name"));
     assertThat(back.restarts()).isEqualTo(1);

@@ -1,23 +1,20 @@
 package io.quarry.bench;
 
-import io.quarry.app.Launcher;
+import static io.quarry.bench.LocalNode.send;
+
 import io.quarry.app.Node;
 import io.quarry.testing.BusCertificates;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -60,8 +57,7 @@ public final class FarBench {
     ParquetServer files = https ? ParquetServer.startTls(outside, origin, true) : ParquetServer.start(outside);
     Node node = start(run.resolve("node"), origin.ca());
     try {
-      WebClient client = WebClient.create(node.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
-          .setDefaultPort(node.httpPort()));
+      WebClient client = LocalNode.client(node);
       measure(client, files.url("/warm-up/big.parquet"), files.route("/warm-up/big.parquet").file(big)
           .throttle(megabytesPerSecond * 1_000_000));
       System.out.printf(Locale.ROOT, "%nFile: %,d bytes over %s, %d MB/s; the 2 columns' chunks %,d bytes; %d cores%n",
@@ -119,23 +115,7 @@ public final class FarBench {
   }
 
   private static Node start(Path dir, Path ca) {
-    Map<String, String> env = new HashMap<>();
-    env.put("QUARRY_HTTP_PORT", "0");
-    env.put("QUARRY_DATA_DIR", dir.toString());
-    env.put("QUARRY_METRICS_PORT", "0");
-    env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
-    env.put("QUARRY_ORIGIN_CA_FILE", ca.toString());
-    env.put("QUARRY_LOCAL_WORKERS", "1");
-    env.put("QUARRY_WORKER_CACHE_MAX_BYTES", String.valueOf(8L << 30));
-    env.put("QUARRY_CHAT_WRITE_BURST", "100000");
-    return Launcher.start(env, "--config", dir.resolve("none.json").toString()).await();
+    return LocalNode.start(dir, Map.of("QUARRY_ORIGIN_CA_FILE", ca.toString(), "QUARRY_WORKER_CACHE_MAX_BYTES", String.valueOf(8L << 30)));
   }
 
-  private static JsonObject send(WebClient client, HttpMethod method, String path, JsonObject body) {
-    HttpResponse<Buffer> response = client.request(method, path).sendJsonObject(body).await();
-    if (response.statusCode() >= 300) {
-      throw new IllegalStateException(path + " answered " + response.statusCode() + ": " + response.bodyAsString());
-    }
-    return response.bodyAsJsonObject();
-  }
 }

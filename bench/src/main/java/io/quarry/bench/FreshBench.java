@@ -1,20 +1,17 @@
 package io.quarry.bench;
 
-import io.quarry.app.Launcher;
+import static io.quarry.bench.LocalNode.send;
+
 import io.quarry.app.Node;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -43,8 +40,7 @@ public final class FreshBench {
       for (long freshForMs : new long[] {0, 60_000}) {
         Node node = start(work.resolve("node-" + freshForMs), freshForMs);
         try {
-          WebClient client = WebClient.create(node.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
-              .setDefaultPort(node.httpPort()));
+          WebClient client = LocalNode.client(node);
           double near = repeated(client, files.url("/near.parquet"));
           double far = repeated(client, files.url("/far.parquet"));
           System.out.printf(Locale.ROOT, "  worker.freshForMs=%-6d near %6.1f ms, far %6.1f ms  (far / near %.2f×)%n",
@@ -59,15 +55,7 @@ public final class FreshBench {
   }
 
   private static Node start(Path dir, long freshForMs) {
-    Map<String, String> env = new HashMap<>();
-    env.put("QUARRY_HTTP_PORT", "0");
-    env.put("QUARRY_DATA_DIR", dir.toString());
-    env.put("QUARRY_METRICS_PORT", "0");
-    env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
-    env.put("QUARRY_LOCAL_WORKERS", "1");
-    env.put("QUARRY_WORKER_FRESH_FOR_MS", String.valueOf(freshForMs));
-    env.put("QUARRY_CHAT_WRITE_BURST", "100000");
-    return Launcher.start(env, "--config", dir.resolve("none.json").toString()).await();
+    return LocalNode.start(dir, Map.of("QUARRY_WORKER_FRESH_FOR_MS", String.valueOf(freshForMs)));
   }
 
   /** The median of the repeated query's round trips, after the first (which adds the file and fetches it). */
@@ -86,11 +74,4 @@ public final class FreshBench {
     return ms.get(ms.size() / 2);
   }
 
-  private static JsonObject send(WebClient client, HttpMethod method, String path, JsonObject body) {
-    HttpResponse<Buffer> response = client.request(method, path).sendJsonObject(body).await();
-    if (response.statusCode() >= 300) {
-      throw new IllegalStateException(path + " answered " + response.statusCode() + ": " + response.bodyAsString());
-    }
-    return response.bodyAsJsonObject();
-  }
 }

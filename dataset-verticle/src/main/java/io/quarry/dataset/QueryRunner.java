@@ -39,6 +39,7 @@ final class QueryRunner {
   private final GuessedTables guessed = new GuessedTables();
   private final UserLanes lanes;
   private final NewVersions versions;
+  private final Confirmations confirmations = new Confirmations();
 
   QueryRunner(EventBus bus, StorageClient storage, WorkerClient worker, NewVersions versions,
       DatasetSettings settings) {
@@ -80,9 +81,12 @@ final class QueryRunner {
   private Future<QueryResult> answer(String userId, String conversationId, String sql, String stopKey, Export export) {
     return guessed.run(userId, conversationId, () -> storage.datasetsForQuery(userId, conversationId),
             tables -> runOnAWorker(new QueryRequest(sql, tables.names(), timeoutMs, userId, conversationId, stopKey,
-                export, tables.recorded())))
+                export, confirmations.confirm(tables.recorded()))))
         .compose(confirmed -> confirmed.answer().recover(e -> markUnreachable(userId, confirmed.datasets(), e))
-            .onSuccess(result -> versions.note(userId, confirmed.datasets(), result.sourceList())));
+            .onSuccess(result -> {
+              confirmations.learn(result.sourceList());
+              versions.note(userId, confirmed.datasets(), result.sourceList());
+            }));
   }
 
   /**

@@ -16,6 +16,7 @@ import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.QueryTimeouts;
+import io.quarry.bus.Source;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.WorkerClient;
 import io.quarry.testing.Failures;
@@ -105,6 +106,26 @@ class QueryPathTest {
     assertThat(result.id()).isNotNull();
     assertThat(result.conversationId()).isEqualTo(conversation.id());
     assertThat(result.sql()).isEqualTo(SQL);
+  }
+
+  @Test
+  @DisplayName("a worker's confirmation of a file goes with the next query over it, for any worker holding the same"
+      + " version to use unasked")
+  void confirmationsPassedOn() {
+    Dataset versioned = new Dataset(sales.id(), sales.conversationId(), sales.url(), sales.name(), sales.rowCount(),
+        sales.columnCount(), sales.schema(), sales.status(), null, 1_000L, "\"v1\"", sales.createdAt(),
+        sales.updatedAt());
+    new StorageClient(vertx).updateDataset(USER, versioned).await();
+    JsonArray sources = new JsonArray().add(new Source("sales", SALES_URL, "\"v1\"", null, 1_000L,
+        "2026-11-26T12:00:00Z").toJson());
+    QueryResult over = FakeWorker.over(java.util.Map.of("sales", SALES_URL));
+    worker.thenAnswer(new QueryResult(null, null, null, over.columns(), over.rows(), 1, false, 3, null, null, sources));
+    query().await();
+    query().await();
+
+    List<QueryRequest> requests = workerRequests(2);
+    assertThat(requests.get(0).recordedOf(SALES_URL).confirmedAt()).isNull();
+    assertThat(requests.get(1).recordedOf(SALES_URL).confirmedAt()).isEqualTo("2026-11-26T12:00:00Z");
   }
 
   @Test

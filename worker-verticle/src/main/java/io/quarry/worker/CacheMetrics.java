@@ -6,8 +6,9 @@ import io.micrometer.core.instrument.Metrics;
 /**
  * The worker's cache, as docs/metrics.md names it: each use of a file a query reads is fresh when the copy held was
  * confirmed within its freshness window (its server is not asked), a hit when its server confirms the copy held is
- * the file's current version, a miss when a new version must be fetched (its footer, or the whole file); the bytes
- * fetched (footers, column chunks, whole files) and evicted.
+ * the file's current version, a miss when a new version must be fetched (its footer, or the whole file) or is begun
+ * from the last bytes adding the file read; the bytes fetched (footers, column chunks, whole files, and those last
+ * bytes: they came from the file's server for this copy) and evicted.
  */
 final class CacheMetrics {
 
@@ -33,6 +34,12 @@ final class CacheMetrics {
 
   static void revalidated(boolean current) {
     (current ? HITS : MISSES).increment();
+  }
+
+  /** A new copy begun from the {@code bytes} adding its file read. */
+  static void begun(long bytes) {
+    MISSES.increment();
+    FETCHED.increment(bytes);
   }
 
   static void fetched(long bytes) {

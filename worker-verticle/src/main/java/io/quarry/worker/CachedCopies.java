@@ -1,8 +1,10 @@
 package io.quarry.worker;
 
 import io.quarry.bus.Source;
+import io.quarry.bus.Timestamps;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.function.ToLongFunction;
@@ -24,9 +26,27 @@ final class CachedCopies {
       return new Entry(file, etag, lastModified, size, Instant.now(), window);
     }
 
-    /** Whether it may be used now without asking its server. */
-    boolean fresh(Instant now) {
-      return now.toEpochMilli() - confirmed.toEpochMilli() < freshMs;
+    /**
+     * Whether it may be used now without asking its server: within its window of its own confirmation, or of a later
+     * one its dataset records ({@code recorded}, of this version: another worker's, which its node passed on; null:
+     * none). A confirmation from a clock ahead of this one is not trusted: it would keep the copy fresh for as long as
+     * that clock is ahead.
+     */
+    boolean fresh(Instant now, Source recorded) {
+      Instant since = confirmed;
+      Instant elsewhere = recorded == null ? null : confirmedAt(recorded);
+      if (elsewhere != null && !elsewhere.isAfter(now) && elsewhere.isAfter(since)) {
+        since = elsewhere;
+      }
+      return now.toEpochMilli() - since.toEpochMilli() < freshMs;
+    }
+
+    private static Instant confirmedAt(Source recorded) {
+      try {
+        return recorded.confirmedAt() == null ? null : Timestamps.parse(recorded.confirmedAt());
+      } catch (DateTimeParseException e) {
+        return null;
+      }
     }
 
     /** As a result records the version it read. */

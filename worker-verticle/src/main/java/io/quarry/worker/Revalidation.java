@@ -68,7 +68,7 @@ final class Revalidation {
    */
   Future<Path> current(String url, Source recorded, FileEnd end) {
     CachedCopies.Entry held = copies.get(url);
-    if (held != null && held.fresh(Instant.now()) && asRecorded(held, recorded)) {
+    if (held != null && asRecorded(held, recorded) && held.fresh(Instant.now(), recorded)) {
       CacheMetrics.fresh();
       return Future.succeededFuture(held.file());
     }
@@ -116,7 +116,8 @@ final class Revalidation {
     if (uri == null || !whole) {
       return revalidate(url);
     }
-    return newCopies.fromEnd(url, uri, end).recover(e -> revalidate(url));
+    return newCopies.fromEnd(url, uri, end).onSuccess(copy -> CacheMetrics.begun(end.bytes().length))
+        .recover(e -> revalidate(url));
   }
 
   /**
