@@ -42,7 +42,7 @@ case "${1:-dataset}" in
     fi
     main=io.quarry.bench.LoadBench
     if [ $# -lt 2 ]; then args=("$before" "app/target/quarry.jar"); fi ;;
-  *) echo "unknown benchmark: $1 (dataset, chat, cluster, startup, load, fetch, metrics, export)" >&2; exit 2 ;;
+  *) echo "unknown benchmark: $1 (dataset, chat, bridge, fresh, far, cluster, fetch, export, metrics, startup, load)" >&2; exit 2 ;;
 esac
 exec java ${BENCH_JAVA_OPTS:-} -Xmx6g -Djdk.net.hosts.file=bench/hosts -Dvertx.disableDnsResolver=true \
   -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$main" "${args[@]}"

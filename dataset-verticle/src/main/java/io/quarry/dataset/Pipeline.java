@@ -101,9 +101,10 @@ final class Pipeline {
   Future<Loaded> run(URI url) {
     Deadline magicDeadline = new Deadline(vertx, settings.magicTimeoutMs());
     Future<Probe> magic = step(magicDeadline, NOT_PARQUET, d -> magic(url, d));
+    // A step failing first ends the magic-number request still under way: nothing waits for it.
     return step(settings.headTimeoutMs(), COULD_NOT_ACCESS, d -> tail(url, d))
-        .onFailure(e -> magicDeadline.cancel())
-        .compose(tail -> tail.isPresent() ? fromTail(url, tail.get(), magic) : classic(url, magic));
+        .compose(tail -> tail.isPresent() ? fromTail(url, tail.get(), magic) : classic(url, magic))
+        .onFailure(e -> magicDeadline.cancel());
   }
 
   private Future<Loaded> fromTail(URI url, Tail tail, Future<Probe> magic) {
