@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a benchmark on this machine: bench/run.sh dataset|chat|cluster|startup|load|fetch|metrics|export|bridge|fresh|far
+# Runs a benchmark on this machine: bench/run.sh dataset|chat|cluster|startup|load|fetch|metrics|export|bridge|fresh|far|cold
 # Traffic stays on loopback. Figures are ratios against a baseline measured in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +12,8 @@ case "${1:-dataset}" in
   bridge) main=io.quarry.bench.BridgeBench ;;
   fresh) main=io.quarry.bench.FreshBench ;;
   far) main=io.quarry.bench.FarBench ;;
+  cold) main=io.quarry.bench.ColdBench
+    args=("${2:-app/target/quarry.jar}") ;;
   cluster) main=io.quarry.bench.ClusterBench
     # bench/run.sh cluster [jar] [tls]: tls measures only what bus TLS costs a query round trip
     args=("${2:-app/target/quarry.jar}" "${@:3}") ;;
@@ -42,7 +44,7 @@ case "${1:-dataset}" in
     fi
     main=io.quarry.bench.LoadBench
     if [ $# -lt 2 ]; then args=("$before" "app/target/quarry.jar"); fi ;;
-  *) echo "unknown benchmark: $1 (dataset, chat, bridge, fresh, far, cluster, fetch, export, metrics, startup, load)" >&2; exit 2 ;;
+  *) echo "unknown benchmark: $1 (dataset, chat, bridge, fresh, far, cold, cluster, fetch, export, metrics, startup, load)" >&2; exit 2 ;;
 esac
 exec java ${BENCH_JAVA_OPTS:-} -Xmx6g -Djdk.net.hosts.file=bench/hosts -Dvertx.disableDnsResolver=true \
   -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$main" "${args[@]}"
