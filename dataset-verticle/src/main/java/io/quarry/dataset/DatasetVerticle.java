@@ -16,6 +16,8 @@ import io.vertx.core.eventbus.EventBus;
  */
 public class DatasetVerticle extends VerticleBase {
 
+  private static final int CONNECTIONS_PER_ORIGIN = 5;
+
   /** Null when deployed with a JSON config instead (the module's tests). */
   private final DatasetSettings given;
   private OutboundHttp http;
@@ -33,7 +35,9 @@ public class DatasetVerticle extends VerticleBase {
     DatasetSettings settings = given != null ? given : DatasetSettings.from(config());
     EventBus bus = vertx.eventBus();
     StorageClient storage = new StorageClient(vertx);
-    http = new OutboundHttp(vertx, settings.policy(), (int) settings.pipeline().headTimeoutMs(), settings.originCaFile());
+    // The add asks two things of an origin at once; several adds share what it keeps open.
+    http = new OutboundHttp(vertx, settings.policy(), (int) settings.pipeline().headTimeoutMs(), settings.originCaFile(),
+        CONNECTIONS_PER_ORIGIN);
     WorkerClient worker = new WorkerClient(vertx);
     Pipeline pipeline = new Pipeline(vertx, http, settings.pipeline(), new EngineSchema(worker));
     DatasetCommands commands = new DatasetCommands(bus, storage, pipeline, settings.maxDatasets());

@@ -56,7 +56,7 @@ class PipelineTest {
   }
 
   private Pipeline pipeline(Pipeline.Settings settings, AddressPolicy policy) {
-    return new Pipeline(vertx, new OutboundHttp(vertx, policy, 2_000, ""), settings,
+    return new Pipeline(vertx, new OutboundHttp(vertx, policy, 2_000, "", 5), settings,
         new EngineSchema(new WorkerClient(vertx)));
   }
 

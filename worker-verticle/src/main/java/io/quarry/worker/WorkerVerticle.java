@@ -69,7 +69,7 @@ public class WorkerVerticle extends VerticleBase {
     executor = vertx.createSharedWorkerExecutor("quarry-duckdb-" + deploymentID(), settings.threads(), 1, TimeUnit.DAYS);
     instances = new DuckInstances(settings.duckdb());
     engine = new QueryEngine(instances, settings.home());
-    http = new OutboundHttp(vertx, settings.policy(), 10_000, settings.originCaFile());
+    http = new OutboundHttp(vertx, settings.policy(), 10_000, settings.originCaFile(), settings.fetchConnections());
     cache = new ParquetCache(vertx, http, settings.cache(), this::layout, this::forget);
     RunWhileRevalidating revalidating = new RunWhileRevalidating(vertx, cache, settings.revalidateWaitMs());
     FetchProgress progress = new FetchProgress(vertx, cache, settings.progressIntervalMs());
