@@ -40,7 +40,7 @@ final class BodyReader {
       } else {
         promise.tryFail(new TooLong(limit));
       }
-      if (!(chunk.length() == room && declaredLength(exchange) == limit)) {
+      if (!(chunk.length() == room && contentLength(exchange) == limit)) {
         // Cut short: the rest is never downloaded. A body read to its end keeps its connection for the next request.
         exchange.request().reset();
       }
@@ -51,7 +51,8 @@ final class BodyReader {
     return promise.future();
   }
 
-  private static long declaredLength(Exchange exchange) {
+  /** The response's {@code Content-Length}, or -1 when it gives none that is a number. */
+  static long contentLength(Exchange exchange) {
     try {
       String value = exchange.response().getHeader("Content-Length");
       return value == null ? -1 : Long.parseLong(value.strip());

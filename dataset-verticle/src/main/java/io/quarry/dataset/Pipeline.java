@@ -5,7 +5,6 @@ import io.quarry.bus.FileEnd;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.Source;
 import io.quarry.bus.Sizes;
-import io.quarry.bus.Timestamps;
 import io.quarry.bus.net.Deadline;
 import io.quarry.bus.net.OutboundHttp;
 import io.quarry.bus.net.OutboundHttp.Exchange;
@@ -62,12 +61,17 @@ final class Pipeline {
 
   /** What step 2 and 3 learned about the file and its server. */
   private record Probe(long size, String etag, boolean rangeSupported) {
-    Probe withSize(long newSize) {
-      return new Probe(newSize, etag, rangeSupported);
-    }
+  }
 
-    Probe withRanges(boolean supported) {
-      return new Probe(size, etag, supported);
+  /** {@code Content-Range: bytes from-to/total}; null when absent, malformed, or of an unknown total ({@code /*}). */
+  private record ContentRange(long from, long total) {
+    static ContentRange of(Exchange exchange) {
+      Matcher m = CONTENT_RANGE.matcher(String.valueOf(exchange.response().getHeader("Content-Range")).strip());
+      try {
+        return m.matches() ? new ContentRange(Long.parseLong(m.group(1)), Long.parseLong(m.group(3))) : null;
+      } catch (NumberFormatException e) {
+        return null;
+      }
     }
   }
 
@@ -78,7 +82,7 @@ final class Pipeline {
     FileEnd end(URI url, long at, byte[] bytes) {
       var response = exchange.response();
       return new FileEnd(url.toString(), at, probe.size(), response.getHeader("ETag"),
-          response.getHeader("Last-Modified"), response.getHeader("Cache-Control"), Timestamps.now(), bytes);
+          response.getHeader("Last-Modified"), response.getHeader("Cache-Control"), bytes);
     }
   }
 
@@ -137,11 +141,11 @@ final class Pipeline {
     return http.send(HttpMethod.GET, url, Map.of("Range", "bytes=-" + settings.tailBytes()), deadline)
         .compose(exchange -> {
           int status = exchange.response().statusCode();
-          Matcher range = CONTENT_RANGE.matcher(String.valueOf(exchange.response().getHeader("Content-Range")));
-          if (status == 206 && range.matches()) {
+          ContentRange range = ContentRange.of(exchange);
+          if (status == 206 && range != null) {
             exchange.response().pause();
-            return Future.succeededFuture(Optional.of(new Tail(exchange, Long.parseLong(range.group(1)),
-                new Probe(Long.parseLong(range.group(3)), version(exchange), true))));
+            return Future.succeededFuture(Optional.of(new Tail(exchange, range.from(),
+                new Probe(range.total(), version(exchange), true))));
           }
           exchange.discard();
           if (status == 200 || status == 206 || status == 416) {
@@ -161,7 +165,7 @@ final class Pipeline {
       if (status / 100 != 2) {
         return fail(COULD_NOT_ACCESS, "The server answered HTTP " + status);
       }
-      return Future.succeededFuture(new Probe(longHeader(exchange, "Content-Length"), version(exchange), true));
+      return Future.succeededFuture(new Probe(BodyReader.contentLength(exchange), version(exchange), true));
     });
   }
 
@@ -176,8 +180,9 @@ final class Pipeline {
         exchange.discard();
         return fail(status == 416 ? NOT_PARQUET : COULD_NOT_ACCESS, "The server answered HTTP " + status);
       }
-      Probe learned = new Probe(status == 206 ? totalFromContentRange(exchange) : longHeader(exchange, "Content-Length"),
-          version(exchange), status == 206);
+      ContentRange range = ContentRange.of(exchange);
+      long size = status != 206 ? BodyReader.contentLength(exchange) : range == null ? -1 : range.total();
+      Probe learned = new Probe(size, version(exchange), status == 206);
       return BodyReader.read(exchange, 4, true).compose(head -> startsWithMagic(head)
           ? Future.succeededFuture(learned) : fail(NOT_PARQUET, "The file does not start with PAR1"));
     });
@@ -334,26 +339,6 @@ final class Pipeline {
       }
     }
     return true;
-  }
-
-  private static long longHeader(Exchange exchange, String name) {
-    try {
-      String value = exchange.response().getHeader(name);
-      return value == null ? -1 : Long.parseLong(value.strip());
-    } catch (NumberFormatException e) {
-      return -1;
-    }
-  }
-
-  /** The total of {@code Content-Range: bytes 0-3/12345}, or -1 when unknown. */
-  private static long totalFromContentRange(Exchange exchange) {
-    String value = exchange.response().getHeader("Content-Range");
-    int slash = value == null ? -1 : value.lastIndexOf('/');
-    try {
-      return slash < 0 || value.endsWith("*") ? -1 : Long.parseLong(value.substring(slash + 1).strip());
-    } catch (NumberFormatException e) {
-      return -1;
-    }
   }
 
   /** What identifies this version of the file: its ETag, else its Last-Modified date. */

@@ -6,7 +6,6 @@ import io.quarry.bus.FileEnd;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.Source;
-import io.quarry.bus.Timestamps;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
@@ -49,7 +48,7 @@ class FileEndTest {
 
   private FileEnd end(String url, int length, byte[] bytes) {
     int from = bytes.length - length;
-    return new FileEnd(url, from, bytes.length, null, null, null, Timestamps.now(),
+    return new FileEnd(url, from, bytes.length, null, null, null,
         Arrays.copyOfRange(bytes, from, bytes.length));
   }
 

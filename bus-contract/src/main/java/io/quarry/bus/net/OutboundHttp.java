@@ -15,6 +15,8 @@ import io.vertx.core.net.SocketAddress;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -57,6 +59,10 @@ public final class OutboundHttp {
       secured.setSslEngineOptions(new OpenSSLEngineOptions());
     }
     if (caFile != null && !caFile.isBlank()) {
+      // Checked now, not at the first https add, whose error a user would read with this path in it.
+      if (!Files.isReadable(Path.of(caFile))) {
+        throw new IllegalArgumentException("originCaFile (QUARRY_ORIGIN_CA_FILE): no readable file at " + caFile);
+      }
       secured.setTrustOptions(new PemTrustOptions().addCertPath(caFile));
     }
     this.secure = vertx.createHttpClient(secured, pool);

@@ -1,0 +1,32 @@
+package io.quarry.bus.net;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OutboundHttpTest {
+
+  @TempDir
+  Path dir;
+
+  final Vertx vertx = Vertx.vertx();
+
+  @AfterEach
+  void close() {
+    vertx.close().await();
+  }
+
+  @Test
+  @DisplayName("a CA file that cannot be read stops the start, naming the setting: no add learns of it later")
+  void missingCaFile() {
+    String absent = dir.resolve("absent-ca.pem").toString();
+    assertThatThrownBy(() -> new OutboundHttp(vertx, AddressPolicy.of(false, ""), 1_000, absent, 5))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("originCaFile (QUARRY_ORIGIN_CA_FILE): no readable file at " + absent);
+  }
+}
