@@ -13,9 +13,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * A whole node at the default freshness window (worker.freshForMs, 60 s), as a user meets it: queries again and again
- * over a file ask its origin once; a Refresh, or the version check on opening the conversation, asks regardless, and
- * the next query reads what they found.
+ * A whole node at the default freshness window (worker.freshForMs, 60 s) and with two worker processes, as a user
+ * meets it: queries again and again over a file ask its origin once; a Refresh, or the version check on opening the
+ * conversation, asks regardless, and the next query reads what they found.
  */
 class FreshCopiesTest extends ChatTestBase {
 
@@ -26,7 +26,7 @@ class FreshCopiesTest extends ChatTestBase {
 
   @Override
   Map<String, String> env() {
-    return Map.of("QUARRY_WORKER_FRESH_FOR_MS", "60000");
+    return Map.of("QUARRY_WORKER_FRESH_FOR_MS", "60000", "QUARRY_LOCAL_WORKERS", "2");
   }
 
   private JsonObject query(String sql) {
@@ -69,6 +69,27 @@ class FreshCopiesTest extends ChatTestBase {
     assertThat(file.requests()).as("requests to the origin for the add").isEqualTo(2);
     assertThat(count()).isEqualTo(100_000);
     assertThat(file.requests()).as("and for the first count(*)").isEqualTo(2);
+  }
+
+  @Test
+  @DisplayName("a conversation of three files, on a node of two worker processes: each add's check starts the copy that"
+      + " the conversation's queries then read, whichever file they read, so they ask the origins nothing more")
+  void addsAndQueriesMeet() {
+    Map<String, ParquetServer.Route> files = new java.util.LinkedHashMap<>();
+    for (String name : java.util.List.of("one", "two", "three")) {
+      // Larger than worker.wholeFileBelowBytes (sparse copies), footers within the 64 KB tail.
+      files.put(name, chat.files.route("/" + name + ".parquet").content(ParquetFixtures.write(
+          dir.resolve(name + ".parquet"), "SELECT i AS id, md5((i * " + name.length() + ")::VARCHAR) AS h"
+              + " FROM range(100000) t(i)")));
+      chat.addDataset(conversation, "/" + name + ".parquet");
+    }
+    files.forEach((name, route) -> assertThat(route.requests()).as("requests for adding " + name).isEqualTo(2));
+    for (String table : java.util.List.of("table1", "table2", "table3")) {
+      assertThat(query("SELECT count(*) FROM " + table).getJsonArray("rows").getJsonArray(0).getLong(0))
+          .isEqualTo(100_000);
+    }
+    files.forEach((name, route) -> assertThat(route.requests()).as("requests for " + name + " after the queries")
+        .isEqualTo(2));
   }
 
   @Test

@@ -89,7 +89,7 @@ final class DatasetCommands {
 
   private Future<Dataset> load(String userId, Dataset dataset, URI uri, boolean adding) {
     ChatEvents.publish(bus, userId, ChatEvents.dataset(DATASET_LOADING, dataset));
-    return pipeline.run(uri).transform(outcome -> {
+    return pipeline.run(uri, dataset.conversationId()).transform(outcome -> {
           if (outcome.succeeded()) {
             return ready(userId, dataset, outcome.result());
           }

@@ -35,19 +35,23 @@ final class EngineSchema {
    * worker fetches no column for it. A result holds at most {@link QueryResult#MAX_ROWS} rows, so a wider table is
    * described a page at a time.
    */
-  Future<JsonArray> describe(URI url, Source version, FileEnd end, long timeoutMs) {
-    return page(url, version, end, new JsonArray(), System.nanoTime() + timeoutMs * 1_000_000)
+  Future<JsonArray> describe(URI url, Source version, FileEnd end, String conversationId, long timeoutMs) {
+    return page(url, version, end, conversationId, new JsonArray(), System.nanoTime() + timeoutMs * 1_000_000)
         .recover(e -> Future.failedFuture(refusal(e)));
   }
 
   /**
    * {@code version}: what the pipeline just read, so that a worker's copy of an older one is not described; {@code
-   * end}: the file's last bytes as the pipeline read them, which a worker holding no copy starts from (null: none).
+   * end}: the file's last bytes as the pipeline read them, which a worker holding no copy starts from (null: none);
+   * {@code conversationId}: whose queries will read the file, so that the worker process that runs them is the one
+   * whose copy begins here (empty: none).
    */
-  private Future<JsonArray> page(URI url, Source version, FileEnd end, JsonArray described, long deadline) {
+  private Future<JsonArray> page(URI url, Source version, FileEnd end, String conversationId, JsonArray described,
+      long deadline) {
     long leftMs = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
     QueryRequest request = new QueryRequest("SELECT column_name, column_type FROM (DESCRIBE " + TABLE + ") LIMIT "
-        + QueryResult.MAX_ROWS + " OFFSET " + described.size(), Map.of(TABLE, url.toString()), leftMs, "", "", "", null,
+        + QueryResult.MAX_ROWS + " OFFSET " + described.size(), Map.of(TABLE, url.toString()), leftMs, "",
+        conversationId, "", null,
         List.of(version), end == null ? List.of() : List.of(end));
     return worker.run(request, leftMs).compose(result -> {
       for (Object row : result.rowValues()) {
@@ -56,7 +60,7 @@ final class EngineSchema {
             .put("friendly_type", FriendlyTypes.of(type)));
       }
       return result.totalRows() < QueryResult.MAX_ROWS ? Future.succeededFuture(described)
-          : page(url, version, end, described, deadline);
+          : page(url, version, end, conversationId, described, deadline);
     });
   }
 

@@ -65,7 +65,7 @@ final class NewVersions {
    * known, so its results say the data changed; the next Refresh or new version reads them.
    */
   private Future<Dataset> reread(Dataset d, Long size, String etag) {
-    return pipeline.run(OutboundHttp.parse(d.url()).orElseThrow())
+    return pipeline.run(OutboundHttp.parse(d.url()).orElseThrow(), d.conversationId())
         .map(loaded -> d.ready(loaded.rowCount(), loaded.columns(), loaded.size(),
             loaded.etag() == null ? etag : loaded.etag()))
         .recover(e -> {

@@ -102,28 +102,30 @@ final class Pipeline {
     this.engine = engine;
   }
 
-  Future<Loaded> run(URI url) {
+  /** {@code conversationId}: the conversation the file is read for, whose queries' worker process checks it. */
+  Future<Loaded> run(URI url, String conversationId) {
     Deadline magicDeadline = new Deadline(vertx, settings.magicTimeoutMs());
     Future<Probe> magic = step(magicDeadline, NOT_PARQUET, d -> magic(url, d));
     // A step failing first ends the magic-number request still under way: nothing waits for it.
     return step(settings.headTimeoutMs(), COULD_NOT_ACCESS, d -> tail(url, d))
-        .compose(tail -> tail.isPresent() ? fromTail(url, tail.get(), magic) : classic(url, magic))
+        .compose(tail -> tail.isPresent() ? fromTail(url, conversationId, tail.get(), magic)
+            : classic(url, conversationId, magic))
         .onFailure(e -> magicDeadline.cancel());
   }
 
-  private Future<Loaded> fromTail(URI url, Tail tail, Future<Probe> magic) {
+  private Future<Loaded> fromTail(URI url, String conversationId, Tail tail, Future<Probe> magic) {
     return magic.compose(v -> checkSize(tail.probe()))
-        .compose(probe -> schema(url, probe, d -> footerInTail(url, tail, d)))
+        .compose(probe -> schema(url, conversationId, probe, d -> footerInTail(url, tail, d)))
         .onFailure(e -> tail.exchange().discard());
   }
 
   /** {@code magic}: step 3, already asked; what its answer says of the file fills in what HEAD did not. */
-  private Future<Loaded> classic(URI url, Future<Probe> magic) {
+  private Future<Loaded> classic(URI url, String conversationId, Future<Probe> magic) {
     return step(settings.headTimeoutMs(), COULD_NOT_ACCESS, d -> head(url, d))
         .compose(head -> magic.map(first -> new Probe(head.size() >= 0 ? head.size() : first.size(),
             head.etag() != null ? head.etag() : first.etag(), first.rangeSupported())))
         .compose(this::checkSize)
-        .compose(probe -> schema(url, probe, d -> (probe.rangeSupported() && probe.size() >= 0
+        .compose(probe -> schema(url, conversationId, probe, d -> (probe.rangeSupported() && probe.size() >= 0
             ? explicitFooter(url, probe, d) : wholeFileFooter(url, probe, d)).map(footer -> new Read(footer, null))));
   }
 
@@ -197,7 +199,8 @@ final class Pipeline {
   }
 
   /** Step 4: the footer (as {@code footer} brings it), its row count, then the engine's columns, within one limit. */
-  private Future<Loaded> schema(URI url, Probe probe, Function<Deadline, Future<Read>> footer) {
+  private Future<Loaded> schema(URI url, String conversationId, Probe probe,
+      Function<Deadline, Future<Read>> footer) {
     return step(settings.schemaTimeoutMs(), NO_SCHEMA, deadline -> {
       if (probe.size() >= 0 && probe.size() < 12) {
         return fail(NO_SCHEMA, "The file is only " + probe.size() + " bytes long: too short for a Parquet footer");
@@ -210,7 +213,7 @@ final class Pipeline {
           return fail(NO_SCHEMA, "The footer could not be decoded: " + e.getMessage());
         }
         return engine.describe(url, new Source(null, url.toString(), probe.etag(), null, probe.size()), read.end(),
-                deadline.remainingMs())
+                conversationId, deadline.remainingMs())
             .map(columns -> new Loaded(rows, columns, probe.size(), probe.etag()));
       });
     });

@@ -65,7 +65,7 @@ class PipelineTest {
   }
 
   private Pipeline.Loaded load(Pipeline pipeline, String url) {
-    return onContext(() -> pipeline.run(URI.create(url))).await();
+    return onContext(() -> pipeline.run(URI.create(url), "")).await();
   }
 
   private QuarryException failure(Pipeline pipeline, String url) {
@@ -128,7 +128,7 @@ class PipelineTest {
     server.route("/people.parquet").content(people);
     worker.unregister().await();
     QuarryException e = onContext(() -> pipeline(FAST, AddressPolicy.of(true, "")).run(
-        URI.create(server.url("/people.parquet")))).<QuarryException>transform(r ->
+        URI.create(server.url("/people.parquet")), "")).<QuarryException>transform(r ->
         Future.succeededFuture((QuarryException) r.cause())).await();
     assertThat(e.failure()).isEqualTo(Failure.UNAVAILABLE);
     assertThat(e.getMessage()).isEqualTo(WorkerClient.NO_WORKER);
@@ -175,7 +175,7 @@ class PipelineTest {
     ParquetServer.Held magic = route.holdRangeRequests();
     Pipeline pipeline = pipeline(new Pipeline.Settings(30_000, 30_000, 30_000, 2L << 30, 4096, 1 << 20, TAIL),
         AddressPolicy.of(true, ""));
-    Future<Pipeline.Loaded> loading = onContext(() -> pipeline.run(URI.create(server.url("/big.parquet"))));
+    Future<Pipeline.Loaded> loading = onContext(() -> pipeline.run(URI.create(server.url("/big.parquet")), ""));
     tails.arrived().await();
     magic.arrived().await();
     tails.release();

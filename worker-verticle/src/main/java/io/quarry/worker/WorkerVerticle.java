@@ -80,11 +80,25 @@ public class WorkerVerticle extends VerticleBase {
         .compose(v -> cache.open())
         .compose(v -> exports.open())
         .compose(v -> executor.executeBlocking(instances::open, false))
+        .compose(this::warmUp)
         .compose(kept -> listenForStops()
             .compose(listening -> new Bus(vertx).serve(queries(settings),
                 request -> onQuery(request).map(WorkerOps.Answer::new)).completion())
             .onSuccess(v -> log.info("Worker ready: {} threads, {} databases kept ({} each), cache in {}",
                 settings.threads(), kept, Sizes.human(instances.idleBytes()), settings.home())));
+  }
+
+  /** See {@link Warmup}; one that fails costs the first user the wait it would have saved, nothing more. */
+  private Future<Integer> warmUp(int kept) {
+    long started = System.nanoTime();
+    return executor.executeBlocking(() -> Warmup.query(engine, instances, settings.home()), false)
+        .compose(v -> Warmup.fetch(vertx, settings.home()))
+        .onSuccess(v -> log.debug("Warmed up in {} ms", (System.nanoTime() - started) / 1_000_000))
+        .otherwise(e -> {
+          log.warn("Warm-up failed (the first queries will be slower): {}", e.toString());
+          return null;
+        })
+        .map(kept);
   }
 
   /** The data directory (refused if another account could write it) and this worker's own in it, 0700. */

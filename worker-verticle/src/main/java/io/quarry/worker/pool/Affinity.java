@@ -7,10 +7,12 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * Which worker process takes a query. Each process has its own disk cache and its own databases, so queries
- * over the same files go to the same process (rendezvous hashing on their URLs: stable while processes come
- * and go) and the files are downloaded, and their database made, once; when that process has no room, the
- * next one in the same order takes them, so a second copy is made on one other process, not on all of them.
+ * Which worker process takes a query. Each process has its own disk cache and its own databases, so a
+ * conversation's work goes to one process (rendezvous hashing on its id: stable while processes come and go): the
+ * check of a file being added starts the copy its queries then read, and adding a dataset does not move the
+ * conversation to a process that holds none of its files. Work for no conversation goes by the URLs it reads, so the
+ * same files meet the same copies. When that process has no room, the next one in the same order takes it, so a
+ * second copy is made on one other process, not on all of them.
  */
 final class Affinity {
 
@@ -19,7 +21,8 @@ final class Affinity {
 
   /** Of the members with room, the first in this query's order. */
   static Optional<Member> choose(List<Member> open, QueryRequest query) {
-    String key = String.join("\n", new TreeSet<>(query.tables().values()));
+    String key = query.conversationId().isBlank() ? String.join("\n", new TreeSet<>(query.tables().values()))
+        : query.conversationId();
     return open.stream().max(Comparator.comparingInt((Member p) -> score(key, p.slot())));
   }
 
