@@ -24,7 +24,10 @@ final class ConfigLoader {
   static final Map<String, List<String>> NAMED = Map.ofEntries(
       Map.entry("GEMINI_API_KEY", List.of("llm.apiKey")),
       Map.entry("GEMINI_BASE_URL", List.of("llm.baseUrl")),
-      Map.entry("QUARRY_MODEL", List.of("llm.model")),
+      Map.entry("QUARRY_MODEL", List.of("llm.model", "llm.openaiModel")),
+      Map.entry("QUARRY_LLM_PROVIDER", List.of("llm.provider")),
+      Map.entry("OPENAI_API_KEY", List.of("llm.openaiApiKey")),
+      Map.entry("OPENAI_BASE_URL", List.of("llm.openaiBaseUrl")),
       Map.entry("QUARRY_HTTP_HOST", List.of("chat.host")),
       Map.entry("QUARRY_HTTP_PORT", List.of("chat.port")),
       Map.entry("QUARRY_DATA_DIR", List.of("storage.dataDir", "worker.dataDir")),
@@ -53,7 +56,8 @@ final class ConfigLoader {
       "llm.queryTimeoutMs", "query.timeoutMs");
 
   /** Settings that exist only through the environment: secrets never sit in a file. */
-  static final Map<String, String> SECRETS = Map.of("llm.apiKey", "GEMINI_API_KEY");
+  static final Map<String, String> SECRETS = Map.of("llm.apiKey", "GEMINI_API_KEY",
+      "llm.openaiApiKey", "OPENAI_API_KEY");
 
   private ConfigLoader() {
   }

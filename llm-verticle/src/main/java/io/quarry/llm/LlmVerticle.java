@@ -17,7 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Chat turns with Gemini: prompt, tool loop, streaming, limits, pruning, token accounting, stopping.
+ * Chat turns with the configured model (Gemini, or any OpenAI-compatible one): prompt, tool loop, streaming, limits,
+ * pruning, token accounting, stopping.
  * Without an API key it still deploys and says clearly that chat is unavailable.
  */
 public class LlmVerticle extends VerticleBase {
@@ -26,7 +27,7 @@ public class LlmVerticle extends VerticleBase {
 
   /** Null when deployed with a JSON config instead (the module's tests). */
   private final LlmSettings given;
-  private GeminiClient gemini;
+  private Model model;
 
   public LlmVerticle() {
     this(null);
@@ -39,16 +40,20 @@ public class LlmVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     LlmSettings settings = given != null ? given : LlmSettings.from(config());
-    gemini = settings.gemini().map(g -> new GeminiClient(vertx, g)).orElse(null);
+    model = settings.reach().map(reach -> ModelSettings.GEMINI.equals(reach.provider())
+        ? (Model) new GeminiModel(vertx, reach) : new OpenAiModel(vertx, reach)).orElse(null);
     StorageClient storage = new StorageClient(vertx);
     TokenBudget budget = new TokenBudget(storage, settings.tokenLimit(), settings.turnReserveTokens(),
         settings.maxTurnsPerUser(), Clock.systemUTC());
     DatasetClient datasets = new DatasetClient(vertx, settings.timeouts());
-    TurnContext context = new TurnContext(vertx, gemini, storage, datasets, settings);
-    LlmStatus status = new LlmStatus(gemini != null, settings.model(),
-        gemini != null ? null : "Chat needs GEMINI_API_KEY in the server's environment");
-    if (gemini == null) {
-      log.warn("GEMINI_API_KEY is not set: chat is unavailable; datasets and SQL still work");
+    TurnContext context = new TurnContext(vertx, model, storage, datasets, settings);
+    String missing = ModelSettings.GEMINI.equals(settings.provider()) ? "GEMINI_API_KEY"
+        : "OPENAI_API_KEY (or OPENAI_BASE_URL for a model server of your own)";
+    LlmStatus status = new LlmStatus(model != null, settings.model(),
+        model != null ? null : "Chat needs " + missing + " in the server's environment");
+    if (model == null) {
+      log.warn("{} is not set (QUARRY_LLM_PROVIDER={}): chat is unavailable; datasets and SQL still work", missing,
+          settings.provider());
     }
     return vertx.executeBlocking(LlmVerticle::warmUp)
         .compose(v -> TurnRegistry.open(vertx, settings.node().id()))
@@ -82,12 +87,12 @@ public class LlmVerticle extends VerticleBase {
         + "{\"functionCall\":{\"name\":\"f\",\"args\":{}},\"thoughtSignature\":\"AA==\"}]},\"finishReason\":\"STOP\"}],"
         + "\"usageMetadata\":{\"promptTokenCount\":1,\"candidatesTokenCount\":1}}").candidates().orElseThrow()
         .forEach(c -> c.content().orElseThrow().parts().orElseThrow().forEach(Part::toJson));
-    Tools.JSON.size(); // builds the tool declarations' JSON, also through the SDK's Jackson
+    Tools.OPENAI.size(); // builds the tool declarations' JSON, also through the SDK's Jackson
     return null;
   }
 
   @Override
   public Future<?> stop() {
-    return gemini == null ? Future.succeededFuture() : gemini.close();
+    return model == null ? Future.succeededFuture() : model.close();
   }
 }

@@ -1,11 +1,5 @@
 package io.quarry.llm;
 
-import com.google.genai.types.Candidate;
-import com.google.genai.types.Content;
-import com.google.genai.types.FunctionCall;
-import com.google.genai.types.GenerateContentResponse;
-import com.google.genai.types.GenerateContentResponseUsageMetadata;
-import com.google.genai.types.Part;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -13,55 +7,99 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * One streamed model response, kept exactly as received (thought signatures included) so that it can go
- * back to Gemini in the history; its visible text is handed on chunk by chunk.
+ * One streamed model response as the provider fed it: its visible text handed on chunk by chunk, the parts that go
+ * back to the model in the history (Gemini's as received, thought signatures included), the tool calls, how it
+ * ended and the tokens it used.
  */
 final class ModelResponse {
 
   private final JsonArray parts = new JsonArray();
-  private final List<FunctionCall> calls = new ArrayList<>();
+  private final List<ToolCall> calls = new ArrayList<>();
   private final Consumer<String> onText;
-  private GenerateContentResponseUsageMetadata usage;
-  private String finishReason;
-  private String blockReason;
+  private Runnable onFirst;
+  private boolean begun;
+  private long inputTokens;
+  private long outputTokens;
+  private long thinkingTokens;
+  private boolean estimated;
+  private String declined;
+  private boolean cutOff;
+  private boolean malformed;
   private boolean visibleText;
 
   ModelResponse(Consumer<String> onText) {
     this.onText = onText;
   }
 
-  void add(GenerateContentResponse chunk) {
-    chunk.usageMetadata().ifPresent(u -> usage = u);
-    chunk.promptFeedback().flatMap(feedback -> feedback.blockReason()).ifPresent(reason -> blockReason = reason.toString());
-    List<Candidate> candidates = chunk.candidates().orElse(List.of());
-    if (candidates.isEmpty()) {
-      return;
-    }
-    candidates.get(0).finishReason().ifPresent(reason -> finishReason = reason.toString());
-    List<Part> received = candidates.get(0).content().flatMap(Content::parts).orElse(List.of());
-    for (Part part : received) {
-      parts.add(new JsonObject(part.toJson()));
-      if (part.functionCall().isPresent()) {
-        calls.add(part.functionCall().get());
-      } else if (part.text().isPresent() && !part.thought().orElse(false) && !part.text().get().isEmpty()) {
-        visibleText = true;
-        onText.accept(part.text().get());
+  /** Runs when the first thing of the response arrives (the time to first token). */
+  void onFirst(Runnable action) {
+    onFirst = action;
+  }
+
+  /** Something of the response arrived. */
+  void arrived() {
+    if (!begun) {
+      begun = true;
+      if (onFirst != null) {
+        onFirst.run();
       }
     }
   }
 
-  List<FunctionCall> calls() {
+  /** Text the user sees, as it arrives. */
+  void shown(String text) {
+    if (!text.isEmpty()) {
+      visibleText = true;
+      onText.accept(text);
+    }
+  }
+
+  /** A part of the history's model content, in Gemini's shape. */
+  void keep(JsonObject part) {
+    parts.add(part);
+  }
+
+  void called(ToolCall call) {
+    calls.add(call);
+  }
+
+  /** Output includes thinking, as both providers bill it; {@code estimated} when the provider gave no figures. */
+  void usage(long input, long output, long thinking, boolean estimated) {
+    this.inputTokens = input;
+    this.outputTokens = output;
+    this.thinkingTokens = thinking;
+    this.estimated = estimated;
+  }
+
+  /** The provider declined the question or the answer; {@code notice} says so in words. */
+  void declined(String notice) {
+    declined = notice;
+  }
+
+  /** It stopped at the model's output limit. */
+  void cutOff() {
+    cutOff = true;
+  }
+
+  /** It could not form a valid tool call. */
+  void malformed() {
+    malformed = true;
+  }
+
+  List<ToolCall> calls() {
     return calls;
   }
 
-  /** The last finish reason Gemini gave, e.g. {@code STOP} or {@code MAX_TOKENS}; null when it gave none. */
-  String finishReason() {
-    return finishReason;
+  String declinedNotice() {
+    return declined;
   }
 
-  /** Why Gemini refused the prompt itself ({@code promptFeedback.blockReason}); null when it did not. */
-  String blockReason() {
-    return blockReason;
+  boolean isCutOff() {
+    return cutOff;
+  }
+
+  boolean isMalformed() {
+    return malformed;
   }
 
   /** Whether the user saw any of it: text that is not a thought. */
@@ -74,15 +112,18 @@ final class ModelResponse {
   }
 
   long inputTokens() {
-    return usage == null ? 0 : usage.promptTokenCount().orElse(0);
+    return inputTokens;
   }
 
   long thinkingTokens() {
-    return usage == null ? 0 : usage.thoughtsTokenCount().orElse(0);
+    return thinkingTokens;
   }
 
-  /** Output includes thinking: Gemini bills thoughts as output. */
   long outputTokens() {
-    return usage == null ? 0 : usage.candidatesTokenCount().orElse(0) + usage.thoughtsTokenCount().orElse(0);
+    return outputTokens;
+  }
+
+  boolean estimated() {
+    return estimated;
   }
 }

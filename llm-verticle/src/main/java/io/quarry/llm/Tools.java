@@ -8,7 +8,10 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Map;
 
-/** The tools Gemini may call, declared with the SDK's types. */
+/**
+ * The tools the model may call, declared once with the {@code google-genai} SDK's types; OpenAI's Chat Completions gets
+ * the same declarations as JSON Schema.
+ */
 final class Tools {
 
   static final String EXECUTE_SQL = "execute_sql";
@@ -44,8 +47,11 @@ final class Tools {
               "columns", Schema.builder().type("ARRAY").items(string("A column")).description("Optional columns to show").build()),
           List.of("result_id")))).build();
 
-  /** The {@code tools} array of a request body. */
-  static final JsonArray JSON = new JsonArray().add(new JsonObject(TOOL.toJson()));
+  /** The {@code tools} array of a Gemini request body. */
+  static final JsonArray GEMINI = new JsonArray().add(new JsonObject(TOOL.toJson()));
+
+  /** The {@code tools} array of a Chat Completions request body: each declaration as a function, its schema lower-cased. */
+  static final JsonArray OPENAI = openAi(GEMINI.getJsonObject(0).getJsonArray("functionDeclarations"));
 
   /** A tool's name as a metric may carry it: one of the four, or "unknown" (the model may name anything). */
   static String known(String name) {
@@ -53,6 +59,33 @@ final class Tools {
   }
 
   private Tools() {
+  }
+
+  private static JsonArray openAi(JsonArray declarations) {
+    JsonArray tools = new JsonArray();
+    declarations.forEach(d -> {
+      JsonObject declaration = (JsonObject) d;
+      tools.add(new JsonObject().put("type", "function").put("function", new JsonObject()
+          .put("name", declaration.getString("name")).put("description", declaration.getString("description"))
+          .put("parameters", jsonSchema(declaration.getJsonObject("parameters")))));
+    });
+    return tools;
+  }
+
+  /** Gemini's OpenAPI subset names types in capitals ({@code STRING}); JSON Schema in lower case. */
+  private static JsonObject jsonSchema(JsonObject schema) {
+    JsonObject converted = new JsonObject();
+    schema.forEach(entry -> converted.put(entry.getKey(), switch (entry.getKey()) {
+      case "type" -> entry.getValue().toString().toLowerCase(java.util.Locale.ROOT);
+      case "items" -> jsonSchema((JsonObject) entry.getValue());
+      case "properties" -> {
+        JsonObject properties = new JsonObject();
+        ((JsonObject) entry.getValue()).forEach(p -> properties.put(p.getKey(), jsonSchema((JsonObject) p.getValue())));
+        yield properties;
+      }
+      default -> entry.getValue();
+    }));
+    return converted;
   }
 
   private static FunctionDeclaration declare(String name, String description, Map<String, Schema> properties,

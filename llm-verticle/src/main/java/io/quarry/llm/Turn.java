@@ -35,7 +35,7 @@ final class Turn {
     }
   }
 
-  /** Gemini's answer could not be used, even when asked again; the message is what the user is told. */
+  /** The model's answer could not be used, even when asked again; the message is what the user is told. */
   static final class Unusable extends RuntimeException {
     Unusable(String message) {
       super(message, null, false, false);
@@ -53,7 +53,7 @@ final class Turn {
     }
   }
 
-  private final GeminiClient gemini;
+  private final Model model;
   private final StorageClient storage;
   private final Events events;
   final String userId;
@@ -68,7 +68,7 @@ final class Turn {
   private final Promise<Void> finished = Promise.promise();
   private final long startedNanos = System.nanoTime();
   private Future<Void> released;
-  private GeminiClient.Call call;
+  private Model.Call call;
   private Completion completion = Completion.WHOLE;
   private boolean askedAgain;
   private boolean stopping;
@@ -77,7 +77,7 @@ final class Turn {
 
   Turn(TurnContext context, TurnRequest request) {
     TurnClaim claim = request.claim();
-    this.gemini = context.gemini();
+    this.model = context.model();
     this.storage = context.storage();
     this.events = request.events();
     this.userId = claim.userId();
@@ -152,14 +152,8 @@ final class Turn {
       events.phase("generating");
       ModelResponse response = new ModelResponse(this::onText);
       long sent = System.nanoTime();
-      boolean[] first = {true};
-      call = gemini.stream(prompt.body(datasets, stream, tools.off()), chunk -> {
-        if (first[0]) {
-          first[0] = false;
-          LlmMetrics.firstChunk(sent);
-        }
-        response.add(chunk);
-      });
+      response.onFirst(() -> LlmMetrics.firstChunk(sent));
+      call = model.stream(prompt.request(datasets, stream, tools.off()), response);
       return call.done().transform(outcome -> tokens.count(response).transform(counted -> outcome.succeeded()
           ? afterResponse(response) : retryOrFail(outcome.cause())));
     });
@@ -176,7 +170,7 @@ final class Turn {
     if (stopping) {
       return Future.failedFuture(new Stopped());
     }
-    Ending ending = Ending.of(response);
+    Ending ending = Ending.of(response, model.speaker());
     return switch (ending.kind()) {
       case EMPTY, MALFORMED -> askAgain(ending);
       case DECLINED -> endShort(ChatMessage.DECLINED, ending.notice());
@@ -205,7 +199,7 @@ final class Turn {
       return Future.failedFuture(new Unusable(ending.notice()));
     }
     askedAgain = true;
-    log.info("Gemini's response in conversation {} ended {}; asking again", conversationId, ending.kind());
+    log.info("The model's response in conversation {} ended {}; asking again", conversationId, ending.kind());
     return nextRequest();
   }
 
@@ -219,9 +213,8 @@ final class Turn {
     if (stopping) {
       return Future.failedFuture(new Stopped());
     }
-    if (cause instanceof GeminiException ge && ge.contextTooLarge()) {
-      return prompt.shorten() ? nextRequest()
-          : Future.failedFuture(new GeminiException(400, CONTEXT_TOO_LARGE, false));
+    if (cause instanceof ModelException me && me.contextTooLarge()) {
+      return prompt.shorten() ? nextRequest() : Future.failedFuture(me.saying(CONTEXT_TOO_LARGE));
     }
     return Future.failedFuture(cause);
   }
@@ -255,9 +248,9 @@ final class Turn {
   }
 
   private Future<Void> failed(Throwable cause) {
-    String error = cause instanceof GeminiException ge ? ge.describe()
+    String error = cause instanceof ModelException me ? me.describe()
         : cause instanceof Unusable ? cause.getMessage() : "The answer failed: " + cause.getMessage();
-    String details = cause instanceof GeminiException ge && !ge.timedOut() ? ge.getMessage() : null;
+    String details = cause instanceof ModelException me && !me.timedOut() ? me.getMessage() : null;
     log.warn("Turn of conversation {} failed: {}", conversationId, cause.getMessage());
     LlmMetrics.turnEnded(errorKind(cause), startedNanos);
     // The reply is stored even when nothing was written, saying why, so that a reload shows the question answered
@@ -267,9 +260,9 @@ final class Turn {
   }
 
   /** A failure's kind, as {@code quarry_turns_total} counts it. */
-  private static String errorKind(Throwable cause) {
-    if (cause instanceof GeminiException ge) {
-      return ge.timedOut() ? "error_timeout" : "error_gemini";
+  private String errorKind(Throwable cause) {
+    if (cause instanceof ModelException me) {
+      return me.timedOut() ? "error_timeout" : "error_" + model.provider();
     }
     if (cause instanceof Unusable) {
       return "error_unusable";

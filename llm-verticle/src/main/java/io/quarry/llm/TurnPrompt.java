@@ -3,12 +3,12 @@ package io.quarry.llm;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Dataset;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.List;
 
 /**
- * What each of the turn's requests sends Gemini: the system prompt, built fresh from the conversation's datasets; the
- * history, pruned to its window (shorter once Gemini found the context too large); the turn's own rounds; the tools.
+ * What each of the turn's requests sends the model: the system prompt, built fresh from the conversation's datasets;
+ * the history, pruned to its window (shorter once the model found the context too large); the turn's own rounds;
+ * whether tools are allowed.
  */
 final class TurnPrompt {
 
@@ -34,17 +34,11 @@ final class TurnPrompt {
     return true;
   }
 
-  JsonObject body(List<Dataset> datasets, AnswerStream stream, boolean toolsOff) {
+  ModelRequest request(List<Dataset> datasets, AnswerStream stream, boolean toolsOff) {
     List<ContextWindow.Entry> window = ContextWindow.build(history, settings.maxMessages(),
         settings.contextBudgetTokens(), shortened ? settings.contextRetryDrop() : 0);
     JsonArray contents = ContextWindow.contents(window);
     stream.appendTo(contents);
-    return new JsonObject()
-        .put("contents", contents)
-        .put("systemInstruction", new JsonObject().put("parts", new JsonArray()
-            .add(new JsonObject().put("text", SystemPrompt.build(datasets)))))
-        .put("tools", Tools.JSON)
-        .put("toolConfig", new JsonObject().put("functionCallingConfig",
-            new JsonObject().put("mode", toolsOff ? "NONE" : "AUTO")));
+    return new ModelRequest(SystemPrompt.build(datasets), contents, toolsOff);
   }
 }

@@ -26,7 +26,7 @@ final class TurnTokens {
   TurnTokens(TurnContext context, TurnClaim claim, TokenBudget.Hold hold) {
     this.hold = hold;
     this.storage = context.storage();
-    this.model = context.gemini().model();
+    this.model = context.model().id();
     this.userId = claim.userId();
     this.conversationId = claim.conversationId();
   }

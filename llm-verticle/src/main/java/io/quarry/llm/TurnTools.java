@@ -1,12 +1,10 @@
 package io.quarry.llm;
 
-import com.google.genai.types.FunctionCall;
 import io.quarry.bus.TurnClaim;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The turn's tool calls, under its limits: once a limit is reached, calls are refused and the next request forbids
@@ -51,14 +49,16 @@ final class TurnTools {
    * Runs the calls one after another, each answered by a function response, executed or refused; completes with the
    * round of those responses, ended by the instruction of a limit just reached.
    */
-  Future<JsonObject> run(List<FunctionCall> functionCalls) {
+  Future<JsonObject> run(List<ToolCall> toolCalls) {
     JsonArray responses = new JsonArray();
     Future<Void> chain = Future.succeededFuture();
-    for (FunctionCall fc : functionCalls) {
-      chain = chain.compose(v -> stopped ? Future.failedFuture(new Turn.Stopped()) : run(fc)
+    for (ToolCall call : toolCalls) {
+      chain = chain.compose(v -> stopped ? Future.failedFuture(new Turn.Stopped()) : run(call)
           .map(response -> {
-            JsonObject functionResponse = new JsonObject().put("name", fc.name().orElse("")).put("response", response);
-            fc.id().ifPresent(id -> functionResponse.put("id", id));
+            JsonObject functionResponse = new JsonObject().put("name", call.name()).put("response", response);
+            if (call.id() != null) {
+              functionResponse.put("id", call.id());
+            }
             responses.add(new JsonObject().put("functionResponse", functionResponse));
             return null;
           }));
@@ -72,16 +72,15 @@ final class TurnTools {
     });
   }
 
-  private Future<JsonObject> run(FunctionCall fc) {
+  private Future<JsonObject> run(ToolCall call) {
     if (off || calls >= settings.maxToolCalls()) {
-      LlmMetrics.toolCall(fc.name().orElse(""), "refused");
+      LlmMetrics.toolCall(call.name(), "refused");
       return Future.succeededFuture(new JsonObject().put("error", "Not executed: the tool limit for this turn is"
           + " reached. Answer with the information you already have."));
     }
     calls++;
-    JsonObject args = new JsonObject(fc.args().orElse(Map.of()));
-    String name = fc.name().orElse("");
-    return runner.run(name, args)
+    String name = call.name();
+    return runner.run(name, call.args())
         .onSuccess(response -> LlmMetrics.toolCall(name, response.containsKey("error") ? "error" : "ok"));
   }
 

@@ -79,7 +79,7 @@ final class Turns {
     if (draining) {
       throw new QuarryException(Failure.UNAVAILABLE, LlmClient.RESTARTING);
     }
-    if (context.gemini() == null) {
+    if (context.model() == null) {
       throw new QuarryException(Failure.UNAVAILABLE, "Chat is unavailable: the server has no GEMINI_API_KEY. Set it in"
           + " the server's environment and restart the server.");
     }

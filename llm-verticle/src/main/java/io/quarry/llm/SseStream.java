@@ -1,6 +1,5 @@
 package io.quarry.llm;
 
-import com.google.genai.types.GenerateContentResponse;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
@@ -16,14 +15,19 @@ import io.vertx.core.json.JsonObject;
 import io.quarry.bus.Sizes;
 
 /**
- * One streamed {@code streamGenerateContent} call. Every Server-Sent Event is handed on the moment it
- * is complete — no read-ahead — parsed with the SDK's {@link GenerateContentResponse#fromJson}. An idle
- * timer fails the call when Gemini goes quiet; {@link #cancel()} resets the stream at once.
+ * One streamed model call over Server-Sent Events (Gemini's {@code streamGenerateContent?alt=sse}, OpenAI's Chat
+ * Completions with {@code stream: true}). Every event's data is handed on the moment the event is complete — no
+ * read-ahead; OpenAI's closing {@code [DONE]} is not. An error — an HTTP status, or an {@code {"error": ...}} event
+ * (both providers' shape) — fails the call; so does the handler's {@link ModelException}. An idle timer fails it when
+ * the model goes quiet; {@link #cancel()} resets the stream at once.
  */
-final class GeminiStream {
+final class SseStream {
+
+  private static final String DONE = "[DONE]";
 
   private final Vertx vertx;
-  private final Handler<GenerateContentResponse> onChunk;
+  private final ModelException.Who who;
+  private final Handler<String> onData;
   private final long idleTimeoutMs;
   private final Promise<Void> done = Promise.promise();
   private final StringBuilder pending = new StringBuilder();
@@ -32,13 +36,14 @@ final class GeminiStream {
   private boolean received;
   private boolean cancelled;
 
-  GeminiStream(Vertx vertx, long idleTimeoutMs, Handler<GenerateContentResponse> onChunk) {
+  SseStream(Vertx vertx, ModelException.Who who, long idleTimeoutMs, Handler<String> onData) {
     this.vertx = vertx;
+    this.who = who;
     this.idleTimeoutMs = idleTimeoutMs;
-    this.onChunk = onChunk;
+    this.onData = onData;
   }
 
-  /** Completes at the end of the stream; fails with a {@link GeminiException}. */
+  /** Completes at the end of the stream; fails with a {@link ModelException}. */
   Future<Void> done() {
     return done.future();
   }
@@ -48,7 +53,7 @@ final class GeminiStream {
     return received;
   }
 
-  GeminiStream send(HttpClient client, RequestOptions options, JsonObject body) {
+  SseStream send(HttpClient client, RequestOptions options, JsonObject body) {
     armIdleTimer();
     client.request(options.setMethod(HttpMethod.POST))
         .compose(req -> {
@@ -59,13 +64,13 @@ final class GeminiStream {
           return req.send(body.toBuffer());
         })
         .onSuccess(this::onResponse)
-        .onFailure(e -> fail(new GeminiException(0, String.valueOf(e.getMessage()), false)));
+        .onFailure(e -> fail(failure(0, String.valueOf(e.getMessage()), null, false)));
     return this;
   }
 
   void cancel() {
     cancelled = true;
-    fail(new GeminiException(0, "cancelled", false));
+    fail(failure(0, "cancelled", null, false));
     if (request != null) {
       request.reset();
     }
@@ -74,12 +79,12 @@ final class GeminiStream {
   private void onResponse(HttpClientResponse response) {
     if (response.statusCode() != 200) {
       response.body()
-          .onSuccess(body -> fail(new GeminiException(response.statusCode(), errorMessage(body), false)))
-          .onFailure(e -> fail(new GeminiException(response.statusCode(), String.valueOf(e.getMessage()), false)));
+          .onSuccess(body -> fail(error(response.statusCode(), body)))
+          .onFailure(e -> fail(failure(response.statusCode(), String.valueOf(e.getMessage()), null, false)));
       return;
     }
     response.handler(this::onData);
-    response.exceptionHandler(e -> fail(new GeminiException(0, "The stream broke: " + e.getMessage(), false)));
+    response.exceptionHandler(e -> fail(failure(0, "The stream broke: " + e.getMessage(), null, false)));
     response.endHandler(v -> {
       drain(true);
       finish();
@@ -119,23 +124,27 @@ final class GeminiStream {
   private void onEvent(String event) {
     StringBuilder data = new StringBuilder();
     event.lines().filter(line -> line.startsWith("data:")).forEach(line -> data.append(line.substring(5).strip()));
-    if (data.length() == 0) {
+    if (data.length() == 0 || DONE.contentEquals(data)) {
       return;
     }
     JsonObject json;
     try {
       json = new JsonObject(data.toString());
     } catch (DecodeException e) {
-      fail(new GeminiException(0, "Gemini sent an event that is not JSON", false));
+      fail(failure(0, who.speaker() + " sent an event that is not JSON", null, false));
       return;
     }
-    if (json.containsKey("error")) {
-      JsonObject error = json.getJsonObject("error", new JsonObject());
-      fail(new GeminiException(error.getInteger("code", 500), error.getString("message", "error"), false));
+    if (json.getValue("error") instanceof JsonObject error) {
+      fail(failure(error.getValue("code") instanceof Integer status ? status : 0, error.getString("message", "error"),
+          error.getValue("code") instanceof String code ? code : null, false));
       return;
     }
     received = true;
-    onChunk.handle(GenerateContentResponse.fromJson(data.toString()));
+    try {
+      onData.handle(data.toString());
+    } catch (ModelException e) {
+      fail(e);
+    }
   }
 
   private void armIdleTimer() {
@@ -144,7 +153,7 @@ final class GeminiStream {
     }
     idleTimer = vertx.setTimer(idleTimeoutMs, id -> {
       // The reason is settled first: resetting makes the stream report a reset of its own.
-      fail(new GeminiException(0, "Gemini did not respond within " + Sizes.seconds(idleTimeoutMs), true));
+      fail(failure(0, who.speaker() + " did not respond within " + Sizes.seconds(idleTimeoutMs), null, true));
       if (request != null) {
         request.reset();
       }
@@ -158,18 +167,25 @@ final class GeminiStream {
     done.tryComplete();
   }
 
-  private void fail(GeminiException e) {
+  private ModelException failure(int status, String message, String code, boolean timedOut) {
+    return new ModelException(who, status, message, code, timedOut);
+  }
+
+  private void fail(ModelException e) {
     if (idleTimer >= 0) {
       vertx.cancelTimer(idleTimer);
     }
     done.tryFail(e);
   }
 
-  private static String errorMessage(Buffer body) {
+  /** Both providers answer an error with {@code {"error": {"message": ..., "code": ...}}}; OpenAI's code is a word. */
+  private ModelException error(int status, Buffer body) {
     try {
-      return new JsonObject(body).getJsonObject("error", new JsonObject()).getString("message", body.toString());
+      JsonObject error = new JsonObject(body).getJsonObject("error", new JsonObject());
+      return failure(status, error.getString("message", body.toString()),
+          error.getValue("code") instanceof String code ? code : null, false);
     } catch (DecodeException | ClassCastException e) {
-      return body.toString();
+      return failure(status, body.toString(), null, false);
     }
   }
 }

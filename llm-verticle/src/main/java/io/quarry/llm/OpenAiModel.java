@@ -1,0 +1,79 @@
+package io.quarry.llm;
+
+import com.openai.core.ObjectMappers;
+import com.openai.models.chat.completions.ChatCompletionChunk;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.util.Map;
+
+/**
+ * Any server of OpenAI's Chat Completions API — OpenAI, Azure OpenAI, OpenRouter, Groq, DeepSeek, Mistral, or a local
+ * Ollama, llama.cpp, LM Studio, vLLM or TGI — streamed over SSE; its chunks are read with OpenAI's Java SDK types.
+ */
+final class OpenAiModel implements Model {
+
+  static final String OPENAI = "https://api.openai.com/v1";
+
+  private final StreamingClient client;
+  private final String model;
+
+  OpenAiModel(Vertx vertx, ModelSettings settings) {
+    this.model = settings.model();
+    String base = settings.baseUrl().isBlank() ? OPENAI : settings.baseUrl();
+    base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+    // A local server asks for no key; one sent empty would be refused by some.
+    Map<String, String> headers = settings.apiKey().isBlank() ? Map.of()
+        : Map.of("Authorization", "Bearer " + settings.apiKey());
+    this.client = new StreamingClient(vertx, new StreamingClient.Settings(base + "/chat/completions", headers,
+        new ModelException.Who(model, "OPENAI_API_KEY"), settings.idleTimeoutMs(), settings.retries(),
+        settings.retryBackoffMs()));
+  }
+
+  @Override
+  public String speaker() {
+    return model;
+  }
+
+  @Override
+  public String id() {
+    return model;
+  }
+
+  @Override
+  public String provider() {
+    return ModelSettings.OPENAI;
+  }
+
+  @Override
+  public Call stream(ModelRequest request, ModelResponse into) {
+    JsonObject body = new JsonObject()
+        .put("model", model)
+        .put("stream", true)
+        // Usage comes only when asked, in a last chunk of its own; a server that never sends it is estimated.
+        .put("stream_options", new JsonObject().put("include_usage", true))
+        .put("messages", OpenAiMessages.of(request.systemPrompt(), request.contents()))
+        .put("tools", Tools.OPENAI)
+        .put("tool_choice", request.toolsOff() ? "none" : "auto");
+    OpenAiChunks chunks = new OpenAiChunks(into, body.encode().length());
+    Call call = client.stream(body, data -> chunks.add(parse(data)));
+    // First of the handlers: whoever waits for the end reads a response whose calls and tokens are complete.
+    call.done().onComplete(ended -> chunks.end());
+    return call;
+  }
+
+  private ChatCompletionChunk parse(String data) {
+    try {
+      return ObjectMappers.jsonMapper().readValue(data, ChatCompletionChunk.class);
+    } catch (JsonProcessingException | RuntimeException e) {
+      throw new ModelException(new ModelException.Who(model, "OPENAI_API_KEY"), 0,
+          model + " sent a chunk that is not a chat completion chunk: " + e.getMessage(), null, false);
+    }
+  }
+
+  @Override
+  public Future<Void> close() {
+    return client.close();
+  }
+}
