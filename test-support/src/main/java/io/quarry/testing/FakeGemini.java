@@ -28,18 +28,20 @@ import java.util.regex.Pattern;
  * Server-Sent Events of {@code GenerateContentResponse} JSON. Each request is answered by the next
  * enqueued {@link Script}; every request is recorded so tests can assert what was sent.
  */
-public final class FakeGemini {
+public final class FakeGemini implements FakeModel<FakeGemini.Request> {
 
   private static final Pattern PATH = Pattern.compile("/v1beta/models/([^:/]+):streamGenerateContent");
+  private static final String TOO_MANY_TOKENS =
+      "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).";
 
   /** One recorded request. */
-  public record Request(String model, String apiKey, JsonObject body, long receivedNanos) {
+  public record Request(String model, String apiKey, JsonObject body, long receivedNanos) implements FakeModel.Request {
 
     public JsonArray contents() {
       return body.getJsonArray("contents", new JsonArray());
     }
 
-    /** The system instruction's text. */
+    @Override
     public String systemText() {
       JsonObject instruction = body.getJsonObject("systemInstruction", new JsonObject());
       StringBuilder text = new StringBuilder();
@@ -48,6 +50,7 @@ public final class FakeGemini {
     }
 
     /** Every functionResponse part sent, in order. */
+    @Override
     public List<JsonObject> functionResponses() {
       List<JsonObject> responses = new ArrayList<>();
       contents().forEach(c -> ((JsonObject) c).getJsonArray("parts", new JsonArray()).forEach(p -> {
@@ -58,10 +61,25 @@ public final class FakeGemini {
       }));
       return responses;
     }
+
+    /** The text parts of each user content that has any, joined. */
+    @Override
+    public List<String> userTexts() {
+      List<String> texts = new ArrayList<>();
+      contents().forEach(c -> {
+        JsonObject content = (JsonObject) c;
+        StringBuilder text = new StringBuilder();
+        content.getJsonArray("parts", new JsonArray()).forEach(p -> text.append(((JsonObject) p).getString("text", "")));
+        if ("user".equals(content.getString("role")) && !text.isEmpty()) {
+          texts.add(text.toString());
+        }
+      });
+      return texts;
+    }
   }
 
   /** What one response does, step by step. */
-  public static final class Script {
+  public static final class Script implements FakeModel.Script {
     private final List<Step> steps = new ArrayList<>();
     final List<Long> sentNanos = Collections.synchronizedList(new ArrayList<>());
     final Promise<Void> closed = Promise.promise();
@@ -92,11 +110,13 @@ public final class FakeGemini {
       return this;
     }
 
+    @Override
     public Script text(String text) {
       return chunk(candidate(new JsonArray().add(new JsonObject().put("text", text)), null));
     }
 
     /** A function call, with a thought signature as Gemini 2.5 sends them. */
+    @Override
     public Script call(String name, JsonObject args) {
       return chunk(candidate(new JsonArray().add(functionCall(name, args)), null));
     }
@@ -111,11 +131,13 @@ public final class FakeGemini {
     }
 
     /** A thought summary part: Gemini marks it {@code thought: true}; it is never the answer. */
+    @Override
     public Script thought(String text) {
       return chunk(candidate(new JsonArray().add(new JsonObject().put("text", text).put("thought", true)), null));
     }
 
     /** The final chunk: finish reason STOP and token usage. */
+    @Override
     public Script usage(int promptTokens, int outputTokens) {
       return finish("STOP", promptTokens, outputTokens, 0);
     }
@@ -146,6 +168,7 @@ public final class FakeGemini {
     }
 
     /** Text in one chunk per piece, then usage. */
+    @Override
     public Script answer(String... pieces) {
       for (String piece : pieces) {
         text(piece);
@@ -153,46 +176,78 @@ public final class FakeGemini {
       return usage(100, pieces.length);
     }
 
+    /** Finish reason MAX_TOKENS. */
+    @Override
+    public Script cutOff(int promptTokens, int outputTokens) {
+      return finish("MAX_TOKENS", promptTokens, outputTokens, 0);
+    }
+
+    /** Finish reason SAFETY, nothing written. */
+    @Override
+    public Script declined(int promptTokens) {
+      return finish("SAFETY", promptTokens, 0, 0);
+    }
+
+    /** What Gemini 2.5 sends as nothing: {@link #emptyCandidate(int)}. */
+    @Override
+    public Script empty(int promptTokens) {
+      return emptyCandidate(promptTokens);
+    }
+
+    @Override
     public Script pause(long ms) {
       steps.add(new Pause(ms));
       return this;
     }
 
     /** Waits, without sending anything, until the test calls {@link FakeGemini#release(String)}. */
+    @Override
     public Script gate(String name) {
       steps.add(new Gate(name));
       return this;
     }
 
     /** Sends nothing more and never ends, until the client goes away (bounded at two minutes). */
+    @Override
     public Script stall() {
       steps.add(new Stall());
       return this;
     }
 
     /** An HTTP error with Gemini's error body, before any event. */
+    @Override
     public Script httpError(int status, String message) {
       steps.add(new HttpError(status, message));
       return this;
     }
 
+    /** Gemini's HTTP 400 for an input past the model's context window: it says so only in words. */
+    @Override
+    public Script contextTooLarge() {
+      return httpError(400, TOO_MANY_TOKENS);
+    }
+
     /** An error event in the middle of the stream, as Gemini sends it, then the end. */
+    @Override
     public Script streamError(int code, String message) {
       return chunk(new JsonObject().put("error", errorBody(code, message)));
     }
 
     /** Closes the connection abruptly. */
+    @Override
     public Script hangUp() {
       steps.add(new HangUp());
       return this;
     }
 
     /** When each chunk was written (System.nanoTime). */
+    @Override
     public List<Long> sentNanos() {
       return List.copyOf(sentNanos);
     }
 
     /** Completes when the client closed (or reset) this response's connection or the response ended. */
+    @Override
     public Future<Void> closed() {
       return closed.future();
     }
@@ -226,7 +281,7 @@ public final class FakeGemini {
   private final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
   private final BlockingQueue<Request> arrivals = new LinkedBlockingQueue<>();
   private final Map<String, Promise<Void>> gates = new ConcurrentHashMap<>();
-  private volatile Function<Request, Script> responder;
+  private volatile Function<? super Request, ? extends FakeModel.Script> responder;
   private HttpServer server;
 
   private FakeGemini(Vertx vertx) {
@@ -239,11 +294,17 @@ public final class FakeGemini {
     return fake;
   }
 
+  @Override
   public String baseUrl() {
     return "http://127.0.0.1:" + server.actualPort();
   }
 
-  /** Enqueues the script that answers the next unanswered request. */
+  @Override
+  public String provider() {
+    return "gemini";
+  }
+
+  @Override
   public Script next() {
     Script script = new Script();
     scripts.add(script);
@@ -254,15 +315,17 @@ public final class FakeGemini {
    * Answers every request that finds no enqueued script with the script {@code responder} makes of it (a load
    * test's many conversations, each in its own state).
    */
-  public void respondWith(Function<Request, Script> responder) {
+  @Override
+  public void respondWith(Function<? super Request, ? extends FakeModel.Script> responder) {
     this.responder = responder;
   }
 
+  @Override
   public List<Request> requests() {
     return List.copyOf(requests);
   }
 
-  /** The next request to arrive (in order), waiting at most ten seconds. */
+  @Override
   public Request awaitRequest() throws InterruptedException {
     Request request = arrivals.poll(10, TimeUnit.SECONDS);
     if (request == null) {
@@ -271,11 +334,12 @@ public final class FakeGemini {
     return request;
   }
 
+  @Override
   public void release(String gate) {
     gates.computeIfAbsent(gate, g -> Promise.promise()).tryComplete();
   }
 
-  /** Forgets every script, request and gate, as a server started afresh would: for a node shared by several tests. */
+  @Override
   public void reset() {
     scripts.clear();
     requests.clear();
@@ -285,6 +349,7 @@ public final class FakeGemini {
     responder = null;
   }
 
+  @Override
   public Future<Void> close() {
     return server.close();
   }
@@ -301,7 +366,7 @@ public final class FakeGemini {
       requests.add(recorded);
       arrivals.add(recorded);
       Script queued = scripts.poll();
-      Script script = queued == null && responder != null ? responder.apply(recorded) : queued;
+      Script script = queued == null && responder != null ? (Script) responder.apply(recorded) : queued;
       if (script == null) {
         request.response().setStatusCode(500).putHeader("Content-Type", "application/json")
             .end(new JsonObject().put("error", errorBody(500, "FakeGemini: no script for request "

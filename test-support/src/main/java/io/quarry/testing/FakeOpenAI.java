@@ -1,0 +1,562 @@
+package io.quarry.testing;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+
+/**
+ * An OpenAI-compatible server on 127.0.0.1 speaking Chat Completions as OpenAI documents it:
+ * {@code POST /v1/chat/completions}, key as {@code Authorization: Bearer}, {@code "stream": true}, Server-Sent Events
+ * of {@code chat.completion.chunk} JSON ending with {@code data: [DONE]}. Each request is answered by the next
+ * enqueued {@link Script}; every request is recorded so tests can assert what was sent. How other compatible servers
+ * depart from OpenAI's is chosen when it starts ({@link Quirks}).
+ */
+public final class FakeOpenAI implements FakeModel<FakeOpenAI.Request> {
+
+  private static final String PATH = "/v1/chat/completions";
+  private static final String ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  private static final String CONTEXT_TOO_LARGE = "This model's maximum context length is 128000 tokens. However, your "
+      + "messages resulted in 130000 tokens. Please reduce the length of the messages.";
+
+  /** How a compatible server departs from OpenAI's own; fixed when the fake starts, kept by {@link #reset()}. */
+  public record Quirks(boolean sendsUsage, boolean splitsArguments, IntFunction<String> toolCallIds) {
+
+    /** OpenAI's own: usage when asked, arguments streamed in pieces, ids {@code call_} and 24 random characters. */
+    public static Quirks openAI() {
+      return new Quirks(true, true, index -> "call_" + random(24));
+    }
+
+    /** Never sends usage, even when asked (Ollama, older vLLM). */
+    public Quirks noUsage() {
+      return new Quirks(false, splitsArguments, toolCallIds);
+    }
+
+    /** A call's arguments whole in its first delta, with its id and name (Ollama). */
+    public Quirks wholeArguments() {
+      return new Quirks(sendsUsage, false, toolCallIds);
+    }
+
+    /** Tool call ids of another form, made of the call's index: {@code "call_" + index}, vLLM's {@code chatcmpl-tool-}. */
+    public Quirks toolCallIds(IntFunction<String> ids) {
+      return new Quirks(sendsUsage, splitsArguments, ids);
+    }
+  }
+
+  /** One recorded request; {@code apiKey} is empty when no key was sent, as a local server allows. */
+  public record Request(String model, String apiKey, JsonObject body, long receivedNanos) implements FakeModel.Request {
+
+    public List<JsonObject> messages() {
+      List<JsonObject> messages = new ArrayList<>();
+      body.getJsonArray("messages", new JsonArray()).forEach(m -> messages.add((JsonObject) m));
+      return messages;
+    }
+
+    /** Whether the client asked for usage ({@code stream_options.include_usage}). */
+    public boolean usageAsked() {
+      return body.getJsonObject("stream_options", new JsonObject()).getBoolean("include_usage", false);
+    }
+
+    /** The system (or developer) messages' text. */
+    @Override
+    public String systemText() {
+      StringBuilder text = new StringBuilder();
+      messages().stream().filter(m -> "system".equals(m.getString("role")) || "developer".equals(m.getString("role")))
+          .forEach(m -> text.append(text(m)));
+      return text.toString();
+    }
+
+    @Override
+    public List<String> userTexts() {
+      return messages().stream().filter(m -> "user".equals(m.getString("role"))).map(Request::text).toList();
+    }
+
+    /** Every {@code tool} message, its content read as JSON, named after the assistant's call it answers. */
+    @Override
+    public List<JsonObject> functionResponses() {
+      Map<String, String> names = new HashMap<>();
+      List<JsonObject> responses = new ArrayList<>();
+      for (JsonObject message : messages()) {
+        message.getJsonArray("tool_calls", new JsonArray()).forEach(c -> names.put(((JsonObject) c).getString("id"),
+            ((JsonObject) c).getJsonObject("function", new JsonObject()).getString("name")));
+        if ("tool".equals(message.getString("role"))) {
+          String id = message.getString("tool_call_id");
+          JsonObject response = new JsonObject().put("response", new JsonObject(text(message)));
+          if (id != null) {
+            response.put("id", id);
+          }
+          if (names.get(id) != null) {
+            response.put("name", names.get(id));
+          }
+          responses.add(response);
+        }
+      }
+      return responses;
+    }
+
+    /** A message's content: a string, or an array of parts whose text is joined. */
+    private static String text(JsonObject message) {
+      if (message.getValue("content") instanceof JsonArray parts) {
+        StringBuilder text = new StringBuilder();
+        parts.forEach(p -> text.append(((JsonObject) p).getString("text", "")));
+        return text.toString();
+      }
+      return message.getString("content", "");
+    }
+  }
+
+  /** What one response does, step by step. */
+  public static final class Script implements FakeModel.Script {
+    private final List<Step> steps = new ArrayList<>();
+    private int calls;
+    final List<Long> sentNanos = Collections.synchronizedList(new ArrayList<>());
+    final Promise<Void> closed = Promise.promise();
+
+    private sealed interface Step permits Delta, Call, Finish, Pause, Gate, Stall, HttpError, StreamError, HangUp {
+    }
+
+    private record Delta(JsonObject delta) implements Step {
+    }
+
+    private record Call(int index, String name, JsonObject args) implements Step {
+    }
+
+    private record Finish(String reason, int promptTokens, int completionTokens, int reasoningTokens)
+        implements Step {
+    }
+
+    private record Pause(long ms) implements Step {
+    }
+
+    private record Gate(String name) implements Step {
+    }
+
+    private record Stall() implements Step {
+    }
+
+    private record HttpError(int status, JsonObject error) implements Step {
+    }
+
+    private record StreamError(JsonObject error) implements Step {
+    }
+
+    private record HangUp() implements Step {
+    }
+
+    private Script add(Step step) {
+      steps.add(step);
+      return this;
+    }
+
+    @Override
+    public Script text(String text) {
+      return add(new Delta(new JsonObject().put("content", text)));
+    }
+
+    /** A tool call streamed as OpenAI does: id and name first, then the arguments' JSON in pieces. */
+    @Override
+    public Script call(String name, JsonObject args) {
+      return add(new Call(calls++, name, args.copy()));
+    }
+
+    /** Reasoning as DeepSeek and vLLM's reasoning parsers stream it, in {@code reasoning_content}. */
+    @Override
+    public Script thought(String text) {
+      return add(new Delta(new JsonObject().put("reasoning_content", text)));
+    }
+
+    /** The end: finish reason {@code tool_calls} if this response made calls, else {@code stop}; token usage. */
+    @Override
+    public Script usage(int promptTokens, int outputTokens) {
+      return finish(calls > 0 ? "tool_calls" : "stop", promptTokens, outputTokens, 0);
+    }
+
+    /**
+     * The end: a chunk with the given {@code finish_reason} ({@code stop}, {@code length}, {@code tool_calls},
+     * {@code content_filter}), then, when the client asked for it, the usage chunk; reasoning tokens are counted
+     * within the completion tokens, as OpenAI counts them.
+     */
+    public Script finish(String finishReason, int promptTokens, int completionTokens, int reasoningTokens) {
+      return add(new Finish(finishReason, promptTokens, completionTokens, reasoningTokens));
+    }
+
+    @Override
+    public Script answer(String... pieces) {
+      for (String piece : pieces) {
+        text(piece);
+      }
+      return usage(100, pieces.length);
+    }
+
+    /** Finish reason {@code length}. */
+    @Override
+    public Script cutOff(int promptTokens, int outputTokens) {
+      return finish("length", promptTokens, outputTokens, 0);
+    }
+
+    /** Finish reason {@code content_filter}, nothing written. */
+    @Override
+    public Script declined(int promptTokens) {
+      return finish("content_filter", promptTokens, 0, 0);
+    }
+
+    /** The assistant's first chunk and finish reason {@code stop}, with no content between. */
+    @Override
+    public Script empty(int promptTokens) {
+      return finish("stop", promptTokens, 0, 0);
+    }
+
+    @Override
+    public Script pause(long ms) {
+      return add(new Pause(ms));
+    }
+
+    @Override
+    public Script gate(String name) {
+      return add(new Gate(name));
+    }
+
+    @Override
+    public Script stall() {
+      return add(new Stall());
+    }
+
+    /** The status with OpenAI's error body, its {@code type} and {@code code} those OpenAI gives that status. */
+    @Override
+    public Script httpError(int status, String message) {
+      String type = status == 429 ? "requests" : status >= 500 ? "server_error" : "invalid_request_error";
+      String code = status == 429 ? "rate_limit_exceeded" : status == 401 ? "invalid_api_key" : null;
+      return add(new HttpError(status, error(message, type, null, code)));
+    }
+
+    /** OpenAI tells a request too large by its code, {@code context_length_exceeded}. */
+    @Override
+    public Script contextTooLarge() {
+      return add(new HttpError(400, error(CONTEXT_TOO_LARGE, "invalid_request_error", "messages",
+          "context_length_exceeded")));
+    }
+
+    /**
+     * An {@code {"error": ...}} event, then the end without {@code [DONE]}; the code is the number given, as vLLM
+     * sends it (and as FakeGemini does), so both fakes tell a client the same status.
+     */
+    @Override
+    public Script streamError(int code, String message) {
+      return add(new StreamError(new JsonObject().put("message", message).put("type", "server_error")
+          .put("param", null).put("code", code)));
+    }
+
+    @Override
+    public Script hangUp() {
+      return add(new HangUp());
+    }
+
+    /** When each step that sends was written (System.nanoTime): a text, thought, call, finish or error. */
+    @Override
+    public List<Long> sentNanos() {
+      return List.copyOf(sentNanos);
+    }
+
+    @Override
+    public Future<Void> closed() {
+      return closed.future();
+    }
+  }
+
+  /** One response under way: what each of its chunks repeats, and whether the assistant's first chunk went out. */
+  private final class Reply {
+    final HttpServerResponse response;
+    final Script script;
+    final String model;
+    final boolean sendsUsage;
+    final String id = "chatcmpl-" + random(29);
+    final long created = Instant.now().getEpochSecond();
+    boolean started;
+    boolean finished;
+
+    Reply(HttpServerResponse response, Script script, Request request) {
+      this.response = response;
+      this.script = script;
+      this.model = request.model();
+      this.sendsUsage = request.usageAsked() && quirks.sendsUsage();
+    }
+
+    void choice(JsonObject delta, String finishReason) {
+      if (!started) {
+        started = true;
+        choice(new JsonObject().put("role", "assistant").put("content", "").put("refusal", null), null);
+      }
+      event(chunk(new JsonArray().add(new JsonObject().put("index", 0).put("delta", delta).put("logprobs", null)
+          .put("finish_reason", finishReason))));
+    }
+
+    void finish(Script.Finish finish) {
+      finished = true;
+      choice(new JsonObject(), finish.reason());
+      if (sendsUsage) {
+        event(chunk(new JsonArray()).put("usage", new JsonObject().put("prompt_tokens", finish.promptTokens())
+            .put("completion_tokens", finish.completionTokens())
+            .put("total_tokens", finish.promptTokens() + finish.completionTokens())
+            .put("completion_tokens_details", new JsonObject().put("reasoning_tokens", finish.reasoningTokens()))));
+      }
+    }
+
+    /** OpenAI puts {@code "usage": null} in every chunk but the last when usage is asked for. */
+    JsonObject chunk(JsonArray choices) {
+      JsonObject chunk = new JsonObject().put("id", id).put("object", "chat.completion.chunk").put("created", created)
+          .put("model", model).put("system_fingerprint", "fp_fake").put("choices", choices);
+      return sendsUsage ? chunk.put("usage", null) : chunk;
+    }
+
+    void event(JsonObject data) {
+      write(data.encode());
+    }
+
+    void write(String data) {
+      startStream(response);
+      response.write("data: " + data + "\n\n");
+    }
+  }
+
+  private final Vertx vertx;
+  private final Quirks quirks;
+  private final ConcurrentLinkedQueue<Script> scripts = new ConcurrentLinkedQueue<>();
+  private final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
+  private final BlockingQueue<Request> arrivals = new LinkedBlockingQueue<>();
+  private final Map<String, Promise<Void>> gates = new ConcurrentHashMap<>();
+  private volatile Function<? super Request, ? extends FakeModel.Script> responder;
+  private HttpServer server;
+
+  private FakeOpenAI(Vertx vertx, Quirks quirks) {
+    this.vertx = vertx;
+    this.quirks = quirks;
+  }
+
+  /** OpenAI's own server. */
+  public static FakeOpenAI start(Vertx vertx) {
+    return start(vertx, Quirks.openAI());
+  }
+
+  /** A compatible server with these quirks, e.g. {@code Quirks.openAI().noUsage().wholeArguments()}. */
+  public static FakeOpenAI start(Vertx vertx, Quirks quirks) {
+    FakeOpenAI fake = new FakeOpenAI(vertx, quirks);
+    fake.server = vertx.createHttpServer().requestHandler(fake::handle).listen(0, "127.0.0.1").await();
+    return fake;
+  }
+
+  @Override
+  public String baseUrl() {
+    return "http://127.0.0.1:" + server.actualPort() + "/v1";
+  }
+
+  @Override
+  public String provider() {
+    return "openai";
+  }
+
+  @Override
+  public Script next() {
+    Script script = new Script();
+    scripts.add(script);
+    return script;
+  }
+
+  @Override
+  public void respondWith(Function<? super Request, ? extends FakeModel.Script> responder) {
+    this.responder = responder;
+  }
+
+  @Override
+  public List<Request> requests() {
+    return List.copyOf(requests);
+  }
+
+  @Override
+  public Request awaitRequest() throws InterruptedException {
+    Request request = arrivals.poll(10, TimeUnit.SECONDS);
+    if (request == null) {
+      throw new AssertionError("no request reached the fake OpenAI within 10 s");
+    }
+    return request;
+  }
+
+  @Override
+  public void release(String gate) {
+    gates.computeIfAbsent(gate, g -> Promise.promise()).tryComplete();
+  }
+
+  @Override
+  public void reset() {
+    scripts.clear();
+    requests.clear();
+    arrivals.clear();
+    gates.values().forEach(Promise::tryComplete);
+    gates.clear();
+    responder = null;
+  }
+
+  @Override
+  public Future<Void> close() {
+    return server.close();
+  }
+
+  private void handle(HttpServerRequest request) {
+    if (request.method() != HttpMethod.POST || !PATH.equals(request.path())) {
+      fail(request.response(), 404, error("Invalid URL (" + request.method() + " " + request.path() + ")",
+          "invalid_request_error", null, null));
+      return;
+    }
+    request.body().onSuccess(body -> {
+      String authorization = request.getHeader("Authorization");
+      JsonObject json = body.toJsonObject();
+      Request recorded = new Request(json.getString("model"),
+          authorization == null ? "" : authorization.replaceFirst("^Bearer ", ""), json, System.nanoTime());
+      requests.add(recorded);
+      arrivals.add(recorded);
+      if (!Boolean.TRUE.equals(json.getValue("stream"))) {
+        fail(request.response(), 400, error("FakeOpenAI answers only streamed requests (\"stream\": true)",
+            "invalid_request_error", "stream", null));
+        return;
+      }
+      Script queued = scripts.poll();
+      Script script = queued == null && responder != null ? (Script) responder.apply(recorded) : queued;
+      if (script == null) {
+        fail(request.response(), 500, error("FakeOpenAI: no script for request " + requests.size(), "server_error",
+            null, null));
+        return;
+      }
+      HttpServerResponse response = request.response();
+      response.closeHandler(v -> script.closed.tryComplete());
+      response.endHandler(v -> script.closed.tryComplete());
+      run(new Reply(response, script, recorded), 0);
+    });
+  }
+
+  private void run(Reply reply, int index) {
+    HttpServerResponse response = reply.response;
+    Script script = reply.script;
+    if (response.closed()) {
+      return;
+    }
+    if (index >= script.steps.size()) {
+      if (!reply.finished) {
+        reply.choice(new JsonObject(), script.calls > 0 ? "tool_calls" : "stop");
+      }
+      reply.write("[DONE]");
+      response.end();
+      return;
+    }
+    Script.Step step = script.steps.get(index);
+    if (step instanceof Script.Delta delta) {
+      reply.choice(delta.delta(), null);
+    } else if (step instanceof Script.Call call) {
+      callDeltas(call).forEach(d -> reply.choice(d, null));
+    } else if (step instanceof Script.Finish finish) {
+      reply.finish(finish);
+    } else if (step instanceof Script.Pause pause) {
+      vertx.setTimer(pause.ms(), id -> run(reply, index + 1));
+      return;
+    } else if (step instanceof Script.Gate gate) {
+      gates.computeIfAbsent(gate.name(), g -> Promise.promise()).future()
+          .onComplete(v -> vertx.runOnContext(x -> run(reply, index + 1)));
+      return;
+    } else if (step instanceof Script.Stall) {
+      startStream(response);
+      vertx.setTimer(120_000, id -> {
+        if (!response.closed()) {
+          response.end();
+        }
+      });
+      return;
+    } else if (step instanceof Script.HttpError error) {
+      fail(response, error.status(), error.error());
+      return;
+    } else if (step instanceof Script.StreamError error) {
+      reply.event(new JsonObject().put("error", error.error()));
+      script.sentNanos.add(System.nanoTime());
+      response.end();
+      return;
+    } else {
+      response.reset();
+      return;
+    }
+    script.sentNanos.add(System.nanoTime());
+    run(reply, index + 1);
+  }
+
+  /** A call's deltas: id, type and name with empty arguments, then the arguments in pieces (or all at once). */
+  private List<JsonObject> callDeltas(Script.Call call) {
+    String arguments = call.args().encode();
+    List<JsonObject> deltas = new ArrayList<>();
+    deltas.add(toolCall(new JsonObject().put("index", call.index()).put("id", quirks.toolCallIds().apply(call.index()))
+        .put("type", "function").put("function", new JsonObject().put("name", call.name())
+            .put("arguments", quirks.splitsArguments() ? "" : arguments))));
+    if (quirks.splitsArguments()) {
+      pieces(arguments).forEach(piece -> deltas.add(toolCall(new JsonObject().put("index", call.index())
+          .put("function", new JsonObject().put("arguments", piece)))));
+    }
+    return deltas;
+  }
+
+  private static JsonObject toolCall(JsonObject call) {
+    return new JsonObject().put("tool_calls", new JsonArray().add(call));
+  }
+
+  /** Three pieces (two of {@code {}}), as OpenAI streams arguments a few tokens at a time; never half a character. */
+  private static List<String> pieces(String json) {
+    int count = json.length() < 3 ? 2 : 3;
+    List<String> pieces = new ArrayList<>();
+    int from = 0;
+    for (int i = 1; i <= count; i++) {
+      int to = Math.max(from, json.length() * i / count);
+      if (to < json.length() && Character.isLowSurrogate(json.charAt(to))) {
+        to++;
+      }
+      pieces.add(json.substring(from, to));
+      from = to;
+    }
+    return pieces;
+  }
+
+  private static void startStream(HttpServerResponse response) {
+    if (!response.headWritten()) {
+      response.setChunked(true).putHeader("Content-Type", "text/event-stream");
+    }
+  }
+
+  private static void fail(HttpServerResponse response, int status, JsonObject error) {
+    response.setStatusCode(status).putHeader("Content-Type", "application/json")
+        .end(new JsonObject().put("error", error).encode());
+  }
+
+  private static JsonObject error(String message, String type, String param, String code) {
+    return new JsonObject().put("message", message).put("type", type).put("param", param).put("code", code);
+  }
+
+  private static String random(int length) {
+    StringBuilder text = new StringBuilder(length);
+    for (int i = 0; i < length; i++) {
+      text.append(ALPHANUMERIC.charAt(ThreadLocalRandom.current().nextInt(ALPHANUMERIC.length())));
+    }
+    return text.toString();
+  }
+}
