@@ -24,9 +24,9 @@ class AnswerNumbersTest extends TurnTestBase {
     JsonArray rows = new JsonArray().add(new JsonArray().add("North").add(146284726.86))
         .add(new JsonArray().add("South").add(61387.0));
     String resultId = turn.answers(query, List.of("region VARCHAR", "revenue DOUBLE"), rows).id();
-    turn.gemini.next().call("execute_sql", new JsonObject().put("query", query)).usage(50, 5);
+    turn.model.next().call("execute_sql", new JsonObject().put("query", query)).usage(50, 5);
     String answer = "North made 146,284,726.86 (about 146.3M), South 61.4K; in all 2 regions, not 9 of them.";
-    turn.gemini.next().answer(answer);
+    turn.model.next().answer(answer);
 
     turn.asked("Revenue by region?");
 

@@ -12,28 +12,31 @@ import org.junit.jupiter.api.Test;
 /** A turn that fails keeps its reply: the error is stored with the conversation, so a reload shows it. */
 class FailedTurnTest extends TurnTestBase {
 
-  static final String UNAVAILABLE = "Gemini is unavailable right now (HTTP 503); try again shortly";
+  /** For Gemini, the seed's words. */
+  private String unavailable() {
+    return turn.speaker() + " is unavailable right now (HTTP 503); try again shortly";
+  }
 
   @Test
   @DisplayName("a Gemini 503 before any token stores the reply as an error that says why, after the question")
   void errorBeforeAnyTokenIsStored() throws Exception {
-    turn.gemini.next().httpError(503, "The model is overloaded. Please try again later.");
+    turn.model.next().httpError(503, "The model is overloaded. Please try again later.");
     String id = turn.asked("Hello?");
     JsonObject error = turn.events.next("chat_error");
-    assertThat(error.getString("error")).isEqualTo(UNAVAILABLE);
+    assertThat(error.getString("error")).isEqualTo(unavailable());
     List<ChatMessage> messages = turn.messages();
     assertThat(messages).extracting(ChatMessage::role).containsExactly(ChatMessage.USER, ChatMessage.ASSISTANT);
     ChatMessage reply = messages.get(1);
     assertThat(reply.id()).isEqualTo(id);
     assertThat(reply.status()).isEqualTo(ChatMessage.ERROR);
-    assertThat(reply.notice()).isEqualTo(UNAVAILABLE);
+    assertThat(reply.notice()).isEqualTo(unavailable());
     assertThat(reply.content()).isEmpty();
   }
 
   @Test
   @DisplayName("an error after some tokens keeps what was written and the error's text")
   void errorAfterTokensKeepsBoth() throws Exception {
-    turn.gemini.next().text("Counting ").streamError(503, "Overloaded mid-stream");
+    turn.model.next().text("Counting ").streamError(503, "Overloaded mid-stream");
     turn.asked("Count them");
     List<JsonObject> events = turn.events.untilTurnEnds();
     assertThat(events.get(events.size() - 1).getString("type")).isEqualTo("chat_error");
@@ -46,10 +49,10 @@ class FailedTurnTest extends TurnTestBase {
   @Test
   @DisplayName("the question asked again after a failed reply is answered, with the failed pair in its history")
   void askedAgainAfterAFailure() throws Exception {
-    turn.gemini.next().httpError(503, "Overloaded");
+    turn.model.next().httpError(503, "Overloaded");
     turn.asked("Hello?");
     turn.events.next("chat_error");
-    turn.gemini.next().answer("Back.");
+    turn.model.next().answer("Back.");
     turn.asked("Hello?");
     assertThat(EventLog.tokens(turn.events.untilTurnEnds())).isEqualTo("Back.");
     assertThat(turn.messages()).extracting(ChatMessage::status).containsExactly(ChatMessage.COMPLETE,

@@ -38,7 +38,7 @@ class SeveralLlmNodesTest {
   @BeforeEach
   void start(Vertx vertx) {
     this.vertx = vertx;
-    turn = new TurnHarness(vertx, new JsonObject(), "node-a", "node-b");
+    turn = new TurnHarness(vertx, new JsonObject(), ModelSettings.GEMINI, "node-a", "node-b");
     turns = vertx.sharedData().<String, String>getAsyncMap(Addresses.TURNS_MAP).await();
   }
 
@@ -50,7 +50,7 @@ class SeveralLlmNodesTest {
   @Test
   @DisplayName("while a turn runs, a second question is refused with 409 by every llm node it reaches")
   void oneTurnAcrossNodes() throws Exception {
-    turn.gemini.next().text("Thinking").stall();
+    turn.model.next().text("Thinking").stall();
     turn.asked("First");
     turn.events.next("chat_token");
     for (int i = 0; i < 4; i++) {
@@ -58,15 +58,15 @@ class SeveralLlmNodesTest {
       assertThat(Failure.classify(refused)).isEqualTo(Failure.CONFLICT);
       assertThat(Failure.messageOf(refused)).isEqualTo(Turns.IN_PROGRESS);
     }
-    assertThat(turn.gemini.requests()).hasSize(1);
+    assertThat(turn.model.requests()).hasSize(1);
   }
 
   @Test
   @DisplayName("stop reaches the node running the turn, whichever node takes it; another user's stop is 404")
   void stopRouted() throws Exception {
     String second = turn.storage.seedConversation(TurnHarness.USER, "Second").await().id();
-    turn.gemini.next().text("One").stall();
-    turn.gemini.next().text("Two").stall();
+    turn.model.next().text("One").stall();
+    turn.model.next().text("Two").stall();
     String first = turn.asked("First");
     String other = turn.llm.start(TurnHarness.USER, second, "Second").await().messageId();
     // Both answers stream (which gets "One" depends on which reaches Gemini first).
@@ -89,7 +89,7 @@ class SeveralLlmNodesTest {
     assertThat(turn.storage.messages(turn.conversation).await().get(1).status()).isEqualTo(ChatMessage.CANCELLED);
     assertThat(turn.storage.messages(second).await().get(1).status()).isEqualTo(ChatMessage.CANCELLED);
     assertThat(turns.size().await()).isZero();
-    turn.gemini.next().answer("Free again.");
+    turn.model.next().answer("Free again.");
     turn.asked("Next");
     assertThat(EventLog.tokens(turn.events.untilTurnEnds())).isEqualTo("Free again.");
   }
@@ -98,13 +98,13 @@ class SeveralLlmNodesTest {
   @DisplayName("when the node running a turn leaves, the browser gets a chat_error, the answer so far is kept as"
       + " interrupted, and the conversation takes the next question")
   void nodeLeaves() throws Exception {
-    turn.gemini.next().stall();
+    turn.model.next().stall();
     String elsewhere = turn.storage.seedConversation(TurnHarness.USER, "Elsewhere").await().id();
     String stillRunning = new TurnClaim(elsewhere, TurnHarness.USER, UUID.randomUUID().toString(), "owner-c",
         "node-c").encode();
     turns.put(elsewhere, stillRunning).await();
     String messageId = turn.asked("Tell me");
-    turn.gemini.awaitRequest();
+    turn.model.awaitRequest();
     // What the node had saved before it died: its last checkpoint.
     turn.storage.seedMessages(new ChatMessage(messageId, turn.conversation, ChatMessage.ASSISTANT, "Half an answ",
         null, null, null, null, 0, 0, ChatMessage.STREAMING, null, null)).await();
@@ -122,7 +122,7 @@ class SeveralLlmNodesTest {
     assertThat(turns.get(turn.conversation).await()).isNull();
     assertThat(turns.get(elsewhere).await()).as("the turn of a node still there").isEqualTo(stillRunning);
     assertThat(turn.events.seen()).filteredOn(e -> "chat_error".equals(e.getString("type"))).hasSize(1);
-    turn.gemini.next().answer("Back.");
+    turn.model.next().answer("Back.");
     turn.asked("Again");
     assertThat(EventLog.tokens(turn.events.untilTurnEnds())).isEqualTo("Back.");
   }
@@ -149,7 +149,7 @@ class SeveralLlmNodesTest {
     String unheard = UUID.randomUUID().toString();
     turns.put(turn.conversation, new TurnClaim(turn.conversation, TurnHarness.USER, unheard, "gone-owner",
         "node-gone").encode()).await();
-    turn.gemini.next().text("One.").gate("one").usage(100, 2);
+    turn.model.next().text("One.").gate("one").usage(100, 2);
     String first = turn.asked("After a node nobody heard leave");
     assertThat(turn.events.next("chat_error").getString("message_id")).isEqualTo(unheard);
     String running = turns.get(turn.conversation).await();
@@ -158,13 +158,13 @@ class SeveralLlmNodesTest {
       Throwable refused = Failures.failure(turn.llm.start(TurnHarness.USER, turn.conversation, "While it runs"));
       assertThat(Failure.messageOf(refused)).as("a claim still held, asked on either node").isEqualTo(Turns.IN_PROGRESS);
     }
-    turn.gemini.release("one");
+    turn.model.release("one");
     assertThat(EventLog.tokens(turn.events.untilTurnEnds())).isEqualTo("One.");
 
     for (int i = 0; i < 2; i++) {
       // Its release lost: the claim is back, its owner no longer holds it (asked here, or over the bus).
       turns.put(turn.conversation, running).await();
-      turn.gemini.next().answer("Free " + i + ".");
+      turn.model.next().answer("Free " + i + ".");
       turn.asked("Next " + i);
       assertThat(turn.events.next("chat_complete").getString("message_id")).as("the settled answer, complete")
           .isEqualTo(first);

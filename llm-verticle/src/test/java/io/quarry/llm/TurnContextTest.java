@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Dataset;
 import io.quarry.testing.EventLog;
-import io.quarry.testing.FakeGemini;
+import io.quarry.testing.FakeModel;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -26,11 +26,11 @@ class TurnContextTest extends TurnTestBase {
   static final JsonArray CITIES = new JsonArray().add(column("city", "VARCHAR", "Text"))
       .add(column("population", "INTEGER", "Integer"));
 
-  private FakeGemini.Request askAndRecord(String question) throws Exception {
-    turn.gemini.next().answer("OK.");
+  private FakeModel.Request askAndRecord(String question) throws Exception {
+    turn.model.next().answer("OK.");
     turn.asked(question);
     turn.events.untilTurnEnds();
-    List<FakeGemini.Request> requests = turn.gemini.requests();
+    List<? extends FakeModel.Request> requests = turn.model.requests();
     return requests.get(requests.size() - 1);
   }
 
@@ -65,8 +65,7 @@ class TurnContextTest extends TurnTestBase {
   void prompt4() throws Exception {
     String system = askAndRecord("Hello").systemText();
     assertThat(system).contains("No datasets are loaded", "call load_dataset", "tell the user to add a dataset");
-    assertThat(turn.request(0).body().getJsonArray("tools").getJsonObject(0)
-        .getJsonArray("functionDeclarations").stream().map(f -> ((JsonObject) f).getString("name")))
+    assertThat(TurnHarness.toolNames(turn.request(0)))
         .containsExactly("execute_sql", "load_dataset", "render_chart", "render_table");
   }
 
@@ -81,26 +80,18 @@ class TurnContextTest extends TurnTestBase {
     turn.storage.seedMessages(seeded.toArray(ChatMessage[]::new)).await();
   }
 
-  private static List<String> texts(FakeGemini.Request request) {
-    List<String> texts = new ArrayList<>();
-    request.contents().forEach(c -> texts.add(((JsonObject) c).getJsonArray("parts").getJsonObject(0)
-        .getString("text")));
-    return texts;
-  }
-
   @Test
   @DisplayName("CONTEXT-1: a conversation of ten messages goes to Gemini whole, in chronological order")
   void context1() throws Exception {
     seed(9);
-    FakeGemini.Request request = askAndRecord("question 10");
+    FakeModel.Request request = askAndRecord("question 10");
     List<String> expected = new ArrayList<>();
     for (int i = 1; i <= 9; i++) {
       expected.add((i % 2 == 1 ? "question " : "answer ") + i);
     }
     expected.add("question 10");
-    assertThat(texts(request)).containsExactlyElementsOf(expected);
-    assertThat(request.contents().stream().map(c -> ((JsonObject) c).getString("role")).distinct())
-        .containsExactlyInAnyOrder("user", "model");
+    assertThat(TurnHarness.texts(request)).containsExactlyElementsOf(expected);
+    assertThat(TurnHarness.roles(request).stream().distinct()).containsExactlyInAnyOrder("user", "model");
   }
 
   @Test
@@ -108,8 +99,8 @@ class TurnContextTest extends TurnTestBase {
   void context2and3() throws Exception {
     seed(54);
     turn.dataset("table1", 100, PEOPLE);
-    FakeGemini.Request request = askAndRecord("question 55");
-    List<String> texts = texts(request);
+    FakeModel.Request request = askAndRecord("question 55");
+    List<String> texts = TurnHarness.texts(request);
     assertThat(texts).hasSize(50);
     assertThat(texts.get(0)).isEqualTo("answer 6");
     assertThat(texts.get(49)).isEqualTo("question 55");
@@ -120,21 +111,19 @@ class TurnContextTest extends TurnTestBase {
   @DisplayName("a context-too-large error is retried once without the ten oldest messages")
   void contextRetry() throws Exception {
     seed(20);
-    turn.gemini.next().httpError(400, "The input token count (1200000) exceeds the maximum number of tokens "
-        + "allowed (1048576).");
-    turn.gemini.next().answer("Fits now.");
+    turn.model.next().contextTooLarge();
+    turn.model.next().answer("Fits now.");
     turn.asked("question 21");
     assertThat(EventLog.tokens(turn.events.untilTurnEnds())).isEqualTo("Fits now.");
-    assertThat(texts(turn.request(0))).hasSize(21);
-    assertThat(texts(turn.request(1))).hasSize(11).first().isEqualTo("question 11");
+    assertThat(TurnHarness.texts(turn.request(0))).hasSize(21);
+    assertThat(TurnHarness.texts(turn.request(1))).hasSize(11).first().isEqualTo("question 11");
   }
 
   @Test
   @DisplayName("a second context-too-large error ends the turn with the seed's message")
   void contextTooLarge() throws Exception {
-    String tooMany = "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).";
-    turn.gemini.next().httpError(400, tooMany);
-    turn.gemini.next().httpError(400, tooMany);
+    turn.model.next().contextTooLarge();
+    turn.model.next().contextTooLarge();
     turn.asked("anything");
     assertThat(turn.events.next("chat_error").getString("details"))
         .isEqualTo("Conversation context too large. Try starting a new conversation.");
@@ -143,7 +132,7 @@ class TurnContextTest extends TurnTestBase {
   @Test
   @DisplayName("a conversation without a title is named after its first question")
   void title() throws Exception {
-    turn.gemini.next().answer("OK.");
+    turn.model.next().answer("OK.");
     turn.asked("Which cities have more than a million people?");
     assertThat(turn.events.next("conversation_updated").getString("title"))
         .isEqualTo("Which cities have more than a million people?");

@@ -12,6 +12,8 @@ import io.quarry.bus.TokenUsage;
 import io.quarry.testing.EventLog;
 import io.quarry.testing.FakeDatasets;
 import io.quarry.testing.FakeGemini;
+import io.quarry.testing.FakeModel;
+import io.quarry.testing.FakeOpenAI;
 import io.quarry.testing.FakeStorage;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
@@ -21,8 +23,8 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * The llm verticle deployed alone: the real {@code google-genai} SDK talks HTTP to a fake Gemini on loopback (on
- * a Vert.x of its own, as an outside service), storage and datasets are fakes bound to the contract's addresses,
+ * The llm verticle deployed alone: it talks HTTP to a fake model server on loopback — Gemini's API, or OpenAI's Chat
+ * Completions — (on a Vert.x of its own, as an outside service), storage and datasets are fakes bound to the contract's addresses,
  * and the user's event channel is read as a browser's socket would receive it. One conversation per harness.
  */
 final class TurnHarness implements AutoCloseable {
@@ -30,7 +32,7 @@ final class TurnHarness implements AutoCloseable {
   static final String USER = "user-1";
 
   private final Vertx outside = Vertx.vertx();
-  final FakeGemini gemini = FakeGemini.start(outside);
+  final FakeModel<?> model;
   final FakeStorage storage;
   final FakeDatasets datasets;
   final LlmClient llm;
@@ -43,19 +45,27 @@ final class TurnHarness implements AutoCloseable {
 
   /** {@code llmConfig}: settings of the {@code llm} section over the defaults, e.g. a shorter response timeout. */
   TurnHarness(Vertx vertx, JsonObject llmConfig) {
-    this(vertx, llmConfig, new String[0]);
+    this(vertx, llmConfig, ModelSettings.GEMINI);
+  }
+
+  /** {@code provider}: whose API the fake server speaks, {@code gemini} or {@code openai}. */
+  TurnHarness(Vertx vertx, JsonObject llmConfig, String provider) {
+    this(vertx, llmConfig, provider, new String[0]);
   }
 
   /**
    * With one llm verticle per node id, each as that node's (they share the Vert.x, its bus and its maps, as the
    * llm nodes of a cluster share theirs); with none, one verticle that belongs to no node.
    */
-  TurnHarness(Vertx vertx, JsonObject llmConfig, String... nodes) {
+  TurnHarness(Vertx vertx, JsonObject llmConfig, String provider, String... nodes) {
+    boolean openAi = ModelSettings.OPENAI.equals(provider);
+    model = openAi ? FakeOpenAI.start(outside) : FakeGemini.start(outside);
     storage = FakeStorage.start(vertx).await();
     datasets = FakeDatasets.start(vertx).await();
     vertx.eventBus().<JsonObject>consumer(Addresses.chatEvents(USER), msg -> events.add(msg.body()))
         .completion().await();
-    config = new JsonObject().put("apiKey", "test-key").put("baseUrl", gemini.baseUrl())
+    config = (openAi ? new JsonObject().put("provider", provider).put("openaiApiKey", "test-key")
+        .put("openaiBaseUrl", model.baseUrl()) : new JsonObject().put("apiKey", "test-key").put("baseUrl", model.baseUrl()))
         .put("retries", 0).mergeIn(llmConfig);
     if (nodes.length == 0) {
       deploy(vertx, config);
@@ -133,19 +143,84 @@ final class TurnHarness implements AutoCloseable {
     return usage().stream().mapToLong(TokenUsage::inputTokens).sum();
   }
 
-  FakeGemini.Request request(int index) {
-    return gemini.requests().get(index);
+  FakeModel.Request request(int index) {
+    return model.requests().get(index);
+  }
+
+  /** The fake of a Gemini-only test. */
+  FakeGemini gemini() {
+    return (FakeGemini) model;
   }
 
   /** The last function response of a request: what the model was told of its latest tool call. */
-  static JsonObject lastResponse(FakeGemini.Request request) {
+  static JsonObject lastResponse(FakeModel.Request request) {
     List<JsonObject> responses = request.functionResponses();
     return responses.get(responses.size() - 1).getJsonObject("response");
   }
 
-  /** The function-calling mode a request set: {@code NONE} once tools are switched off. */
-  static String toolMode(FakeGemini.Request request) {
-    return request.body().getJsonObject("toolConfig").getJsonObject("functionCallingConfig").getString("mode");
+  /** Who answers, as the user's messages name it: Gemini, or the OpenAI-compatible model by its name. */
+  String speaker() {
+    return speaksGemini() ? "Gemini" : modelName();
+  }
+
+  /** The configured model: each provider's default. */
+  String modelName() {
+    return speaksGemini() ? "gemini-2.5-flash" : "gpt-4o-mini";
+  }
+
+  /** Whether the fake speaks Gemini's API (else OpenAI's). */
+  boolean speaksGemini() {
+    return model instanceof FakeGemini;
+  }
+
+  /** The conversation a request carried, encoded as sent (Gemini's contents, or OpenAI's messages). */
+  static String history(FakeModel.Request request) {
+    JsonArray contents = request.body().getJsonArray("contents");
+    return (contents != null ? contents : request.body().getJsonArray("messages")).encode();
+  }
+
+  /** The last content (Gemini) or message (OpenAI) a request carried, encoded as sent. */
+  static String lastTurn(FakeModel.Request request) {
+    JsonArray contents = request.body().getJsonArray("contents");
+    JsonArray sent = contents != null ? contents : request.body().getJsonArray("messages");
+    return sent.getJsonObject(sent.size() - 1).encode();
+  }
+
+  /** The texts of the conversation's messages a request carried, in order, the system prompt left out. */
+  static List<String> texts(FakeModel.Request request) {
+    List<String> texts = new java.util.ArrayList<>();
+    JsonArray contents = request.body().getJsonArray("contents");
+    if (contents != null) {
+      contents.forEach(c -> texts.add(((JsonObject) c).getJsonArray("parts").getJsonObject(0).getString("text")));
+    } else {
+      request.body().getJsonArray("messages").stream().map(m -> (JsonObject) m)
+          .filter(m -> !"system".equals(m.getString("role"))).forEach(m -> texts.add(m.getString("content")));
+    }
+    return texts;
+  }
+
+  /** The roles of the conversation's messages, as Quarry stores them: {@code user} and {@code model}. */
+  static List<String> roles(FakeModel.Request request) {
+    JsonArray contents = request.body().getJsonArray("contents");
+    return contents != null ? contents.stream().map(c -> ((JsonObject) c).getString("role")).toList()
+        : request.body().getJsonArray("messages").stream().map(m -> ((JsonObject) m).getString("role"))
+            .filter(role -> !"system".equals(role)).map(role -> "assistant".equals(role) ? "model" : role).toList();
+  }
+
+  /** The names of the tools a request declared. */
+  static List<String> toolNames(FakeModel.Request request) {
+    JsonObject gemini = request.body().getJsonArray("tools").getJsonObject(0);
+    return gemini.containsKey("functionDeclarations")
+        ? gemini.getJsonArray("functionDeclarations").stream().map(f -> ((JsonObject) f).getString("name")).toList()
+        : request.body().getJsonArray("tools").stream().map(t -> ((JsonObject) t).getJsonObject("function")
+            .getString("name")).toList();
+  }
+
+  /** The function-calling mode a request set: {@code NONE} once tools are switched off ({@code none} for OpenAI's). */
+  static String toolMode(FakeModel.Request request) {
+    JsonObject gemini = request.body().getJsonObject("toolConfig");
+    return gemini != null ? gemini.getJsonObject("functionCallingConfig").getString("mode")
+        : request.body().getString("tool_choice").toUpperCase(java.util.Locale.ROOT);
   }
 
   @Override

@@ -13,6 +13,11 @@ abstract class TurnTestBase {
 
   TurnHarness turn;
 
+  /** Whose API the model server speaks: every test runs against Gemini's, and its OpenAi subclass's against OpenAI's. */
+  String provider() {
+    return ModelSettings.GEMINI;
+  }
+
   /** Settings of the {@code llm} section for this class's tests, over the defaults. */
   JsonObject llmConfig() {
     return new JsonObject();
@@ -20,7 +25,7 @@ abstract class TurnTestBase {
 
   @BeforeEach
   void startTurns(Vertx vertx) {
-    turn = new TurnHarness(vertx, llmConfig());
+    turn = new TurnHarness(vertx, llmConfig(), provider());
   }
 
   @AfterEach

@@ -13,7 +13,7 @@ import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryResult;
 import io.quarry.testing.EventLog;
-import io.quarry.testing.FakeGemini;
+import io.quarry.testing.FakeModel;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
@@ -45,22 +45,32 @@ class TurnToolTest extends TurnTestBase {
   void tool1() throws Exception {
     String query = "SELECT count(*) AS n FROM table1 WHERE active";
     QueryResult result = turn.answers(query, List.of("n BIGINT"), row(50));
-    turn.gemini.next().call("execute_sql", sql(query)).usage(50, 5);
-    turn.gemini.next().answer("50 people are active.");
+    turn.model.next().call("execute_sql", sql(query)).usage(50, 5);
+    turn.model.next().answer("50 people are active.");
 
     turn.asked("How many are active?");
 
     assertThat(EventLog.tokens(turn.events.untilTurnEnds())).isEqualTo("50 people are active.");
     assertThat(turn.datasets.queries().await()).containsExactly(query);
-    FakeGemini.Request second = turn.request(1);
+    FakeModel.Request second = turn.request(1);
     JsonObject response = second.functionResponses().get(0);
     assertThat(response.getString("name")).isEqualTo("execute_sql");
     assertThat(response.getJsonObject("response").getJsonArray("rows")).isEqualTo(row(50));
     assertThat(response.getJsonObject("response").getString("summary"))
         .isEqualTo("Query executed successfully. Returned 1 rows with columns: [n]. Sample data: [[50]]");
-    JsonObject modelTurn = second.contents().getJsonObject(second.contents().size() - 2);
-    assertThat(modelTurn.getString("role")).isEqualTo("model");
-    assertThat(modelTurn.getJsonArray("parts").getJsonObject(0).getString("thoughtSignature")).isNotBlank();
+    if (turn.speaksGemini()) {
+      // Gemini's content goes back exactly as received, its thought signature included.
+      JsonArray contents = second.body().getJsonArray("contents");
+      JsonObject modelTurn = contents.getJsonObject(contents.size() - 2);
+      assertThat(modelTurn.getString("role")).isEqualTo("model");
+      assertThat(modelTurn.getJsonArray("parts").getJsonObject(0).getString("thoughtSignature")).isNotBlank();
+    } else {
+      // The assistant's tool_calls go back before the tool's answer, paired by id.
+      JsonArray messages = second.body().getJsonArray("messages");
+      JsonObject call = messages.getJsonObject(messages.size() - 2).getJsonArray("tool_calls").getJsonObject(0);
+      assertThat(call.getJsonObject("function").getString("name")).isEqualTo("execute_sql");
+      assertThat(messages.getJsonObject(messages.size() - 1).getString("tool_call_id")).isEqualTo(call.getString("id"));
+    }
     ChatMessage stored = turn.answer();
     assertThat(stored.sql()).containsExactly(query);
     assertThat(stored.resultIds()).containsExactly(result.id());
@@ -73,8 +83,8 @@ class TurnToolTest extends TurnTestBase {
     String url = "https://data.example.com/cities.parquet";
     JsonArray schema = new JsonArray().add(column("city", "VARCHAR", "Text"));
     turn.datasets.load(url, "table2", 1, schema).await();
-    turn.gemini.next().call("load_dataset", new JsonObject().put("url", url)).usage(30, 5);
-    turn.gemini.next().answer("Loaded table2.");
+    turn.model.next().call("load_dataset", new JsonObject().put("url", url)).usage(30, 5);
+    turn.model.next().answer("Loaded table2.");
 
     turn.asked("Load " + url);
 
@@ -92,8 +102,8 @@ class TurnToolTest extends TurnTestBase {
   void loadRefused() throws Exception {
     String url = "https://data.example.com/missing.parquet";
     turn.datasets.refuse(url, new QuarryException(Failure.BAD_REQUEST, "Could not access URL", "HTTP 404")).await();
-    turn.gemini.next().call("load_dataset", new JsonObject().put("url", url)).usage(30, 5);
-    turn.gemini.next().answer("I could not load it; add it in the datasets panel.");
+    turn.model.next().call("load_dataset", new JsonObject().put("url", url)).usage(30, 5);
+    turn.model.next().answer("I could not load it; add it in the datasets panel.");
 
     turn.asked("Load " + url);
     turn.events.untilTurnEnds();
@@ -112,9 +122,9 @@ class TurnToolTest extends TurnTestBase {
     turn.answers(first, List.of("active BOOLEAN"), row(false).add(new JsonArray().add(true)));
     turn.answers(second, List.of("active BOOLEAN", "count BIGINT"), row(false, 50).add(new JsonArray().add(true)
         .add(50)));
-    turn.gemini.next().call("execute_sql", sql(first)).usage(10, 1);
-    turn.gemini.next().call("execute_sql", sql(second)).usage(20, 1);
-    turn.gemini.next().answer("Half and half.");
+    turn.model.next().call("execute_sql", sql(first)).usage(10, 1);
+    turn.model.next().call("execute_sql", sql(second)).usage(20, 1);
+    turn.model.next().answer("Half and half.");
 
     turn.asked("Split by active?");
 
@@ -130,17 +140,17 @@ class TurnToolTest extends TurnTestBase {
   void tool4() throws Exception {
     for (int i = 1; i <= 6; i++) {
       turn.answers("SELECT " + i + " AS step", List.of("step INTEGER"), row(i));
-      turn.gemini.next().call("execute_sql", sql("SELECT " + i + " AS step")).usage(10, 1);
+      turn.model.next().call("execute_sql", sql("SELECT " + i + " AS step")).usage(10, 1);
     }
-    turn.gemini.next().answer("Here is what I found.");
+    turn.model.next().answer("Here is what I found.");
 
     turn.asked("Explore everything");
 
     List<JsonObject> events = turn.events.untilTurnEnds();
     assertThat(EventLog.ofType(events, "query_result")).hasSize(5);
-    FakeGemini.Request sixth = turn.request(5);
+    FakeModel.Request sixth = turn.request(5);
     assertThat(toolMode(sixth)).isEqualTo("NONE");
-    assertThat(sixth.contents().getJsonObject(sixth.contents().size() - 1).encode())
+    assertThat(TurnHarness.lastTurn(sixth))
         .contains("maximum of 5 tool calls");
     assertThat(lastResponse(turn.request(6)).getString("error")).startsWith("Not executed");
     assertThat(EventLog.tokens(events)).isEqualTo("Here is what I found.");
@@ -152,9 +162,9 @@ class TurnToolTest extends TurnTestBase {
     turn.datasets.fail("SELEC count(*) FROM table1", new QuarryException(Failure.SQL,
         "SQL syntax error at or near 'SELEC'", "Parser Error: syntax error at or near \"SELEC\"")).await();
     turn.answers("SELECT count(*) AS n FROM table1", List.of("n BIGINT"), row(100));
-    turn.gemini.next().call("execute_sql", sql("SELEC count(*) FROM table1")).usage(10, 1);
-    turn.gemini.next().call("execute_sql", sql("SELECT count(*) AS n FROM table1")).usage(10, 1);
-    turn.gemini.next().answer("100.");
+    turn.model.next().call("execute_sql", sql("SELEC count(*) FROM table1")).usage(10, 1);
+    turn.model.next().call("execute_sql", sql("SELECT count(*) AS n FROM table1")).usage(10, 1);
+    turn.model.next().answer("100.");
 
     turn.asked("Count them");
 
@@ -175,16 +185,16 @@ class TurnToolTest extends TurnTestBase {
     turn.datasets.fail("SELECT salary FROM table1", new QuarryException(Failure.SQL,
         "Column 'salary' does not exist. Available columns: table1(name, age, active)")).await();
     for (int i = 0; i < 3; i++) {
-      turn.gemini.next().call("execute_sql", sql("SELECT salary FROM table1")).usage(10, 1);
+      turn.model.next().call("execute_sql", sql("SELECT salary FROM table1")).usage(10, 1);
     }
-    turn.gemini.next().answer("The table has no salary column.");
+    turn.model.next().answer("The table has no salary column.");
 
     turn.asked("Average salary?");
 
     List<JsonObject> events = turn.events.untilTurnEnds();
     assertThat(EventLog.ofType(events, "query_error")).hasSize(3);
-    FakeGemini.Request fourth = turn.request(3);
-    assertThat(fourth.contents().getJsonObject(fourth.contents().size() - 1).encode())
+    FakeModel.Request fourth = turn.request(3);
+    assertThat(TurnHarness.lastTurn(fourth))
         .contains("The SQL has failed 3 times").contains("explain the error to the user");
     assertThat(toolMode(fourth)).isEqualTo("NONE");
     assertThat(turn.answer().content()).isEqualTo("The table has no salary column.");
@@ -196,9 +206,9 @@ class TurnToolTest extends TurnTestBase {
     String url = "https://data.example.com/sales.parquet";
     turn.datasets.load(url, "table2", 1, new JsonArray().add(column("amount", "DECIMAL(2,1)", "Decimal"))).await();
     turn.answers("SELECT sum(amount) AS total FROM table2", List.of("total DECIMAL(38,1)"), row(9.5));
-    turn.gemini.next().call("load_dataset", new JsonObject().put("url", url)).usage(10, 1);
-    turn.gemini.next().call("execute_sql", sql("SELECT sum(amount) AS total FROM table2")).usage(10, 1);
-    turn.gemini.next().answer("Total 9.5.");
+    turn.model.next().call("load_dataset", new JsonObject().put("url", url)).usage(10, 1);
+    turn.model.next().call("execute_sql", sql("SELECT sum(amount) AS total FROM table2")).usage(10, 1);
+    turn.model.next().answer("Total 9.5.");
 
     turn.asked("What is the total in " + url + " ?");
 
@@ -215,14 +225,14 @@ class TurnToolTest extends TurnTestBase {
     String query = "SELECT active, count(*) AS n FROM table1 GROUP BY 1 ORDER BY 1";
     String resultId = turn.answers(query, List.of("active BOOLEAN", "n BIGINT"),
         row(false, 50).add(new JsonArray().add(true).add(50))).id();
-    turn.gemini.next().call("execute_sql", sql(query)).usage(10, 1);
-    turn.gemini.next().answer("Half are active.");
+    turn.model.next().call("execute_sql", sql(query)).usage(10, 1);
+    turn.model.next().answer("Half are active.");
     turn.asked("How many are active?");
     turn.events.untilTurnEnds();
 
-    turn.gemini.next().call("render_chart", new JsonObject().put("result_id", resultId).put("chart_type", "pie")
+    turn.model.next().call("render_chart", new JsonObject().put("result_id", resultId).put("chart_type", "pie")
         .put("x", "active").put("y", new JsonArray().add("n"))).usage(10, 1);
-    turn.gemini.next().answer("Here is the pie chart.");
+    turn.model.next().answer("Here is the pie chart.");
     turn.asked("show that as a pie chart");
 
     List<JsonObject> second = turn.events.untilTurnEnds();
@@ -231,7 +241,7 @@ class TurnToolTest extends TurnTestBase {
     assertThat(chart.getString("result_id")).isEqualTo(resultId);
     assertThat(chart.getJsonObject("spec").getString("chart_type")).isEqualTo("pie");
     // The second request's history told Gemini about the first result and its id.
-    assertThat(turn.request(2).contents().encode()).contains(resultId)
+    assertThat(TurnHarness.history(turn.request(2))).contains(resultId)
         .contains("Query executed successfully. Returned 2 rows with columns: [active, n]");
     assertThat(turn.datasets.queries().await()).containsExactly(query);
     assertThat(turn.answer().charts().getJsonObject(0).getString("result_id")).isEqualTo(resultId);
@@ -242,15 +252,15 @@ class TurnToolTest extends TurnTestBase {
   void invalidChartCorrected() throws Exception {
     String query = "SELECT age, count(*) AS n FROM table1 GROUP BY 1 ORDER BY 1";
     String resultId = turn.answers(query, List.of("age INTEGER", "n BIGINT"), row(30, 4)).id();
-    turn.gemini.next().call("execute_sql", sql(query)).usage(10, 1);
-    turn.gemini.next().answer("Done.");
+    turn.model.next().call("execute_sql", sql(query)).usage(10, 1);
+    turn.model.next().answer("Done.");
     turn.asked("Ages?");
     turn.events.untilTurnEnds();
-    turn.gemini.next().call("render_chart", new JsonObject().put("result_id", resultId).put("chart_type", "bar")
+    turn.model.next().call("render_chart", new JsonObject().put("result_id", resultId).put("chart_type", "bar")
         .put("x", "years").put("y", new JsonArray().add("n"))).usage(10, 1);
-    turn.gemini.next().call("render_chart", new JsonObject().put("result_id", resultId).put("chart_type", "bar")
+    turn.model.next().call("render_chart", new JsonObject().put("result_id", resultId).put("chart_type", "bar")
         .put("x", "age").put("y", new JsonArray().add("n"))).usage(10, 1);
-    turn.gemini.next().answer("Charted.");
+    turn.model.next().answer("Charted.");
 
     turn.asked("bar chart please");
 
@@ -270,15 +280,15 @@ class TurnToolTest extends TurnTestBase {
         .add(new JsonArray().add("Chinstrap").add("Dream").add(3733.1))
         .add(new JsonArray().add("Gentoo").add("Biscoe").add(5076.0));
     String resultId = turn.answers(query, List.of("species VARCHAR", "island VARCHAR", "mass DOUBLE"), rows).id();
-    turn.gemini.next().call("execute_sql", sql(query)).usage(10, 1);
-    turn.gemini.next().answer("Done.");
+    turn.model.next().call("execute_sql", sql(query)).usage(10, 1);
+    turn.model.next().answer("Done.");
     turn.asked("Mass by species and island?");
     turn.events.untilTurnEnds();
     JsonObject bar = new JsonObject().put("result_id", resultId).put("chart_type", "bar").put("x", "species")
         .put("y", new JsonArray().add("mass"));
-    turn.gemini.next().call("render_chart", bar).usage(10, 1);
-    turn.gemini.next().call("render_chart", bar.copy().put("series", "island")).usage(10, 1);
-    turn.gemini.next().answer("Charted.");
+    turn.model.next().call("render_chart", bar).usage(10, 1);
+    turn.model.next().call("render_chart", bar.copy().put("series", "island")).usage(10, 1);
+    turn.model.next().answer("Charted.");
 
     turn.asked("bar chart by species");
 
