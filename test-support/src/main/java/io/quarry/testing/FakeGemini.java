@@ -155,6 +155,18 @@ public final class FakeGemini implements FakeModel<FakeGemini.Request> {
      * An empty candidate, as Gemini 2.5 sometimes sends right after a tool round: {@code content} with a role
      * and no {@code parts}, finish reason STOP, and usage.
      */
+    /** Finish reason {@code MALFORMED_FUNCTION_CALL}. */
+    @Override
+    public Script malformed(int promptTokens) {
+      return finish("MALFORMED_FUNCTION_CALL", promptTokens, 0, 0);
+    }
+
+    /** Thoughts are counted apart from the candidates' tokens, as Gemini counts them. */
+    @Override
+    public Script usage(int promptTokens, int outputTokens, int thoughtTokens) {
+      return finish("STOP", promptTokens, outputTokens, thoughtTokens);
+    }
+
     public Script emptyCandidate(int promptTokens) {
       JsonObject chunk = candidate(null, "STOP");
       chunk.getJsonArray("candidates").getJsonObject(0).put("content", new JsonObject().put("role", "model"));

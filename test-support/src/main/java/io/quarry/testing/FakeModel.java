@@ -89,6 +89,12 @@ public interface FakeModel<Q extends FakeModel.Request> {
     /** The end, with no answer at all. */
     Script empty(int promptTokens);
 
+    /** The end: a tool call the model could not form. */
+    Script malformed(int promptTokens);
+
+    /** The end: usage with thinking tokens besides the output's (each provider counts them its own way). */
+    Script usage(int promptTokens, int outputTokens, int thoughtTokens);
+
     Script pause(long ms);
 
     /** Waits, without sending anything, until the test calls {@link FakeModel#release(String)}. */

@@ -137,7 +137,8 @@ public final class FakeOpenAI implements FakeModel<FakeOpenAI.Request> {
     private record Delta(JsonObject delta) implements Step {
     }
 
-    private record Call(int index, String name, JsonObject args) implements Step {
+    /** {@code arguments}: as sent, which may be no JSON at all (a malformed call). */
+    private record Call(int index, String name, String arguments) implements Step {
     }
 
     private record Finish(String reason, int promptTokens, int completionTokens, int reasoningTokens)
@@ -175,7 +176,7 @@ public final class FakeOpenAI implements FakeModel<FakeOpenAI.Request> {
     /** A tool call streamed as OpenAI does: id and name first, then the arguments' JSON in pieces. */
     @Override
     public Script call(String name, JsonObject args) {
-      return add(new Call(calls++, name, args.copy()));
+      return add(new Call(calls++, name, args.encode()));
     }
 
     /** Reasoning as DeepSeek and vLLM's reasoning parsers stream it, in {@code reasoning_content}. */
@@ -205,6 +206,19 @@ public final class FakeOpenAI implements FakeModel<FakeOpenAI.Request> {
         text(piece);
       }
       return usage(100, pieces.length);
+    }
+
+    /** A call whose arguments are cut off, no JSON object, then finish reason {@code tool_calls}. */
+    @Override
+    public Script malformed(int promptTokens) {
+      add(new Call(calls++, "execute_sql", "{\"query\": \"SELECT"));
+      return finish("tool_calls", promptTokens, 0, 0);
+    }
+
+    /** Reasoning tokens are within the completion tokens, as OpenAI counts them. */
+    @Override
+    public Script usage(int promptTokens, int outputTokens, int thoughtTokens) {
+      return finish(calls > 0 ? "tool_calls" : "stop", promptTokens, outputTokens + thoughtTokens, thoughtTokens);
     }
 
     /** Finish reason {@code length}. */
@@ -505,7 +519,7 @@ public final class FakeOpenAI implements FakeModel<FakeOpenAI.Request> {
 
   /** A call's deltas: id, type and name with empty arguments, then the arguments in pieces (or all at once). */
   private List<JsonObject> callDeltas(Script.Call call) {
-    String arguments = call.args().encode();
+    String arguments = call.arguments();
     List<JsonObject> deltas = new ArrayList<>();
     deltas.add(toolCall(new JsonObject().put("index", call.index()).put("id", quirks.toolCallIds().apply(call.index()))
         .put("type", "function").put("function", new JsonObject().put("name", call.name())
