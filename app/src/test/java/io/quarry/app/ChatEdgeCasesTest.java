@@ -116,4 +116,35 @@ class ChatEdgeCasesTest {
     }
     assertThat(chat.send(HttpMethod.GET, "/api/me", null).bodyAsJsonObject().getBoolean("chat_available")).isTrue();
   }
+
+  @Test
+  @DisplayName("with QUARRY_LLM_PROVIDER=openai and neither OPENAI_API_KEY nor OPENAI_BASE_URL, /api/me and /api/health"
+      + " say what is missing, naming the provider; a base URL alone (a local server) is enough")
+  void openAiWithoutKey(@TempDir Path other) {
+    Map<String, String> env = TestNodes.env(other);
+    env.put("QUARRY_LLM_PROVIDER", "openai");
+    Node keyless = TestNodes.start(env, other);
+    try {
+      WebClient client = WebClient.create(keyless.vertx());
+      JsonObject me = client.get(keyless.httpPort(), "127.0.0.1", "/api/me").send().await().bodyAsJsonObject();
+      assertThat(me.getBoolean("chat_available")).isFalse();
+      assertThat(me.getString("chat_unavailable_reason")).isEqualTo("Chat needs OPENAI_API_KEY (or OPENAI_BASE_URL for"
+          + " a model server of your own) in the server's environment (QUARRY_LLM_PROVIDER=openai)");
+      JsonObject health = client.get(keyless.httpPort(), "127.0.0.1", "/api/health").send().await().bodyAsJsonObject();
+      assertThat(health.getJsonObject("chat").getString("provider")).isEqualTo("openai");
+      assertThat(health.getJsonObject("chat").getString("reason")).isEqualTo(me.getString("chat_unavailable_reason"));
+    } finally {
+      keyless.stop().await();
+    }
+    env.put("OPENAI_BASE_URL", "http://127.0.0.1:1/v1");
+    Node local = TestNodes.start(env, other);
+    try {
+      JsonObject health = WebClient.create(local.vertx()).get(local.httpPort(), "127.0.0.1", "/api/health").send()
+          .await().bodyAsJsonObject();
+      assertThat(health.getJsonObject("chat").getBoolean("available")).isTrue();
+      assertThat(health.getJsonObject("chat").getString("model")).isEqualTo("gpt-4o-mini");
+    } finally {
+      local.stop().await();
+    }
+  }
 }

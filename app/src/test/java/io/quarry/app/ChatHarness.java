@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.testing.EventLog;
 import io.quarry.testing.FakeGemini;
+import io.quarry.testing.FakeModel;
+import io.quarry.testing.FakeOpenAI;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
@@ -29,6 +31,8 @@ final class ChatHarness implements AutoCloseable {
 
   final Vertx outside = Vertx.vertx();
   final FakeGemini gemini = FakeGemini.start(outside);
+  /** The model server when the node runs with {@code QUARRY_LLM_PROVIDER=openai}. */
+  final FakeOpenAI openai = FakeOpenAI.start(outside);
   final ParquetServer files = ParquetServer.start(outside);
   final Path dir;
   private final Map<String, String> env;
@@ -48,6 +52,8 @@ final class ChatHarness implements AutoCloseable {
     Map<String, String> env = TestNodes.env(dir);
     env.put("GEMINI_API_KEY", "test-key");
     env.put("GEMINI_BASE_URL", gemini.baseUrl());
+    env.put("OPENAI_API_KEY", "test-key");
+    env.put("OPENAI_BASE_URL", openai.baseUrl());
     env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
     env.put("QUARRY_LLM_RETRIES", "0");
     env.putAll(extraEnv);
@@ -55,6 +61,11 @@ final class ChatHarness implements AutoCloseable {
     this.argv = argv;
     node = TestNodes.start(env, dir, argv);
     client = clientOf(node);
+  }
+
+  /** The fake the node's provider talks to. */
+  FakeModel<?> model() {
+    return "openai".equals(env.get("QUARRY_LLM_PROVIDER")) ? openai : gemini;
   }
 
   private static WebClient clientOf(Node node) {
@@ -82,6 +93,7 @@ final class ChatHarness implements AutoCloseable {
    */
   void reset() {
     gemini.reset();
+    openai.reset();
     files.reset();
     files.route("/people.parquet").content(ParquetFixtures.people(dir));
     HttpResponse<Buffer> listed = send(HttpMethod.GET, "/api/conversations", null);

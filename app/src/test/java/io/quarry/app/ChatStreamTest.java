@@ -2,7 +2,7 @@ package io.quarry.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quarry.testing.FakeGemini;
+import io.quarry.testing.FakeModel;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -31,7 +31,7 @@ class ChatStreamTest extends ChatTestBase {
   @Test
   @DisplayName("STREAM-1: every token is forwarded as chat_token under the answer's message id, then chat_complete")
   void stream1() throws Exception {
-    chat.gemini.next().answer("There ", "are ", "100 ", "people.");
+    chat.model().next().answer("There ", "are ", "100 ", "people.");
     String messageId = chat.asked(conversation, "How many people?");
     List<JsonObject> events = socket.untilTurnEnds();
     List<JsonObject> tokens = events.stream().filter(e -> "chat_token".equals(e.getString("type"))).toList();
@@ -46,12 +46,12 @@ class ChatStreamTest extends ChatTestBase {
   @Test
   @DisplayName("real time: a chunk reaches the WebSocket before Gemini sends the next one")
   void realTime() throws Exception {
-    FakeGemini.Script script = chat.gemini.next().text("First").gate("second").text(" second").usage(10, 2);
+    FakeModel.Script script = chat.model().next().text("First").gate("second").text(" second").usage(10, 2);
     chat.asked(conversation, "Hello");
     JsonObject first = socket.next("chat_token");
     assertThat(first.getString("token")).isEqualTo("First");
     assertThat(script.sentNanos()).hasSize(1);
-    chat.gemini.release("second");
+    chat.model().release("second");
     assertThat(socket.next("chat_token").getString("token")).isEqualTo(" second");
     socket.next("chat_complete");
   }
@@ -60,9 +60,9 @@ class ChatStreamTest extends ChatTestBase {
   @DisplayName("STREAM-2 and STREAM-3: a tool call pauses the tokens, the tool runs, then streaming resumes to chat_complete")
   void stream2and3() throws Exception {
     chat.addDataset(conversation, "/people.parquet");
-    chat.gemini.next().text("Let me count. ").call("execute_sql", new JsonObject().put("query", "SELECT count(*) AS n FROM table1"))
+    chat.model().next().text("Let me count. ").call("execute_sql", new JsonObject().put("query", "SELECT count(*) AS n FROM table1"))
         .usage(50, 10);
-    chat.gemini.next().answer("There are ", "100 people.");
+    chat.model().next().answer("There are ", "100 people.");
     chat.asked(conversation, "How many people?");
     List<JsonObject> events = socket.untilTurnEnds();
     assertThat(ChatHarness.Socket.types(events)).containsSubsequence("chat_token", "tool_call_start", "query_result",
@@ -81,7 +81,7 @@ class ChatStreamTest extends ChatTestBase {
     }
     // Scripts are taken in arrival order, so every answer names its own conversation only through the content.
     for (int i = 0; i < 20; i++) {
-      chat.gemini.next().text("Answer ").pause(50).text("number ").text("ready").usage(10, 3);
+      chat.model().next().text("Answer ").pause(50).text("number ").text("ready").usage(10, 3);
     }
     Map<String, String> ids = new java.util.HashMap<>();
     for (String c : conversations) {

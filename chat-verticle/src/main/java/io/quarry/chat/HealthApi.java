@@ -83,9 +83,11 @@ final class HealthApi {
    * process, since anyone who can reach the port may ask.
    */
   void health(RoutingContext ctx) {
-    members(ctx).onSuccess(list -> Replies.json(ctx, 200, summary(list)
-        .put("cluster_members", new JsonArray(list.stream()
-            .map(n -> new JsonObject().put("roles", new JsonArray(n.roles()))).toList()))));
+    Future<LlmStatus> chat = llm.status().otherwise(LlmStatus.NO_SERVICE);
+    Future.all(members(ctx), chat).onSuccess(both -> Replies.json(ctx, 200, summary(both.resultAt(0))
+        .put("cluster_members", new JsonArray(both.<List<NodeInfo>>resultAt(0).stream()
+            .map(n -> new JsonObject().put("roles", new JsonArray(n.roles()))).toList()))
+        .put("chat", chat.result().toJson())));
   }
 
   /** For a signed-in user: every live node with its id, and this node's worker processes. */
@@ -125,6 +127,6 @@ final class HealthApi {
         .otherwise(LlmStatus.NO_SERVICE)
         .onSuccess(status -> Replies.json(ctx, 200, me.put("chat_available", status.available())
             .put("chat_unavailable_reason", status.reason())
-            .put("model", status.model())));
+            .put("provider", status.provider()).put("model", status.model())));
   }
 }

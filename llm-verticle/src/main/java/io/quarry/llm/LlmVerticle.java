@@ -49,8 +49,8 @@ public class LlmVerticle extends VerticleBase {
     TurnContext context = new TurnContext(vertx, model, storage, datasets, settings);
     String missing = ModelSettings.GEMINI.equals(settings.provider()) ? "GEMINI_API_KEY"
         : "OPENAI_API_KEY (or OPENAI_BASE_URL for a model server of your own)";
-    LlmStatus status = new LlmStatus(model != null, settings.model(),
-        model != null ? null : "Chat needs " + missing + " in the server's environment");
+    LlmStatus status = new LlmStatus(model != null, settings.provider(), settings.model(), model != null ? null
+        : "Chat needs " + missing + " in the server's environment (QUARRY_LLM_PROVIDER=" + settings.provider() + ")");
     if (model == null) {
       log.warn("{} is not set (QUARRY_LLM_PROVIDER={}): chat is unavailable; datasets and SQL still work", missing,
           settings.provider());
