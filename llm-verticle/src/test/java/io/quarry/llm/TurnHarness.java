@@ -53,13 +53,25 @@ final class TurnHarness implements AutoCloseable {
     this(vertx, llmConfig, provider, new String[0]);
   }
 
+  /** With a server of OpenAI's API that has a compatible server's quirks. */
+  TurnHarness(Vertx vertx, JsonObject llmConfig, FakeOpenAI.Quirks quirks) {
+    this(vertx, llmConfig, outside -> FakeOpenAI.start(outside, quirks));
+  }
+
+  TurnHarness(Vertx vertx, JsonObject llmConfig, String provider, String... nodes) {
+    this(vertx, llmConfig, outside -> ModelSettings.OPENAI.equals(provider) ? FakeOpenAI.start(outside)
+        : FakeGemini.start(outside), nodes);
+  }
+
   /**
    * With one llm verticle per node id, each as that node's (they share the Vert.x, its bus and its maps, as the
    * llm nodes of a cluster share theirs); with none, one verticle that belongs to no node.
    */
-  TurnHarness(Vertx vertx, JsonObject llmConfig, String provider, String... nodes) {
+  private TurnHarness(Vertx vertx, JsonObject llmConfig, java.util.function.Function<Vertx, FakeModel<?>> fake,
+      String... nodes) {
+    model = fake.apply(outside);
+    String provider = model.provider();
     boolean openAi = ModelSettings.OPENAI.equals(provider);
-    model = openAi ? FakeOpenAI.start(outside) : FakeGemini.start(outside);
     storage = FakeStorage.start(vertx).await();
     datasets = FakeDatasets.start(vertx).await();
     vertx.eventBus().<JsonObject>consumer(Addresses.chatEvents(USER), msg -> events.add(msg.body()))
