@@ -56,16 +56,21 @@ public final class LlmOps {
         json -> new Held(json.getBoolean(Keys.HELD, false)));
   }
 
-  /** The user's token budget over the rolling 24 hours. */
+  /**
+   * The user's token budget over the rolling 24 hours; {@code estimated} when some of the figures are estimates (a
+   * model server that gave no token counts).
+   */
   public record Budget(long tokensUsed, long tokenLimit, long remaining, double usagePercent,
-      long resetsInSeconds) {
+      long resetsInSeconds, boolean estimated) {
     static final Codec<Budget> CODEC = Codec.json(Budget::toJson, json -> new Budget(
         json.getLong("tokens_used", 0L), json.getLong("token_limit", 0L), json.getLong("remaining", 0L),
-        json.getDouble("usage_percent", 0.0), json.getLong(BusFailure.RESETS_IN_SECONDS, 0L)));
+        json.getDouble("usage_percent", 0.0), json.getLong(BusFailure.RESETS_IN_SECONDS, 0L),
+        json.getBoolean("estimated", false)));
 
     public JsonObject toJson() {
       return new JsonObject().put("tokens_used", tokensUsed).put("token_limit", tokenLimit).put("remaining", remaining)
-          .put("usage_percent", usagePercent).put(BusFailure.RESETS_IN_SECONDS, resetsInSeconds);
+          .put("usage_percent", usagePercent).put(BusFailure.RESETS_IN_SECONDS, resetsInSeconds)
+          .put("estimated", estimated);
     }
   }
 

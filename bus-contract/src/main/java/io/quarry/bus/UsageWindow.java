@@ -10,8 +10,10 @@ import java.util.List;
  * @param oldestAt when the oldest usage inside the window was recorded (null when none): the window
  *                 frees that usage once it is older than the window
  * @param entries  oldest first: when each usage leaves the window
+ * @param estimated some of the usage inside the window is estimated (see {@link TokenUsage#estimated()})
  */
-public record UsageWindow(long inputTokens, long outputTokens, String oldestAt, List<Entry> entries) {
+public record UsageWindow(long inputTokens, long outputTokens, String oldestAt, List<Entry> entries,
+    boolean estimated) {
 
   /** One recorded use: its time and its tokens (input and output). */
   public record Entry(String createdAt, long tokens) {
@@ -29,8 +31,13 @@ public record UsageWindow(long inputTokens, long outputTokens, String oldestAt, 
     entries = List.copyOf(entries);
   }
 
+  /** None of it estimated. */
+  public UsageWindow(long inputTokens, long outputTokens, String oldestAt, List<Entry> entries) {
+    this(inputTokens, outputTokens, oldestAt, entries, false);
+  }
+
   public UsageWindow(long inputTokens, long outputTokens, String oldestAt) {
-    this(inputTokens, outputTokens, oldestAt, List.of());
+    this(inputTokens, outputTokens, oldestAt, List.of(), false);
   }
 
   public long total() {
@@ -42,12 +49,13 @@ public record UsageWindow(long inputTokens, long outputTokens, String oldestAt, 
         .put("input_tokens", inputTokens)
         .put("output_tokens", outputTokens)
         .put("oldest_at", oldestAt)
-        .put("entries", new JsonArray(entries.stream().map(Entry::toJson).toList()));
+        .put("entries", new JsonArray(entries.stream().map(Entry::toJson).toList()))
+        .put("estimated", estimated);
   }
 
   public static UsageWindow fromJson(JsonObject json) {
     return new UsageWindow(json.getLong("input_tokens", 0L), json.getLong("output_tokens", 0L),
         json.getString("oldest_at"), json.getJsonArray("entries", new JsonArray()).stream()
-            .map(entry -> Entry.fromJson((JsonObject) entry)).toList());
+            .map(entry -> Entry.fromJson((JsonObject) entry)).toList(), json.getBoolean("estimated", false));
   }
 }

@@ -33,7 +33,7 @@ final class TokenBudget {
   /**
    * @param resetsInSeconds when enough usage will have left the window to be under the limit again (0 if under)
    */
-  record Usage(long used, long limit, long resetsInSeconds) {
+  record Usage(long used, long limit, long resetsInSeconds, boolean estimated) {
 
     boolean exceeded() {
       return used >= limit;
@@ -51,7 +51,7 @@ final class TokenBudget {
     /** As {@code /api/usage} shows it: the percentage to one decimal. */
     LlmOps.Budget report() {
       return new LlmOps.Budget(used, limit, Math.max(0, limit - used), Math.round(percent() * 10) / 10.0,
-          resetsInSeconds);
+          resetsInSeconds, estimated);
     }
 
     static Usage of(UsageWindow window, long limit, Instant now) {
@@ -68,7 +68,7 @@ final class TokenBudget {
           }
         }
       }
-      return new Usage(used, limit, resets);
+      return new Usage(used, limit, resets, window.estimated());
     }
   }
 

@@ -43,7 +43,7 @@ final class TurnTokens {
     LlmMetrics.tokens(response.inputTokens(), response.outputTokens() - response.thinkingTokens(),
         response.thinkingTokens());
     return storage.recordUsage(new TokenUsage(userId, conversationId, model, response.inputTokens(),
-            response.outputTokens(), null))
+            response.outputTokens(), null, response.estimated()))
         .onFailure(e -> log.warn("Token usage of conversation {} not recorded: {}", conversationId, e.getMessage()))
         .otherwiseEmpty();
   }

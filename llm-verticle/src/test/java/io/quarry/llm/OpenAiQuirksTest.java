@@ -55,6 +55,8 @@ class OpenAiQuirksTest {
     assertThat(messages.get(messages.size() - 1).getString("tool_call_id")).isEqualTo("call_0");
     assertThat(turn.usage()).hasSize(2).allSatisfy(u -> assertThat(u.inputTokens()).isPositive());
     assertThat(turn.usage()).extracting(TokenUsage::outputTokens).allSatisfy(t -> assertThat(t).isPositive());
+    assertThat(turn.usage()).allSatisfy(u -> assertThat(u.estimated()).isTrue());
+    assertThat(turn.llm.usage(TurnHarness.USER).await().estimated()).as("/api/usage marks the figures").isTrue();
   }
 
   @Test
@@ -76,5 +78,6 @@ class OpenAiQuirksTest {
         .isEqualTo("chatcmpl-tool-abc0");
     assertThat(turn.usage()).extracting(TokenUsage::outputTokens).containsExactly(25L, 12L);
     assertThat(turn.answer().content()).isEqualTo("One.");
+    assertThat(turn.llm.usage(TurnHarness.USER).await().estimated()).isFalse();
   }
 }

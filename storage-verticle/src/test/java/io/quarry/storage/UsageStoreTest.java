@@ -35,4 +35,18 @@ class UsageStoreTest extends StorageTestBase {
     assertThat(storage.usageSince(alice.id(), since).await().total()).isEqualTo(346);
     assertThat(storage.usageSince(bob.id(), Timestamps.format(now.plusSeconds(3600))).await().total()).isZero();
   }
+
+  @Test
+  @DisplayName("a window with an estimated record (a model server that gave no counts) says so; one without, not")
+  void estimated() {
+    Instant now = Instant.now();
+    String since = Timestamps.format(now.minus(Duration.ofHours(24)));
+    storage.recordUsage(new TokenUsage(alice.id(), null, "gemini-2.5-flash", 10, 2, null)).await();
+    assertThat(storage.usageSince(alice.id(), since).await().estimated()).isFalse();
+    storage.recordUsage(new TokenUsage(alice.id(), null, "qwen2.5:14b", 250, 40, null, true)).await();
+    var window = storage.usageSince(alice.id(), since).await();
+    assertThat(window.estimated()).isTrue();
+    assertThat(window.total()).isEqualTo(302);
+    assertThat(storage.usageSince(bob.id(), since).await().estimated()).isFalse();
+  }
 }

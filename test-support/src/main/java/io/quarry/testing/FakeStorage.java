@@ -171,7 +171,7 @@ public final class FakeStorage extends BusFake {
   private Void recordUsage(RecordUsage record) {
     TokenUsage u = record.usage();
     usage.add(new TokenUsage(u.userId(), u.conversationId(), u.modelName() == null ? "unknown" : u.modelName(),
-        u.inputTokens(), u.outputTokens(), u.createdAt() == null ? Timestamps.now() : u.createdAt()));
+        u.inputTokens(), u.outputTokens(), u.createdAt() == null ? Timestamps.now() : u.createdAt(), u.estimated()));
     return null;
   }
 
@@ -185,7 +185,8 @@ public final class FakeStorage extends BusFake {
     return new UsageWindow(inside.stream().mapToLong(TokenUsage::inputTokens).sum(),
         inside.stream().mapToLong(TokenUsage::outputTokens).sum(),
         inside.isEmpty() ? null : inside.get(0).createdAt(),
-        inside.stream().map(u -> new UsageWindow.Entry(u.createdAt(), u.inputTokens() + u.outputTokens())).toList());
+        inside.stream().map(u -> new UsageWindow.Entry(u.createdAt(), u.inputTokens() + u.outputTokens())).toList(),
+        inside.stream().anyMatch(TokenUsage::estimated));
   }
 
   // The tables
