@@ -3,6 +3,8 @@ package io.quarry.bench;
 import io.quarry.app.Launcher;
 import io.quarry.app.Node;
 import io.quarry.testing.FakeGemini;
+import io.quarry.testing.FakeModel;
+import io.quarry.testing.FakeOpenAI;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
@@ -22,9 +24,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Issue 4's benchmark, on loopback only: token relay latency from the fake Gemini writing a chunk to the
+ * Issue 4's benchmark, on loopback only: token relay latency from the fake model server writing a chunk to the
  * browser's WebSocket receiving it (same JVM, same clock), p50 and p99, with 1 and with 200 concurrent
- * streams; and the heap an open WebSocket costs.
+ * streams, for both providers side by side (Gemini's API, and OpenAI's Chat Completions: issue 39); the stop latency
+ * and the heap an open WebSocket costs.
  */
 public final class ChatBench {
 
@@ -37,39 +40,59 @@ public final class ChatBench {
     Vertx outside = Vertx.vertx();
     sockets = outside.createWebSocketClient(new WebSocketClientOptions().setMaxConnections(2000));
     FakeGemini gemini = FakeGemini.start(outside);
+    FakeOpenAI openai = FakeOpenAI.start(outside);
+    System.out.printf(Locale.ROOT, "%nToken relay latency (fake model server write → WebSocket receive), %d cores%n",
+        Runtime.getRuntime().availableProcessors());
+    List<String> table = new ArrayList<>();
+    try {
+      for (FakeModel<?> fake : List.<FakeModel<?>>of(gemini, openai)) {
+        Node node = node(fake);
+        try {
+          WebClient client = WebClient.create(node.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
+              .setDefaultPort(node.httpPort()));
+          relay(outside, fake, client, node, 1, "cold JIT");
+          table.add(String.format(Locale.ROOT, "   %-7s 1 stream   %s", fake.provider(),
+              relay(outside, fake, client, node, 1, "warm")));
+          table.add(String.format(Locale.ROOT, "   %-7s 200 streams %s", fake.provider(),
+              relay(outside, fake, client, node, 200, "warm")));
+          if (fake == gemini) {
+            stopLatency(outside, gemini, client, node, 30);
+            heapPerSocket(outside, node, 1000);
+          }
+        } finally {
+          node.stop().await();
+        }
+      }
+      System.out.printf(Locale.ROOT, "%nSide by side (warm):%n%s%n", String.join("\n", table));
+    } finally {
+      outside.close().await();
+    }
+  }
+
+  /** A node whose chat goes to {@code fake}. */
+  private static Node node(FakeModel<?> fake) throws Exception {
     Path work = Scratch.dir("quarry-chat-bench");
     Map<String, String> env = new HashMap<>();
     env.put("QUARRY_HTTP_PORT", "0");
     env.put("QUARRY_DATA_DIR", work.toString());
+    env.put("QUARRY_LLM_PROVIDER", fake.provider());
     env.put("GEMINI_API_KEY", "bench");
-    env.put("GEMINI_BASE_URL", gemini.baseUrl());
+    env.put("OPENAI_API_KEY", "bench");
+    env.put(fake.provider().equals("openai") ? "OPENAI_BASE_URL" : "GEMINI_BASE_URL", fake.baseUrl());
     // One local user stands for 200 people streaming at once: the per-user caps on answers being written at once and
     // on changes per minute (3 and 100 at once) would refuse all but the first few questions.
     env.put("QUARRY_LLM_MAX_TURNS_PER_USER", "1000");
     env.put("QUARRY_CHAT_WRITE_BURST", "100000");
     env.put("QUARRY_CHAT_WRITES_PER_MINUTE", "100000");
-    Node node = Launcher.start(env, "--config", work.resolve("none.json").toString()).await();
-    try {
-      WebClient client = WebClient.create(node.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
-          .setDefaultPort(node.httpPort()));
-      System.out.printf(Locale.ROOT, "%nToken relay latency (fake Gemini write → WebSocket receive), %d cores%n",
-          Runtime.getRuntime().availableProcessors());
-      relay(outside, gemini, client, node, 1, "cold JIT");
-      relay(outside, gemini, client, node, 1, "warm");
-      relay(outside, gemini, client, node, 200, "warm");
-      stopLatency(outside, gemini, client, node, 30);
-      heapPerSocket(outside, node, 1000);
-    } finally {
-      node.stop().await();
-      outside.close().await();
-    }
+    return Launcher.start(env, "--config", work.resolve("none.json").toString()).await();
   }
 
-  private static void relay(Vertx outside, FakeGemini gemini, WebClient client, Node node, int streams, String label)
-      throws Exception {
-    List<FakeGemini.Script> scripts = new ArrayList<>();
+  /** Prints and returns the latencies' line. */
+  private static String relay(Vertx outside, FakeModel<?> fake, WebClient client, Node node, int streams,
+      String label) throws Exception {
+    List<FakeModel.Script> scripts = new ArrayList<>();
     for (int s = 0; s < streams; s++) {
-      FakeGemini.Script script = gemini.next();
+      FakeModel.Script script = fake.next();
       for (int c = 0; c < CHUNKS; c++) {
         script.text("s" + s + "c" + c + " ").pause(CHUNK_GAP_MS);
       }
@@ -102,8 +125,11 @@ public final class ChatBench {
     }
     ws.close().await();
     double[] sorted = latencies.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-    System.out.printf(Locale.ROOT, "   %3d concurrent stream(s), %-8s %6d tokens   p50 %7.3f ms   p99 %7.3f ms   max %7.3f ms%n",
-        streams, label + ":", sorted.length, percentile(sorted, 50), percentile(sorted, 99), sorted[sorted.length - 1]);
+    String line = String.format(Locale.ROOT, "%6d tokens   p50 %7.3f ms   p99 %7.3f ms   max %7.3f ms", sorted.length,
+        percentile(sorted, 50), percentile(sorted, 99), sorted[sorted.length - 1]);
+    System.out.printf(Locale.ROOT, "   %-7s %3d concurrent stream(s), %-8s %s%n", fake.provider(), streams, label + ":",
+        line);
+    return line;
   }
 
   /** From POST /stop to the fake Gemini seeing its stalled stream closed. */

@@ -82,12 +82,16 @@ public class LlmVerticle extends VerticleBase {
    * The SDK's Jackson (de)serialisers take ~200 ms to build on first use; built here, on a worker thread,
    * that cost never stalls the event loop in the middle of somebody's first answer.
    */
-  private static Void warmUp() {
+  private static Void warmUp() throws Exception {
     GenerateContentResponse.fromJson("{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"\"},"
         + "{\"functionCall\":{\"name\":\"f\",\"args\":{}},\"thoughtSignature\":\"AA==\"}]},\"finishReason\":\"STOP\"}],"
         + "\"usageMetadata\":{\"promptTokenCount\":1,\"candidatesTokenCount\":1}}").candidates().orElseThrow()
         .forEach(c -> c.content().orElseThrow().parts().orElseThrow().forEach(Part::toJson));
     Tools.OPENAI.size(); // builds the tool declarations' JSON, also through the SDK's Jackson
+    OpenAiModel.read("{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":"
+        + "[{\"index\":0,\"delta\":{\"content\":\"\",\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"type\":\"function\","
+        + "\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]},\"finish_reason\":\"stop\"}],\"usage\":"
+        + "{\"prompt_tokens\":1,\"completion_tokens\":1,\"total_tokens\":2}}").choices();
     return null;
   }
 
