@@ -1,24 +1,14 @@
 package io.quarry.testing;
 
-import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -28,7 +18,7 @@ import java.util.regex.Pattern;
  * Server-Sent Events of {@code GenerateContentResponse} JSON. Each request is answered by the next
  * enqueued {@link Script}; every request is recorded so tests can assert what was sent.
  */
-public final class FakeGemini implements FakeModel<FakeGemini.Request> {
+public final class FakeGemini extends ScriptedServer<FakeGemini.Request, FakeGemini.Script> {
 
   private static final Pattern PATH = Pattern.compile("/v1beta/models/([^:/]+):streamGenerateContent");
   private static final String TOO_MANY_TOKENS =
@@ -79,35 +69,13 @@ public final class FakeGemini implements FakeModel<FakeGemini.Request> {
   }
 
   /** What one response does, step by step. */
-  public static final class Script implements FakeModel.Script {
-    private final List<Step> steps = new ArrayList<>();
-    final List<Long> sentNanos = Collections.synchronizedList(new ArrayList<>());
-    final Promise<Void> closed = Promise.promise();
-
-    private sealed interface Step permits Chunk, Pause, Gate, Stall, HttpError, HangUp {
-    }
+  public static final class Script extends Steps<Script> {
 
     private record Chunk(JsonObject json) implements Step {
     }
 
-    private record Pause(long ms) implements Step {
-    }
-
-    private record Gate(String name) implements Step {
-    }
-
-    private record Stall() implements Step {
-    }
-
-    private record HttpError(int status, String message) implements Step {
-    }
-
-    private record HangUp() implements Step {
-    }
-
     public Script chunk(JsonObject json) {
-      steps.add(new Chunk(json));
-      return this;
+      return add(new Chunk(json));
     }
 
     @Override
@@ -151,10 +119,6 @@ public final class FakeGemini implements FakeModel<FakeGemini.Request> {
           thoughtTokens)));
     }
 
-    /**
-     * An empty candidate, as Gemini 2.5 sometimes sends right after a tool round: {@code content} with a role
-     * and no {@code parts}, finish reason STOP, and usage.
-     */
     /** Finish reason {@code MALFORMED_FUNCTION_CALL}. */
     @Override
     public Script malformed(int promptTokens) {
@@ -167,6 +131,10 @@ public final class FakeGemini implements FakeModel<FakeGemini.Request> {
       return finish("STOP", promptTokens, outputTokens, thoughtTokens);
     }
 
+    /**
+     * An empty candidate, as Gemini 2.5 sometimes sends right after a tool round: {@code content} with a role
+     * and no {@code parts}, finish reason STOP, and usage.
+     */
     public Script emptyCandidate(int promptTokens) {
       JsonObject chunk = candidate(null, "STOP");
       chunk.getJsonArray("candidates").getJsonObject(0).put("content", new JsonObject().put("role", "model"));
@@ -177,15 +145,6 @@ public final class FakeGemini implements FakeModel<FakeGemini.Request> {
     public Script promptBlocked(String blockReason, int promptTokens) {
       return chunk(new JsonObject().put("promptFeedback", new JsonObject().put("blockReason", blockReason))
           .put("usageMetadata", usageMetadata(promptTokens, 0, 0)).put("modelVersion", "gemini-2.5-flash"));
-    }
-
-    /** Text in one chunk per piece, then usage. */
-    @Override
-    public Script answer(String... pieces) {
-      for (String piece : pieces) {
-        text(piece);
-      }
-      return usage(100, pieces.length);
     }
 
     /** Finish reason MAX_TOKENS. */
@@ -206,31 +165,10 @@ public final class FakeGemini implements FakeModel<FakeGemini.Request> {
       return emptyCandidate(promptTokens);
     }
 
-    @Override
-    public Script pause(long ms) {
-      steps.add(new Pause(ms));
-      return this;
-    }
-
-    /** Waits, without sending anything, until the test calls {@link FakeGemini#release(String)}. */
-    @Override
-    public Script gate(String name) {
-      steps.add(new Gate(name));
-      return this;
-    }
-
-    /** Sends nothing more and never ends, until the client goes away (bounded at two minutes). */
-    @Override
-    public Script stall() {
-      steps.add(new Stall());
-      return this;
-    }
-
     /** An HTTP error with Gemini's error body, before any event. */
     @Override
     public Script httpError(int status, String message) {
-      steps.add(new HttpError(status, message));
-      return this;
+      return add(new HttpError(status, errorBody(status, message)));
     }
 
     /** Gemini's HTTP 400 for an input past the model's context window: it says so only in words. */
@@ -243,25 +181,6 @@ public final class FakeGemini implements FakeModel<FakeGemini.Request> {
     @Override
     public Script streamError(int code, String message) {
       return chunk(new JsonObject().put("error", errorBody(code, message)));
-    }
-
-    /** Closes the connection abruptly. */
-    @Override
-    public Script hangUp() {
-      steps.add(new HangUp());
-      return this;
-    }
-
-    /** When each chunk was written (System.nanoTime). */
-    @Override
-    public List<Long> sentNanos() {
-      return List.copyOf(sentNanos);
-    }
-
-    /** Completes when the client closed (or reset) this response's connection or the response ended. */
-    @Override
-    public Future<Void> closed() {
-      return closed.future();
     }
 
     private static JsonObject functionCall(String name, JsonObject args) {
@@ -288,149 +207,44 @@ public final class FakeGemini implements FakeModel<FakeGemini.Request> {
     }
   }
 
-  private final Vertx vertx;
-  private final ConcurrentLinkedQueue<Script> scripts = new ConcurrentLinkedQueue<>();
-  private final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
-  private final BlockingQueue<Request> arrivals = new LinkedBlockingQueue<>();
-  private final Map<String, Promise<Void>> gates = new ConcurrentHashMap<>();
-  private volatile Function<? super Request, ? extends FakeModel.Script> responder;
-  private HttpServer server;
-
   private FakeGemini(Vertx vertx) {
-    this.vertx = vertx;
+    super(vertx, "gemini", "Gemini", Script.class, Script::new);
   }
 
   public static FakeGemini start(Vertx vertx) {
     FakeGemini fake = new FakeGemini(vertx);
-    fake.server = vertx.createHttpServer().requestHandler(fake::handle).listen(0, "127.0.0.1").await();
+    fake.listen();
     return fake;
   }
 
   @Override
   public String baseUrl() {
-    return "http://127.0.0.1:" + server.actualPort();
+    return origin();
   }
 
   @Override
-  public String provider() {
-    return "gemini";
-  }
-
-  @Override
-  public Script next() {
-    Script script = new Script();
-    scripts.add(script);
-    return script;
-  }
-
-  /**
-   * Answers every request that finds no enqueued script with the script {@code responder} makes of it (a load
-   * test's many conversations, each in its own state).
-   */
-  @Override
-  public void respondWith(Function<? super Request, ? extends FakeModel.Script> responder) {
-    this.responder = responder;
-  }
-
-  @Override
-  public List<Request> requests() {
-    return List.copyOf(requests);
-  }
-
-  @Override
-  public Request awaitRequest() throws InterruptedException {
-    Request request = arrivals.poll(10, TimeUnit.SECONDS);
-    if (request == null) {
-      throw new AssertionError("no request reached the fake Gemini within 10 s");
-    }
-    return request;
-  }
-
-  @Override
-  public void release(String gate) {
-    gates.computeIfAbsent(gate, g -> Promise.promise()).tryComplete();
-  }
-
-  @Override
-  public void reset() {
-    scripts.clear();
-    requests.clear();
-    arrivals.clear();
-    gates.values().forEach(Promise::tryComplete);
-    gates.clear();
-    responder = null;
-  }
-
-  @Override
-  public Future<Void> close() {
-    return server.close();
-  }
-
-  private void handle(HttpServerRequest request) {
+  void handle(HttpServerRequest request) {
     Matcher path = PATH.matcher(request.path());
-    if (request.method() != io.vertx.core.http.HttpMethod.POST || !path.matches()) {
+    if (request.method() != HttpMethod.POST || !path.matches()) {
       request.response().setStatusCode(404).end(new JsonObject().put("error", errorBody(404, "Not found")).encode());
       return;
     }
     request.body().onSuccess(body -> {
       Request recorded = new Request(path.group(1), request.getHeader("x-goog-api-key"), body.toJsonObject(),
           System.nanoTime());
-      requests.add(recorded);
-      arrivals.add(recorded);
-      Script queued = scripts.poll();
-      Script script = queued == null && responder != null ? (Script) responder.apply(recorded) : queued;
-      if (script == null) {
-        request.response().setStatusCode(500).putHeader("Content-Type", "application/json")
-            .end(new JsonObject().put("error", errorBody(500, "FakeGemini: no script for request "
-                + requests.size())).encode());
-        return;
-      }
-      HttpServerResponse response = request.response();
-      response.closeHandler(v -> script.closed.tryComplete());
-      response.endHandler(v -> script.closed.tryComplete());
-      run(script, 0, response);
+      arrived(recorded);
+      answer(recorded, request.response());
     });
   }
 
-  private void run(Script script, int index, HttpServerResponse response) {
-    if (response.closed()) {
-      return;
-    }
-    if (index >= script.steps.size()) {
+  /** A chunk is Gemini's only step of its own, one event each; nothing marks the stream's end. */
+  @Override
+  Player player(Script script, Request request, HttpServerResponse response) {
+    return step -> {
       startStream(response);
-      response.end();
-      return;
-    }
-    Script.Step step = script.steps.get(index);
-    if (step instanceof Script.Chunk chunk) {
-      startStream(response);
-      response.write("data: " + chunk.json().encode() + "\r\n\r\n");
-      script.sentNanos.add(System.nanoTime());
-      run(script, index + 1, response);
-    } else if (step instanceof Script.Pause pause) {
-      vertx.setTimer(pause.ms(), id -> run(script, index + 1, response));
-    } else if (step instanceof Script.Gate gate) {
-      gates.computeIfAbsent(gate.name(), g -> Promise.promise()).future()
-          .onComplete(v -> vertx.runOnContext(x -> run(script, index + 1, response)));
-    } else if (step instanceof Script.Stall) {
-      startStream(response);
-      vertx.setTimer(120_000, id -> {
-        if (!response.closed()) {
-          response.end();
-        }
-      });
-    } else if (step instanceof Script.HttpError error) {
-      response.setStatusCode(error.status()).putHeader("Content-Type", "application/json")
-          .end(new JsonObject().put("error", errorBody(error.status(), error.message())).encode());
-    } else {
-      response.reset();
-    }
-  }
-
-  private static void startStream(HttpServerResponse response) {
-    if (!response.headWritten()) {
-      response.setChunked(true).putHeader("Content-Type", "text/event-stream");
-    }
+      response.write("data: " + ((Script.Chunk) step).json().encode() + "\r\n\r\n");
+      return false;
+    };
   }
 
   private static JsonObject errorBody(int code, String message) {

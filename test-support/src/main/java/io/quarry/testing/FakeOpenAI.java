@@ -1,27 +1,17 @@
 package io.quarry.testing;
 
-import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.function.IntFunction;
 
 /**
@@ -31,7 +21,7 @@ import java.util.function.IntFunction;
  * enqueued {@link Script}; every request is recorded so tests can assert what was sent. How other compatible servers
  * depart from OpenAI's is chosen when it starts ({@link Quirks}).
  */
-public final class FakeOpenAI implements FakeModel<FakeOpenAI.Request> {
+public final class FakeOpenAI extends ScriptedServer<FakeOpenAI.Request, FakeOpenAI.Script> {
 
   private static final String PATH = "/v1/chat/completions";
   private static final String ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -125,14 +115,8 @@ public final class FakeOpenAI implements FakeModel<FakeOpenAI.Request> {
   }
 
   /** What one response does, step by step. */
-  public static final class Script implements FakeModel.Script {
-    private final List<Step> steps = new ArrayList<>();
+  public static final class Script extends Steps<Script> {
     private int calls;
-    final List<Long> sentNanos = Collections.synchronizedList(new ArrayList<>());
-    final Promise<Void> closed = Promise.promise();
-
-    private sealed interface Step permits Delta, Call, Finish, Pause, Gate, Stall, HttpError, StreamError, HangUp {
-    }
 
     private record Delta(JsonObject delta) implements Step {
     }
@@ -145,27 +129,7 @@ public final class FakeOpenAI implements FakeModel<FakeOpenAI.Request> {
         implements Step {
     }
 
-    private record Pause(long ms) implements Step {
-    }
-
-    private record Gate(String name) implements Step {
-    }
-
-    private record Stall() implements Step {
-    }
-
-    private record HttpError(int status, JsonObject error) implements Step {
-    }
-
     private record StreamError(JsonObject error) implements Step {
-    }
-
-    private record HangUp() implements Step {
-    }
-
-    private Script add(Step step) {
-      steps.add(step);
-      return this;
     }
 
     @Override
@@ -200,14 +164,6 @@ public final class FakeOpenAI implements FakeModel<FakeOpenAI.Request> {
       return add(new Finish(finishReason, promptTokens, completionTokens, reasoningTokens));
     }
 
-    @Override
-    public Script answer(String... pieces) {
-      for (String piece : pieces) {
-        text(piece);
-      }
-      return usage(100, pieces.length);
-    }
-
     /** A call whose arguments are cut off, no JSON object, then finish reason {@code tool_calls}. */
     @Override
     public Script malformed(int promptTokens) {
@@ -239,21 +195,6 @@ public final class FakeOpenAI implements FakeModel<FakeOpenAI.Request> {
       return finish("stop", promptTokens, 0, 0);
     }
 
-    @Override
-    public Script pause(long ms) {
-      return add(new Pause(ms));
-    }
-
-    @Override
-    public Script gate(String name) {
-      return add(new Gate(name));
-    }
-
-    @Override
-    public Script stall() {
-      return add(new Stall());
-    }
-
     /** The status with OpenAI's error body, its {@code type} and {@code code} those OpenAI gives that status. */
     @Override
     public Script httpError(int status, String message) {
@@ -278,26 +219,10 @@ public final class FakeOpenAI implements FakeModel<FakeOpenAI.Request> {
       return add(new StreamError(new JsonObject().put("message", message).put("type", "server_error")
           .put("param", null).put("code", code)));
     }
-
-    @Override
-    public Script hangUp() {
-      return add(new HangUp());
-    }
-
-    /** When each step that sends was written (System.nanoTime): a text, thought, call, finish or error. */
-    @Override
-    public List<Long> sentNanos() {
-      return List.copyOf(sentNanos);
-    }
-
-    @Override
-    public Future<Void> closed() {
-      return closed.future();
-    }
   }
 
   /** One response under way: what each of its chunks repeats, and whether the assistant's first chunk went out. */
-  private final class Reply {
+  private final class Reply implements Player {
     final HttpServerResponse response;
     final Script script;
     final String model;
@@ -312,6 +237,30 @@ public final class FakeOpenAI implements FakeModel<FakeOpenAI.Request> {
       this.script = script;
       this.model = request.model();
       this.sendsUsage = request.usageAsked() && quirks.sendsUsage();
+    }
+
+    @Override
+    public boolean play(Step step) {
+      if (step instanceof Script.Delta delta) {
+        choice(delta.delta(), null);
+      } else if (step instanceof Script.Call call) {
+        callDeltas(call).forEach(d -> choice(d, null));
+      } else if (step instanceof Script.Finish finish) {
+        finish(finish);
+      } else {
+        event(new JsonObject().put("error", ((Script.StreamError) step).error()));
+        return true;
+      }
+      return false;
+    }
+
+    /** A script that ends without a finish still ends its choice, as OpenAI always does; then {@code [DONE]}. */
+    @Override
+    public void done() {
+      if (!finished) {
+        choice(new JsonObject(), script.calls > 0 ? "tool_calls" : "stop");
+      }
+      write("[DONE]");
     }
 
     void choice(JsonObject delta, String finishReason) {
@@ -351,17 +300,10 @@ public final class FakeOpenAI implements FakeModel<FakeOpenAI.Request> {
     }
   }
 
-  private final Vertx vertx;
   private final Quirks quirks;
-  private final ConcurrentLinkedQueue<Script> scripts = new ConcurrentLinkedQueue<>();
-  private final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
-  private final BlockingQueue<Request> arrivals = new LinkedBlockingQueue<>();
-  private final Map<String, Promise<Void>> gates = new ConcurrentHashMap<>();
-  private volatile Function<? super Request, ? extends FakeModel.Script> responder;
-  private HttpServer server;
 
   private FakeOpenAI(Vertx vertx, Quirks quirks) {
-    this.vertx = vertx;
+    super(vertx, "openai", "OpenAI", Script.class, Script::new);
     this.quirks = quirks;
   }
 
@@ -373,67 +315,17 @@ public final class FakeOpenAI implements FakeModel<FakeOpenAI.Request> {
   /** A compatible server with these quirks, e.g. {@code Quirks.openAI().noUsage().wholeArguments()}. */
   public static FakeOpenAI start(Vertx vertx, Quirks quirks) {
     FakeOpenAI fake = new FakeOpenAI(vertx, quirks);
-    fake.server = vertx.createHttpServer().requestHandler(fake::handle).listen(0, "127.0.0.1").await();
+    fake.listen();
     return fake;
   }
 
   @Override
   public String baseUrl() {
-    return "http://127.0.0.1:" + server.actualPort() + "/v1";
+    return origin() + "/v1";
   }
 
   @Override
-  public String provider() {
-    return "openai";
-  }
-
-  @Override
-  public Script next() {
-    Script script = new Script();
-    scripts.add(script);
-    return script;
-  }
-
-  @Override
-  public void respondWith(Function<? super Request, ? extends FakeModel.Script> responder) {
-    this.responder = responder;
-  }
-
-  @Override
-  public List<Request> requests() {
-    return List.copyOf(requests);
-  }
-
-  @Override
-  public Request awaitRequest() throws InterruptedException {
-    Request request = arrivals.poll(10, TimeUnit.SECONDS);
-    if (request == null) {
-      throw new AssertionError("no request reached the fake OpenAI within 10 s");
-    }
-    return request;
-  }
-
-  @Override
-  public void release(String gate) {
-    gates.computeIfAbsent(gate, g -> Promise.promise()).tryComplete();
-  }
-
-  @Override
-  public void reset() {
-    scripts.clear();
-    requests.clear();
-    arrivals.clear();
-    gates.values().forEach(Promise::tryComplete);
-    gates.clear();
-    responder = null;
-  }
-
-  @Override
-  public Future<Void> close() {
-    return server.close();
-  }
-
-  private void handle(HttpServerRequest request) {
+  void handle(HttpServerRequest request) {
     if (request.method() != HttpMethod.POST || !PATH.equals(request.path())) {
       fail(request.response(), 404, error("Invalid URL (" + request.method() + " " + request.path() + ")",
           "invalid_request_error", null, null));
@@ -444,77 +336,19 @@ public final class FakeOpenAI implements FakeModel<FakeOpenAI.Request> {
       JsonObject json = body.toJsonObject();
       Request recorded = new Request(json.getString("model"),
           authorization == null ? "" : authorization.replaceFirst("^Bearer ", ""), json, System.nanoTime());
-      requests.add(recorded);
-      arrivals.add(recorded);
+      arrived(recorded);
       if (!Boolean.TRUE.equals(json.getValue("stream"))) {
         fail(request.response(), 400, error("FakeOpenAI answers only streamed requests (\"stream\": true)",
             "invalid_request_error", "stream", null));
         return;
       }
-      Script queued = scripts.poll();
-      Script script = queued == null && responder != null ? (Script) responder.apply(recorded) : queued;
-      if (script == null) {
-        fail(request.response(), 500, error("FakeOpenAI: no script for request " + requests.size(), "server_error",
-            null, null));
-        return;
-      }
-      HttpServerResponse response = request.response();
-      response.closeHandler(v -> script.closed.tryComplete());
-      response.endHandler(v -> script.closed.tryComplete());
-      run(new Reply(response, script, recorded), 0);
+      answer(recorded, request.response());
     });
   }
 
-  private void run(Reply reply, int index) {
-    HttpServerResponse response = reply.response;
-    Script script = reply.script;
-    if (response.closed()) {
-      return;
-    }
-    if (index >= script.steps.size()) {
-      if (!reply.finished) {
-        reply.choice(new JsonObject(), script.calls > 0 ? "tool_calls" : "stop");
-      }
-      reply.write("[DONE]");
-      response.end();
-      return;
-    }
-    Script.Step step = script.steps.get(index);
-    if (step instanceof Script.Delta delta) {
-      reply.choice(delta.delta(), null);
-    } else if (step instanceof Script.Call call) {
-      callDeltas(call).forEach(d -> reply.choice(d, null));
-    } else if (step instanceof Script.Finish finish) {
-      reply.finish(finish);
-    } else if (step instanceof Script.Pause pause) {
-      vertx.setTimer(pause.ms(), id -> run(reply, index + 1));
-      return;
-    } else if (step instanceof Script.Gate gate) {
-      gates.computeIfAbsent(gate.name(), g -> Promise.promise()).future()
-          .onComplete(v -> vertx.runOnContext(x -> run(reply, index + 1)));
-      return;
-    } else if (step instanceof Script.Stall) {
-      startStream(response);
-      vertx.setTimer(120_000, id -> {
-        if (!response.closed()) {
-          response.end();
-        }
-      });
-      return;
-    } else if (step instanceof Script.HttpError error) {
-      fail(response, error.status(), error.error());
-      return;
-    } else if (step instanceof Script.StreamError error) {
-      reply.event(new JsonObject().put("error", error.error()));
-      script.sentNanos.add(System.nanoTime());
-      response.end();
-      return;
-    } else {
-      response.reset();
-      return;
-    }
-    script.sentNanos.add(System.nanoTime());
-    run(reply, index + 1);
+  @Override
+  Player player(Script script, Request request, HttpServerResponse response) {
+    return new Reply(response, script, request);
   }
 
   /** A call's deltas: id, type and name with empty arguments, then the arguments in pieces (or all at once). */
@@ -549,17 +383,6 @@ public final class FakeOpenAI implements FakeModel<FakeOpenAI.Request> {
       from = to;
     }
     return pieces;
-  }
-
-  private static void startStream(HttpServerResponse response) {
-    if (!response.headWritten()) {
-      response.setChunked(true).putHeader("Content-Type", "text/event-stream");
-    }
-  }
-
-  private static void fail(HttpServerResponse response, int status, JsonObject error) {
-    response.setStatusCode(status).putHeader("Content-Type", "application/json")
-        .end(new JsonObject().put("error", error).encode());
   }
 
   private static JsonObject error(String message, String type, String param, String code) {
