@@ -24,16 +24,18 @@ final class OpenAiModel implements Model {
 
   private final StreamingClient client;
   private final String model;
+  private final ModelException.Who who;
 
   OpenAiModel(Vertx vertx, ModelSettings settings) {
     this.model = settings.model();
+    this.who = new ModelException.Who(model, "OPENAI_API_KEY");
     String base = settings.baseUrl().isBlank() ? OPENAI : settings.baseUrl();
     base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
     // A local server asks for no key; one sent empty would be refused by some.
     Map<String, String> headers = settings.apiKey().isBlank() ? Map.of()
         : Map.of("Authorization", "Bearer " + settings.apiKey());
     this.client = new StreamingClient(vertx, new StreamingClient.Settings(base + "/chat/completions", headers,
-        new ModelException.Who(model, "OPENAI_API_KEY"), settings.idleTimeoutMs(), settings.retries(),
+        who, settings.idleTimeoutMs(), settings.retries(),
         settings.retryBackoffMs()));
   }
 
@@ -78,7 +80,7 @@ final class OpenAiModel implements Model {
     try {
       return read(data);
     } catch (JsonProcessingException | RuntimeException e) {
-      throw new ModelException(new ModelException.Who(model, "OPENAI_API_KEY"), 0,
+      throw new ModelException(who, 0,
           model + " sent a chunk that is not a chat completion chunk: " + e.getMessage(), null, false);
     }
   }
