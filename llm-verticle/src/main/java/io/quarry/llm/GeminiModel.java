@@ -15,10 +15,8 @@ final class GeminiModel implements Model {
 
   GeminiModel(Vertx vertx, ModelSettings settings) {
     this.model = settings.model();
-    String base = settings.baseUrl().endsWith("/") ? settings.baseUrl().substring(0, settings.baseUrl().length() - 1)
-        : settings.baseUrl();
-    this.client = new StreamingClient(vertx, new StreamingClient.Settings(
-        base + "/v1beta/models/" + model + ":streamGenerateContent?alt=sse", Map.of("x-goog-api-key", settings.apiKey()),
+    this.client = new StreamingClient(vertx, new StreamingClient.Settings(StreamingClient.endpoint(settings.baseUrl(),
+        "/v1beta/models/" + model + ":streamGenerateContent?alt=sse"), Map.of("x-goog-api-key", settings.apiKey()),
         ModelException.Who.GEMINI, settings.idleTimeoutMs(), settings.retries(), settings.retryBackoffMs()));
   }
 

@@ -55,7 +55,7 @@ public class LlmVerticle extends VerticleBase {
       log.warn("{} is not set (QUARRY_LLM_PROVIDER={}): chat is unavailable; datasets and SQL still work", missing,
           settings.provider());
     }
-    return vertx.executeBlocking(LlmVerticle::warmUp)
+    return vertx.executeBlocking(() -> warmUp(settings.provider()))
         .compose(v -> TurnRegistry.open(vertx, settings.node().id()))
         .compose(registry -> {
           Orphans orphans = new Orphans(vertx, registry, storage, datasets);
@@ -82,12 +82,15 @@ public class LlmVerticle extends VerticleBase {
    * The SDK's Jackson (de)serialisers take ~200 ms to build on first use; built here, on a worker thread,
    * that cost never stalls the event loop in the middle of somebody's first answer.
    */
-  private static Void warmUp() throws Exception {
+  private static Void warmUp(String provider) throws Exception {
     GenerateContentResponse.fromJson("{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"\"},"
         + "{\"functionCall\":{\"name\":\"f\",\"args\":{}},\"thoughtSignature\":\"AA==\"}]},\"finishReason\":\"STOP\"}],"
         + "\"usageMetadata\":{\"promptTokenCount\":1,\"candidatesTokenCount\":1}}").candidates().orElseThrow()
         .forEach(c -> c.content().orElseThrow().parts().orElseThrow().forEach(Part::toJson));
     Tools.OPENAI.size(); // builds the tool declarations' JSON, also through the SDK's Jackson
+    if (!ModelSettings.OPENAI.equals(provider)) {
+      return null; // OpenAI's SDK (and Kotlin's runtime under it) stays unloaded for a node that does not use it
+    }
     OpenAiModel.read("{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":"
         + "[{\"index\":0,\"delta\":{\"content\":\"\",\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"type\":\"function\","
         + "\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]},\"finish_reason\":\"stop\"}],\"usage\":"

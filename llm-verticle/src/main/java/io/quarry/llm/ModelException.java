@@ -13,6 +13,9 @@ final class ModelException extends RuntimeException {
     static final Who GEMINI = new Who("Gemini", "GEMINI_API_KEY");
   }
 
+  /** The code of an answer that arrived but could not be read: the message says so itself. */
+  private static final String UNREADABLE = "unreadable";
+
   private static final Pattern CONTEXT_TOO_LARGE =
       Pattern.compile("(?i)(input token count.*exceeds|exceeds the maximum number of tokens|context (window|length))");
 
@@ -27,6 +30,11 @@ final class ModelException extends RuntimeException {
     this.status = status;
     this.code = code;
     this.timedOut = timedOut;
+  }
+
+  /** An event that arrived but is not what the provider's API sends. */
+  static ModelException unreadable(Who who, String what) {
+    return new ModelException(who, 0, who.speaker() + " sent " + what, UNREADABLE, false);
   }
 
   /** The same failure, told in other words. */
@@ -54,7 +62,7 @@ final class ModelException extends RuntimeException {
 
   /** What the user is told. */
   String describe() {
-    if (timedOut) {
+    if (timedOut || UNREADABLE.equals(code)) {
       return getMessage();
     }
     String speaker = who.speaker();

@@ -24,18 +24,15 @@ final class OpenAiModel implements Model {
 
   private final StreamingClient client;
   private final String model;
-  private final ModelException.Who who;
 
   OpenAiModel(Vertx vertx, ModelSettings settings) {
     this.model = settings.model();
-    this.who = new ModelException.Who(model, "OPENAI_API_KEY");
-    String base = settings.baseUrl().isBlank() ? OPENAI : settings.baseUrl();
-    base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
     // A local server asks for no key; one sent empty would be refused by some.
     Map<String, String> headers = settings.apiKey().isBlank() ? Map.of()
         : Map.of("Authorization", "Bearer " + settings.apiKey());
-    this.client = new StreamingClient(vertx, new StreamingClient.Settings(base + "/chat/completions", headers,
-        who, settings.idleTimeoutMs(), settings.retries(),
+    this.client = new StreamingClient(vertx, new StreamingClient.Settings(StreamingClient.endpoint(
+        settings.baseUrl().isBlank() ? OPENAI : settings.baseUrl(), "/chat/completions"), headers,
+        new ModelException.Who(model, "OPENAI_API_KEY"), settings.idleTimeoutMs(), settings.retries(),
         settings.retryBackoffMs()));
   }
 
@@ -76,12 +73,12 @@ final class OpenAiModel implements Model {
     return CHUNKS.readValue(data);
   }
 
+  /** Jackson's words name the SDK's classes: {@link SseStream} tells the user what failed, the log why. */
   private ChatCompletionChunk parse(String data) {
     try {
       return read(data);
-    } catch (JsonProcessingException | RuntimeException e) {
-      throw new ModelException(who, 0,
-          model + " sent a chunk that is not a chat completion chunk: " + e.getMessage(), null, false);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(e);
     }
   }
 

@@ -13,6 +13,8 @@ import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.quarry.bus.Sizes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One streamed model call over Server-Sent Events (Gemini's {@code streamGenerateContent?alt=sse}, OpenAI's Chat
@@ -23,6 +25,7 @@ import io.quarry.bus.Sizes;
  */
 final class SseStream {
 
+  private static final Logger log = LoggerFactory.getLogger(SseStream.class);
   private static final String DONE = "[DONE]";
 
   private final Vertx vertx;
@@ -131,7 +134,7 @@ final class SseStream {
     try {
       json = new JsonObject(data.toString());
     } catch (DecodeException e) {
-      fail(failure(0, who.speaker() + " sent an event that is not JSON", null, false));
+      fail(ModelException.unreadable(who, "an event that is not JSON"));
       return;
     }
     if (json.getValue("error") instanceof JsonObject error) {
@@ -144,6 +147,10 @@ final class SseStream {
       onData.handle(data.toString());
     } catch (ModelException e) {
       fail(e);
+    } catch (RuntimeException e) {
+      // An event of a shape the SDK cannot read: the answer fails now, not at the idle timeout.
+      log.debug("{} sent an event that could not be read: {}", who.speaker(), data, e);
+      fail(ModelException.unreadable(who, "an event Quarry could not read"));
     }
   }
 

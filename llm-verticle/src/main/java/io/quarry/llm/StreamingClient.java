@@ -41,6 +41,11 @@ final class StreamingClient {
     settings.headers().forEach(endpoint::putHeader);
   }
 
+  /** {@code base} (with or without a closing slash) followed by {@code path}. */
+  static String endpoint(String base, String path) {
+    return (base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + path;
+  }
+
   Model.Call stream(JsonObject body, Handler<String> onData) {
     Promise<Void> done = Promise.promise();
     SseStream[] current = new SseStream[1];

@@ -124,6 +124,16 @@ class TurnStreamTest extends TurnTestBase {
   }
 
   @Test
+  @DisplayName("an event of a shape the provider's SDK cannot read fails the answer at once, saying so, not at the"
+      + " idle timeout")
+  void oddEvent() throws Exception {
+    turn.model.next().text("Start").oddEvent().stall();
+    turn.asked("Hello?");
+    assertThat(turn.events.next("chat_error").getString("error"))
+        .isEqualTo(turn.speaker() + " sent an event Quarry could not read");
+  }
+
+  @Test
   @DisplayName("TOKEN-1: each request's input and output tokens are recorded with user, conversation, model and time")
   void token1() throws Exception {
     turn.model.next().text("Hi").usage(120, 7);

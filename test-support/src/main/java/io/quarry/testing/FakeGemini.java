@@ -135,7 +135,15 @@ public final class FakeGemini extends ScriptedServer<FakeGemini.Request, FakeGem
      * An empty candidate, as Gemini 2.5 sometimes sends right after a tool round: {@code content} with a role
      * and no {@code parts}, finish reason STOP, and usage.
      */
-    public Script emptyCandidate(int promptTokens) {
+    /** {@code candidates} that is no array. */
+    @Override
+    public Script oddEvent() {
+      return chunk(new JsonObject().put("candidates", "none"));
+    }
+
+    /** What Gemini 2.5 sends as nothing: a candidate with no parts, finished STOP. */
+    @Override
+    public Script empty(int promptTokens) {
       JsonObject chunk = candidate(null, "STOP");
       chunk.getJsonArray("candidates").getJsonObject(0).put("content", new JsonObject().put("role", "model"));
       return chunk(chunk.put("usageMetadata", usageMetadata(promptTokens, 0, 0)));
@@ -157,12 +165,6 @@ public final class FakeGemini extends ScriptedServer<FakeGemini.Request, FakeGem
     @Override
     public Script declined(int promptTokens) {
       return finish("SAFETY", promptTokens, 0, 0);
-    }
-
-    /** What Gemini 2.5 sends as nothing: {@link #emptyCandidate(int)}. */
-    @Override
-    public Script empty(int promptTokens) {
-      return emptyCandidate(promptTokens);
     }
 
     /** An HTTP error with Gemini's error body, before any event. */

@@ -89,6 +89,9 @@ public interface FakeModel<Q extends FakeModel.Request> {
     /** The end, with no answer at all. */
     Script empty(int promptTokens);
 
+    /** An event that is JSON but of a shape the provider's SDK cannot read. */
+    Script oddEvent();
+
     /** The end: a tool call the model could not form. */
     Script malformed(int promptTokens);
 

@@ -164,6 +164,12 @@ public final class FakeOpenAI extends ScriptedServer<FakeOpenAI.Request, FakeOpe
       return add(new Finish(finishReason, promptTokens, completionTokens, reasoningTokens));
     }
 
+    /** A delta whose {@code content} is an object, not text. */
+    @Override
+    public Script oddEvent() {
+      return add(new Delta(new JsonObject().put("content", new JsonObject().put("not", "text"))));
+    }
+
     /** A call whose arguments are cut off, no JSON object, then finish reason {@code tool_calls}. */
     @Override
     public Script malformed(int promptTokens) {
