@@ -188,7 +188,10 @@ public class WorkerVerticle extends VerticleBase {
     long started = System.nanoTime();
     return executor.executeBlocking(() -> engine.export(bindings, sql, export, output, timeoutMs,
             alarm(deadline, abort)), false)
-        .recover(e -> Future.failedFuture(charge.over() ? charge.failure() : e))
+        // The engine's own verdict on a finished file (its rows, then its bytes) stands; the quota's is for a file it
+        // stopped, or one that fits the limits but not what its user already holds.
+        .recover(e -> Future.failedFuture(
+            charge.over() && Failure.classify(e) != Failure.TOO_LARGE ? charge.failure() : e))
         .compose(written -> charge.written(written.bytes()).compose(v -> exports.serve(output, charge::release))
             .map(address -> WorkerReply.with(WorkerReply.encode(
                 new QueryResult(null, null, sql, new JsonArray(), RowsJson.EMPTY, written.rows(), false,
