@@ -25,7 +25,8 @@ import java.util.Map;
  * in MB/s, as the first argument; {@code http} as the second serves plain HTTP/1.1 instead, for comparison), with
  * every request answered 0, 20, 100 and 200 ms late (one round trip), after one unreported pass at 0 ms that warms
  * the node's code. For each
- * delay, through one node at its defaults (one worker process): adding the file, the first query over 2 of its 6
+ * delay, through one node at its defaults (one worker process): adding the file (5 times, each a URL and conversation
+ * of its own: median and range), the first query over 2 of its 6
  * columns, the same query again, and a trivial query repeated 15 times (median) — each beside what physics allows
  * (its fewest round trips × the delay + the bytes it must move ÷ the bandwidth) and the 0 ms figure.
  */
@@ -35,9 +36,11 @@ public final class FarBench {
   private static final String TWO_COLUMNS = "SELECT max(a) AS a, max(v) AS v FROM table1";
   private static final String TRIVIAL = "SELECT count(*) FROM table1";
   private static final int REPEATS = 15;
+  /** Adds of the file per delay (each its own URL and conversation, a new copy for the worker); the median is reported. */
+  private static final int ADDS = 5;
 
-  private record Figures(double addMs, long addRequests, double firstMs, long firstBytes, double againMs,
-      double trivialMs) {
+  private record Figures(double addMs, double addMinMs, double addMaxMs, long addRequests, double firstMs,
+      long firstBytes, double againMs, double trivialMs) {
   }
 
   public static void main(String[] args) throws Exception {
@@ -58,18 +61,15 @@ public final class FarBench {
     Node node = start(run.resolve("node"), origin.ca());
     try {
       WebClient client = LocalNode.client(node);
-      measure(client, files.url("/warm-up/big.parquet"), files.route("/warm-up/big.parquet").file(big)
-          .throttle(megabytesPerSecond * 1_000_000));
+      measure(client, files, "/warm-up", big, megabytesPerSecond, 0);
       System.out.printf(Locale.ROOT, "%nFile: %,d bytes over %s, %d MB/s; the 2 columns' chunks %,d bytes; %d cores%n",
           Files.size(big), https ? "https" : "http", megabytesPerSecond, twoColumns,
           Runtime.getRuntime().availableProcessors());
-      System.out.printf(Locale.ROOT, "%-7s | %-26s | %-30s | %-22s | %-22s%n", "delay", "add (requests)",
+      System.out.printf(Locale.ROOT, "%-7s | %-34s | %-30s | %-22s | %-22s%n", "delay", "add, median (range) of " + ADDS,
           "first query, 2 of 6 columns", "the same again", "trivial, median of 15");
       Figures near = null;
       for (long delay : DELAYS_MS) {
-        ParquetServer.Route route = files.route("/d" + delay + "/big.parquet").file(big)
-            .throttle(megabytesPerSecond * 1_000_000).roundTrip(delay);
-        Figures measured = measure(client, files.url("/d" + delay + "/big.parquet"), route);
+        Figures measured = measure(client, files, "/d" + delay, big, megabytesPerSecond, delay);
         near = near == null ? measured : near;
         report(delay, measured, near, bytesPerMs, twoColumns);
       }
@@ -84,20 +84,32 @@ public final class FarBench {
   private static void report(long delay, Figures f, Figures near, double bytesPerMs, long twoColumns) {
     double addLimit = delay + 64 * 1024 / bytesPerMs;
     double firstLimit = delay + twoColumns / bytesPerMs;
-    System.out.printf(Locale.ROOT, "%4d ms | %6.0f ms (%d) lim %5.0f | %7.0f ms %,6.0f MB lim %5.0f | %6.1f ms (0 ms: %5.1f)"
-            + " | %6.1f ms (0 ms: %5.1f)%n", delay, f.addMs(), f.addRequests(), addLimit, f.firstMs(),
+    System.out.printf(Locale.ROOT, "%4d ms | %4.0f ms (%3.0f–%3.0f, %d req) lim %4.0f | %7.0f ms %,6.0f MB lim %5.0f"
+            + " | %6.1f ms (0 ms: %5.1f) | %6.1f ms (0 ms: %5.1f)%n", delay, f.addMs(), f.addMinMs(), f.addMaxMs(),
+        f.addRequests(), addLimit, f.firstMs(),
         f.firstBytes() / 1e6, firstLimit, f.againMs(), near.againMs(), f.trivialMs(), near.trivialMs());
   }
 
-  private static Figures measure(WebClient client, String url, ParquetServer.Route route) {
-    String conversation = send(client, HttpMethod.POST, "/api/conversations", new JsonObject()).getString("id");
-    String base = "/api/conversations/" + conversation;
-    long started = System.nanoTime();
-    send(client, HttpMethod.POST, base + "/datasets", new JsonObject().put("url", url));
-    double addMs = (System.nanoTime() - started) / 1e6;
+  /** {@code prefix}: the routes' own, one per add; the queries read the last one added. */
+  private static Figures measure(WebClient client, ParquetServer files, String prefix, Path big,
+      long megabytesPerSecond, long delay) {
+    List<Double> adds = new ArrayList<>();
+    ParquetServer.Route route = null;
+    String base = null;
+    for (int i = 0; i < ADDS; i++) {
+      String path = prefix + "/" + i + "/big.parquet";
+      route = files.route(path).file(big).throttle(megabytesPerSecond * 1_000_000).roundTrip(delay);
+      base = "/api/conversations/" + send(client, HttpMethod.POST, "/api/conversations", new JsonObject())
+          .getString("id");
+      long started = System.nanoTime();
+      send(client, HttpMethod.POST, base + "/datasets", new JsonObject().put("url", files.url(path)));
+      adds.add((System.nanoTime() - started) / 1e6);
+    }
+    Collections.sort(adds);
+    double addMs = adds.get(ADDS / 2);
     long addRequests = route.requests();
     long before = route.bodyBytes();
-    started = System.nanoTime();
+    long started = System.nanoTime();
     send(client, HttpMethod.POST, base + "/query", new JsonObject().put("sql", TWO_COLUMNS));
     double firstMs = (System.nanoTime() - started) / 1e6;
     long firstBytes = route.bodyBytes() - before;
@@ -111,7 +123,8 @@ public final class FarBench {
       trivial.add((System.nanoTime() - started) / 1e6);
     }
     Collections.sort(trivial);
-    return new Figures(addMs, addRequests, firstMs, firstBytes, againMs, trivial.get(REPEATS / 2));
+    return new Figures(addMs, adds.get(0), adds.get(ADDS - 1), addRequests, firstMs, firstBytes, againMs,
+        trivial.get(REPEATS / 2));
   }
 
   private static Node start(Path dir, Path ca) {

@@ -116,9 +116,11 @@ final class DuckInstances implements AutoCloseable {
   /** One prepared parsing statement per worker thread (the pool's threads live as long as this worker). */
   private final ThreadLocal<PreparedStatement> parsing = new ThreadLocal<>();
   private final List<Connection> parsers = new ArrayList<>();
+  private final SpareDatabases spares;
 
   DuckInstances(Limits limits) {
     this.limits = limits;
+    this.spares = new SpareDatabases(limits.threads());
   }
 
   /**
@@ -130,8 +132,11 @@ final class DuckInstances implements AutoCloseable {
       parser = create("", Map.of());
     }
     idleBytes = DatabaseBudget.idleDatabaseBytes(limits.threads(), ProcessMemory.stackLimit());
-    keep = limits.keep() > 0 ? limits.keep() : DatabaseBudget.databases(limits.memoryLimit(), limits.queries(),
-        idleBytes, ProcessMemory.addressSpaceCap(), ProcessMemory.addressSpaceUsed());
+    // The spares are idle databases too.
+    keep = limits.keep() > 0 ? limits.keep() : Math.max(DatabaseBudget.MIN, DatabaseBudget.databases(
+        limits.memoryLimit(), limits.queries(), idleBytes, ProcessMemory.addressSpaceCap(),
+        ProcessMemory.addressSpaceUsed()) - SpareDatabases.COUNT);
+    spares.fill();
     return keep;
   }
 
@@ -370,7 +375,7 @@ final class DuckInstances implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    DuckDBConnection base = newDatabase(limits.threads());
+    DuckDBConnection base = spares.take();
     try {
       try (Statement s = base.createStatement()) {
         s.execute("SET memory_limit = '" + limits.memoryLimit().replace("'", "") + "'");
@@ -436,8 +441,19 @@ final class DuckInstances implements AutoCloseable {
     }
   }
 
+  /** Where a new copy keeps each column, read from its footer on a database of its own (blocks). */
+  Layout layout(Path file, long footerAt) throws SQLException, IOException {
+    DuckDBConnection database = spares.take();
+    try {
+      return Layout.read(database, file, footerAt);
+    } finally {
+      spares.retire(database);
+    }
+  }
+
   @Override
   public synchronized void close() {
+    spares.close();
     List<Instance> closing = new ArrayList<>();
     instances.values().forEach(instance -> retire(instance, closing));
     instances.clear();

@@ -42,12 +42,13 @@ record Layout(List<String> columns, List<List<ByteRange>> ranges, long footerAt)
   /**
    * The columns' names as DuckDB reads them (it also checks that DuckDB can open the file at all), and where their
    * chunks are from the footer's own metadata: DuckDB's parquet_metadata() would decode every statistic too, and
-   * fails on some that other writers wrote.
+   * fails on some that other writers wrote. {@code database}: an empty one, which this limits to the file (no other
+   * use for it after).
    */
-  static Layout read(Path file, long footerAt) throws SQLException, IOException {
+  static Layout read(Connection database, Path file, long footerAt) throws SQLException, IOException {
     String path = DuckInstances.literal(file.toString());
     List<String> columns;
-    try (Connection c = DuckInstances.newDatabase(1); Statement s = c.createStatement()) {
+    try (Statement s = database.createStatement()) {
       s.execute("SET allowed_paths = [" + path + "]");
       s.execute("SET enable_external_access = false");
       columns = strings(s, "SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet(" + path + "))");

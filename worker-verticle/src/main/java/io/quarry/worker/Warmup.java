@@ -58,7 +58,7 @@ final class Warmup {
             + " i * 0.5 AS x FROM range(5000) t(i)) TO " + DuckInstances.literal(file.toString())
             + " (FORMAT PARQUET, ROW_GROUP_SIZE 1000)");
       }
-      Layout.read(file, footerAt(file));
+      instances.layout(file, footerAt(file));
       engine.check(SQL, Set.of(TABLE));
       BitSet unfetched = new BitSet();
       unfetched.set(0); // a sparse copy's placeholder, as a first query over a big file has

@@ -220,7 +220,7 @@ public class WorkerVerticle extends VerticleBase {
 
   /** Reads a new copy's layout from its footer (DuckDB blocks). */
   private Future<Layout> layout(Path file, long footerAt) {
-    return executor.executeBlocking(() -> Layout.read(file, footerAt), false);
+    return executor.executeBlocking(() -> instances.layout(file, footerAt), false);
   }
 
   /** A file left the cache: databases reading it are retired (closing DuckDB can block, so not here). */
