@@ -22,7 +22,8 @@ import java.util.Map;
 /**
  * Issue 38's benchmark, on loopback only: the 1.2 GB, 6-column file served over https (a certificate
  * authority made for the run) by test-support's file server, throttled to a link's bandwidth (100 MB/s unless given,
- * in MB/s, as the first argument; {@code http} as the second serves plain HTTP/1.1 instead, for comparison), with
+ * in MB/s, as the first argument; the origin offers HTTP/2 unless the second is {@code h1} (https, HTTP/1.1 only) or
+ * {@code http} (plain HTTP/1.1), for comparison), with
  * every request answered 0, 20, 100 and 200 ms late (one round trip), after one unreported pass at 0 ms that warms
  * the node's code. For each
  * delay, through one node at its defaults (one worker process): adding the file (5 times, each a URL and conversation
@@ -40,12 +41,13 @@ public final class FarBench {
   private static final int ADDS = 5;
 
   private record Figures(double addMs, double addMinMs, double addMaxMs, long addRequests, double firstMs,
-      long firstBytes, double againMs, double trivialMs) {
+      long firstBytes, double againMs, double trivialMs, long requests, long http2Requests) {
   }
 
   public static void main(String[] args) throws Exception {
     long megabytesPerSecond = args.length > 0 ? Long.parseLong(args[0]) : 100;
-    boolean https = args.length < 2 || !args[1].equals("http");
+    String protocol = args.length < 2 ? "h2" : args[1];
+    boolean https = !protocol.equals("http");
     double bytesPerMs = megabytesPerSecond * 1_000.0;
     Path work = Path.of(System.getProperty("java.io.tmpdir"), "quarry-bench");
     Files.createDirectories(work);
@@ -57,16 +59,17 @@ public final class FarBench {
       twoColumns = FetchBench.chunks(duck, big, "'a', 'v'");
     }
     Vertx outside = Vertx.vertx();
-    ParquetServer files = https ? ParquetServer.startTls(outside, origin, true) : ParquetServer.start(outside);
+    ParquetServer files = https ? ParquetServer.startTls(outside, origin, protocol.equals("h2"))
+        : ParquetServer.start(outside);
     Node node = start(run.resolve("node"), origin.ca());
     try {
       WebClient client = LocalNode.client(node);
       measure(client, files, "/warm-up", big, megabytesPerSecond, 0);
       System.out.printf(Locale.ROOT, "%nFile: %,d bytes over %s, %d MB/s; the 2 columns' chunks %,d bytes; %d cores%n",
-          Files.size(big), https ? "https" : "http", megabytesPerSecond, twoColumns,
+          Files.size(big), https ? "https (" + protocol + " offered)" : "http", megabytesPerSecond, twoColumns,
           Runtime.getRuntime().availableProcessors());
-      System.out.printf(Locale.ROOT, "%-7s | %-34s | %-30s | %-22s | %-22s%n", "delay", "add, median (range) of " + ADDS,
-          "first query, 2 of 6 columns", "the same again", "trivial, median of 15");
+      System.out.printf(Locale.ROOT, "%-7s | %-34s | %-30s | %-22s | %-22s | %s%n", "delay", "add, median (range) of " + ADDS,
+          "first query, 2 of 6 columns", "the same again", "trivial, median of 15", "over HTTP/2");
       Figures near = null;
       for (long delay : DELAYS_MS) {
         Figures measured = measure(client, files, "/d" + delay, big, megabytesPerSecond, delay);
@@ -85,9 +88,9 @@ public final class FarBench {
     double addLimit = delay + 64 * 1024 / bytesPerMs;
     double firstLimit = delay + twoColumns / bytesPerMs;
     System.out.printf(Locale.ROOT, "%4d ms | %4.0f ms (%3.0f–%3.0f, %d req) lim %4.0f | %7.0f ms %,6.0f MB lim %5.0f"
-            + " | %6.1f ms (0 ms: %5.1f) | %6.1f ms (0 ms: %5.1f)%n", delay, f.addMs(), f.addMinMs(), f.addMaxMs(),
+            + " | %6.1f ms (0 ms: %5.1f) | %6.1f ms (0 ms: %5.1f) | %d of %d%n", delay, f.addMs(), f.addMinMs(), f.addMaxMs(),
         f.addRequests(), addLimit, f.firstMs(),
-        f.firstBytes() / 1e6, firstLimit, f.againMs(), near.againMs(), f.trivialMs(), near.trivialMs());
+        f.firstBytes() / 1e6, firstLimit, f.againMs(), near.againMs(), f.trivialMs(), near.trivialMs(), f.http2Requests(), f.requests());
   }
 
   /** {@code prefix}: the routes' own, one per add; the queries read the last one added. */
@@ -124,7 +127,7 @@ public final class FarBench {
     }
     Collections.sort(trivial);
     return new Figures(addMs, adds.get(0), adds.get(ADDS - 1), addRequests, firstMs, firstBytes, againMs,
-        trivial.get(REPEATS / 2));
+        trivial.get(REPEATS / 2), route.requests(), route.http2Requests());
   }
 
   private static Node start(Path dir, Path ca) {

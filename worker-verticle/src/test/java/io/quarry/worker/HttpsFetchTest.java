@@ -3,13 +3,14 @@ package io.quarry.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.bus.QueryRequest;
-import io.quarry.bus.QueryResult;
 import io.quarry.testing.BusCertificates;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,8 +20,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Columns fetched from an https origin (one that offers HTTP/2, as most CDNs do): many ranges over a few kept
- * connections, each written where it belongs, answering exactly as the whole file does.
+ * Columns fetched from an https origin, over HTTP/2 when it offers it (as most CDNs do), else HTTP/1.1: many ranges at
+ * once over a few kept connections, each written where it belongs, answering exactly as the whole file does.
  */
 @ExtendWith(VertxExtension.class)
 class HttpsFetchTest {
@@ -28,39 +29,66 @@ class HttpsFetchTest {
   @TempDir
   Path dir;
 
+  private static final String SQL = "SELECT count(DISTINCT a), sum(g) FROM t";
+
   Vertx vertx;
+  BusCertificates.Identity origin;
   ParquetServer server;
   WorkerHarness harness;
 
   @BeforeEach
   void start(Vertx vertx) throws Exception {
     this.vertx = vertx;
-    BusCertificates.Identity origin = BusCertificates.authority(dir.resolve("ca"), "origin").issue("files");
+    origin = BusCertificates.authority(dir.resolve("ca"), "origin").issue("files");
     server = ParquetServer.startTls(vertx, origin, true);
     harness = new WorkerHarness(vertx, dir);
     harness.deploy(new JsonObject().put("originCaFile", origin.ca().toString()), 30_000);
   }
 
   @Test
-  @DisplayName("a sparse copy fetched over https, on at most worker.fetchConnections (8) connections, answers as the whole"
-      + " file does")
-  void sameAnswer() {
-    Path local = dir.resolve("wide.parquet");
-    // Row groups of 10,000 rows: many column chunks, so many ranges under way at once.
-    ParquetFixtures.create(local, "SELECT i AS id, md5(i::VARCHAR) AS a, md5((i * 7)::VARCHAR) AS b, i % 97 AS g"
-        + " FROM range(400000) t(i)", 10_000);
-    ParquetServer.Route route = server.route("/wide.parquet").file(local).throttle(50_000_000);
-    ParquetServer plain = ParquetServer.start(vertx);
-    plain.route("/whole.parquet").file(local).ignoreRange();
-    String sql = "SELECT count(DISTINCT a), sum(g) FROM t";
-    QueryResult remote = harness.client.run(new QueryRequest(sql, Map.of("t", server.url("/wide.parquet")), 30_000))
-        .await();
-    QueryResult whole = harness.client.run(new QueryRequest(sql, Map.of("t", plain.url("/whole.parquet")), 30_000))
-        .await();
-    assertThat(remote.rowValues()).isEqualTo(whole.rowValues());
-    assertThat(remote.rowValues().getJsonArray(0).getLong(0)).isEqualTo(400_000);
-    assertThat(route.http2Requests()).as("HTTP/2 is not asked for").isZero();
+  @DisplayName("a sparse copy fetched over https from an origin offering HTTP/2: its ranges at once over at most two"
+      + " connections, the answer the whole file gives")
+  void http2() {
+    ParquetServer.Route route = server.route("/wide.parquet").file(wide()).throttle(50_000_000);
+    assertThat(answer(server.url("/wide.parquet"))).isEqualTo(whole());
     assertThat(route.rangeRequests()).isGreaterThan(10);
-    assertThat(server.connections()).as("at most worker.fetchConnections").isBetween(1L, 8L);
+    assertThat(route.http2Requests()).as("every request over HTTP/2").isEqualTo(route.requests());
+    assertThat(server.connections()).as("at most two").isBetween(1L, 2L);
+  }
+
+  @Test
+  @DisplayName("from an https origin of HTTP/1.1 only: on at most worker.fetchConnections (8) connections, the same"
+      + " answer")
+  void http1() {
+    ParquetServer http1 = ParquetServer.startTls(vertx, origin, false);
+    ParquetServer.Route route = http1.route("/wide.parquet").file(wide()).throttle(50_000_000);
+    assertThat(answer(http1.url("/wide.parquet"))).isEqualTo(whole());
+    assertThat(route.rangeRequests()).isGreaterThan(10);
+    assertThat(route.http2Requests()).isZero();
+    assertThat(http1.connections()).as("at most worker.fetchConnections").isBetween(1L, 8L);
+  }
+
+  /** Row groups of 10,000 rows: many column chunks, so many ranges under way at once. */
+  private Path wide() {
+    Path local = dir.resolve("wide.parquet");
+    if (!Files.exists(local)) {
+      ParquetFixtures.create(local, "SELECT i AS id, md5(i::VARCHAR) AS a, md5((i * 7)::VARCHAR) AS b, i % 97 AS g"
+          + " FROM range(400000) t(i)", 10_000);
+    }
+    return local;
+  }
+
+  private JsonArray answer(String url) {
+    JsonArray rows = harness.client.run(new QueryRequest(SQL, Map.of("t", url), 30_000)).await().rowValues();
+    assertThat(rows.getJsonArray(0).getLong(0)).isEqualTo(400_000);
+    return rows;
+  }
+
+  /** The answer over the whole file, from a plain origin that ignores ranges. */
+  private JsonArray whole() {
+    ParquetServer plain = ParquetServer.start(vertx);
+    plain.route("/whole.parquet").file(wide()).ignoreRange();
+    return harness.client.run(new QueryRequest(SQL, Map.of("t", plain.url("/whole.parquet")), 30_000)).await()
+        .rowValues();
   }
 }
