@@ -2,11 +2,14 @@ package io.quarry.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.bus.Failure;
 import io.quarry.bus.QueryRequest;
+import io.quarry.testing.Failures;
 import io.quarry.testing.BusCertificates;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
@@ -54,6 +57,23 @@ class HttpsFetchTest {
     assertThat(route.rangeRequests()).isGreaterThan(10);
     assertThat(route.http2Requests()).as("every request over HTTP/2").isEqualTo(route.requests());
     assertThat(server.connections()).as("at most two").isBetween(1L, 2L);
+  }
+
+  @Test
+  @DisplayName("an HTTP/2 origin that resets a range's stream halfway fails the query clearly; the next query works, on"
+      + " the same connections")
+  void streamReset() {
+    ParquetServer.Route route = server.route("/wide.parquet").file(wide()).dropRangesAfter(10_000);
+    String url = server.url("/wide.parquet");
+    ReplyException e = (ReplyException) Failures.failure(harness.client.run(new QueryRequest(SQL, Map.of("t", url),
+        30_000)));
+    assertThat(Failure.classify(e)).isEqualTo(Failure.NETWORK);
+    assertThat(Failure.messageOf(e)).isEqualTo("The dataset at " + url + " is no longer accessible");
+    assertThat(Failure.detailsOf(e)).isEqualTo("The server cut the transfer short (HTTP/2 stream reset: NO_ERROR)");
+    long connections = server.connections();
+    route.dropRangesAfter(-1);
+    assertThat(answer(url)).isEqualTo(whole());
+    assertThat(server.connections()).isEqualTo(connections);
   }
 
   @Test

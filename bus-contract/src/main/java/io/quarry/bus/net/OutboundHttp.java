@@ -1,5 +1,6 @@
 package io.quarry.bus.net;
 
+import io.netty.handler.codec.http2.Http2Error;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -11,6 +12,7 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.Http2Settings;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.http.StreamResetException;
 import io.vertx.core.net.OpenSSLEngineOptions;
 import io.vertx.core.net.PemTrustOptions;
 import io.vertx.core.net.SocketAddress;
@@ -215,6 +217,11 @@ public final class OutboundHttp {
       String why = deepest.getMessage() == null ? deepest.toString() : deepest.getMessage();
       return "The TLS handshake with the server failed: " + (why.contains("certification path")
           ? "its certificate was not issued by a trusted authority (" + why + ")" : why);
+    }
+    if (e instanceof StreamResetException reset) {
+      Http2Error code = Http2Error.valueOf(reset.getCode());
+      return "The server cut the transfer short (HTTP/2 stream reset: " + (code == null ? "code " + reset.getCode()
+          : code.name()) + ")";
     }
     return e.getMessage() == null ? e.toString() : e.getMessage();
   }

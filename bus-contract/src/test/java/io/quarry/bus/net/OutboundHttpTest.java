@@ -1,8 +1,10 @@
 package io.quarry.bus.net;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.http.StreamResetException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -28,5 +30,14 @@ class OutboundHttpTest {
     assertThatThrownBy(() -> new OutboundHttp(vertx, AddressPolicy.of(false, ""), 1_000, absent, 5))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("originCaFile (QUARRY_ORIGIN_CA_FILE): no readable file at " + absent);
+  }
+
+  @Test
+  @DisplayName("an HTTP/2 stream the server reset is said in words, with the code's name (a number when unknown)")
+  void streamReset() {
+    assertThat(OutboundHttp.reason(new StreamResetException(8)))
+        .isEqualTo("The server cut the transfer short (HTTP/2 stream reset: CANCEL)");
+    assertThat(OutboundHttp.reason(new StreamResetException(0x1f)))
+        .isEqualTo("The server cut the transfer short (HTTP/2 stream reset: code 31)");
   }
 }
