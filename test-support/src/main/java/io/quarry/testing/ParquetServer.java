@@ -5,6 +5,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -345,6 +346,9 @@ public final class ParquetServer {
   private int resets;
   private HttpServer server;
   private final AtomicLong connections = new AtomicLong();
+  /** HTTP/2 requests served per connection, for {@link #goAwayEvery}. */
+  private final Map<HttpConnection, AtomicLong> served = new ConcurrentHashMap<>();
+  private volatile int goAwayEvery;
 
   private final String host;
   private final String scheme;
@@ -386,7 +390,10 @@ public final class ParquetServer {
     ParquetServer files = new ParquetServer(vertx, loopbackHost, scheme);
     // Long enough for a dataset URL at its 8,192-character limit.
     files.server = vertx.createHttpServer(options.setMaxInitialLineLength(16_384))
-        .connectionHandler(c -> files.connections.incrementAndGet())
+        .connectionHandler(c -> {
+          files.connections.incrementAndGet();
+          c.closeHandler(v -> files.served.remove(c));
+        })
         .requestHandler(files::handle).listen(0, loopbackHost).await();
     return files;
   }
@@ -413,6 +420,15 @@ public final class ParquetServer {
     return connections.get();
   }
 
+  /**
+   * Over HTTP/2, every {@code requests}-th request on a connection is its last, as nginx's {@code keepalive_requests}
+   * (1,000) makes it: the server answers it and sends GOAWAY, and refuses the streams the client opened after it.
+   */
+  public ParquetServer goAwayEvery(int requests) {
+    goAwayEvery = requests;
+    return this;
+  }
+
   public int port() {
     return server.actualPort();
   }
@@ -430,6 +446,10 @@ public final class ParquetServer {
     route.requests.incrementAndGet();
     if (request.version() == HttpVersion.HTTP_2) {
       route.http2Requests.incrementAndGet();
+      long count = served.computeIfAbsent(request.connection(), c -> new AtomicLong()).incrementAndGet();
+      if (goAwayEvery > 0 && count % goAwayEvery == 0) {
+        request.connection().goAway(0, request.streamId());
+      }
     }
     if (SUFFIX.matcher(String.valueOf(request.getHeader("Range"))).matches()) {
       route.tailRequests.incrementAndGet();

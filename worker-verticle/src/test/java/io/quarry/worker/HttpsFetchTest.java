@@ -77,6 +77,16 @@ class HttpsFetchTest {
   }
 
   @Test
+  @DisplayName("an HTTP/2 origin that closes its connections every 5 requests (GOAWAY, as nginx does every 1,000):"
+      + " the streams it refused are asked again on a new connection, and the answer is whole")
+  void goAway() {
+    ParquetServer.Route route = server.goAwayEvery(5).route("/wide.parquet").file(wide()).throttle(50_000_000);
+    assertThat(answer(server.url("/wide.parquet"))).isEqualTo(whole());
+    assertThat(route.rangeRequests()).isGreaterThan(20);
+    assertThat(server.connections()).as("a new one after each GOAWAY").isGreaterThan(4);
+  }
+
+  @Test
   @DisplayName("from an https origin of HTTP/1.1 only: on at most worker.fetchConnections (8) connections, the same"
       + " answer")
   void http1() {

@@ -7,6 +7,7 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.Http2Settings;
@@ -146,13 +147,26 @@ public final class OutboundHttp {
               .setURI(pathAndQuery(url)).setFollowRedirects(false)
               .setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()));
           headers.forEach(options::putHeader);
-          return (https ? secure : plain).request(options);
+          return exchange(https ? secure : plain, options, url, deadline, true);
         })
+        .compose(exchange -> follow(exchange, method, headers, deadline, hops));
+  }
+
+  /**
+   * One request and its response's head. A connection closed before any answer came (an HTTP/2 origin's GOAWAY, as
+   * nginx sends after 1,000 requests, refusing the streams opened after it; a kept-alive HTTP/1.1 connection the
+   * origin closed as it was reused) is asked once more, on another connection, as browsers do: the origin never
+   * processed the request, and Quarry sends only GET and HEAD.
+   */
+  private Future<Exchange> exchange(HttpClient client, RequestOptions options, URI url, Deadline deadline,
+      boolean again) {
+    return client.request(options)
         .compose(request -> {
           deadline.track(request);
           return request.send().map(response -> new Exchange(request, response, url));
         })
-        .compose(exchange -> follow(exchange, method, headers, deadline, hops));
+        .recover(e -> again && e instanceof HttpClosedException ? exchange(client, options, url, deadline, false)
+            : Future.failedFuture(e));
   }
 
   private Future<Exchange> follow(Exchange exchange, HttpMethod method, Map<String, String> headers, Deadline deadline,
