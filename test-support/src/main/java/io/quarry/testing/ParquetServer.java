@@ -49,6 +49,7 @@ public final class ParquetServer {
     private volatile boolean sendEtag = true;
     private volatile int status;
     private volatile boolean refuseHead;
+    private final AtomicLong streamsToRefuse = new AtomicLong();
     private volatile boolean ignoreRange;
     private volatile boolean ignoreConditional;
     private volatile long claimedLength = -1;
@@ -112,6 +113,12 @@ public final class ParquetServer {
 
     public Route refuseHead() {
       refuseHead = true;
+      return this;
+    }
+
+    /** Over HTTP/2, the next {@code streams} requests are refused unanswered (RST_STREAM REFUSED_STREAM). */
+    public Route refuseStreams(long streams) {
+      streamsToRefuse.set(streams);
       return this;
     }
 
@@ -339,6 +346,8 @@ public final class ParquetServer {
     }
   }
 
+  private static final long REFUSED_STREAM = 7;
+
   private final Vertx vertx;
   private final Map<String, Route> routes = new ConcurrentHashMap<>();
   /** Before every path, changed by {@link #reset}: a new test's files are at addresses no cache has seen. */
@@ -449,6 +458,10 @@ public final class ParquetServer {
       long count = served.computeIfAbsent(request.connection(), c -> new AtomicLong()).incrementAndGet();
       if (goAwayEvery > 0 && count % goAwayEvery == 0) {
         request.connection().goAway(0, request.streamId());
+      }
+      if (route.streamsToRefuse.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        request.response().reset(REFUSED_STREAM);
+        return;
       }
     }
     if (SUFFIX.matcher(String.valueOf(request.getHeader("Range"))).matches()) {

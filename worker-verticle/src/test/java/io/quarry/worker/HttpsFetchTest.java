@@ -13,9 +13,13 @@ import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -24,25 +28,45 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Columns fetched from an https origin, over HTTP/2 when it offers it (as most CDNs do), else HTTP/1.1: many ranges at
- * once over a few kept connections, each written where it belongs, answering exactly as the whole file does.
+ * once over a few kept connections, each written where it belongs, answering exactly as DuckDB over the whole file
+ * does.
  */
 @ExtendWith(VertxExtension.class)
 class HttpsFetchTest {
 
+  private static final String SQL = "SELECT count(DISTINCT a), sum(g) FROM t";
+
+  @TempDir
+  static Path shared;
+  static BusCertificates.Identity origin;
+  static Path wide;
+  /** The answer over the local file, from DuckDB itself. */
+  static JsonArray whole;
+
   @TempDir
   Path dir;
 
-  private static final String SQL = "SELECT count(DISTINCT a), sum(g) FROM t";
-
   Vertx vertx;
-  BusCertificates.Identity origin;
   ParquetServer server;
   WorkerHarness harness;
+
+  /** Row groups of 10,000 rows: many column chunks, so many ranges under way at once. */
+  @BeforeAll
+  static void files() throws Exception {
+    origin = BusCertificates.authority(shared.resolve("ca"), "origin").issue("files");
+    wide = shared.resolve("wide.parquet");
+    ParquetFixtures.create(wide, "SELECT i AS id, md5(i::VARCHAR) AS a, md5((i * 7)::VARCHAR) AS b, i % 97 AS g"
+        + " FROM range(400000) t(i)", 10_000);
+    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = duck.createStatement();
+        ResultSet rs = s.executeQuery(SQL.replace("FROM t", "FROM read_parquet('" + wide + "')"))) {
+      rs.next();
+      whole = new JsonArray().add(new JsonArray().add(rs.getLong(1)).add(rs.getLong(2)));
+    }
+  }
 
   @BeforeEach
   void start(Vertx vertx) throws Exception {
     this.vertx = vertx;
-    origin = BusCertificates.authority(dir.resolve("ca"), "origin").issue("files");
     server = ParquetServer.startTls(vertx, origin, true);
     harness = new WorkerHarness(vertx, dir);
     harness.deploy(new JsonObject().put("originCaFile", origin.ca().toString()), 30_000);
@@ -50,10 +74,10 @@ class HttpsFetchTest {
 
   @Test
   @DisplayName("a sparse copy fetched over https from an origin offering HTTP/2: its ranges at once over at most two"
-      + " connections, the answer the whole file gives")
+      + " connections, the answer DuckDB gives over the whole file")
   void http2() {
-    ParquetServer.Route route = server.route("/wide.parquet").file(wide()).throttle(50_000_000);
-    assertThat(answer(server.url("/wide.parquet"))).isEqualTo(whole());
+    ParquetServer.Route route = server.route("/wide.parquet").file(wide).throttle(50_000_000);
+    assertThat(answer(server.url("/wide.parquet"))).isEqualTo(whole);
     assertThat(route.rangeRequests()).isGreaterThan(10);
     assertThat(route.http2Requests()).as("every request over HTTP/2").isEqualTo(route.requests());
     assertThat(server.connections()).as("at most two").isBetween(1L, 2L);
@@ -63,7 +87,7 @@ class HttpsFetchTest {
   @DisplayName("an HTTP/2 origin that resets a range's stream halfway fails the query clearly; the next query works, on"
       + " the same connections")
   void streamReset() {
-    ParquetServer.Route route = server.route("/wide.parquet").file(wide()).dropRangesAfter(10_000);
+    ParquetServer.Route route = server.route("/wide.parquet").file(wide).dropRangesAfter(10_000);
     String url = server.url("/wide.parquet");
     ReplyException e = (ReplyException) Failures.failure(harness.client.run(new QueryRequest(SQL, Map.of("t", url),
         30_000)));
@@ -72,7 +96,7 @@ class HttpsFetchTest {
     assertThat(Failure.detailsOf(e)).isEqualTo("The server cut the transfer short (HTTP/2 stream reset: NO_ERROR)");
     long connections = server.connections();
     route.dropRangesAfter(-1);
-    assertThat(answer(url)).isEqualTo(whole());
+    assertThat(answer(url)).isEqualTo(whole);
     assertThat(server.connections()).isEqualTo(connections);
   }
 
@@ -80,10 +104,29 @@ class HttpsFetchTest {
   @DisplayName("an HTTP/2 origin that closes its connections every 5 requests (GOAWAY, as nginx does every 1,000):"
       + " the streams it refused are asked again on a new connection, and the answer is whole")
   void goAway() {
-    ParquetServer.Route route = server.goAwayEvery(5).route("/wide.parquet").file(wide()).throttle(50_000_000);
-    assertThat(answer(server.url("/wide.parquet"))).isEqualTo(whole());
+    ParquetServer.Route route = server.goAwayEvery(5).route("/wide.parquet").file(wide).throttle(50_000_000);
+    assertThat(answer(server.url("/wide.parquet"))).isEqualTo(whole);
     assertThat(route.rangeRequests()).isGreaterThan(20);
     assertThat(server.connections()).as("a new one after each GOAWAY").isGreaterThan(4);
+  }
+
+  @Test
+  @DisplayName("a stream the HTTP/2 origin refuses unanswered (REFUSED_STREAM) is asked once more; twice in a row fails"
+      + " the query, saying so")
+  void refusedStream() {
+    ParquetServer.Route route = server.route("/wide.parquet").file(wide).refuseStreams(1);
+    String url = server.url("/wide.parquet");
+    assertThat(answer(url)).isEqualTo(whole);
+    server.reset();
+    ParquetServer.Route again = server.route("/wide.parquet").file(wide).refuseStreams(Long.MAX_VALUE);
+    String other = server.url("/wide.parquet");
+    ReplyException e = (ReplyException) Failures.failure(harness.client.run(new QueryRequest(SQL, Map.of("t", other),
+        30_000)));
+    assertThat(Failure.classify(e)).isEqualTo(Failure.NETWORK);
+    assertThat(Failure.detailsOf(e)).isEqualTo("The server cut the transfer short (HTTP/2 stream reset:"
+        + " REFUSED_STREAM)");
+    assertThat(again.requests()).isEqualTo(2);
+    assertThat(route.requests()).isGreaterThan(10);
   }
 
   @Test
@@ -91,34 +134,18 @@ class HttpsFetchTest {
       + " answer")
   void http1() {
     ParquetServer http1 = ParquetServer.startTls(vertx, origin, false);
-    ParquetServer.Route route = http1.route("/wide.parquet").file(wide()).throttle(50_000_000);
-    assertThat(answer(http1.url("/wide.parquet"))).isEqualTo(whole());
+    ParquetServer.Route route = http1.route("/wide.parquet").file(wide).throttle(50_000_000);
+    assertThat(answer(http1.url("/wide.parquet"))).isEqualTo(whole);
     assertThat(route.rangeRequests()).isGreaterThan(10);
     assertThat(route.http2Requests()).isZero();
     assertThat(http1.connections()).as("at most worker.fetchConnections").isBetween(1L, 8L);
   }
 
-  /** Row groups of 10,000 rows: many column chunks, so many ranges under way at once. */
-  private Path wide() {
-    Path local = dir.resolve("wide.parquet");
-    if (!Files.exists(local)) {
-      ParquetFixtures.create(local, "SELECT i AS id, md5(i::VARCHAR) AS a, md5((i * 7)::VARCHAR) AS b, i % 97 AS g"
-          + " FROM range(400000) t(i)", 10_000);
-    }
-    return local;
-  }
-
+  /** The query's answer, as longs. */
   private JsonArray answer(String url) {
-    JsonArray rows = harness.client.run(new QueryRequest(SQL, Map.of("t", url), 30_000)).await().rowValues();
-    assertThat(rows.getJsonArray(0).getLong(0)).isEqualTo(400_000);
-    return rows;
-  }
-
-  /** The answer over the whole file, from a plain origin that ignores ranges. */
-  private JsonArray whole() {
-    ParquetServer plain = ParquetServer.start(vertx);
-    plain.route("/whole.parquet").file(wide()).ignoreRange();
-    return harness.client.run(new QueryRequest(SQL, Map.of("t", plain.url("/whole.parquet")), 30_000)).await()
-        .rowValues();
+    JsonArray row = harness.client.run(new QueryRequest(SQL, Map.of("t", url), 30_000)).await().rowValues()
+        .getJsonArray(0);
+    assertThat(row.getLong(0)).isEqualTo(400_000);
+    return new JsonArray().add(new JsonArray().add(row.getLong(0)).add(row.getLong(1)));
   }
 }

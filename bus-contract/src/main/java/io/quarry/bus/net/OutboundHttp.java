@@ -153,10 +153,10 @@ public final class OutboundHttp {
   }
 
   /**
-   * One request and its response's head. A connection closed before any answer came (an HTTP/2 origin's GOAWAY, as
-   * nginx sends after 1,000 requests, refusing the streams opened after it; a kept-alive HTTP/1.1 connection the
-   * origin closed as it was reused) is asked once more, on another connection, as browsers do: the origin never
-   * processed the request, and Quarry sends only GET and HEAD.
+   * One request and its response's head. One closed or refused before any answer came (an HTTP/2 origin's GOAWAY, as
+   * nginx sends after 1,000 requests, refusing the streams opened after it, or its REFUSED_STREAM; a kept-alive
+   * HTTP/1.1 connection the origin closed as it was reused) is asked once more, as browsers do: the origin never
+   * processed it, and Quarry sends only GET and HEAD.
    */
   private Future<Exchange> exchange(HttpClient client, RequestOptions options, URI url, Deadline deadline,
       boolean again) {
@@ -165,8 +165,14 @@ public final class OutboundHttp {
           deadline.track(request);
           return request.send().map(response -> new Exchange(request, response, url));
         })
-        .recover(e -> again && e instanceof HttpClosedException ? exchange(client, options, url, deadline, false)
+        .recover(e -> again && unprocessed(e) ? exchange(client, options, url, deadline, false)
             : Future.failedFuture(e));
+  }
+
+  /** Closed, or refused by an HTTP/2 server as it may when busy or going away: either way, not processed. */
+  private static boolean unprocessed(Throwable e) {
+    return e instanceof HttpClosedException
+        || e instanceof StreamResetException reset && reset.getCode() == Http2Error.REFUSED_STREAM.code();
   }
 
   private Future<Exchange> follow(Exchange exchange, HttpMethod method, Map<String, String> headers, Deadline deadline,
