@@ -220,6 +220,29 @@ class DuckInstancesTest {
     assertThat(setting("threads")).isEqualTo(Runtime.getRuntime().availableProcessors() + 1);
   }
 
+  @Test
+  @DisplayName("a database is limited as it is made: its memory, its spill directory, its own files only, no external"
+      + " access, and its configuration locked")
+  void limited() throws Exception {
+    open(0);
+    assertThat(text("memory_limit")).isEqualTo("953.6 MiB");
+    assertThat(text("temp_directory")).startsWith(dir.resolve("spill").toString());
+    assertThat(text("allowed_paths")).isEqualTo("[" + file + "]");
+    assertThat(text("enable_external_access")).isEqualTo("false");
+    assertThat(text("lock_configuration")).isEqualTo("true");
+  }
+
+  private String text(String name) throws Exception {
+    DuckInstances.Instance instance = instances.lease(conversation(file, 1));
+    try (Connection c = instance.connect(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT current_setting('" + name + "')::VARCHAR")) {
+      rs.next();
+      return rs.getString(1);
+    } finally {
+      instances.release(instance);
+    }
+  }
+
   private long setting(String name) throws Exception {
     DuckInstances.Instance instance = instances.lease(conversation(file, 1));
     try (Connection c = instance.connect(); Statement s = c.createStatement();
