@@ -69,13 +69,17 @@ class SignInThrottleTest {
   @Test
   @DisplayName("past the free failures an account backs off: 429 with Retry-After even for the right password, the same for an unknown account")
   void accountBacksOff() throws Exception {
+    long retryAfter = 0;
     for (String email : new String[] {"dana@example.com", "nobody@example.com"}) {
       for (int i = 1; i <= 4; i++) {
         assertError(signIn(email, "wrong password " + i), 401, BAD);
       }
       assertThrottled(signIn(email, "right password"), "sign-in");
+      if (retryAfter == 0) {
+        // Asked at once: nobody's five sign-ins, each a password hash, can outlast dana's back-off on a busy machine.
+        retryAfter = Long.parseLong(signIn("DANA@example.com", "right password").getHeader("Retry-After"));
+      }
     }
-    long retryAfter = Long.parseLong(signIn("DANA@example.com", "right password").getHeader("Retry-After"));
     node.vertx().timer(retryAfter * 1_000).await();
     assertThat(signIn("dana@example.com", "right password").statusCode()).isEqualTo(200);
     for (int i = 1; i <= 4; i++) {

@@ -355,6 +355,8 @@ public final class ParquetServer {
   private int resets;
   private HttpServer server;
   private final AtomicLong connections = new AtomicLong();
+  private final AtomicLong resumedSessions = new AtomicLong();
+  private volatile IllegalStateException sessionsUnknown;
   /** HTTP/2 requests served per connection, for {@link #goAwayEvery}. */
   private final Map<HttpConnection, AtomicLong> served = new ConcurrentHashMap<>();
   private volatile int goAwayEvery;
@@ -401,6 +403,7 @@ public final class ParquetServer {
     files.server = vertx.createHttpServer(options.setMaxInitialLineLength(16_384))
         .connectionHandler(c -> {
           files.connections.incrementAndGet();
+          files.noteSession(c);
           c.closeHandler(v -> files.served.remove(c));
         })
         .requestHandler(files::handle).listen(0, loopbackHost).await();
@@ -427,6 +430,27 @@ public final class ParquetServer {
   /** Connections clients opened to this server, every path's together. */
   public long connections() {
     return connections.get();
+  }
+
+  /** Connections whose TLS handshake resumed an earlier session instead of making a new one. */
+  public long resumedSessions() {
+    if (sessionsUnknown != null) {
+      throw sessionsUnknown;
+    }
+    return resumedSessions.get();
+  }
+
+  private void noteSession(HttpConnection connection) {
+    if (!connection.isSsl()) {
+      return;
+    }
+    try {
+      if (TlsSessions.resumed(connection)) {
+        resumedSessions.incrementAndGet();
+      }
+    } catch (IllegalStateException e) {
+      sessionsUnknown = e;
+    }
   }
 
   /**

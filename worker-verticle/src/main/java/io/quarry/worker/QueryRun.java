@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -34,9 +35,12 @@ final class QueryRun {
         Abort abort);
   }
 
-  /** What every query uses: the verticle's own. */
+  /**
+   * What every query uses: the verticle's own. {@code unused}: what to do with an answer made but not given (the
+   * statement ran again on a file that changed meanwhile).
+   */
   record Services(ParquetCache cache, RunWhileRevalidating revalidating, FetchProgress progress,
-      Execution execution) {
+      Execution execution, Consumer<Buffer> unused) {
   }
 
   private final Services services;
@@ -69,7 +73,7 @@ final class QueryRun {
     services.revalidating().answer(tables, reads, pins, this::current, (files, abort) -> {
       runs.add(abort);
       return run(files, abort, 0);
-    }).map(reply -> WorkerReply.with(reply, "sources", services.cache().sources(tables)))
+    }, services.unused()).map(reply -> WorkerReply.with(reply, "sources", services.cache().sources(tables)))
         .onComplete(outcome -> settle(answer, outcome));
     stopped.future().onFailure(answer::tryFail);
     return answer.future().onComplete(done -> ended.tryComplete());

@@ -8,6 +8,7 @@ import io.vertx.core.buffer.Buffer;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -37,10 +38,11 @@ final class RunWhileRevalidating {
 
   /**
    * {@code current}: every table's file revalidated, or fetched when new or changed, with the columns
-   * {@code reads} needs; the cached copies are used early only when they hold those columns.
+   * {@code reads} needs; the cached copies are used early only when they hold those columns. {@code unused}: told of
+   * an early answer that was made but will not be given (an export's file is then deleted at once).
    */
   Future<Buffer> answer(Map<String, String> tables, Reads reads, PinnedFiles.Pins pins,
-      Supplier<Future<Map<String, Path>>> current, Execution execution) {
+      Supplier<Future<Map<String, Path>>> current, Execution execution, Consumer<Buffer> unused) {
     Optional<Map<String, Path>> cached = cache.cached(tables, reads, pins);
     if (cached.isEmpty()) {
       return current.get().compose(files -> execution.over(files, new Abort()));
@@ -57,10 +59,14 @@ final class RunWhileRevalidating {
         stale.fire();
       }
       return early.transform(ran -> {
-        if (revalidated.failed()) {
-          return Future.failedFuture(revalidated.cause());
+        if (unchanged) {
+          return early;
         }
-        return unchanged ? early : execution.over(revalidated.result(), new Abort());
+        if (ran.succeeded()) {
+          unused.accept(ran.result());
+        }
+        return revalidated.failed() ? Future.failedFuture(revalidated.cause())
+            : execution.over(revalidated.result(), new Abort());
       });
     });
   }

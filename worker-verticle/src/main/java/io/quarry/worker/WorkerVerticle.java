@@ -73,7 +73,7 @@ public class WorkerVerticle extends VerticleBase {
     cache = new ParquetCache(vertx, http, settings.cache(), this::layout, this::forget);
     RunWhileRevalidating revalidating = new RunWhileRevalidating(vertx, cache, settings.revalidateWaitMs());
     FetchProgress progress = new FetchProgress(vertx, cache, settings.progressIntervalMs());
-    services = new QueryRun.Services(cache, revalidating, progress, this::execute);
+    services = new QueryRun.Services(cache, revalidating, progress, this::execute, unused -> { });
     exports = new ExportFiles(vertx, settings.home().resolve("exports"));
     quota = new ExportQuota(vertx);
     return vertx.executeBlocking(this::ownHome, false)
@@ -157,7 +157,7 @@ public class WorkerVerticle extends VerticleBase {
       PinnedFiles.Pins pins, boolean again) {
     QueryRun.Services mine = request.export() == null ? services : new QueryRun.Services(services.cache(),
         services.revalidating(), services.progress(), (bindings, sql, limit, until, abort) -> export(request.export(),
-            request.userId(), bindings, sql, limit, until, abort));
+            request.userId(), bindings, sql, limit, until, abort), this::unusedExport);
     QueryRun run = new QueryRun(mine, request, reads, timeoutMs, deadline, pins);
     Runnable done = stops.whileRunning(request.stopKey(), run::stop);
     return run.answer().onComplete(ended -> done.run()).recover(e -> {
@@ -203,6 +203,17 @@ public class WorkerVerticle extends VerticleBase {
           return vertx.fileSystem().delete(output.toString()).otherwiseEmpty()
               .transform(deleted -> Future.<Buffer>failedFuture(e));
         });
+  }
+
+  /**
+   * An export written from copies that turned out stale (its statement runs again on the new version): its file goes
+   * now, as a download's would when done, not when its address idles, and its user's quota gets its room back.
+   */
+  private void unusedExport(Buffer reply) {
+    JsonObject file = WorkerReply.header(reply).getJsonObject(Keys.EXPORT);
+    if (file != null) {
+      vertx.eventBus().request(Export.File.fromJson(file).address(), Export.done());
+    }
   }
 
   /** A query's limit, as what is left of it by {@code deadline}, or its stop ({@code abort}), whichever comes first. */

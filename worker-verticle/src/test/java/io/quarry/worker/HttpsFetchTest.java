@@ -4,15 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.bus.Failure;
 import io.quarry.bus.QueryRequest;
+import io.quarry.bus.net.AddressPolicy;
+import io.quarry.bus.net.Deadline;
+import io.quarry.bus.net.OutboundHttp;
 import io.quarry.testing.Failures;
 import io.quarry.testing.BusCertificates;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
+import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -127,6 +132,23 @@ class HttpsFetchTest {
         + " REFUSED_STREAM)");
     assertThat(again.requests()).isEqualTo(2);
     assertThat(route.requests()).isGreaterThan(10);
+  }
+
+  @Test
+  @DisplayName("a new connection to an https origin resumes the TLS session of the one before (one round trip less)")
+  void sessionResumed() {
+    OutboundHttp http = new OutboundHttp(vertx, AddressPolicy.of(true, ""), 10_000, origin.ca().toString(), 1);
+    ParquetServer http1 = ParquetServer.startTls(vertx, origin, false);
+    http1.route("/wide.parquet").file(wide);
+    URI url = URI.create(http1.url("/wide.parquet"));
+    for (int i = 0; i < 3; i++) {
+      // Closed after each answer, so that each request needs a connection of its own.
+      OutboundHttp.Exchange exchange = http.send(HttpMethod.GET, url, Map.of("Range", "bytes=0-3", "Connection",
+          "close"), new Deadline(vertx, 10_000)).await();
+      assertThat(exchange.response().body().await().toString()).isEqualTo("PAR1");
+    }
+    assertThat(http1.connections()).isEqualTo(3);
+    assertThat(http1.resumedSessions()).isEqualTo(2);
   }
 
   @Test
