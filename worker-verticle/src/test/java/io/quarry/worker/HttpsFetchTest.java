@@ -145,7 +145,7 @@ class HttpsFetchTest {
       // Closed after each answer, so that each request needs a connection of its own.
       OutboundHttp.Exchange exchange = http.send(HttpMethod.GET, url, Map.of("Range", "bytes=0-3", "Connection",
           "close"), new Deadline(vertx, 10_000)).await();
-      assertThat(exchange.response().body().await().toString()).isEqualTo("PAR1");
+      assertThat(exchange.response().statusCode()).isEqualTo(206);
     }
     assertThat(http1.connections()).isEqualTo(3);
     assertThat(http1.resumedSessions()).isEqualTo(2);
