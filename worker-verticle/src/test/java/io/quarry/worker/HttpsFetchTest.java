@@ -92,7 +92,8 @@ class HttpsFetchTest {
   @DisplayName("an HTTP/2 origin that resets a range's stream halfway fails the query clearly; the next query works, on"
       + " the same connections")
   void streamReset() {
-    ParquetServer.Route route = server.route("/wide.parquet").file(wide).dropRangesAfter(10_000);
+    ParquetServer.Route route = server.route("/wide.parquet").file(wide).throttle(50_000_000)
+        .dropRangesAfter(10_000);
     String url = server.url("/wide.parquet");
     ReplyException e = (ReplyException) Failures.failure(harness.client.run(new QueryRequest(SQL, Map.of("t", url),
         30_000)));
@@ -119,7 +120,7 @@ class HttpsFetchTest {
   @DisplayName("a stream the HTTP/2 origin refuses unanswered (REFUSED_STREAM) is asked once more; twice in a row fails"
       + " the query, saying so")
   void refusedStream() {
-    ParquetServer.Route route = server.route("/wide.parquet").file(wide).refuseStreams(1);
+    ParquetServer.Route route = server.route("/wide.parquet").file(wide).throttle(50_000_000).refuseStreams(1);
     String url = server.url("/wide.parquet");
     assertThat(answer(url)).isEqualTo(whole);
     server.reset();
