@@ -210,7 +210,7 @@ public class WorkerVerticle extends VerticleBase {
    * now, as a download's would when done, not when its address idles, and its user's quota gets its room back.
    */
   private void unusedExport(Buffer reply) {
-    JsonObject file = WorkerReply.header(reply).getJsonObject(Keys.EXPORT);
+    JsonObject file = WorkerReply.decode(reply).export();
     if (file != null) {
       vertx.eventBus().request(Export.File.fromJson(file).address(), Export.done());
     }
