@@ -120,23 +120,22 @@ public final class FarBench {
     send(client, HttpMethod.POST, base + "/query", new JsonObject().put("sql", TWO_COLUMNS));
     double firstMs = (System.nanoTime() - started) / 1e6;
     long firstBytes = route.bodyBytes() - before;
-    List<Double> again = new ArrayList<>();
-    for (int i = 0; i < AGAIN; i++) {
-      started = System.nanoTime();
-      send(client, HttpMethod.POST, base + "/query", new JsonObject().put("sql", TWO_COLUMNS));
-      again.add((System.nanoTime() - started) / 1e6);
+    double againMs = medianMs(client, base, TWO_COLUMNS, AGAIN);
+    double trivialMs = medianMs(client, base, TRIVIAL, REPEATS);
+    return new Figures(addMs, adds.get(0), adds.get(ADDS - 1), addRequests, firstMs, firstBytes, againMs, trivialMs,
+        route.requests(), route.http2Requests());
+  }
+
+  /** The median time of {@code sql} run {@code times} in a row in the conversation at {@code base}. */
+  private static double medianMs(WebClient client, String base, String sql, int times) {
+    List<Double> took = new ArrayList<>();
+    for (int i = 0; i < times; i++) {
+      long started = System.nanoTime();
+      send(client, HttpMethod.POST, base + "/query", new JsonObject().put("sql", sql));
+      took.add((System.nanoTime() - started) / 1e6);
     }
-    Collections.sort(again);
-    double againMs = again.get(AGAIN / 2);
-    List<Double> trivial = new ArrayList<>();
-    for (int i = 0; i < REPEATS; i++) {
-      started = System.nanoTime();
-      send(client, HttpMethod.POST, base + "/query", new JsonObject().put("sql", TRIVIAL));
-      trivial.add((System.nanoTime() - started) / 1e6);
-    }
-    Collections.sort(trivial);
-    return new Figures(addMs, adds.get(0), adds.get(ADDS - 1), addRequests, firstMs, firstBytes, againMs,
-        trivial.get(REPEATS / 2), route.requests(), route.http2Requests());
+    Collections.sort(took);
+    return took.get(times / 2);
   }
 
   private static Node start(Path dir, Path ca) {

@@ -244,13 +244,6 @@ class DuckInstancesTest {
   }
 
   private long setting(String name) throws Exception {
-    DuckInstances.Instance instance = instances.lease(conversation(file, 1));
-    try (Connection c = instance.connect(); Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT current_setting('" + name + "')")) {
-      rs.next();
-      return rs.getLong(1);
-    } finally {
-      instances.release(instance);
-    }
+    return Long.parseLong(text(name));
   }
 }
