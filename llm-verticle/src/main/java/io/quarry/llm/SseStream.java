@@ -148,8 +148,10 @@ final class SseStream {
     } catch (ModelException e) {
       fail(e);
     } catch (RuntimeException e) {
-      // An event of a shape the SDK cannot read: the answer fails now, not at the idle timeout.
-      log.debug("{} sent an event that could not be read: {}", who.speaker(), data, e);
+      // An event of a shape the SDK cannot read: the answer fails now, not at the idle timeout. Operators hear of it
+      // (a provider that changed its API, or Quarry's own fault); the event itself, the model's words, only at debug.
+      log.warn("{} sent an event Quarry could not read: {}", who.speaker(), e.toString());
+      log.debug("The event: {}", data, e);
       fail(ModelException.unreadable(who, "an event Quarry could not read"));
     }
   }

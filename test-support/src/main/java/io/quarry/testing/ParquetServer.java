@@ -1,5 +1,6 @@
 package io.quarry.testing;
 
+import io.netty.handler.codec.http2.Http2Error;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -346,8 +347,6 @@ public final class ParquetServer {
     }
   }
 
-  private static final long REFUSED_STREAM = 7;
-
   private final Vertx vertx;
   private final Map<String, Route> routes = new ConcurrentHashMap<>();
   /** Before every path, changed by {@link #reset}: a new test's files are at addresses no cache has seen. */
@@ -480,16 +479,8 @@ public final class ParquetServer {
       return;
     }
     route.requests.incrementAndGet();
-    if (request.version() == HttpVersion.HTTP_2) {
-      route.http2Requests.incrementAndGet();
-      long count = served.computeIfAbsent(request.connection(), c -> new AtomicLong()).incrementAndGet();
-      if (goAwayEvery > 0 && count % goAwayEvery == 0) {
-        request.connection().goAway(0, request.streamId());
-      }
-      if (route.streamsToRefuse.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-        request.response().reset(REFUSED_STREAM);
-        return;
-      }
+    if (request.version() == HttpVersion.HTTP_2 && refusedOverHttp2(route, request)) {
+      return;
     }
     if (SUFFIX.matcher(String.valueOf(request.getHeader("Range"))).matches()) {
       route.tailRequests.incrementAndGet();
@@ -503,6 +494,23 @@ public final class ParquetServer {
       return;
     }
     serve(route, request);
+  }
+
+  /**
+   * Counts an HTTP/2 request, ends its connection after it when {@link #goAwayEvery} says so, and refuses it when its
+   * route refuses streams (true: it is answered).
+   */
+  private boolean refusedOverHttp2(Route route, HttpServerRequest request) {
+    route.http2Requests.incrementAndGet();
+    long count = served.computeIfAbsent(request.connection(), c -> new AtomicLong()).incrementAndGet();
+    if (goAwayEvery > 0 && count % goAwayEvery == 0) {
+      request.connection().goAway(0, request.streamId());
+    }
+    if (route.streamsToRefuse.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      request.response().reset(Http2Error.REFUSED_STREAM.code());
+      return true;
+    }
+    return false;
   }
 
   private void serve(Route route, HttpServerRequest request) {

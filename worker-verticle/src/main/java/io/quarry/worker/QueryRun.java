@@ -37,7 +37,7 @@ final class QueryRun {
 
   /**
    * What every query uses: the verticle's own. {@code unused}: what to do with an answer made but not given (the
-   * statement ran again on a file that changed meanwhile).
+   * statement ran again on a file that changed meanwhile, or the query was stopped as it ended).
    */
   record Services(ParquetCache cache, RunWhileRevalidating revalidating, FetchProgress progress,
       Execution execution, Consumer<Buffer> unused) {
@@ -74,7 +74,7 @@ final class QueryRun {
       runs.add(abort);
       return run(files, abort, 0);
     }, services.unused()).map(reply -> WorkerReply.with(reply, "sources", services.cache().sources(tables)))
-        .onComplete(outcome -> settle(answer, outcome));
+        .onComplete(outcome -> deliver(answer, outcome));
     stopped.future().onFailure(answer::tryFail);
     return answer.future().onComplete(done -> ended.tryComplete());
   }
@@ -137,11 +137,12 @@ final class QueryRun {
     return waited;
   }
 
-  private static <T> void settle(Promise<T> promise, io.vertx.core.AsyncResult<T> outcome) {
-    if (outcome.succeeded()) {
-      promise.tryComplete(outcome.result());
-    } else {
-      promise.tryFail(outcome.cause());
+  /** An answer made after the query was stopped is nobody's: it goes the way of one made on stale copies. */
+  private void deliver(Promise<Buffer> answer, io.vertx.core.AsyncResult<Buffer> outcome) {
+    if (outcome.failed()) {
+      answer.tryFail(outcome.cause());
+    } else if (!answer.tryComplete(outcome.result())) {
+      services.unused().accept(outcome.result());
     }
   }
 
