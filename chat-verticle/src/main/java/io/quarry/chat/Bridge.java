@@ -9,6 +9,7 @@ import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.NetSocket;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -21,6 +22,10 @@ import org.slf4j.LoggerFactory;
  * the public operations only ({@link ApiOps}), each bound to the user of the API token its connection signed in with
  * ({@link BridgeConnection}). Not the library's bridge: that one reads a frame of any length before anyone has signed
  * in, and hands failures over as text.
+ *
+ * <p>Connections that have not signed in have places of their own, apart from signed-in ones: a full house of them
+ * gives up the one that waited longest, never one in its first second ({@link WaitingLine}), so that a flood of
+ * connections that never sign in cannot keep out a client that does. Confined to the verticle's event loop.
  */
 final class Bridge {
 
@@ -36,17 +41,25 @@ final class Bridge {
 
   private final Vertx vertx;
   private final Bus bus;
-  private final int maxConnections;
-  private int open;
+  private final ChatSettings.BridgeSettings settings;
+  /** A client's moment to sign in, when it is never given up for another. */
+  static final long GRACE_MS = 1_000;
 
-  Bridge(Vertx vertx, Bus bus, int maxConnections) {
+  private final WaitingLine<BridgeConnection> waiting = new WaitingLine<>(GRACE_MS);
+  private final Map<String, Integer> signedIn = new HashMap<>();
+  private final FrameMemory memory;
+  private int signed;
+  private long trimming = -1;
+
+  Bridge(Vertx vertx, Bus bus, ChatSettings.BridgeSettings settings) {
     this.vertx = vertx;
     this.bus = bus;
-    this.maxConnections = maxConnections;
+    this.settings = settings;
+    this.memory = new FrameMemory(settings.maxFrameMemory(), settings.maxFrameMemoryPerUser());
   }
 
   /** Tokens must not cross a network in the clear: off loopback the bridge runs TLS or does not start. */
-  Future<NetServer> listen(ChatSettings.BridgeSettings settings, boolean loopback) {
+  Future<NetServer> listen(boolean loopback) {
     if (!loopback && !settings.tls()) {
       return Future.failedFuture(new IllegalArgumentException("The event-bus bridge would listen on " + settings.host()
           + ", off loopback, in the clear: its API tokens would cross the network readable. Set chat.bridgeCertFile"
@@ -64,14 +77,76 @@ final class Bridge {
             settings.tls() ? " (TLS)" : ""));
   }
 
+  /**
+   * Every connection is taken; past their grace, those that have not signed in keep at most {@code maxWaiting} places,
+   * the longest waiting giving way.
+   */
   private void accept(NetSocket socket) {
-    if (open >= maxConnections) {
-      socket.write(BridgeFrames.encode(BridgeFrames.refused("The bridge has " + maxConnections
-          + " connections: try again shortly")));
-      socket.close();
-      return;
+    BridgeConnection connection = new BridgeConnection(vertx, bus, socket, OPERATIONS, this);
+    waiting.add(connection, address(socket), now());
+    connection.start();
+    trim();
+  }
+
+  /** Down to {@code maxWaiting} past their grace, now and again when the newest's grace ends. */
+  private void trim() {
+    while (waiting.aged(now()) > settings.maxWaiting()) {
+      waiting.giveUp(now()).cutOff("Not signed in, and the bridge needed this connection's place for a newer one");
     }
-    open++;
-    new BridgeConnection(vertx, bus, socket, OPERATIONS, () -> open--).start();
+    if (trimming < 0 && waiting.fresh() > 0) {
+      trimming = vertx.setTimer(GRACE_MS, t -> {
+        trimming = -1;
+        trim();
+      });
+    }
+  }
+
+  FrameMemory memory() {
+    return memory;
+  }
+
+  long frameTimeoutMs() {
+    return settings.frameTimeoutMs();
+  }
+
+  /** Its token is being looked up: it is not given up for a newcomer meanwhile. */
+  void signingIn(BridgeConnection connection) {
+    waiting.remove(connection);
+  }
+
+  /** Its token was refused: it waits again, as the newest. */
+  void notSignedIn(BridgeConnection connection, NetSocket socket) {
+    waiting.add(connection, address(socket), now());
+  }
+
+  /** Takes a signed-in place for {@code userId}; null when it has one, else why not. */
+  String signedIn(String userId) {
+    if (signed >= settings.maxConnections()) {
+      return "The bridge has " + settings.maxConnections() + " signed-in connections: try again shortly";
+    }
+    int mine = signedIn.getOrDefault(userId, 0);
+    if (mine >= settings.maxConnectionsPerUser()) {
+      return "This user has " + settings.maxConnectionsPerUser() + " connections to the bridge: close one first";
+    }
+    signedIn.put(userId, mine + 1);
+    signed++;
+    return null;
+  }
+
+  /** A connection ended: its place, waiting or signed in ({@code userId}, else null), is free. */
+  void closed(BridgeConnection connection, String userId) {
+    waiting.remove(connection);
+    if (userId != null) {
+      signed--;
+      signedIn.computeIfPresent(userId, (u, n) -> n > 1 ? n - 1 : null);
+    }
+  }
+
+  private static long now() {
+    return System.nanoTime() / 1_000_000;
+  }
+
+  private static String address(NetSocket socket) {
+    return socket.remoteAddress() == null ? "" : socket.remoteAddress().hostAddress();
   }
 }

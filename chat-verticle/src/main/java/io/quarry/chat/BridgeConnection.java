@@ -29,8 +29,10 @@ import java.util.Map;
  * send the public operations, each acting for the token's user whatever {@code user_id} it names, and follow that
  * user's events. The token is looked up again at every request, so that a revoked one stops at once. Frames larger
  * than {@link #MAX_FRAME_BYTES} (before signing in, {@link #MAX_FRAME_BYTES_UNSIGNED}), a client that has not signed in
- * within {@link #SIGN_IN_MS}, one that does not read its events as fast as they come, or one that speaks anything but
- * the protocol, are cut off; one that does not read its answers is read no further until it does.
+ * within {@link #SIGN_IN_MS}, one whose unfinished frames would pass its user's or the node's bound ({@link
+ * FrameMemory}) or that holds one unfinished for the bridge's frame timeout, one that does not read its events as fast
+ * as they come, or one that speaks anything but the protocol, are cut off; one that does not read its answers is read
+ * no further until it does.
  */
 final class BridgeConnection {
 
@@ -54,7 +56,7 @@ final class BridgeConnection {
   private final Bus bus;
   private final NetSocket socket;
   private final Map<String, Operation<?, ?>> operations;
-  private final Runnable closed;
+  private final Bridge bridge;
   /** Set once signed in: the token's hash (to look it up again) and its user. */
   private String tokenHash;
   private String userId;
@@ -65,19 +67,27 @@ final class BridgeConnection {
   private long recheck = -1;
   private long signInDeadline;
   private boolean signingIn;
+  private boolean ended;
+  /** Cut off: what still arrives is not read. */
+  private boolean closing;
   private int failedSignIns;
+  /** Bytes of frames not yet finished, held in {@link Bridge#memory()}. */
+  private long held;
+  private long stalled = -1;
+  private boolean paused;
 
-  BridgeConnection(Vertx vertx, Bus bus, NetSocket socket, Map<String, Operation<?, ?>> operations, Runnable closed) {
+  BridgeConnection(Vertx vertx, Bus bus, NetSocket socket, Map<String, Operation<?, ?>> operations, Bridge bridge) {
     this.vertx = vertx;
     this.bus = bus;
     this.socket = socket;
     this.operations = operations;
-    this.closed = closed;
+    this.bridge = bridge;
   }
 
   void start() {
     parser = RecordParser.newFixed(4);
     parser.handler(bytes -> {
+      release(bytes.length());
       if (frameLength < 0) {
         length(bytes.getInt(0));
       } else {
@@ -86,7 +96,7 @@ final class BridgeConnection {
         frame(bytes);
       }
     });
-    socket.handler(parser);
+    socket.handler(this::received);
     socket.closeHandler(v -> ended());
     socket.exceptionHandler(e -> socket.close());
     signInDeadline = vertx.setTimer(SIGN_IN_MS, t -> {
@@ -94,6 +104,44 @@ final class BridgeConnection {
         cutOff("Not signed in within " + SIGN_IN_MS / 1000 + " s");
       }
     });
+  }
+
+  /** Bytes arrived: held until the frames they belong to are finished, within this node's bounds. */
+  private void received(Buffer bytes) {
+    if (closing) {
+      return;
+    }
+    switch (bridge.memory().hold(userId, bytes.length())) {
+      case OVER_USER -> cutOff("This user's connections hold " + bridge.memory().userMax()
+          + " bytes of unfinished frames: finish one before starting more");
+      case OVER_NODE -> cutOff("The bridge holds " + bridge.memory().nodeMax()
+          + " bytes of unfinished frames: try again shortly");
+      case HELD -> {
+        held += bytes.length();
+        parser.handle(bytes);
+        watchStall();
+      }
+    }
+  }
+
+  private void release(int bytes) {
+    held -= bytes;
+    bridge.memory().release(userId, bytes);
+    if (stalled >= 0) {
+      vertx.cancelTimer(stalled);
+      stalled = -1;
+    }
+  }
+
+  /** Bytes held with no frame finished within the bridge's frame timeout end the connection, unless the bridge waits. */
+  private void watchStall() {
+    if (held > 0 && stalled < 0 && !paused) {
+      long ms = bridge.frameTimeoutMs();
+      stalled = vertx.setTimer(ms, t -> {
+        stalled = -1;
+        cutOff("No frame finished within " + (ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms"));
+      });
+    }
   }
 
   private void length(int length) {
@@ -161,20 +209,35 @@ final class BridgeConnection {
   private void signIn(String replyAddress, String token) {
     String hash = Sha256.hex(token);
     signingIn = true;
+    bridge.signingIn(this);
     user(hash)
         .onComplete(done -> signingIn = false)
-        .onSuccess(user -> {
-          tokenHash = hash;
-          userId = user.id();
-          recheck = vertx.setPeriodic(RECHECK_MS, this::recheck);
-          write(BridgeFrames.reply(replyAddress, new JsonObject().put("user_id", user.id()).put("email", user.email())));
-        })
+        .onSuccess(user -> signedIn(replyAddress, hash, user))
         .onFailure(e -> {
           fail(replyAddress, Addresses.BRIDGE_LOGIN, e);
           if (++failedSignIns >= SIGN_IN_TRIES) {
             cutOff("Too many failed sign-ins");
+          } else if (!ended) {
+            bridge.notSignedIn(this, socket);
           }
         });
+  }
+
+  private void signedIn(String replyAddress, String hash, User user) {
+    if (ended) {
+      return;
+    }
+    String full = bridge.signedIn(user.id());
+    if (full != null) {
+      fail(replyAddress, Addresses.BRIDGE_LOGIN, new QuarryException(Failure.RATE_LIMITED, full));
+      cutOff(full);
+      return;
+    }
+    tokenHash = hash;
+    userId = user.id();
+    bridge.memory().signedIn(userId, held);
+    recheck = vertx.setPeriodic(RECHECK_MS, this::recheck);
+    write(BridgeFrames.reply(replyAddress, new JsonObject().put("user_id", user.id()).put("email", user.email())));
   }
 
   /** The token's user; UNAUTHORIZED once it is revoked (or was never known). */
@@ -213,8 +276,8 @@ final class BridgeConnection {
           + Addresses.chatEvents(userId)));
     } else if (events == null) {
       events = vertx.eventBus().consumer(address, this::event);
-      parser.pause();
-      events.completion().onComplete(registered -> parser.resume());
+      pause();
+      events.completion().onComplete(registered -> resume());
     }
   }
 
@@ -257,24 +320,51 @@ final class BridgeConnection {
   private void write(JsonObject frame) {
     socket.write(BridgeFrames.encode(frame));
     if (socket.writeQueueFull() && parser != null) {
-      parser.pause();
-      socket.drainHandler(v -> parser.resume());
+      pause();
+      socket.drainHandler(v -> resume());
     }
   }
 
-  private void cutOff(String why) {
-    write(BridgeFrames.refused(why));
-    socket.close();
+  /** The bridge reads no further, neither parsing what it holds nor taking more from the socket. */
+  private void pause() {
+    paused = true;
+    parser.pause();
+    socket.pause();
+    if (stalled >= 0) {
+      vertx.cancelTimer(stalled);
+      stalled = -1;
+    }
+  }
+
+  private void resume() {
+    paused = false;
+    parser.resume();
+    socket.resume();
+    watchStall();
+  }
+
+  void cutOff(String why) {
+    if (!closing) {
+      closing = true;
+      write(BridgeFrames.refused(why));
+      socket.close();
+    }
   }
 
   private void ended() {
+    ended = true;
     vertx.cancelTimer(signInDeadline);
+    if (stalled >= 0) {
+      vertx.cancelTimer(stalled);
+    }
+    bridge.memory().release(userId, held);
+    held = 0;
     if (recheck >= 0) {
       vertx.cancelTimer(recheck);
     }
     if (events != null) {
       events.unregister();
     }
-    closed.run();
+    bridge.closed(this, userId);
   }
 }

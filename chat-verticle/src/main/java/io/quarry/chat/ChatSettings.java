@@ -21,8 +21,14 @@ public record ChatSettings(String host, int port, String authMode, String public
   /**
    * The event-bus bridge ({@link Bridge}): off when {@code port} is 0; TLS when a certificate and key are named (PEM),
    * which it must be off loopback.
+   *
+   * @param maxConnections signed-in connections on this node; {@code maxWaiting} more may be signing in
+   * @param maxFrameMemory what unfinished frames may hold together on this node, and of one user's connections
+   *     {@code maxFrameMemoryPerUser}
+   * @param frameTimeoutMs how long a connection may hold an unfinished frame without finishing one
    */
-  record BridgeSettings(String host, int port, int maxConnections, String certFile, String keyFile) {
+  record BridgeSettings(String host, int port, int maxConnections, int maxConnectionsPerUser, int maxWaiting,
+      long maxFrameMemory, long maxFrameMemoryPerUser, long frameTimeoutMs, String certFile, String keyFile) {
     boolean tls() {
       return !certFile.isBlank() && !keyFile.isBlank();
     }
@@ -72,6 +78,8 @@ public record ChatSettings(String host, int port, String authMode, String public
         c.getInteger("writesPerMinute"), c.getInteger("writeBurst"), c.getInteger("passwordHashThreads"),
         c.getInteger("passwordHashQueue"), signIn, timeouts, exports(config), new BridgeSettings(
             c.getString("bridgeHost"), c.getInteger("bridgePort"), c.getInteger("bridgeMaxConnections"),
+            c.getInteger("bridgeMaxConnectionsPerUser"), c.getInteger("bridgeMaxWaiting"),
+            c.getLong("bridgeMaxFrameMemory"), c.getLong("bridgeMaxFrameMemoryPerUser"), c.getLong("bridgeFrameTimeoutMs"),
             c.getString("bridgeCertFile"), c.getString("bridgeKeyFile")));
   }
 }

@@ -89,7 +89,8 @@ public class ChatVerticle extends VerticleBase {
   private Future<HttpServer> listen(CommonPasswords common) {
     String host = settings.host();
     int port = settings.port();
-    Connections connections = new Connections(vertx, settings.headerTimeoutMs(), settings.maxConnections());
+    Connections connections = new Connections(vertx, settings.headerTimeoutMs(), settings.idleTimeoutMs(),
+        settings.maxConnections());
     server = vertx.createHttpServer(serverOptions())
         .connectionHandler(connections::accept)
         .requestHandler(connections.guard(router(new StorageClient(vertx), common, connections)));
@@ -111,8 +112,7 @@ public class ChatVerticle extends VerticleBase {
     if (bridge.port() == 0) {
       return Future.succeededFuture();
     }
-    return new Bridge(vertx, new Bus(vertx), bridge.maxConnections()).listen(bridge, loopback(bridge.host()))
-        .mapEmpty();
+    return new Bridge(vertx, new Bus(vertx), bridge).listen(loopback(bridge.host())).mapEmpty();
   }
 
   private Router router(StorageClient storage, CommonPasswords common, Connections connections) {

@@ -10,39 +10,55 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * What a client must do to keep a connection open: be one of at most {@code maxConnections}, and send a whole
- * request head within {@code headerTimeoutMs} of connecting or of its previous answer. Without the deadline a
- * slowloris client holds a connection forever by sending a header byte now and then, which an idle timeout
- * never sees. Confined to the verticle's event loop, like the server's handlers.
+ * What a client must do to keep a connection open: send a whole request head within {@code headerTimeoutMs} of
+ * connecting, and its next one within {@code keepAliveMs} of its previous answer (announced in {@code Keep-Alive:
+ * timeout=}, and longer than the idle timeouts of the balancers in front). Without the first deadline a slowloris
+ * client holds a connection forever by sending a header byte now and then, which an idle timeout never sees. At most
+ * {@code maxConnections} are open: a new one past them takes the place of a connection waiting for its client's next
+ * request head for over a second ({@link WaitingLine}), as a web server reuses idle keep-alive connections, so that a
+ * flood of idle or slow connections never keeps a client out; only when every connection has a request under way, or
+ * has just come, is it refused.
+ * Confined to the verticle's event loop, like the server's handlers.
  */
 final class Connections {
 
   /** A body left unread up to this size is read and dropped rather than costing the client its connection. */
   static final long DRAINED_BYTES = 64 * 1024;
+  static final CharSequence KEEP_ALIVE = HttpHeaders.createOptimized("Keep-Alive");
 
   private final Vertx vertx;
   private final long headerTimeoutMs;
+  private final long keepAliveMs;
+  private final CharSequence keepAlive;
   private final int maxConnections;
   private final Map<HttpConnection, Long> deadlines = new HashMap<>();
+  private final WaitingLine<HttpConnection> waiting = new WaitingLine<>(Bridge.GRACE_MS);
   private int open;
 
-  Connections(Vertx vertx, long headerTimeoutMs, int maxConnections) {
+  Connections(Vertx vertx, long headerTimeoutMs, long keepAliveMs, int maxConnections) {
     this.vertx = vertx;
     this.headerTimeoutMs = headerTimeoutMs;
+    this.keepAliveMs = keepAliveMs;
+    this.keepAlive = HttpHeaders.createOptimized("timeout=" + keepAliveMs / 1000);
     this.maxConnections = maxConnections;
   }
 
   void accept(HttpConnection connection) {
     if (open >= maxConnections) {
-      connection.close();
-      return;
+      HttpConnection idle = waiting.giveUp(System.nanoTime() / 1_000_000);
+      if (idle == null) {
+        connection.close();
+        return;
+      }
+      disarm(idle);
+      idle.close();
     }
     open++;
     connection.closeHandler(v -> {
       open--;
       disarm(connection);
     });
-    arm(connection);
+    arm(connection, headerTimeoutMs);
   }
 
   /** The server's request handler: a request head arrived, so its deadline is met. */
@@ -62,6 +78,7 @@ final class Connections {
     HttpServerRequest request = ctx.request();
     HttpConnection connection = request.connection();
     if (!request.headers().contains(HttpHeaders.UPGRADE, HttpHeaders.WEBSOCKET, true)) {
+      ctx.response().putHeader(KEEP_ALIVE, keepAlive);
       ctx.addEndHandler(ended -> {
         if (!request.isEnded() && JsonBodies.carriesBody(request) && !small(request)) {
           connection.close();
@@ -71,7 +88,7 @@ final class Connections {
           request.handler(null).resume();
         }
         if (ended.succeeded()) {
-          arm(connection);
+          arm(connection, keepAliveMs);
         }
       });
     }
@@ -87,15 +104,19 @@ final class Connections {
     }
   }
 
-  private void arm(HttpConnection connection) {
+  private void arm(HttpConnection connection, long ms) {
     disarm(connection);
-    deadlines.put(connection, vertx.setTimer(headerTimeoutMs, id -> {
+    waiting.add(connection, connection.remoteAddress() == null ? "" : connection.remoteAddress().hostAddress(),
+        System.nanoTime() / 1_000_000);
+    deadlines.put(connection, vertx.setTimer(ms, id -> {
       deadlines.remove(connection);
+      waiting.remove(connection);
       connection.close();
     }));
   }
 
   private void disarm(HttpConnection connection) {
+    waiting.remove(connection);
     Long timer = deadlines.remove(connection);
     if (timer != null) {
       vertx.cancelTimer(timer);

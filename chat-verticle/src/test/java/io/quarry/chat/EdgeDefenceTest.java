@@ -186,20 +186,60 @@ class EdgeDefenceTest {
   }
 
   @Test
-  @DisplayName("past maxConnections a new connection is closed at once; those already open keep working")
+  @DisplayName("past maxConnections a new connection is closed at once when every connection has a request under way;"
+      + " those open keep working")
   void connectionCap(Vertx vertx) throws Exception {
     deploy(vertx, new JsonObject().put("maxConnections", 3));
+    List<WebSocket> busy = new java.util.ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      assertThat(get("127.0.0.1", "/api/health").statusCode()).isEqualTo(200);
+      busy.add(vertx.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1")
+          .setPort(chat.port()).setURI("/ws").addHeader("Origin", "http://127.0.0.1:" + chat.port())).await());
     }
-    NetSocket[] held = new NetSocket[3];
-    for (int i = 0; i < held.length; i++) {
-      held[i] = connect(vertx);
-    }
-    // The web client keeps its own connection: the cap counts it with the held ones.
-    Promise<Void> closed = Promise.promise();
-    connect(vertx, closed);
-    closed.future().await(WAIT_S, TimeUnit.SECONDS);
+    Promise<Void> refused = Promise.promise();
+    connect(vertx, refused);
+    refused.future().await(WAIT_S, TimeUnit.SECONDS);
+    busy.forEach(socket -> assertThat(socket.isClosed()).isFalse());
+  }
+
+  @Test
+  @DisplayName("past maxConnections a new connection takes the place of the one waiting longest for a request head"
+      + " (past its first second), so idle connections never keep a client out")
+  void idleConnectionsGiveWay(Vertx vertx) throws Exception {
+    deploy(vertx, new JsonObject().put("maxConnections", 3));
+    List<Promise<Void>> idle = List.of(Promise.promise(), Promise.promise(), Promise.promise());
+    idle.forEach(closed -> connect(vertx, closed));
+    // The idle connections must be past their first second, the grace a newcomer's own first bytes get.
+    vertx.timer(1_100).await();
+    assertThat(get("127.0.0.1", "/api/health").statusCode()).isEqualTo(200);
+    idle.get(0).future().await(WAIT_S, TimeUnit.SECONDS);
+    assertThat(idle.get(1).future().isComplete()).as("only the oldest gave way").isFalse();
+  }
+
+  @Test
+  @DisplayName("a kept-alive connection outlives the request-head deadline between requests, announces its idle timeout"
+      + " (Keep-Alive: timeout=120) and is reused by a pooled client after a pause")
+  void keptAlive(Vertx vertx) throws Exception {
+    deploy(vertx, new JsonObject().put("headerTimeoutMs", 300).put("idleTimeoutMs", 120_000));
+    java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+    io.vertx.core.http.HttpClient pooled = vertx.httpClientBuilder()
+        .with(new io.vertx.core.http.HttpClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(chat.port()))
+        .with(new io.vertx.core.http.PoolOptions().setHttp1MaxSize(1))
+        .withConnectHandler(connection -> connections.incrementAndGet()).build();
+    io.vertx.core.http.HttpClientResponse first = me(pooled);
+    assertThat(first.statusCode()).isEqualTo(200);
+    assertThat(first.getHeader("Keep-Alive")).isEqualTo("timeout=120");
+    // Idle for longer than a request head may take, as a pooled client's connection is between two requests.
+    vertx.timer(600).await();
+    io.vertx.core.http.HttpClientResponse second = me(pooled);
+    assertThat(second.statusCode()).isEqualTo(200);
+    assertThat(connections.get()).as("the second request went over the first one's connection").isEqualTo(1);
+  }
+
+  /** GET /api/me, its body read. */
+  private static io.vertx.core.http.HttpClientResponse me(io.vertx.core.http.HttpClient client) {
+    return client.request(io.vertx.core.http.HttpMethod.GET, "/api/me")
+        .compose(request -> request.send().compose(response -> response.body().map(response)))
+        .timeout(WAIT_S, TimeUnit.SECONDS).await();
   }
 
   @Test
