@@ -11,8 +11,10 @@ import io.quarry.bus.StorageClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.shareddata.AsyncMap;
 import java.time.Clock;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +29,8 @@ public class LlmVerticle extends VerticleBase {
 
   /** Null when deployed with a JSON config instead (the module's tests). */
   private final LlmSettings given;
+  /** How the cluster's map of running turns is reached: as it is, but in tests that slow it down. */
+  private final UnaryOperator<AsyncMap<String, String>> turnsMap;
   private Model model;
 
   public LlmVerticle() {
@@ -34,7 +38,12 @@ public class LlmVerticle extends VerticleBase {
   }
 
   LlmVerticle(LlmSettings settings) {
+    this(settings, UnaryOperator.identity());
+  }
+
+  LlmVerticle(LlmSettings settings, UnaryOperator<AsyncMap<String, String>> turnsMap) {
     this.given = settings;
+    this.turnsMap = turnsMap;
   }
 
   @Override
@@ -56,7 +65,7 @@ public class LlmVerticle extends VerticleBase {
           settings.provider());
     }
     return vertx.executeBlocking(() -> warmUp(settings.provider()))
-        .compose(v -> TurnRegistry.open(vertx, settings.node().id()))
+        .compose(v -> TurnRegistry.open(vertx, settings.node().id(), turnsMap))
         .compose(registry -> {
           Orphans orphans = new Orphans(vertx, registry, storage, datasets);
           return serve(new Bus(vertx), new Turns(context, budget, registry, orphans), registry, status)

@@ -7,6 +7,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.shareddata.AsyncMap;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 
 /**
  * The cluster's running turns ({@link Addresses#TURNS_MAP}), as one llm verticle sees them: it claims a
@@ -24,8 +25,9 @@ final class TurnRegistry {
     this.map = map;
   }
 
-  static Future<TurnRegistry> open(Vertx vertx, String nodeId) {
-    return vertx.sharedData().<String, String>getAsyncMap(Addresses.TURNS_MAP).map(map -> new TurnRegistry(nodeId, map));
+  static Future<TurnRegistry> open(Vertx vertx, String nodeId, UnaryOperator<AsyncMap<String, String>> reach) {
+    return vertx.sharedData().<String, String>getAsyncMap(Addresses.TURNS_MAP)
+        .map(map -> new TurnRegistry(nodeId, reach.apply(map)));
   }
 
   TurnClaim claimFor(String userId, String conversationId, String messageId) {

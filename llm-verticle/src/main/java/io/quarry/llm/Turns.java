@@ -93,14 +93,20 @@ final class Turns {
             : Future.failedFuture(QuarryException.conflict(IN_PROGRESS))));
   }
 
-  /** A claim that refuses is checked: one whose turn has ended gives way. */
+  /**
+   * A claim that refuses is checked: one whose turn has ended gives way. The claim counts as held from before it is put
+   * in the registry: a node whose own claim the registry refused asks this one whether it holds the claim it found, and
+   * must hear yes even while the registry's answer is still on its way here — a no would have it settle a live claim
+   * as stale, and two turns would run in one conversation.
+   */
   private Future<Boolean> claim(TurnClaim claim) {
+    holding.add(claim.messageId());
     return registry.claim(claim)
         .compose(claimed -> claimed ? Future.succeededFuture(true) : stale.settled(claim.conversationId())
             .compose(settled -> settled ? registry.claim(claim) : Future.succeededFuture(false)))
-        .onSuccess(claimed -> {
-          if (claimed) {
-            holding.add(claim.messageId());
+        .andThen(claimed -> {
+          if (claimed.failed() || !claimed.result()) {
+            holding.remove(claim.messageId());
           }
         });
   }

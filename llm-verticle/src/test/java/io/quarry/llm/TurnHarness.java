@@ -19,8 +19,10 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.shareddata.AsyncMap;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 
 /**
  * The llm verticle deployed alone: it talks HTTP to a fake model server on loopback — Gemini's API, or OpenAI's Chat
@@ -55,12 +57,18 @@ final class TurnHarness implements AutoCloseable {
 
   /** With a server of OpenAI's API that has a compatible server's quirks. */
   TurnHarness(Vertx vertx, JsonObject llmConfig, FakeOpenAI.Quirks quirks) {
-    this(vertx, llmConfig, outside -> FakeOpenAI.start(outside, quirks));
+    this(vertx, llmConfig, outside -> FakeOpenAI.start(outside, quirks), UnaryOperator.identity());
   }
 
   TurnHarness(Vertx vertx, JsonObject llmConfig, String provider, String... nodes) {
+    this(vertx, llmConfig, UnaryOperator.identity(), provider, nodes);
+  }
+
+  /** Its llm verticles reach the map of running turns through {@code turnsMap}. */
+  TurnHarness(Vertx vertx, JsonObject llmConfig, UnaryOperator<AsyncMap<String, String>> turnsMap, String provider,
+      String... nodes) {
     this(vertx, llmConfig, outside -> ModelSettings.OPENAI.equals(provider) ? FakeOpenAI.start(outside)
-        : FakeGemini.start(outside), nodes);
+        : FakeGemini.start(outside), turnsMap, nodes);
   }
 
   /**
@@ -68,7 +76,7 @@ final class TurnHarness implements AutoCloseable {
    * llm nodes of a cluster share theirs); with none, one verticle that belongs to no node.
    */
   private TurnHarness(Vertx vertx, JsonObject llmConfig, java.util.function.Function<Vertx, FakeModel<?>> fake,
-      String... nodes) {
+      UnaryOperator<AsyncMap<String, String>> turnsMap, String... nodes) {
     model = fake.apply(outside);
     String provider = model.provider();
     boolean openAi = ModelSettings.OPENAI.equals(provider);
@@ -83,7 +91,7 @@ final class TurnHarness implements AutoCloseable {
       deploy(vertx, config);
     }
     for (String node : nodes) {
-      deploy(vertx, node);
+      deploy(vertx, node, turnsMap);
     }
     llm = new LlmClient(vertx);
     storageClient = new StorageClient(vertx);
@@ -92,7 +100,14 @@ final class TurnHarness implements AutoCloseable {
 
   /** Another llm verticle, of {@code node}. */
   String deploy(Vertx vertx, String node) {
-    return deploy(vertx, config.copy().put(NodeInfo.CONFIG_KEY, new NodeInfo(node, "dev", List.of("llm")).toJson()));
+    return deploy(vertx, node, UnaryOperator.identity());
+  }
+
+  /** Another llm verticle, of {@code node}, that reaches the map of running turns through {@code turnsMap}. */
+  String deploy(Vertx vertx, String node,
+      UnaryOperator<AsyncMap<String, String>> turnsMap) {
+    return vertx.deployVerticle(new LlmVerticle(null, turnsMap), new DeploymentOptions().setConfig(config.copy()
+        .put(NodeInfo.CONFIG_KEY, new NodeInfo(node, "dev", List.of("llm")).toJson()))).await();
   }
 
   private static String deploy(Vertx vertx, JsonObject config) {

@@ -17,7 +17,7 @@ class TurnRegistryTest {
   @DisplayName("a claim that Hazelcast applied before running it again (its partition moved) is the claimant's;"
       + " anybody else's claim keeps the conversation busy")
   void claimAppliedTwice(Vertx vertx) {
-    TurnRegistry registry = TurnRegistry.open(vertx, "node-1").await();
+    TurnRegistry registry = TurnRegistry.open(vertx, "node-1", java.util.function.UnaryOperator.identity()).await();
     TurnClaim claim = registry.claimFor("user", "conversation", "message-1");
     // As a first run of the operation left it before Hazelcast ran it again.
     vertx.sharedData().<String, String>getAsyncMap(Addresses.TURNS_MAP)
