@@ -26,14 +26,24 @@ public final class DatasetOps {
 
   /**
    * SQL over the conversation's ready datasets. {@code stopKey}: what {@link QueryStops#publish} names to stop it
-   * (empty for none); {@code export}: the whole result written for download instead ({@link Export}), or null.
+   * (empty for none); {@code export}: the whole result written for download instead ({@link Export}), or null;
+   * {@code queryId}: the same in every delivery of one request, so that a delivery sent again when a member left (see
+   * {@link Resend#NOT_ON_TIMEOUT}) joins the query it repeats instead of running, and waiting, a second time (a new
+   * one when a request names none).
    */
-  public record RunQuery(String userId, String conversationId, String sql, String stopKey, Export export) {
+  public record RunQuery(String userId, String conversationId, String sql, String stopKey, Export export,
+      String queryId) {
     static final Codec<RunQuery> CODEC = Codec.json(
         r -> new ConversationRef(r.userId, r.conversationId).toJson().put(Keys.SQL, r.sql).put(Keys.STOP_KEY, r.stopKey)
-            .put(Keys.EXPORT, r.export == null ? null : r.export.toJson()),
+            .put(Keys.EXPORT, r.export == null ? null : r.export.toJson()).put(Keys.QUERY_ID, r.queryId),
         json -> new RunQuery(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID), text(json, Keys.SQL),
-            json.getString(Keys.STOP_KEY, ""), Export.fromJson(json.getJsonObject(Keys.EXPORT))));
+            json.getString(Keys.STOP_KEY, ""), Export.fromJson(json.getJsonObject(Keys.EXPORT)),
+            json.getValue(Keys.QUERY_ID) instanceof String id ? id : java.util.UUID.randomUUID().toString()));
+
+    /** A new request, its own id. */
+    public RunQuery(String userId, String conversationId, String sql, String stopKey, Export export) {
+      this(userId, conversationId, sql, stopKey, export, java.util.UUID.randomUUID().toString());
+    }
   }
 
   /** How many of the conversation's servers were asked whether their file changed, and how many had. */

@@ -22,6 +22,7 @@ public final class Keys {
   public static final String URL = "url";
   public static final String SQL = "sql";
   public static final String STOP_KEY = "stop_key";
+  public static final String QUERY_ID = "query_id";
   public static final String EMAIL = "email";
   public static final String PASSWORD_HASH = "password_hash";
   public static final String USABLE = "usable";

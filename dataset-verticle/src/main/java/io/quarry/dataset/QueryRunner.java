@@ -62,7 +62,7 @@ final class QueryRunner {
     }
     String stopKey = query.stopKey();
     Export export = query.export();
-    return lanes.submit(userId, () -> export == null ? runNow(userId, conversationId, sql, stopKey)
+    return lanes.submit(userId, query.queryId(), () -> export == null ? runNow(userId, conversationId, sql, stopKey)
         : exportNow(userId, conversationId, sql, stopKey, export));
   }
 

@@ -13,8 +13,9 @@ import java.util.function.Supplier;
 /**
  * Each user's queries in a lane of their own: at most {@code maxRunning} on the workers at once, the next
  * {@code maxWaiting} in line in the order they came, the rest refused. A flood from one user waits in that
- * user's lane and holds a few worker slots at most, so everybody else's queries go on. Confined to the
- * verticle's event loop.
+ * user's lane and holds a few worker slots at most, so everybody else's queries go on. A query delivered again (the
+ * bus sends every request in flight once more when a member leaves, and again two seconds later) joins the one in the
+ * lane with its id, taking no second place. Confined to the verticle's event loop.
  */
 final class UserLanes {
 
@@ -23,6 +24,8 @@ final class UserLanes {
   private final int maxRunning;
   private final int maxWaiting;
   private final Map<String, Lane> lanes = new HashMap<>();
+  /** The queries in a lane, running or waiting, by user and query id. */
+  private final Map<String, Future<?>> inLane = new HashMap<>();
 
   private static final class Lane {
     int running;
@@ -34,7 +37,23 @@ final class UserLanes {
     this.maxWaiting = maxWaiting;
   }
 
-  <T> Future<T> submit(String userId, Supplier<Future<T>> query) {
+  /** {@code queryId}: a query of the user's already in the lane with this id is joined, not run again. */
+  @SuppressWarnings("unchecked")
+  <T> Future<T> submit(String userId, String queryId, Supplier<Future<T>> query) {
+    String key = userId + "\n" + queryId;
+    Future<?> same = inLane.get(key);
+    if (same != null) {
+      return (Future<T>) same;
+    }
+    Future<T> answer = submit(userId, query);
+    if (!answer.isComplete()) {
+      inLane.put(key, answer);
+      answer.onComplete(done -> inLane.remove(key));
+    }
+    return answer;
+  }
+
+  private <T> Future<T> submit(String userId, Supplier<Future<T>> query) {
     Lane lane = lanes.computeIfAbsent(userId, id -> new Lane());
     if (lane.running < maxRunning) {
       return start(userId, lane, query);

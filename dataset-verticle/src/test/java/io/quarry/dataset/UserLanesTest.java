@@ -17,7 +17,7 @@ class UserLanesTest {
   final List<Promise<String>> running = new ArrayList<>();
 
   private Future<String> submit(String user, String name) {
-    return lanes.submit(user, () -> {
+    return lanes.submit(user, name, () -> {
       started.add(name);
       Promise<String> query = Promise.promise();
       running.add(query);
@@ -60,10 +60,38 @@ class UserLanesTest {
   @Test
   @DisplayName("a query that throws instead of failing its future frees its place in the lane")
   void throwingQuery() {
-    Future<String> thrown = lanes.submit("ann", () -> {
+    Future<String> thrown = lanes.submit("ann", "thrown", () -> {
       throw new IllegalStateException("bad");
     });
     assertThat(thrown.failed()).isTrue();
     assertThat(lanes.load("ann")).isZero();
+  }
+
+  @Test
+  @DisplayName("a query delivered again (a member left) joins the one in the lane with its id: 2 running and 3 waiting"
+      + " delivered three times each take 5 places, run once each, and each delivery gets its query's answer; a sixth"
+      + " query is still refused")
+  void deliveredAgain() {
+    List<Future<String>> first = new ArrayList<>();
+    List<Future<String>> again = new ArrayList<>();
+    for (int i = 1; i <= 5; i++) {
+      first.add(submit("ann", "ann-" + i));
+    }
+    for (int delivery = 0; delivery < 2; delivery++) {
+      for (int i = 1; i <= 5; i++) {
+        again.add(submit("ann", "ann-" + i));
+      }
+    }
+    assertThat(again).noneMatch(Future::failed);
+    assertThat(lanes.load("ann")).isEqualTo(5);
+    assertThat(submit("ann", "ann-6").cause()).hasMessage(UserLanes.FULL);
+    for (int i = 0; i < 5; i++) {
+      running.get(i).complete("answer " + (i + 1));
+    }
+    assertThat(started).containsExactly("ann-1", "ann-2", "ann-3", "ann-4", "ann-5");
+    for (int i = 0; i < again.size(); i++) {
+      assertThat(again.get(i).result()).isEqualTo(first.get(i % 5).result());
+    }
+    assertThat(submit("ann", "ann-1").isComplete()).as("a new delivery once its query ended runs it anew").isFalse();
   }
 }
