@@ -7,6 +7,7 @@ import com.google.genai.types.Part;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Gemini's chunks into a {@link ModelResponse}: every part kept exactly as received (thought signatures included) so
@@ -24,6 +25,8 @@ final class GeminiChunks {
       "IMAGE_SAFETY", "for safety reasons",
       "LANGUAGE", "because the question is in a language it does not support",
       "OTHER", "for a reason it did not give");
+
+  private static final Pattern REASON_NAME = Pattern.compile("[A-Z][A-Z_]{0,63}");
 
   private final ModelResponse into;
 
@@ -64,7 +67,9 @@ final class GeminiChunks {
     }
   }
 
+  /** A reason not listed is shown only as the name of a reason: nothing else Gemini sends reaches the notice. */
   private static String because(String reason) {
-    return DECLINED_BECAUSE.getOrDefault(reason, "(" + reason + ")");
+    return DECLINED_BECAUSE.getOrDefault(reason, REASON_NAME.matcher(reason).matches() ? "(" + reason + ")"
+        : DECLINED_BECAUSE.get("OTHER"));
   }
 }

@@ -17,7 +17,8 @@ final class GeminiModel implements Model {
     this.model = settings.model();
     this.client = new StreamingClient(vertx, new StreamingClient.Settings(StreamingClient.endpoint(settings.baseUrl(),
         "/v1beta/models/" + model + ":streamGenerateContent?alt=sse"), Map.of("x-goog-api-key", settings.apiKey()),
-        ModelException.Who.GEMINI, settings.idleTimeoutMs(), settings.retries(), settings.retryBackoffMs()));
+        ModelException.Who.GEMINI, Redactor.of(settings.apiKey()), settings.idleTimeoutMs(), settings.retries(),
+        settings.retryBackoffMs()));
   }
 
   @Override

@@ -4,7 +4,8 @@ import java.util.regex.Pattern;
 
 /**
  * A failed model request: its HTTP status (0 for transport failures and timeouts), the provider's message and, where
- * it gives one, its error code.
+ * it gives one, its error code. The message is already redacted ({@link SseStream} makes every one through its
+ * {@link Redactor}): it may be shown, stored and logged as it is.
  */
 final class ModelException extends RuntimeException {
 

@@ -32,8 +32,8 @@ final class OpenAiModel implements Model {
         : Map.of("Authorization", "Bearer " + settings.apiKey());
     this.client = new StreamingClient(vertx, new StreamingClient.Settings(StreamingClient.endpoint(
         settings.baseUrl().isBlank() ? OPENAI : settings.baseUrl(), "/chat/completions"), headers,
-        new ModelException.Who(model, "OPENAI_API_KEY"), settings.idleTimeoutMs(), settings.retries(),
-        settings.retryBackoffMs()));
+        new ModelException.Who(model, "OPENAI_API_KEY"), Redactor.of(settings.apiKey()), settings.idleTimeoutMs(),
+        settings.retries(), settings.retryBackoffMs()));
   }
 
   @Override

@@ -30,6 +30,7 @@ final class SseStream {
 
   private final Vertx vertx;
   private final ModelException.Who who;
+  private final Redactor redactor;
   private final Handler<String> onData;
   private final long idleTimeoutMs;
   private final Promise<Void> done = Promise.promise();
@@ -39,9 +40,10 @@ final class SseStream {
   private boolean received;
   private boolean cancelled;
 
-  SseStream(Vertx vertx, ModelException.Who who, long idleTimeoutMs, Handler<String> onData) {
+  SseStream(Vertx vertx, ModelException.Who who, Redactor redactor, long idleTimeoutMs, Handler<String> onData) {
     this.vertx = vertx;
     this.who = who;
+    this.redactor = redactor;
     this.idleTimeoutMs = idleTimeoutMs;
     this.onData = onData;
   }
@@ -150,8 +152,11 @@ final class SseStream {
     } catch (RuntimeException e) {
       // An event of a shape the SDK cannot read: the answer fails now, not at the idle timeout. Operators hear of it
       // (a provider that changed its API, or Quarry's own fault); the event itself, the model's words, only at debug.
-      log.warn("{} sent an event Quarry could not read: {}", who.speaker(), e.toString());
-      log.debug("The event: {}", data, e);
+      // Both lines without the key a server may have put in its event (the SDK's words may quote the event).
+      log.warn("{} sent an event Quarry could not read: {}", who.speaker(), redactor.apply(e.toString()));
+      if (log.isDebugEnabled()) {
+        log.debug("The event: {}", redactor.apply(data.toString()), redactor.scrub(e));
+      }
       fail(ModelException.unreadable(who, "an event Quarry could not read"));
     }
   }
@@ -176,8 +181,12 @@ final class SseStream {
     done.tryComplete();
   }
 
+  /**
+   * Every failure is made here, and what the server (or the transport) said is redacted here, once: from here its
+   * words reach the user, the stored reply, the bus and the log.
+   */
   private ModelException failure(int status, String message, String code, boolean timedOut) {
-    return new ModelException(who, status, message, code, timedOut);
+    return new ModelException(who, status, redactor.apply(message), code, timedOut);
   }
 
   private void fail(ModelException e) {

@@ -22,9 +22,10 @@ final class StreamingClient {
    * @param url the endpoint, parsed once: parsing a URL per request costs class loading on the event loop the first
    *     time
    * @param headers the key's header among them
+   * @param redactor what the server says goes through it before Quarry passes it on: the key it was sent, above all
    */
-  record Settings(String url, Map<String, String> headers, ModelException.Who who, long idleTimeoutMs, int retries,
-      long retryBackoffMs) {
+  record Settings(String url, Map<String, String> headers, ModelException.Who who, Redactor redactor,
+      long idleTimeoutMs, int retries, long retryBackoffMs) {
   }
 
   private final Vertx vertx;
@@ -69,7 +70,7 @@ final class StreamingClient {
 
   private Future<Void> attempt(JsonObject body, Handler<String> onData, int retriesLeft, SseStream[] current,
       boolean[] cancelled) {
-    SseStream stream = new SseStream(vertx, settings.who(), settings.idleTimeoutMs(), onData)
+    SseStream stream = new SseStream(vertx, settings.who(), settings.redactor(), settings.idleTimeoutMs(), onData)
         .send(http, new RequestOptions(endpoint), body);
     current[0] = stream;
     return stream.done().recover(e -> {

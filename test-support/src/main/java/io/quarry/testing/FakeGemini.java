@@ -138,7 +138,12 @@ public final class FakeGemini extends ScriptedServer<FakeGemini.Request, FakeGem
     /** {@code candidates} that is no array. */
     @Override
     public Script oddEvent() {
-      return chunk(new JsonObject().put("candidates", "none"));
+      return oddEvent("none");
+    }
+
+    @Override
+    public Script oddEvent(String text) {
+      return chunk(new JsonObject().put("candidates", text));
     }
 
     /** What Gemini 2.5 sends as nothing: a candidate with no parts, finished STOP. */

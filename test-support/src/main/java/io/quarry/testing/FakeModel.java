@@ -92,6 +92,9 @@ public interface FakeModel<Q extends FakeModel.Request> {
     /** An event that is JSON but of a shape the provider's SDK cannot read. */
     Script oddEvent();
 
+    /** An event the provider's SDK cannot read, with {@code text} in the field it cannot read. */
+    Script oddEvent(String text);
+
     /** The end: a tool call the model could not form. */
     Script malformed(int promptTokens);
 
@@ -108,6 +111,9 @@ public interface FakeModel<Q extends FakeModel.Request> {
 
     /** An HTTP error with the provider's error body, before any event. */
     Script httpError(int status, String message);
+
+    /** An HTTP error whose body is {@code text} as given, plain text: a proxy's, not the provider's shape. */
+    Script rawError(int status, String text);
 
     /** The HTTP 400 the provider answers a request too large for the model's context with. */
     Script contextTooLarge();

@@ -167,7 +167,12 @@ public final class FakeOpenAI extends ScriptedServer<FakeOpenAI.Request, FakeOpe
     /** A delta whose {@code content} is an object, not text. */
     @Override
     public Script oddEvent() {
-      return add(new Delta(new JsonObject().put("content", new JsonObject().put("not", "text"))));
+      return oddEvent("text");
+    }
+
+    @Override
+    public Script oddEvent(String text) {
+      return add(new Delta(new JsonObject().put("content", new JsonObject().put("not", text))));
     }
 
     /** A call whose arguments are cut off, no JSON object, then finish reason {@code tool_calls}. */

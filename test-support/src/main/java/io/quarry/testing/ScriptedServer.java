@@ -46,6 +46,9 @@ abstract class ScriptedServer<Q extends FakeModel.Request, S extends ScriptedSer
   private record HangUp() implements Step {
   }
 
+  private record RawError(int status, String text) implements Step {
+  }
+
   /**
    * A script's steps and those every provider's script has; each provider's Script extends it naming itself as
    * {@code S}, so that these steps return that Script, as its own do.
@@ -91,6 +94,11 @@ abstract class ScriptedServer<Q extends FakeModel.Request, S extends ScriptedSer
     @Override
     public S hangUp() {
       return add(new HangUp());
+    }
+
+    @Override
+    public S rawError(int status, String text) {
+      return add(new RawError(status, text));
     }
 
     /** When each step the provider writes was written (System.nanoTime): one time a step, however many events. */
@@ -261,6 +269,8 @@ abstract class ScriptedServer<Q extends FakeModel.Request, S extends ScriptedSer
       });
     } else if (step instanceof HttpError error) {
       fail(response, error.status(), error.error());
+    } else if (step instanceof RawError raw) {
+      response.setStatusCode(raw.status()).putHeader("Content-Type", "text/plain").end(raw.text());
     } else if (step instanceof HangUp) {
       response.reset();
     } else {
