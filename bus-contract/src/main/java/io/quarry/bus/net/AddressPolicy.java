@@ -21,6 +21,13 @@ import java.util.stream.Collectors;
  */
 public record AddressPolicy(boolean allowPrivate, Set<String> allowedAddresses, Set<String> trustedPrefixes) {
 
+  /** Each trusted prefix as its server reads it ({@link NormalUrl}); one with no single reading is refused. */
+  public AddressPolicy {
+    trustedPrefixes = trustedPrefixes.stream().map(prefix -> NormalUrl.of(prefix).orElseThrow(
+        () -> new IllegalArgumentException("Not a URL prefix that can be trusted: " + prefix)))
+        .collect(Collectors.toUnmodifiableSet());
+  }
+
   public AddressPolicy(boolean allowPrivate, Set<String> allowedAddresses) {
     this(allowPrivate, allowedAddresses, Set.of());
   }
@@ -34,9 +41,16 @@ public record AddressPolicy(boolean allowPrivate, Set<String> allowedAddresses, 
     return new AddressPolicy(allowPrivate, allowed, Set.copyOf(csv(trustedPrefixesCsv)));
   }
 
-  /** Whether a URL lies under a trusted prefix (compared as written: no normalisation). */
+  /**
+   * Whether a URL lies under a trusted prefix, read as its server reads it: percent-decoded, dot segments resolved
+   * ({@code /samples/%2e%2e/api/health} is {@code /api/health}), and whole segments only. A URL that servers may read in
+   * more than one way (an encoded slash, say) lies under none.
+   */
   public boolean trusts(String url) {
-    return trustedPrefixes.stream().anyMatch(prefix -> url.startsWith(prefix) && !url.substring(prefix.length()).contains(".."));
+    Optional<String> normal = NormalUrl.of(url);
+    return normal.isPresent() && trustedPrefixes.stream().anyMatch(prefix -> normal.get().startsWith(prefix)
+        && (prefix.endsWith("/") || normal.get().length() == prefix.length()
+        || normal.get().charAt(prefix.length()) == '/'));
   }
 
   private static java.util.List<String> csv(String text) {

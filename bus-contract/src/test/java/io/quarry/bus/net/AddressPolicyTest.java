@@ -47,6 +47,33 @@ class AddressPolicyTest {
   }
 
   @Test
+  @DisplayName("a URL is under a trusted prefix as its server reads it: percent-decoded, dot segments resolved, whole"
+      + " segments; one that servers may read in more than one way is under none")
+  void trustedPrefixes() {
+    String samples = "http://127.0.0.1:8080/samples/";
+    AddressPolicy policy = AddressPolicy.of(false, "", samples);
+    for (String escape : new String[] {"%2e%2e/api/health", "%2E%2E/", "%2e%2E/api/samples", ".%2e/api/health",
+        "./../api/x", "..%2fapi", "..%2Fapi", "%2e%2e%2Fapi%2Fhealth", "a%2f..%2f..%2fapi", "..%5capi", "..;/api/health",
+        "%252e%252e/api/health", "x/../../api/health", "x/..//api/health", "..", "%2e%2e", "a//b", "%00", "%zz", "%2",
+        "%c0%ae%c0%ae/api", "%ff"}) {
+      assertThat(policy.trusts(samples + escape)).as(escape).isFalse();
+    }
+    for (String trusted : new String[] {"people.parquet", "people%2Eparquet", "./people.parquet", "a/../people.parquet",
+        "%2e/people.parquet", "people.parquet?x=../../api", "sub/dir/"}) {
+      assertThat(policy.trusts(samples + trusted)).as(trusted).isTrue();
+    }
+    assertThat(policy.trusts("HTTP://127.0.0.1:8080/samples/people.parquet")).isTrue();
+    for (String other : new String[] {"http://127.0.0.1:8080/samples", "http://127.0.0.1:8080/samplesX/a.parquet",
+        "http://127.0.0.1:8080/api/health", "http://127.0.0.1:8081/samples/a.parquet", "https://127.0.0.1:8080/samples/a",
+        "http://127.1:8080/samples/a.parquet"}) {
+      assertThat(policy.trusts(other)).as(other).isFalse();
+    }
+    AddressPolicy noSlash = AddressPolicy.of(false, "", "http://10.0.0.1/data");
+    assertThat(noSlash.trusts("http://10.0.0.1/data/a.parquet")).isTrue();
+    assertThat(noSlash.trusts("http://10.0.0.1/data-private/a.parquet")).isFalse();
+  }
+
+  @Test
   @DisplayName("numeric hosts read as inet_aton reads them")
   void numericHosts() {
     assertThat(Hosts.numericV4("127.1").orElseThrow().getHostAddress()).isEqualTo("127.0.0.1");
