@@ -26,6 +26,23 @@ class AddressPolicyTest {
   }
 
   @Test
+  @DisplayName("every IPv6 form that leads to a loopback or private IPv4 address is refused, in hex as in dotted form:"
+      + " mapped, compatible, translated (::ffff:0:0:0/96), NAT64 (well-known and local-use), 6to4, Teredo")
+  void embeddedV4() throws Exception {
+    for (String literal : new String[] {"::ffff:0:7f00:1", "::ffff:0:127.0.0.1", "0:0:0:0:ffff:0:7f00:1",
+        "::ffff:0:a00:1", "::ffff:0:a9fe:a9fe", "::ffff:7f00:1", "0:0:0:0:0:ffff:7f00:1", "::7f00:1", "::127.0.0.1",
+        "::a9fe:a9fe", "64:ff9b::7f00:1", "64:ff9b::127.0.0.1", "64:ff9b::c0a8:1", "64:ff9b:1::7f00:1",
+        "64:ff9b:1:7f00:1::", "64:ff9b:1:7f:0:100::", "2002:7f00:1::", "2002:7f00:1:1::1", "2002:a9fe:a9fe::",
+        "2001:0:7f00:1::80ff:fffe", "2001:0:4136:e378:8000:63bf:3fff:fdd2"}) {
+      assertThat(refused(literal)).as(literal).isTrue();
+    }
+    for (String literal : new String[] {"::ffff:0:808:808", "64:ff9b::8.8.8.8", "2002:808:808:1::1", "2001:db9::1",
+        "2001:1::1"}) {
+      assertThat(refused(literal)).as(literal).isFalse();
+    }
+  }
+
+  @Test
   @DisplayName("public addresses pass")
   void publicAddresses() throws Exception {
     for (String literal : new String[] {"8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "2001:4860:4860::8888",
