@@ -37,11 +37,16 @@ class WorkerProcessIT {
   }
 
   @Test
-  @DisplayName("java -jar quarry.jar starts two capped worker processes; killing the node with SIGKILL takes them down too")
+  @DisplayName("java -jar quarry.jar starts two capped worker processes, which get none of its keys, passwords or tokens;"
+      + " killing the node with SIGKILL takes them down too")
   void workersFollowTheirNode() throws Exception {
     int port = JarCommand.freePort();
-    node = JarNode.launch(dir.resolve("node.log"), Map.of("QUARRY_HTTP_PORT", String.valueOf(port),
-        "QUARRY_DATA_DIR", dir.resolve("data").toString()), "--config", dir.resolve("absent.json").toString());
+    Map<String, String> env = new java.util.HashMap<>(SECRETS);
+    env.putAll(Map.of("QUARRY_HTTP_PORT", String.valueOf(port), "QUARRY_DATA_DIR", dir.resolve("data").toString(),
+        "TZ", "UTC", "LANG", "C.UTF-8", "QUARRY_LOG_LEVEL", "INFO"));
+    node = JarNode.launch(dir.resolve("node.log"), List.of("-Dsome.db.password=hunter2",
+        "-Djavax.net.ssl.keyStorePassword=changeit", "-Dquarry.test.setting=kept"), env,
+        "--config", dir.resolve("absent.json").toString());
     node.awaitStarted(120);
 
     JsonObject health = WebClient.create(vertx).get(port, "127.0.0.1", "/api/health/nodes").send().await().bodyAsJsonObject();
@@ -52,6 +57,7 @@ class WorkerProcessIT {
     for (ProcessHandle child : children) {
       assertThat(child.parent().map(ProcessHandle::pid)).hasValue(node.process.pid());
       assertThat(child.info().commandLine().orElse("")).contains("--roles worker");
+      assertOnlyWhatAWorkerNeeds(child.pid());
     }
     assertThat(workers.getJsonObject(0).getLong("memory_cap_bytes")).isEqualTo(3072L << 20);
 
@@ -80,6 +86,27 @@ class WorkerProcessIT {
     List<String> workers = node.process.descendants().map(p -> p.info().commandLine().orElse(""))
         .filter(c -> c.contains("--roles worker")).toList();
     assertThat(workers).singleElement().asString().contains("-XX:SharedArchiveFile=" + archives(data).get(0));
+  }
+
+  /** What an operator may have in a node's environment that its worker processes, which run users' SQL, must not get. */
+  private static final Map<String, String> SECRETS = Map.of("OPENAI_API_KEY", "sk-test-openai", "GEMINI_API_KEY",
+      "test-gemini", "SOME_DB_PASSWORD", "hunter2", "MY_TOKEN", "t0ken", "AWS_SECRET_ACCESS_KEY", "aws-secret");
+
+  /** As the operating system holds them: the worker's environment and command line, read in /proc. */
+  private static void assertOnlyWhatAWorkerNeeds(long pid) throws IOException {
+    Map<String, String> environment = new java.util.HashMap<>();
+    for (String entry : Files.readString(Path.of("/proc/" + pid + "/environ")).split("\0")) {
+      int equals = entry.indexOf('=');
+      if (equals > 0) {
+        environment.put(entry.substring(0, equals), entry.substring(equals + 1));
+      }
+    }
+    assertThat(environment).doesNotContainKeys(SECRETS.keySet().toArray(String[]::new))
+        .containsKey("PATH").contains(Map.entry("TZ", "UTC"), Map.entry("LANG", "C.UTF-8"),
+            Map.entry("QUARRY_LOG_LEVEL", "INFO"), Map.entry("MALLOC_ARENA_MAX", "2"));
+    assertThat(String.join("\n", environment.values())).doesNotContain(SECRETS.values().toArray(String[]::new));
+    String commandLine = Files.readString(Path.of("/proc/" + pid + "/cmdline")).replace('\0', ' ');
+    assertThat(commandLine).contains("-Dquarry.test.setting=kept").doesNotContain("hunter2", "changeit");
   }
 
   /** The class archives (and archives being written) in a node's data directory. */

@@ -375,6 +375,20 @@ class PipelineTest {
   }
 
   @Test
+  @DisplayName("with private networks disallowed, every IPv6 form that embeds 127.0.0.1 (translated, NAT64, 6to4,"
+      + " compatible, Teredo) is refused by the address policy, before any connection")
+  void embeddedLoopbackRefused() {
+    Pipeline strict = pipeline(FAST, AddressPolicy.of(false, ""));
+    for (String host : new String[] {"[::ffff:0:7f00:1]", "[::ffff:0:127.0.0.1]", "[64:ff9b::7f00:1]",
+        "[64:ff9b::127.0.0.1]", "[64:ff9b:1::7f00:1]", "[2002:7f00:1::]", "[::127.0.0.1]", "[::7f00:1]",
+        "[2001:0:7f00:1::80ff:fffe]"}) {
+      QuarryException e = failure(strict, "http://" + host + ":" + server.port() + "/people.parquet");
+      assertThat(e.getMessage()).as(host)
+          .startsWith("URL points to a private or local network address, which is not allowed");
+    }
+  }
+
+  @Test
   @DisplayName("a redirect to a forbidden address (127.0.0.2 here) is refused; the target never sees a request")
   void redirectToForbidden() {
     ParquetServer forbidden = ParquetServer.start(vertx, "127.0.0.2");

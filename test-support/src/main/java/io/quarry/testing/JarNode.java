@@ -43,8 +43,15 @@ public final class JarNode {
    * a test runs up to nine nodes on two cores, and what it checks is the jar's behaviour, not its JIT's.
    */
   public static JarNode launch(Path log, Map<String, String> env, String... args) throws IOException {
-    return launch(Path.of(System.getProperty("quarry.jar")), List.of("-Xmx512m", "-XX:TieredStopAtLevel=1",
-        "-XX:+UseSerialGC"), log, env, args);
+    return launch(log, List.of(), env, args);
+  }
+
+  /** As {@link #launch(Path, Map, String...)}, with more options for its JVM (an operator's {@code -D} settings). */
+  public static JarNode launch(Path log, List<String> jvmOptions, Map<String, String> env, String... args)
+      throws IOException {
+    List<String> options = new java.util.ArrayList<>(List.of("-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+    options.addAll(jvmOptions);
+    return launch(Path.of(System.getProperty("quarry.jar")), options, log, env, args);
   }
 
   /** As an operator starts it (a benchmark's node): only its heap bounded. */

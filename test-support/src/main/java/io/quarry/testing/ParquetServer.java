@@ -71,6 +71,7 @@ public final class ParquetServer {
     private volatile long holdRangesAfterBytes;
     private volatile long dropRangesAfterBytes = -1;
     private volatile boolean shortRanges;
+    private volatile long misplacedBy;
     private volatile boolean zeroCopy;
     private volatile String cacheControl;
     private volatile long roundTripMs;
@@ -266,6 +267,15 @@ public final class ParquetServer {
     /** Responses to explicit ranges carry only the first half of the bytes asked for (and say so), or again all. */
     public Route shortRanges(boolean on) {
       shortRanges = on;
+      return this;
+    }
+
+    /**
+     * Ranges (a file's tail too) that start at {@code bytes} or later are answered with the bytes asked for under a
+     * {@code Content-Range} {@code bytes} earlier, which names other bytes of the file than those sent; 0: the truth.
+     */
+    public Route misplaceRanges(long bytes) {
+      misplacedBy = bytes;
       return this;
     }
 
@@ -582,9 +592,10 @@ public final class ParquetServer {
       }
       Part part = range.matches() ? Part.RANGE : Part.TAIL;
       long delay = part == Part.TAIL ? route.delayTailMs : from == 0 ? route.delayFirstBytesMs : route.delayOtherRangesMs;
+      long shift = route.misplacedBy > 0 && from >= route.misplacedBy ? route.misplacedBy : 0;
       String contentRange = part == Part.TAIL && route.claimedLength >= 0
           ? (route.claimedLength - (to - from + 1)) + "-" + (route.claimedLength - 1) + "/" + route.claimedLength
-          : from + "-" + to + "/" + length;
+          : (from - shift) + "-" + (to - shift) + "/" + length;
       later(delay, () -> body(route,
           headers(route, response).setStatusCode(206).putHeader("Content-Range", "bytes " + contentRange), from, to, part));
       return;

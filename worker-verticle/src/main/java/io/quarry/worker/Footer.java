@@ -36,6 +36,13 @@ record Footer(long at, long heldFrom, boolean whole) {
       return Future.failedFuture(QueryFailure.network(url, "The server answered a range request without a valid"
           + " Content-Range"));
     }
+    // The file's last bytes were asked for: bytes said to end elsewhere would be written at the wrong place, and the
+    // engine would then fail on the copy as if the file were broken, when its server is.
+    if (tail.to() != tail.size() || tail.from() >= tail.to()) {
+      exchange.discard();
+      return Future.failedFuture(QueryFailure.network(url, "The server sent other bytes than the range asked for ("
+          + exchange.response().getHeader("Content-Range") + " for " + exchange.request().headers().get("Range") + ")"));
+    }
     return body(exchange, tail.to() - tail.from()).onSuccess(bytes -> CacheMetrics.fetched(bytes.length()))
         .compose(bytes -> place(vertx, bytes, tail, target, maxFooterBytes, wholeBelowBytes, ranges, version));
   }

@@ -137,6 +137,20 @@ class SparseFaultsTest {
   }
 
   @Test
+  @DisplayName("a server whose Content-Range names other bytes than the file's tail asked for is at fault: the query"
+      + " fails as a network error that says so, not as an engine error on a misplaced footer; the next works")
+  void otherBytesThanTheTail() {
+    route.misplaceRanges(1_000);
+    ReplyException e = worker.failure("SELECT sum(id) FROM t", tables);
+    assertThat(Failure.classify(e)).isEqualTo(Failure.NETWORK);
+    assertThat(Failure.messageOf(e)).isEqualTo("The dataset at " + tables.get("t") + " is no longer accessible");
+    assertThat(Failure.detailsOf(e)).startsWith("The server sent other bytes than the range asked for (bytes ")
+        .endsWith(" for bytes=-" + Revalidation.NEW_COPY_TAIL_BYTES + ")");
+    route.misplaceRanges(0);
+    assertThat(row("SELECT sum(id) FROM t").getLong(0)).isEqualTo(ID_SUM);
+  }
+
+  @Test
   @DisplayName("a connection dropped in the middle of a range fails the query clearly; the next works")
   void droppedMidRange() {
     route.dropRangesAfter(10_000);

@@ -21,6 +21,13 @@ import java.util.stream.Collectors;
  */
 public record AddressPolicy(boolean allowPrivate, Set<String> allowedAddresses, Set<String> trustedPrefixes) {
 
+  /** Each trusted prefix as its server reads it ({@link NormalUrl}); one with no single reading is refused. */
+  public AddressPolicy {
+    trustedPrefixes = trustedPrefixes.stream().map(prefix -> NormalUrl.of(prefix).orElseThrow(
+        () -> new IllegalArgumentException("Not a URL prefix that can be trusted: " + prefix)))
+        .collect(Collectors.toUnmodifiableSet());
+  }
+
   public AddressPolicy(boolean allowPrivate, Set<String> allowedAddresses) {
     this(allowPrivate, allowedAddresses, Set.of());
   }
@@ -34,9 +41,16 @@ public record AddressPolicy(boolean allowPrivate, Set<String> allowedAddresses, 
     return new AddressPolicy(allowPrivate, allowed, Set.copyOf(csv(trustedPrefixesCsv)));
   }
 
-  /** Whether a URL lies under a trusted prefix (compared as written: no normalisation). */
+  /**
+   * Whether a URL lies under a trusted prefix, read as its server reads it: percent-decoded, dot segments resolved
+   * ({@code /samples/%2e%2e/api/health} is {@code /api/health}), and whole segments only. A URL that servers may read in
+   * more than one way (an encoded slash, say) lies under none.
+   */
   public boolean trusts(String url) {
-    return trustedPrefixes.stream().anyMatch(prefix -> url.startsWith(prefix) && !url.substring(prefix.length()).contains(".."));
+    Optional<String> normal = NormalUrl.of(url);
+    return normal.isPresent() && trustedPrefixes.stream().anyMatch(prefix -> normal.get().startsWith(prefix)
+        && (prefix.endsWith("/") || normal.get().length() == prefix.length()
+        || normal.get().charAt(prefix.length()) == '/'));
   }
 
   private static java.util.List<String> csv(String text) {
@@ -62,26 +76,46 @@ public record AddressPolicy(boolean allowPrivate, Set<String> allowedAddresses, 
       return isPublicV4(v4.getAddress());
     }
     byte[] b = address.getAddress();
-    int first = b[0] & 0xff;
-    if ((first & 0xfe) == 0xfc) {
+    if ((b[0] & 0xfe) == 0xfc) {
       return false; // fc00::/7 unique local
     }
-    if (embedsV4(b, 0, 10) && (b[10] & 0xff) == 0xff && (b[11] & 0xff) == 0xff) {
-      return isPublicV4(Arrays.copyOfRange(b, 12, 16)); // ::ffff:a.b.c.d mapped
+    Optional<byte[]> v4 = embeddedV4(b);
+    if (v4.isPresent()) {
+      return isPublicV4(v4.get());
     }
-    if (embedsV4(b, 0, 12)) {
-      return isPublicV4(Arrays.copyOfRange(b, 12, 16)); // ::a.b.c.d compatible
-    }
-    if (first == 0x20 && (b[1] & 0xff) == 0x02) {
-      return isPublicV4(Arrays.copyOfRange(b, 2, 6)); // 2002::/16 6to4
-    }
-    if (first == 0x00 && (b[1] & 0xff) == 0x64 && (b[2] & 0xff) == 0xff && (b[3] & 0xff) == 0x9b) {
-      return isPublicV4(Arrays.copyOfRange(b, 12, 16)); // 64:ff9b::/96 NAT64
-    }
-    return address instanceof Inet6Address;
+    // The rest of 64:ff9b::/32, such as 64:ff9b:1::/48 (local-use NAT64, RFC 8215), places its IPv4 address where
+    // its translator's prefix length says, which no one outside knows; Teredo (2001::/32) reaches its client through
+    // a relay and hides its address (inverted): neither is a dataset origin's address.
+    return !startsWith(b, 0x00, 0x64, 0xff, 0x9b) && !startsWith(b, 0x20, 0x01, 0x00, 0x00);
   }
 
-  private static boolean embedsV4(byte[] b, int from, int to) {
+  /**
+   * The IPv4 address an IPv6 one leads to, where its form says: IPv4-mapped {@code ::ffff:a.b.c.d}, IPv4-compatible
+   * {@code ::a.b.c.d}, IPv4-translated {@code ::ffff:0:a.b.c.d} (SIIT), NAT64's well-known {@code 64:ff9b::a.b.c.d}
+   * and 6to4's {@code 2002:AABB:CCDD::/48}. Hex forms are the same bytes ({@code ::ffff:0:7f00:1} is 127.0.0.1).
+   */
+  private static Optional<byte[]> embeddedV4(byte[] b) {
+    boolean mapped = zero(b, 0, 10) && (b[10] & 0xff) == 0xff && (b[11] & 0xff) == 0xff;
+    boolean compatible = zero(b, 0, 12);
+    boolean translated = zero(b, 0, 8) && (b[8] & 0xff) == 0xff && (b[9] & 0xff) == 0xff && zero(b, 10, 12);
+    boolean nat64 = startsWith(b, 0x00, 0x64, 0xff, 0x9b) && zero(b, 4, 12);
+    if (mapped || compatible || translated || nat64) {
+      return Optional.of(Arrays.copyOfRange(b, 12, 16));
+    }
+    return startsWith(b, 0x20, 0x02) ? Optional.of(Arrays.copyOfRange(b, 2, 6)) : Optional.empty();
+  }
+
+  private static boolean startsWith(byte[] b, int... prefix) {
+    for (int i = 0; i < prefix.length; i++) {
+      if ((b[i] & 0xff) != prefix[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether bytes {@code from} to {@code to} (excluded) are all zero. */
+  private static boolean zero(byte[] b, int from, int to) {
     for (int i = from; i < to; i++) {
       if (b[i] != 0) {
         return false;

@@ -26,6 +26,23 @@ class AddressPolicyTest {
   }
 
   @Test
+  @DisplayName("every IPv6 form that leads to a loopback or private IPv4 address is refused, in hex as in dotted form:"
+      + " mapped, compatible, translated (::ffff:0:0:0/96), NAT64 (well-known and local-use), 6to4, Teredo")
+  void embeddedV4() throws Exception {
+    for (String literal : new String[] {"::ffff:0:7f00:1", "::ffff:0:127.0.0.1", "0:0:0:0:ffff:0:7f00:1",
+        "::ffff:0:a00:1", "::ffff:0:a9fe:a9fe", "::ffff:7f00:1", "0:0:0:0:0:ffff:7f00:1", "::7f00:1", "::127.0.0.1",
+        "::a9fe:a9fe", "64:ff9b::7f00:1", "64:ff9b::127.0.0.1", "64:ff9b::c0a8:1", "64:ff9b:1::7f00:1",
+        "64:ff9b:1:7f00:1::", "64:ff9b:1:7f:0:100::", "2002:7f00:1::", "2002:7f00:1:1::1", "2002:a9fe:a9fe::",
+        "2001:0:7f00:1::80ff:fffe", "2001:0:4136:e378:8000:63bf:3fff:fdd2"}) {
+      assertThat(refused(literal)).as(literal).isTrue();
+    }
+    for (String literal : new String[] {"::ffff:0:808:808", "64:ff9b::8.8.8.8", "2002:808:808:1::1", "2001:db9::1",
+        "2001:1::1"}) {
+      assertThat(refused(literal)).as(literal).isFalse();
+    }
+  }
+
+  @Test
   @DisplayName("public addresses pass")
   void publicAddresses() throws Exception {
     for (String literal : new String[] {"8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "2001:4860:4860::8888",
@@ -44,6 +61,33 @@ class AddressPolicyTest {
     assertThat(AddressPolicy.of(false, "127.1, [::1]").allowedAddresses()).containsExactlyInAnyOrder("127.0.0.1", "0:0:0:0:0:0:0:1");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> AddressPolicy.of(false, "files.internal"))
         .hasMessage("Not an IP address: files.internal");
+  }
+
+  @Test
+  @DisplayName("a URL is under a trusted prefix as its server reads it: percent-decoded, dot segments resolved, whole"
+      + " segments; one that servers may read in more than one way is under none")
+  void trustedPrefixes() {
+    String samples = "http://127.0.0.1:8080/samples/";
+    AddressPolicy policy = AddressPolicy.of(false, "", samples);
+    for (String escape : new String[] {"%2e%2e/api/health", "%2E%2E/", "%2e%2E/api/samples", ".%2e/api/health",
+        "./../api/x", "..%2fapi", "..%2Fapi", "%2e%2e%2Fapi%2Fhealth", "a%2f..%2f..%2fapi", "..%5capi", "..;/api/health",
+        "%252e%252e/api/health", "x/../../api/health", "x/..//api/health", "..", "%2e%2e", "a//b", "%00", "%zz", "%2",
+        "%c0%ae%c0%ae/api", "%ff"}) {
+      assertThat(policy.trusts(samples + escape)).as(escape).isFalse();
+    }
+    for (String trusted : new String[] {"people.parquet", "people%2Eparquet", "./people.parquet", "a/../people.parquet",
+        "%2e/people.parquet", "people.parquet?x=../../api", "sub/dir/"}) {
+      assertThat(policy.trusts(samples + trusted)).as(trusted).isTrue();
+    }
+    assertThat(policy.trusts("HTTP://127.0.0.1:8080/samples/people.parquet")).isTrue();
+    for (String other : new String[] {"http://127.0.0.1:8080/samples", "http://127.0.0.1:8080/samplesX/a.parquet",
+        "http://127.0.0.1:8080/api/health", "http://127.0.0.1:8081/samples/a.parquet", "https://127.0.0.1:8080/samples/a",
+        "http://127.1:8080/samples/a.parquet"}) {
+      assertThat(policy.trusts(other)).as(other).isFalse();
+    }
+    AddressPolicy noSlash = AddressPolicy.of(false, "", "http://10.0.0.1/data");
+    assertThat(noSlash.trusts("http://10.0.0.1/data/a.parquet")).isTrue();
+    assertThat(noSlash.trusts("http://10.0.0.1/data-private/a.parquet")).isFalse();
   }
 
   @Test

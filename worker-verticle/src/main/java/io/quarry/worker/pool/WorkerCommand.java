@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -121,7 +120,9 @@ final class WorkerCommand {
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass,
         "--roles", "worker", "--cluster", "--config", configFile.toString(), "--supervisor", supervisor + "/" + workerId));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-    scrub(builder.environment());
+    // Built anew, not inherited: a worker runs users' SQL, and gets none of the node's keys, passwords or tokens.
+    builder.environment().clear();
+    builder.environment().putAll(WorkerEnvironment.variables(System.getenv()));
     return builder;
   }
 
@@ -145,24 +146,7 @@ final class WorkerCommand {
         "-XX:+ExitOnOutOfMemoryError",
         "-XX:ErrorFile=" + home.resolve("worker-" + slot + "-crash-%p.log")));
     options.addAll(HAZELCAST_ACCESS);
-    options.addAll(systemProperties());
+    options.addAll(WorkerEnvironment.properties(ManagementFactory.getRuntimeMXBean().getInputArguments()));
     return options;
-  }
-
-  /** The node's own {@code -D} settings (logging, name resolution, Vert.x options) hold for its workers too. */
-  private static List<String> systemProperties() {
-    return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-        .filter(a -> a.startsWith("-D"))
-        .toList();
-  }
-
-  /**
-   * A worker needs neither the Gemini key nor the node's settings: its configuration file says everything, but for
-   * how it logs, which its node's logging configuration reads from the environment.
-   */
-  private static void scrub(Map<String, String> environment) {
-    environment.keySet().removeIf(name -> (name.startsWith("QUARRY_") || name.startsWith("GEMINI_"))
-        && !name.equals("QUARRY_LOG_FORMAT") && !name.equals("QUARRY_LOG_LEVEL"));
-    environment.put("MALLOC_ARENA_MAX", "2");
   }
 }
