@@ -124,7 +124,11 @@ public final class ApiOps {
 
   // Conversations
 
-  /** A new conversation. NOT_FOUND for an unknown user; BAD_REQUEST for a title too long or an id not a UUID. */
+  /**
+   * A new conversation. NOT_FOUND for an unknown user; BAD_REQUEST for a title too long or an id not a UUID; CONFLICT
+   * "Field 'id' is already in use: choose another UUID" for an id another user's conversation has, whoever's it is
+   * (the user's own answers that conversation, as a request sent twice must).
+   */
   public static final Operation<CreateConversation, Conversation> CONVERSATION_CREATE = read(API_CONVERSATION_CREATE,
       CreateConversation.CODEC, CONVERSATION);
   /** The user's conversations, newest first. */

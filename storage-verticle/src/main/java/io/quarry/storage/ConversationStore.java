@@ -1,6 +1,7 @@
 package io.quarry.storage;
 
 import io.quarry.bus.Conversation;
+import io.quarry.bus.QuarryException;
 import io.quarry.bus.Scopes.ConversationRef;
 import io.quarry.bus.Scopes.UserRef;
 import io.quarry.bus.StorageClient;
@@ -18,6 +19,8 @@ import java.util.List;
 final class ConversationStore {
 
   static final String NOT_FOUND = "Conversation not found";
+  /** Whoever's conversation has the id: the refusal says no more than that it is taken. */
+  static final String ID_TAKEN = "Field 'id' is already in use: choose another UUID";
   private static final String COLUMNS = "id, user_id, title, created_at, updated_at";
 
   private final Db db;
@@ -30,25 +33,56 @@ final class ConversationStore {
     this.quotas = quotas;
   }
 
-  /** A second delivery of the same request (the id its caller chose) answers the conversation it made. */
+  /**
+   * A second delivery of the same request (the id its caller chose) answers the conversation it made. An id another
+   * user's conversation has is refused, as {@link #ID_TAKEN} whoever that is: the id is the table's key, so it cannot
+   * be made again, and nothing of the other conversation is said.
+   */
   Future<Conversation> create(NewConversation request) {
     String now = Timestamps.now();
     Conversation created = new Conversation(Db.idOr(request.id()), request.userId(), request.title(), now, now);
-    return db.tx(conn -> db.run(conn, "SELECT " + COLUMNS + " FROM conversations WHERE id = ? AND user_id = ?",
-            created.id(), created.userId())
-        .compose(made -> made.size() > 0 ? Future.succeededFuture(conversation(made.iterator().next()))
-            : insert(conn, created)));
+    return db.tx(conn -> made(conn, created)
+        .compose(made -> made != null ? Future.succeededFuture(made) : insert(conn, created))
+        .compose(inserted -> inserted != null ? Future.succeededFuture(inserted) : madeMeanwhile(conn, created)));
   }
 
-  /** The account's row stays locked until the transaction ends, so two creations cannot both pass the cap. */
+  /** Another transaction made it between the look and the insert (PostgreSQL only: SQLite's hold the one lock). */
+  private Future<Conversation> madeMeanwhile(SqlClient conn, Conversation created) {
+    return made(conn, created).map(made -> {
+      if (made == null) {
+        throw QuarryException.conflict(ID_TAKEN);
+      }
+      return made;
+    });
+  }
+
+  /** The conversation already made under the id when it is the user's; null when there is none; else ID_TAKEN. */
+  private Future<Conversation> made(SqlClient conn, Conversation created) {
+    return db.run(conn, "SELECT " + COLUMNS + " FROM conversations WHERE id = ?", created.id()).map(rows -> {
+      if (rows.size() == 0) {
+        return null;
+      }
+      Conversation made = conversation(rows.iterator().next());
+      if (!made.userId().equals(created.userId())) {
+        throw QuarryException.conflict(ID_TAKEN);
+      }
+      return made;
+    });
+  }
+
+  /**
+   * The account's row stays locked until the transaction ends, so two creations cannot both pass the cap. Null when
+   * the id was taken meanwhile ({@code ON CONFLICT DO NOTHING}: a unique violation would be an error logged).
+   */
   private Future<Conversation> insert(SqlClient conn, Conversation created) {
     return db.one(conn, "User not found", "SELECT id FROM users WHERE id = ? FOR UPDATE", created.userId())
         .compose(locked -> db.one(conn, NOT_FOUND, "SELECT COUNT(*) FROM conversations WHERE user_id = ?",
             created.userId()))
         .compose(count -> count.getLong(0) >= quotas.conversations() ? Future.failedFuture(quotas.tooManyConversations())
-            : db.run(conn, "INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
-                created.id(), created.userId(), created.title(), created.createdAt(), created.updatedAt()))
-        .map(v -> created);
+            : db.run(conn, "INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)"
+                + " ON CONFLICT (id) DO NOTHING", created.id(), created.userId(), created.title(), created.createdAt(),
+                created.updatedAt()))
+        .map(inserted -> inserted.rowCount() > 0 ? created : null);
   }
 
   Future<List<Conversation>> list(UserRef user) {
