@@ -1,6 +1,7 @@
 package io.quarry.bus;
 
 import static io.quarry.bus.Addresses.*;
+import static io.quarry.bus.Fields.optional;
 import static io.quarry.bus.Fields.text;
 
 import io.quarry.bus.DatasetOps.AddDataset;
@@ -58,7 +59,8 @@ public final class ApiOps {
 
   /**
    * {@code id}: optional, a UUID the caller chooses so that a request sent twice makes one conversation; {@code title}:
-   * optional (at most {@link #MAX_TITLE} characters), {@link #DEFAULT_TITLE} when absent or blank.
+   * optional (at most {@link #MAX_TITLE} characters), {@link #DEFAULT_TITLE} when absent or blank. Either, when not
+   * text, is BAD_REQUEST "Field 'x' must be a string", as every field of a public request is ({@link Fields}).
    */
   public record CreateConversation(String userId, String id, String title) {
     static final Codec<CreateConversation> CODEC = Codec.json(
@@ -100,10 +102,6 @@ public final class ApiOps {
         r -> new ConversationRef(r.userId, r.conversationId).toJson().put(Keys.SQL, r.sql).put("format", r.format),
         json -> new ExportQuery(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID), optional(json, Keys.SQL),
             optional(json, "format")));
-  }
-
-  private static String optional(JsonObject json, String key) {
-    return json.getValue(key) instanceof String value ? value : null;
   }
 
   private static List<JsonObject> objects(JsonObject json, String key) {
