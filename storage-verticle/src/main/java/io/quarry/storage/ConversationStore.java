@@ -79,9 +79,9 @@ final class ConversationStore {
         .compose(locked -> db.one(conn, NOT_FOUND, "SELECT COUNT(*) FROM conversations WHERE user_id = ?",
             created.userId()))
         .compose(count -> count.getLong(0) >= quotas.conversations() ? Future.failedFuture(quotas.tooManyConversations())
-            : db.run(conn, "INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)"
-                + " ON CONFLICT (id) DO NOTHING", created.id(), created.userId(), created.title(), created.createdAt(),
-                created.updatedAt()))
+            : db.run(conn, "INSERT INTO conversations (id, user_id, title, title_folded, created_at, updated_at) VALUES"
+                + " (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING", created.id(), created.userId(), created.title(),
+                SearchText.fold(created.title()), created.createdAt(), created.updatedAt()))
         .map(inserted -> inserted.rowCount() > 0 ? created : null);
   }
 
@@ -92,17 +92,18 @@ final class ConversationStore {
   }
 
   /**
-   * The user's conversations whose title or any message holds the query (ignoring case), newest first; each with
-   * {@code match}, a few words around the first message that holds it (null when only the title does).
+   * The user's conversations whose title or any message holds the query (ignoring case and accents, as
+   * {@link SearchText} folds them), newest first; each with {@code match}, a few words around the first message that
+   * holds it (null when only the title does), cut from the message as written.
    */
   Future<List<Found>> search(Search search) {
     String typed = search.query().strip();
-    String query = typed.toLowerCase(java.util.Locale.ROOT);
+    String query = SearchText.fold(typed);
     String pattern = "%" + query.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%";
-    String hit = "SELECT m.content FROM messages m WHERE m.conversation_id = c.id AND lower(m.content) LIKE ? ESCAPE '!'";
+    String hit = "SELECT m.content FROM messages m WHERE m.conversation_id = c.id AND m.content_folded LIKE ? ESCAPE '!'";
     return db.run("SELECT c.id, c.user_id, c.title, c.created_at, c.updated_at, (" + hit
             + " ORDER BY m.created_at LIMIT 1) AS hit FROM conversations c WHERE c.user_id = ? AND"
-            + " (lower(c.title) LIKE ? ESCAPE '!' OR EXISTS (" + hit + ")) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT "
+            + " (c.title_folded LIKE ? ESCAPE '!' OR EXISTS (" + hit + ")) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT "
             + StorageClient.SEARCH_LIMIT, pattern, search.userId(), pattern, pattern)
         .map(rows -> Db.each(rows, row -> new Found(conversation(row), Snippet.around(row.getString("hit"), typed))));
   }
@@ -113,8 +114,9 @@ final class ConversationStore {
   }
 
   Future<Conversation> rename(RenameConversation rename) {
-    return Db.changed(db.run("UPDATE conversations SET title = ?, updated_at = ? WHERE id = ? AND user_id = ?",
-            rename.title(), Timestamps.now(), rename.conversationId(), rename.userId()), NOT_FOUND)
+    return Db.changed(db.run("UPDATE conversations SET title = ?, title_folded = ?, updated_at = ? WHERE id = ? AND"
+            + " user_id = ?", rename.title(), SearchText.fold(rename.title()), Timestamps.now(), rename.conversationId(),
+            rename.userId()), NOT_FOUND)
         .compose(v -> get(new ConversationRef(rename.userId(), rename.conversationId())));
   }
 
