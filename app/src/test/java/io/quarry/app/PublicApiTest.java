@@ -4,6 +4,10 @@ import static io.quarry.testing.Failures.assertFails;
 import static io.quarry.testing.Failures.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.ApiOps;
 import io.quarry.bus.ApiOps.ConversationRead;
@@ -33,11 +37,13 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * The public operations ({@link ApiOps}) as an application on the bus calls them: what each answers, its limits at and
@@ -111,6 +117,42 @@ class PublicApiTest extends ChatTestBase {
     ApiOps.CONVERSATION_DELETE.call(bus, new ConversationRef(me, made.id())).await();
     assertThat(Failure.classify(failure(ApiOps.CONVERSATION_GET.call(bus, new ConversationRef(me, made.id())))))
         .isEqualTo(Failure.NOT_FOUND);
+  }
+
+  @Test
+  @DisplayName("a conversation id another user's conversation has is CONFLICT, the same whoever owns it, with no error"
+      + " logged and nothing of theirs changed; an unused id is made, the owner's own id answers their conversation")
+  void takenId() {
+    String theirs = create(other, UUID.randomUUID().toString(), "Theirs").id();
+    String mine = create(me, UUID.randomUUID().toString(), "Mine").id();
+    List<ILoggingEvent> logged = new CopyOnWriteArrayList<>();
+    AppenderBase<ILoggingEvent> appender = new AppenderBase<>() {
+      @Override
+      protected void append(ILoggingEvent event) {
+        // The node logs on its own meanwhile; a failed create logs its address with the SQL error as cause.
+        if (event.getLevel().isGreaterOrEqual(Level.WARN) && (event.getThrowableProxy() != null
+            || event.getFormattedMessage().contains("conversation.create"))) {
+          logged.add(event);
+        }
+      }
+    };
+    appender.start();
+    Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+    root.addAppender(appender);
+    try {
+      assertFails(createFuture(me, theirs, "Mine now"), Failure.CONFLICT,
+          "Field 'id' is already in use: choose another UUID");
+      assertFails(createFuture(other, mine, "Theirs now"), Failure.CONFLICT,
+          "Field 'id' is already in use: choose another UUID");
+    } finally {
+      root.detachAppender(appender);
+    }
+    assertThat(logged).extracting(ILoggingEvent::getFormattedMessage).isEmpty();
+    assertThat(create(me, mine, "Again").title()).isEqualTo("Mine");
+    assertThat(ApiOps.CONVERSATION_GET.call(bus, new ConversationRef(other, theirs)).await().conversation().title())
+        .isEqualTo("Theirs");
+    assertThat(ApiOps.CONVERSATION_LIST.call(bus, new UserRef(me)).await()).extracting(Conversation::id)
+        .doesNotContain(theirs);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.quarry.bus;
 
 import static io.quarry.bus.Addresses.*;
+import static io.quarry.bus.Fields.optional;
 import static io.quarry.bus.Fields.text;
 
 import io.quarry.bus.DatasetOps.AddDataset;
@@ -58,7 +59,8 @@ public final class ApiOps {
 
   /**
    * {@code id}: optional, a UUID the caller chooses so that a request sent twice makes one conversation; {@code title}:
-   * optional (at most {@link #MAX_TITLE} characters), {@link #DEFAULT_TITLE} when absent or blank.
+   * optional (at most {@link #MAX_TITLE} characters), {@link #DEFAULT_TITLE} when absent or blank. Either, when not
+   * text, is BAD_REQUEST "Field 'x' must be a string", as every field of a public request is ({@link Fields}).
    */
   public record CreateConversation(String userId, String id, String title) {
     static final Codec<CreateConversation> CODEC = Codec.json(
@@ -102,10 +104,6 @@ public final class ApiOps {
             optional(json, "format")));
   }
 
-  private static String optional(JsonObject json, String key) {
-    return json.getValue(key) instanceof String value ? value : null;
-  }
-
   private static List<JsonObject> objects(JsonObject json, String key) {
     return json.getJsonArray(key, new JsonArray()).stream().map(JsonObject.class::cast).toList();
   }
@@ -124,7 +122,11 @@ public final class ApiOps {
 
   // Conversations
 
-  /** A new conversation. NOT_FOUND for an unknown user; BAD_REQUEST for a title too long or an id not a UUID. */
+  /**
+   * A new conversation. NOT_FOUND for an unknown user; BAD_REQUEST for a title too long or an id not a UUID; CONFLICT
+   * "Field 'id' is already in use: choose another UUID" for an id another user's conversation has, whoever's it is
+   * (the user's own answers that conversation, as a request sent twice must).
+   */
   public static final Operation<CreateConversation, Conversation> CONVERSATION_CREATE = read(API_CONVERSATION_CREATE,
       CreateConversation.CODEC, CONVERSATION);
   /** The user's conversations, newest first. */

@@ -21,7 +21,8 @@ public final class DatasetOps {
   public record AddDataset(String userId, String conversationId, String url) {
     static final Codec<AddDataset> CODEC = Codec.json(
         r -> new ConversationRef(r.userId, r.conversationId).toJson().put(Keys.URL, r.url),
-        json -> new AddDataset(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID), json.getString(Keys.URL)));
+        json -> new AddDataset(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID),
+            Fields.optional(json, Keys.URL)));
   }
 
   /**

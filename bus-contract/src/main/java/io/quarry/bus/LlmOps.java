@@ -16,12 +16,12 @@ public final class LlmOps {
   private LlmOps() {
   }
 
-  /** {@code content}: null when what was sent is not text, which its receiver refuses as missing. */
+  /** {@code content}: null when absent, which its receiver refuses as missing; anything but text is BAD_REQUEST. */
   public record StartTurn(String userId, String conversationId, String content) {
     static final Codec<StartTurn> CODEC = Codec.json(
         r -> new ConversationRef(r.userId, r.conversationId).toJson().put(Keys.CONTENT, r.content),
         json -> new StartTurn(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID),
-            json.getValue(Keys.CONTENT) instanceof String content ? content : null));
+            Fields.optional(json, Keys.CONTENT)));
   }
 
   /** The assistant message that will stream, and the user's message as stored. */

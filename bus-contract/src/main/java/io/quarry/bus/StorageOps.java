@@ -64,7 +64,8 @@ public final class StorageOps {
   public record NewConversation(String userId, String id, String title) {
     static final Codec<NewConversation> CODEC = Codec.json(
         r -> new JsonObject().put(Keys.USER_ID, r.userId).put(Keys.ID, r.id).put(Keys.TITLE, r.title),
-        json -> new NewConversation(text(json, Keys.USER_ID), json.getString(Keys.ID), text(json, Keys.TITLE)));
+        json -> new NewConversation(text(json, Keys.USER_ID), Fields.optional(json, Keys.ID),
+            text(json, Keys.TITLE)));
   }
 
   public record Search(String userId, String query) {
@@ -130,7 +131,7 @@ public final class StorageOps {
     public static final Codec<RenameDataset> CODEC = Codec.json(
         r -> new DatasetRef(r.userId, r.conversationId, r.datasetId).toJson().put(Keys.NAME, r.name),
         json -> new RenameDataset(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID), text(json, Keys.DATASET_ID),
-            json.getString(Keys.NAME)));
+            Fields.optional(json, Keys.NAME)));
 
     public DatasetRef ref() {
       return new DatasetRef(userId, conversationId, datasetId);

@@ -1,5 +1,6 @@
 package io.quarry.chat;
 
+import io.quarry.bus.Fields;
 import io.quarry.bus.QuarryException;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
@@ -36,15 +37,9 @@ final class Bodies {
     return value;
   }
 
+  /** Text or absent, as the bus's requests read it ({@link Fields#optional}): the same refusal at every door. */
   static String optionalString(JsonObject body, String field, int maxLength) {
-    Object value = body.getValue(field);
-    if (value == null) {
-      return null;
-    }
-    if (!(value instanceof String text)) {
-      throw QuarryException.badRequest("Field '" + field + "' must be a string");
-    }
-    return atMost(field, text, maxLength);
+    return atMost(field, Fields.optional(body, field), maxLength);
   }
 
   /** {@code text} (null or not) when it is at most {@code maxLength} characters long. */

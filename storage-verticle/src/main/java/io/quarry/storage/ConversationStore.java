@@ -1,6 +1,7 @@
 package io.quarry.storage;
 
 import io.quarry.bus.Conversation;
+import io.quarry.bus.QuarryException;
 import io.quarry.bus.Scopes.ConversationRef;
 import io.quarry.bus.Scopes.UserRef;
 import io.quarry.bus.StorageClient;
@@ -18,6 +19,8 @@ import java.util.List;
 final class ConversationStore {
 
   static final String NOT_FOUND = "Conversation not found";
+  /** Whoever's conversation has the id: the refusal says no more than that it is taken. */
+  static final String ID_TAKEN = "Field 'id' is already in use: choose another UUID";
   private static final String COLUMNS = "id, user_id, title, created_at, updated_at";
 
   private final Db db;
@@ -30,25 +33,56 @@ final class ConversationStore {
     this.quotas = quotas;
   }
 
-  /** A second delivery of the same request (the id its caller chose) answers the conversation it made. */
+  /**
+   * A second delivery of the same request (the id its caller chose) answers the conversation it made. An id another
+   * user's conversation has is refused, as {@link #ID_TAKEN} whoever that is: the id is the table's key, so it cannot
+   * be made again, and nothing of the other conversation is said.
+   */
   Future<Conversation> create(NewConversation request) {
     String now = Timestamps.now();
     Conversation created = new Conversation(Db.idOr(request.id()), request.userId(), request.title(), now, now);
-    return db.tx(conn -> db.run(conn, "SELECT " + COLUMNS + " FROM conversations WHERE id = ? AND user_id = ?",
-            created.id(), created.userId())
-        .compose(made -> made.size() > 0 ? Future.succeededFuture(conversation(made.iterator().next()))
-            : insert(conn, created)));
+    return db.tx(conn -> made(conn, created)
+        .compose(made -> made != null ? Future.succeededFuture(made) : insert(conn, created))
+        .compose(inserted -> inserted != null ? Future.succeededFuture(inserted) : madeMeanwhile(conn, created)));
   }
 
-  /** The account's row stays locked until the transaction ends, so two creations cannot both pass the cap. */
+  /** Another transaction made it between the look and the insert (PostgreSQL only: SQLite's hold the one lock). */
+  private Future<Conversation> madeMeanwhile(SqlClient conn, Conversation created) {
+    return made(conn, created).map(made -> {
+      if (made == null) {
+        throw QuarryException.conflict(ID_TAKEN);
+      }
+      return made;
+    });
+  }
+
+  /** The conversation already made under the id when it is the user's; null when there is none; else ID_TAKEN. */
+  private Future<Conversation> made(SqlClient conn, Conversation created) {
+    return db.run(conn, "SELECT " + COLUMNS + " FROM conversations WHERE id = ?", created.id()).map(rows -> {
+      if (rows.size() == 0) {
+        return null;
+      }
+      Conversation made = conversation(rows.iterator().next());
+      if (!made.userId().equals(created.userId())) {
+        throw QuarryException.conflict(ID_TAKEN);
+      }
+      return made;
+    });
+  }
+
+  /**
+   * The account's row stays locked until the transaction ends, so two creations cannot both pass the cap. Null when
+   * the id was taken meanwhile ({@code ON CONFLICT DO NOTHING}: a unique violation would be an error logged).
+   */
   private Future<Conversation> insert(SqlClient conn, Conversation created) {
     return db.one(conn, "User not found", "SELECT id FROM users WHERE id = ? FOR UPDATE", created.userId())
         .compose(locked -> db.one(conn, NOT_FOUND, "SELECT COUNT(*) FROM conversations WHERE user_id = ?",
             created.userId()))
         .compose(count -> count.getLong(0) >= quotas.conversations() ? Future.failedFuture(quotas.tooManyConversations())
-            : db.run(conn, "INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
-                created.id(), created.userId(), created.title(), created.createdAt(), created.updatedAt()))
-        .map(v -> created);
+            : db.run(conn, "INSERT INTO conversations (id, user_id, title, title_folded, created_at, updated_at) VALUES"
+                + " (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING", created.id(), created.userId(), created.title(),
+                SearchText.fold(created.title()), created.createdAt(), created.updatedAt()))
+        .map(inserted -> inserted.rowCount() > 0 ? created : null);
   }
 
   Future<List<Conversation>> list(UserRef user) {
@@ -58,17 +92,18 @@ final class ConversationStore {
   }
 
   /**
-   * The user's conversations whose title or any message holds the query (ignoring case), newest first; each with
-   * {@code match}, a few words around the first message that holds it (null when only the title does).
+   * The user's conversations whose title or any message holds the query (ignoring case and accents, as
+   * {@link SearchText} folds them), newest first; each with {@code match}, a few words around the first message that
+   * holds it (null when only the title does), cut from the message as written.
    */
   Future<List<Found>> search(Search search) {
     String typed = search.query().strip();
-    String query = typed.toLowerCase(java.util.Locale.ROOT);
+    String query = SearchText.fold(typed);
     String pattern = "%" + query.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%";
-    String hit = "SELECT m.content FROM messages m WHERE m.conversation_id = c.id AND lower(m.content) LIKE ? ESCAPE '!'";
+    String hit = "SELECT m.content FROM messages m WHERE m.conversation_id = c.id AND m.content_folded LIKE ? ESCAPE '!'";
     return db.run("SELECT c.id, c.user_id, c.title, c.created_at, c.updated_at, (" + hit
             + " ORDER BY m.created_at LIMIT 1) AS hit FROM conversations c WHERE c.user_id = ? AND"
-            + " (lower(c.title) LIKE ? ESCAPE '!' OR EXISTS (" + hit + ")) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT "
+            + " (c.title_folded LIKE ? ESCAPE '!' OR EXISTS (" + hit + ")) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT "
             + StorageClient.SEARCH_LIMIT, pattern, search.userId(), pattern, pattern)
         .map(rows -> Db.each(rows, row -> new Found(conversation(row), Snippet.around(row.getString("hit"), typed))));
   }
@@ -79,8 +114,9 @@ final class ConversationStore {
   }
 
   Future<Conversation> rename(RenameConversation rename) {
-    return Db.changed(db.run("UPDATE conversations SET title = ?, updated_at = ? WHERE id = ? AND user_id = ?",
-            rename.title(), Timestamps.now(), rename.conversationId(), rename.userId()), NOT_FOUND)
+    return Db.changed(db.run("UPDATE conversations SET title = ?, title_folded = ?, updated_at = ? WHERE id = ? AND"
+            + " user_id = ?", rename.title(), SearchText.fold(rename.title()), Timestamps.now(), rename.conversationId(),
+            rename.userId()), NOT_FOUND)
         .compose(v -> get(new ConversationRef(rename.userId(), rename.conversationId())));
   }
 

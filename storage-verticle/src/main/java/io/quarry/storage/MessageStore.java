@@ -24,8 +24,9 @@ final class MessageStore {
    * is still streaming. An answer that has ended is final: a checkpoint delivered late, or twice (a request sent
    * again when a member left, see {@code Failover}), cannot take it back to streaming.
    */
-  private static final String UPSERT = "INSERT INTO messages (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-      + " ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET content = excluded.content, tool_rounds = excluded.tool_rounds,"
+  private static final String UPSERT = "INSERT INTO messages (" + COLUMNS + ", content_folded) VALUES (?, ?, ?, ?, ?,"
+      + " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET content = excluded.content,"
+      + " content_folded = excluded.content_folded, tool_rounds = excluded.tool_rounds,"
       + " sql_queries = excluded.sql_queries, result_ids = excluded.result_ids, charts = excluded.charts,"
       + " input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens, status = excluded.status,"
       + " notice = excluded.notice, numbers = excluded.numbers WHERE messages.conversation_id = excluded.conversation_id"
@@ -33,8 +34,8 @@ final class MessageStore {
 
   private static final String INTERRUPT = "UPDATE messages SET status = ?, notice = ? WHERE id = ? AND conversation_id = ?"
       + " AND role = ? AND status = ?";
-  private static final String NEVER_SAVED = "INSERT INTO messages (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-      + " ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+  private static final String NEVER_SAVED = "INSERT INTO messages (" + COLUMNS + ", content_folded) VALUES (?, ?, ?, ?,"
+      + " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '') ON CONFLICT (id) DO NOTHING";
 
   static final String MESSAGE_NOT_FOUND = "Message not found";
 
@@ -63,7 +64,7 @@ final class MessageStore {
         .compose(v -> db.run(conn, UPSERT, stored.id(), stored.conversationId(), stored.role(), stored.content(),
             Db.text(stored.toolRounds()), Db.text(stored.sql()), Db.text(stored.resultIds()), Db.text(stored.charts()),
             stored.inputTokens(), stored.outputTokens(), stored.status(), stored.notice(), stored.createdAt(),
-            stored.numbers() == null ? null : stored.numbers().encode()))
+            stored.numbers() == null ? null : stored.numbers().encode(), SearchText.fold(stored.content())))
         .compose(v -> ConversationStore.touch(db, conn, stored.conversationId(), stored.createdAt()))
         .map(v -> stored));
   }

@@ -1,13 +1,14 @@
 package io.quarry.storage;
 
 import java.text.BreakIterator;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * A few words of a message around where it holds a search. Lower-casing can change a text's length ({@code İ}
- * becomes {@code i̇}, two chars), so the match is found in a lower-cased copy that remembers, char by char, where
- * in the original each came from; the cut is then made in the original, on whole characters, so that neither an
- * emoji's surrogate pair nor a letter and its combining accent are split.
+ * A few words of a message around where it holds a search. Folding can change a text's length ({@code ß} becomes
+ * {@code ss}, an accent goes: {@link SearchText}), so the match is found in a folded copy that remembers, char by
+ * char, where in the original each came from; the cut is then made in the original, on whole characters, so that
+ * neither an emoji's surrogate pair nor a letter and its combining accent are split.
  */
 final class Snippet {
 
@@ -21,15 +22,20 @@ final class Snippet {
     if (text == null) {
       return null;
     }
-    String needle = lower(query);
+    String needle = SearchText.fold(query);
     StringBuilder folded = new StringBuilder(text.length());
-    // Where each folded char came from; one code point folds to at most 3 chars.
-    int[] origin = new int[text.length() * 3 + 1];
+    // Where each folded char came from; one code point folds to none, one or (a ligature) many.
+    int[] origin = new int[text.length() + 1];
     for (int i = 0, next; i < text.length(); i = next) {
-      next = i + Character.charCount(text.codePointAt(i));
-      for (char c : lower(text.substring(i, next)).toCharArray()) {
+      int cp = text.codePointAt(i);
+      next = i + Character.charCount(cp);
+      String piece = SearchText.fold(cp);
+      if (folded.length() + piece.length() >= origin.length) {
+        origin = Arrays.copyOf(origin, Math.max(origin.length * 2, folded.length() + piece.length() + 1));
+      }
+      for (int k = 0; k < piece.length(); k++) {
         origin[folded.length()] = i;
-        folded.append(c);
+        folded.append(piece.charAt(k));
       }
     }
     origin[folded.length()] = text.length();
@@ -47,12 +53,5 @@ final class Snippet {
     int stop = characters.isBoundary(to) ? to : characters.following(to);
     return (start > 0 ? "…" : "") + text.substring(start, stop).strip().replaceAll("\\s+", " ")
         + (stop < text.length() ? "…" : "");
-  }
-
-  /** Per code point, as the text is folded, so that the query folds the same way. */
-  private static String lower(String s) {
-    StringBuilder out = new StringBuilder(s.length());
-    s.codePoints().forEach(cp -> out.append(new String(Character.toChars(cp)).toLowerCase(Locale.ROOT)));
-    return out.toString();
   }
 }

@@ -3,13 +3,24 @@ package io.quarry.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
+import io.quarry.bus.Bus;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QueryResult;
+import io.quarry.bus.StorageOps;
+import io.quarry.bus.StorageOps.NewConversation;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** Conversations: their life, their owner's alone, and the fields a request must carry. */
 class ConversationStoreTest extends StorageTestBase {
@@ -67,5 +78,41 @@ class ConversationStoreTest extends StorageTestBase {
   void missingField() {
     assertThatThrownBy(() -> storage.createConversation(alice.id(), null).await())
         .hasMessage("Field 'title' is required");
+  }
+
+  @Test
+  @DisplayName("an id another user's conversation has is refused with CONFLICT, the same code and message whoever"
+      + " owns it, nothing of theirs changed and nothing logged; the owner sending it again gets their conversation")
+  void idOfAnotherUsersConversation() throws Exception {
+    Bus bus = new Bus(vertx);
+    Conversation alices = StorageOps.CONVERSATION_CREATE.call(bus,
+        new NewConversation(alice.id(), UUID.randomUUID().toString(), "Alice's")).await();
+    Conversation bobs = StorageOps.CONVERSATION_CREATE.call(bus,
+        new NewConversation(bob.id(), UUID.randomUUID().toString(), "Bob's")).await();
+    List<ILoggingEvent> logged = new CopyOnWriteArrayList<>();
+    AppenderBase<ILoggingEvent> appender = new AppenderBase<>() {
+      @Override
+      protected void append(ILoggingEvent event) {
+        if (event.getLevel().isGreaterOrEqual(Level.WARN)) {
+          logged.add(event);
+        }
+      }
+    };
+    appender.start();
+    Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+    root.addAppender(appender);
+    try {
+      assertFails(StorageOps.CONVERSATION_CREATE.call(bus, new NewConversation(bob.id(), alices.id(), "Mine")),
+          Failure.CONFLICT, ConversationStore.ID_TAKEN);
+      assertFails(StorageOps.CONVERSATION_CREATE.call(bus, new NewConversation(alice.id(), bobs.id(), "Mine")),
+          Failure.CONFLICT, ConversationStore.ID_TAKEN);
+    } finally {
+      root.detachAppender(appender);
+    }
+    assertThat(logged).extracting(ILoggingEvent::getFormattedMessage).isEmpty();
+    assertThat(StorageOps.CONVERSATION_CREATE.call(bus, new NewConversation(alice.id(), alices.id(), "Again")).await())
+        .isEqualTo(alices);
+    assertThat(storage.conversations(alice.id()).await()).containsExactly(alices);
+    assertThat(storage.conversations(bob.id()).await()).containsExactly(bobs);
   }
 }

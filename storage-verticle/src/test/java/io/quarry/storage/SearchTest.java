@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.StorageOps;
+import io.quarry.testing.PostgresServer;
+import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -66,6 +70,71 @@ class SearchTest extends StorageTestBase {
       assertThat(found).as(c[0]).hasSize(1);
       assertThat(found.get(0).getString("match")).as(c[0]).isEqualTo(c[2]);
     }
+  }
+
+  @Test
+  @DisplayName("REVIEW-48-10: case and accents are folded alike in the query and the text, past ASCII: istanbul finds"
+      + " İstanbul, école, ECOLE, École and ecole find ÉCOLE (and a decomposed É), STRASSE finds Straße and straße"
+      + " STRASSE (ß folds to ss); the few words shown are the message's own")
+  void unicodeFolding() {
+    Conversation istanbul = storage.createConversation(alice.id(), "İSTANBUL trip").await();
+    Conversation ecole = storage.createConversation(alice.id(), "Schools").await();
+    storage.appendMessage(alice.id(), ChatMessage.user(ecole.id(), "Rank the ÉCOLE rows by score")).await();
+    Conversation decomposed = storage.createConversation(alice.id(), "Decomposed").await();
+    storage.appendMessage(alice.id(), ChatMessage.user(decomposed.id(), "Une e\u0301cole de plus")).await();
+    Conversation street = storage.createConversation(alice.id(), "Streets").await();
+    storage.appendMessage(alice.id(), ChatMessage.user(street.id(), "Which Straße is longest?")).await();
+    Conversation shout = storage.createConversation(alice.id(), "Shouting").await();
+    storage.appendMessage(alice.id(), ChatMessage.user(shout.id(), "HAUPTSTRASSE 5")).await();
+
+    for (String query : new String[] {"istanbul", "İstanbul", "ISTANBUL", "ıstanbul"}) {
+      assertThat(search(alice.id(), query)).as(query).extracting(c -> c.getString("id")).containsExactly(istanbul.id());
+    }
+    for (String query : new String[] {"école", "ECOLE", "École", "ecole", "E\u0301COLE"}) {
+      List<JsonObject> found = search(alice.id(), query);
+      assertThat(found).as(query).extracting(c -> c.getString("id")).containsExactly(decomposed.id(), ecole.id());
+      assertThat(found).as(query).extracting(c -> c.getString("match"))
+          .containsExactly("Une e\u0301cole de plus", "Rank the ÉCOLE rows by score");
+    }
+    assertThat(search(alice.id(), "STRASSE")).extracting(c -> c.getString("match"))
+        .containsExactly("HAUPTSTRASSE 5", "Which Straße is longest?");
+    assertThat(search(alice.id(), "straße")).extracting(c -> c.getString("id")).containsExactly(shout.id(), street.id());
+    Conversation renamed = storage.renameConversation(alice.id(), street.id(), "Ünïcödé streets").await();
+    assertThat(search(alice.id(), "UNICODE")).extracting(c -> c.getString("title")).containsExactly(renamed.title());
+    assertThat(search(bob.id(), "ecole")).as("another user's never").isEmpty();
+  }
+
+  @Test
+  @DisplayName("REVIEW-48-10: a database of the version before search folded text is migrated: its titles and"
+      + " messages (past one batch of 500) are folded, found as new ones are, and shown as written")
+  void foldedOnMigration(Vertx vertx) throws Exception {
+    for (String id : new ArrayList<>(vertx.deploymentIDs())) {
+      vertx.undeploy(id).await();
+    }
+    dataDir = Files.createDirectories(dataDir.resolve("older"));
+    if (BACKEND == Dialect.POSTGRES) {
+      database = PostgresServer.shared().newDatabase();
+    }
+    Db older = StorageVerticle.connect(vertx, StorageSettings.from(config()));
+    Migrations.apply(older, Migrations.latest(BACKEND) - 1).await();
+    String at = "2025-01-01T00:00:00.000Z";
+    older.run("INSERT INTO users (id, email, password_hash, created_at) VALUES ('u1', 'old@example.com', 'h', ?)", at)
+        .await();
+    older.run("INSERT INTO conversations (id, user_id, title, created_at, updated_at) VALUES ('c1', 'u1', 'İzmir ÉCOLE',"
+        + " ?, ?), ('c2', 'u1', 'Other', ?, ?)", at, at, at, at).await();
+    older.run("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200) INSERT INTO messages"
+        + " (id, conversation_id, role, content, created_at) SELECT 'm' || i, 'c2', 'user', 'Row ' || i || ' of the"
+        + " STRAẞE', '" + at + "' FROM n").await();
+    older.close().await();
+
+    deployStorage(vertx).await();
+
+    assertThat(count("SELECT COUNT(*) FROM messages WHERE content_folded IS NULL")).isZero();
+    assertThat(count("SELECT COUNT(*) FROM conversations WHERE title_folded IS NULL")).isZero();
+    assertThat(search("u1", "izmir ecole")).extracting(c -> c.getString("id")).containsExactly("c1");
+    List<JsonObject> street = search("u1", "row 1200 of the strasse");
+    assertThat(street).extracting(c -> c.getString("id")).containsExactly("c2");
+    assertThat(street.get(0).getString("match")).isEqualTo("Row 1200 of the STRAẞE");
   }
 
   /** What a search answers, as it travels. */

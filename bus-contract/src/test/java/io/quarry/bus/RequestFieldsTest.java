@@ -1,0 +1,103 @@
+package io.quarry.bus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quarry.bus.ApiOps.CreateConversation;
+import io.quarry.bus.ApiOps.ExportQuery;
+import io.quarry.bus.ApiOps.Query;
+import io.quarry.bus.DatasetOps.AddDataset;
+import io.quarry.bus.LlmOps.StartTurn;
+import io.quarry.bus.Scopes.ConversationRef;
+import io.quarry.bus.Scopes.DatasetRef;
+import io.quarry.bus.Scopes.UserRef;
+import io.quarry.bus.StorageOps.Email;
+import io.quarry.bus.StorageOps.RenameConversation;
+import io.quarry.bus.StorageOps.RenameDataset;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Review 48, item 8: every field of a public operation's request is text, and a number, object, array or boolean in
+ * its place is BAD_REQUEST naming the field as the record decodes it, so that the bus, the bridge and anything else
+ * that decodes it refuse alike. Before, a number as {@code title} became "New conversation", as {@code url} or
+ * {@code name} became its digits, as {@code sql} or {@code content} was "required".
+ */
+class RequestFieldsTest {
+
+  private static final String ID = "0f8fad5b-d9cb-469f-a165-70867728950e";
+
+  /** A request of each public operation with every field it has filled in. */
+  private static final Map<Operation<?, ?>, Object> FILLED = new LinkedHashMap<>();
+
+  static {
+    FILLED.put(ApiOps.USER_FIND, new Email("ada@example.com"));
+    FILLED.put(ApiOps.CONVERSATION_CREATE, new CreateConversation("u", ID, "Sales"));
+    FILLED.put(ApiOps.CONVERSATION_LIST, new UserRef("u"));
+    FILLED.put(ApiOps.CONVERSATION_GET, new ConversationRef("u", "c"));
+    FILLED.put(ApiOps.CONVERSATION_RENAME, new RenameConversation("u", "c", "Sales"));
+    FILLED.put(ApiOps.CONVERSATION_DELETE, new ConversationRef("u", "c"));
+    FILLED.put(ApiOps.DATASET_ADD, new AddDataset("u", "c", "https://example.com/a.parquet"));
+    FILLED.put(ApiOps.DATASET_LIST, new ConversationRef("u", "c"));
+    FILLED.put(ApiOps.DATASET_RENAME, new RenameDataset("u", "c", "d", "people"));
+    FILLED.put(ApiOps.DATASET_REFRESH, new DatasetRef("u", "c", "d"));
+    FILLED.put(ApiOps.DATASET_REMOVE, new DatasetRef("u", "c", "d"));
+    FILLED.put(ApiOps.QUERY_RUN, new Query("u", "c", "SELECT 1"));
+    FILLED.put(ApiOps.QUERY_EXPORT, new ExportQuery("u", "c", "SELECT 1", "csv"));
+    FILLED.put(ApiOps.TURN_START, new StartTurn("u", "c", "Hello"));
+    FILLED.put(ApiOps.TURN_STOP, new ConversationRef("u", "c"));
+    FILLED.put(ApiOps.USAGE_GET, new UserRef("u"));
+  }
+
+  /** What a client may put where text belongs. */
+  private static final List<Object> NOT_TEXT = List.of(5, 2.5, true, new JsonObject().put("a", 1), new JsonArray()
+      .add("a"));
+
+  @Test
+  @DisplayName("each public operation but the local user's (which takes nothing) has a filled request here")
+  void everyOperation() {
+    assertThat(ApiOps.ALL).filteredOn(op -> op != ApiOps.USER_LOCAL).containsExactlyInAnyOrderElementsOf(
+        FILLED.keySet());
+  }
+
+  static Stream<String> addresses() {
+    return FILLED.keySet().stream().map(Operation::address);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("addresses")
+  @DisplayName("REVIEW-48-8: a number, object, array or boolean in any field of the request is BAD_REQUEST"
+      + " \"Field 'x' must be a string\"; the filled request reads back as sent")
+  @SuppressWarnings("unchecked")
+  void fieldsAreText(String address) {
+    Operation<Object, ?> op = (Operation<Object, ?>) FILLED.keySet().stream().filter(o -> o.address().equals(address))
+        .findFirst().orElseThrow();
+    Object request = FILLED.get(op);
+    JsonObject filled = (JsonObject) op.request().encode(request);
+    assertThat(op.request().decode(filled.copy())).isEqualTo(request);
+    assertThat(filled.fieldNames()).isNotEmpty();
+    for (String field : filled.fieldNames()) {
+      for (Object wrong : NOT_TEXT) {
+        JsonObject body = filled.copy().put(field, wrong);
+        assertThatThrownBy(() -> op.request().decode(body)).as(op.address() + " " + field + " = " + wrong)
+            .isInstanceOfSatisfying(QuarryException.class, e -> assertThat(e.failure()).isEqualTo(Failure.BAD_REQUEST))
+            .hasMessage("Field '" + field + "' must be a string");
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("an optional field absent or JSON null is absent: a title of a new conversation, its id")
+  void optionalAbsent() {
+    JsonObject body = new JsonObject().put(Keys.USER_ID, "u").putNull(Keys.TITLE);
+    assertThat(ApiOps.CONVERSATION_CREATE.request().decode(body)).isEqualTo(new CreateConversation("u", null, null));
+  }
+}
