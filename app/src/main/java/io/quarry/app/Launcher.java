@@ -5,6 +5,7 @@ import io.quarry.bus.NodeInfo;
 import io.quarry.bus.PrivateFiles;
 import io.quarry.chat.ChatRole;
 import io.quarry.worker.pool.ClusterKey;
+import io.quarry.worker.pool.NodeWatch;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -31,10 +32,15 @@ public final class Launcher {
 
   /** Parses {@code argv} and starts; a failed future carries the one-line reason. */
   public static Future<Node> start(Map<String, String> env, String... argv) {
+    return start(env, null, argv);
+  }
+
+  /** {@code fromNode}: a worker process's watch on the node that started it (which hands it the key), else null. */
+  static Future<Node> start(Map<String, String> env, NodeWatch fromNode, String... argv) {
     FastJsonNumbers.enable();
     Setup setup;
     try {
-      setup = setup(env, argv);
+      setup = setup(env, fromNode, argv);
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
@@ -52,7 +58,7 @@ public final class Launcher {
     }).onFailure(e -> metrics.close());
   }
 
-  private static Setup setup(Map<String, String> env, String... argv) {
+  private static Setup setup(Map<String, String> env, NodeWatch fromNode, String... argv) {
     String format = env.getOrDefault("QUARRY_LOG_FORMAT", "text");
     if (!format.equals("text") && !format.equals("json")) {
       // The logging configuration would have found no appender of that name, and said nothing more, ever.
@@ -62,7 +68,7 @@ public final class Launcher {
     JsonObject config = ConfigLoader.load(args.config(), env, args.roles().contains(Role.WEB));
     Plan plan = Plan.of(args, config);
     plan.dataDirs(config).forEach(Launcher::ownDataDir);
-    ClusterKey key = plan.clustered() ? plan.key(config.getJsonObject("cluster"), System.in) : null;
+    ClusterKey key = plan.clustered() ? plan.key(config.getJsonObject("cluster"), fromNode) : null;
     NodeSettings settings = NodeSettings.from(config);
     return new Setup(args, config, settings, plan, vertxOptions(settings), key);
   }

@@ -13,9 +13,9 @@ import io.quarry.worker.WorkerRole;
 import io.quarry.worker.WorkerRoleSettings;
 import io.quarry.worker.pool.ClusterKey;
 import io.quarry.worker.pool.LocalWorkersConfig;
+import io.quarry.worker.pool.NodeWatch;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -96,9 +96,12 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
    * nodes on one machine never merge, and no other program joins or sends), or what the node's supervisor
    * handed a worker process over its standard input, or the configured cluster's name.
    */
-  ClusterKey key(JsonObject configured, InputStream fromSupervisor) {
+  ClusterKey key(JsonObject configured, NodeWatch fromSupervisor) {
     if (supervisor != null) {
-      return ClusterKey.receive(fromSupervisor);
+      if (fromSupervisor == null) {
+        throw new IllegalArgumentException("--supervisor is for the worker processes a node starts");
+      }
+      return ClusterKey.parse(fromSupervisor.keyLine());
     }
     return privateCluster() ? ClusterKey.random() : ClusterKey.named(configured.getString("name"));
   }

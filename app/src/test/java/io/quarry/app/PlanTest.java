@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.quarry.worker.pool.ClusterKey;
 import io.quarry.worker.pool.LocalWorkersConfig;
 import io.vertx.core.json.JsonObject;
-import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
@@ -36,8 +35,8 @@ class PlanTest {
     JsonObject cluster = plan.cluster(configured);
     assertThat(cluster.getString("host")).isEqualTo("127.0.0.1");
     assertThat(cluster.getString("members")).isEmpty();
-    ClusterKey key = plan.key(configured, InputStream.nullInputStream());
-    ClusterKey another = plan.key(configured, InputStream.nullInputStream());
+    ClusterKey key = plan.key(configured, null);
+    ClusterKey another = plan.key(configured, null);
     assertThat(key.name()).startsWith("quarry-local-").hasSizeGreaterThan(50).isNotEqualTo(another.name());
     assertThat(key.busSecret()).hasSizeGreaterThan(40).isNotEqualTo(another.busSecret()).isNotEqualTo(key.name());
     assertThat(key.memberSecret()).hasSizeGreaterThan(40).isNotEqualTo(another.memberSecret())
@@ -52,7 +51,7 @@ class PlanTest {
     assertThat(plan.privateCluster()).isFalse();
     JsonObject configured = new JsonObject().put("name", "quarry").put("members", "10.0.0.1");
     assertThat(plan.cluster(configured)).isEqualTo(configured);
-    assertThat(plan.key(configured, InputStream.nullInputStream())).isEqualTo(ClusterKey.named("quarry"));
+    assertThat(plan.key(configured, null)).isEqualTo(ClusterKey.named("quarry"));
   }
 
   @Test

@@ -2,11 +2,8 @@ package io.quarry.worker.pool;
 
 import io.quarry.bus.BusSecret;
 import io.vertx.core.json.JsonObject;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -25,14 +22,11 @@ public record ClusterKey(String name, String busSecret, String memberSecret) {
     return new ClusterKey(name, null, null);
   }
 
-  /** A line longer than this is not a key: the node writes one short line. */
-  private static final int MAX_LINE = 1_024;
-
   public static ClusterKey random() {
     return new ClusterKey("quarry-local-" + BusSecret.random(), BusSecret.random(), BusSecret.random());
   }
 
-  /** One line, written to a worker process's standard input (which stays open: its end stops the worker). */
+  /** One line, written to a worker process's standard input (which stays open: see {@link NodeWatch}). */
   void send(OutputStream toWorker) throws IOException {
     String line = new JsonObject().put("name", name).put("bus_secret", busSecret).put("member_secret", memberSecret)
         .encode() + "\n";
@@ -40,20 +34,9 @@ public record ClusterKey(String name, String busSecret, String memberSecret) {
     toWorker.flush();
   }
 
-  /** Reads the node's line byte by byte, so that nothing past it is taken from the stream. */
-  public static ClusterKey receive(InputStream fromNode) {
-    ByteArrayOutputStream line = new ByteArrayOutputStream();
-    try {
-      for (int b = fromNode.read(); b != '\n'; b = fromNode.read()) {
-        if (b < 0 || line.size() >= MAX_LINE) {
-          throw new IllegalStateException("The node did not pass this worker its cluster key on standard input");
-        }
-        line.write(b);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    JsonObject key = new JsonObject(line.toString(StandardCharsets.UTF_8));
+  /** The node's line, as {@link NodeWatch} read it off standard input. */
+  public static ClusterKey parse(String line) {
+    JsonObject key = new JsonObject(line);
     return new ClusterKey(key.getString("name"), key.getString("bus_secret"), key.getString("member_secret"));
   }
 }

@@ -276,8 +276,9 @@ final class WorkerProcess implements Member {
   }
 
   /**
-   * Asks the process to end (SIGTERM), and kills it if it has not within a few seconds. Completes once what the
-   * process left is tidied (its class archive put in place, its temporary files gone): a node that stops exits next.
+   * Asks the process to end (on its standard input, and SIGTERM), and kills it if it has not within a few seconds.
+   * Completes once what the process left is tidied (its class archive put in place, its temporary files gone): a node
+   * that stops exits next.
    */
   @Override
   public Future<Void> stop() {
@@ -289,6 +290,8 @@ final class WorkerProcess implements Member {
       return Future.succeededFuture();
     }
     long grace = command.stopGraceMs(workerId);
+    // Said on the pipe before destroy() closes it: a pipe that closes unannounced tells the worker its node is dead.
+    NodeWatch.askToStop(running.getOutputStream());
     running.destroy();
     return Future.fromCompletionStage(tidied.copy().orTimeout(grace, TimeUnit.MILLISECONDS), context)
         .recover(e -> {
