@@ -92,4 +92,6 @@ EXPOSE 8080 9464
 # Replaces the base image's entrypoint (which only imports extra CA certificates when USE_SYSTEM_CA_CERTS is
 # set): java is the container's main process and gets its SIGTERM, which stops the node in order (at most 30 s;
 # give `docker stop` more than its default 10 s, e.g. --time 40).
-ENTRYPOINT ["java", "-jar", "/opt/quarry/quarry.jar"]
+# The node's heap is a deliberate quarter of the container's memory limit (the rest is for its worker processes,
+# which size their own heaps and caps), and a node that runs out of it ends rather than limping on.
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=25", "-XX:+ExitOnOutOfMemoryError", "-jar", "/opt/quarry/quarry.jar"]

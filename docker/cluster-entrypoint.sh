@@ -23,4 +23,4 @@ if [ -z "${QUARRY_CLUSTER_HOST:-}" ]; then
 fi
 echo "cluster-entrypoint: QUARRY_CLUSTER_HOST=${QUARRY_CLUSTER_HOST}" >&2
 
-exec java -jar "${QUARRY_JAR:-/opt/quarry/quarry.jar}" "$@"
+exec java -XX:MaxRAMPercentage=25 -XX:+ExitOnOutOfMemoryError -jar "${QUARRY_JAR:-/opt/quarry/quarry.jar}" "$@"

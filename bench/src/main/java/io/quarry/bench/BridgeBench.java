@@ -49,6 +49,10 @@ public final class BridgeBench {
       String invite = StorageOps.INVITE_CREATE.call(bus, null).await().code();
       String user = StorageOps.USER_CREATE.call(bus, new StorageOps.NewUser(email, "x", invite)).await().id();
       String token = StorageOps.TOKEN_CREATE.call(bus, new StorageOps.Email(email)).await().token();
+      if (args.length > 0 && args[0].equals("frames")) {
+        unfinishedFrames(client, port, bus, token);
+        return;
+      }
       BridgeClient bridge = BridgeClient.connect(client, port);
       ok(bridge.request("quarry.bridge.login", new JsonObject().put("token", token))).await();
 
@@ -69,6 +73,53 @@ public final class BridgeBench {
       client.close().await();
       node.stop().await();
     }
+  }
+
+  /**
+   * What unfinished frames make the node hold ({@code bench/run.sh bridge frames}): 200 connections each start a 1 MiB
+   * frame and send 1,000,000 bytes of it, first all of one token's, then each of another user's; the heap in use
+   * (after a full collection) before and after, and how many connections the bridge kept.
+   */
+  private static void unfinishedFrames(Vertx client, int port, Bus bus, String token) throws Exception {
+    System.out.printf(Locale.ROOT, "%n200 connections, each with an unfinished 1 MiB frame (1,000,000 bytes sent)%n");
+    List<String> tokens = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      String email = "frames-" + i + "@example.com";
+      String invite = StorageOps.INVITE_CREATE.call(bus, null).await().code();
+      StorageOps.USER_CREATE.call(bus, new StorageOps.NewUser(email, "x", invite)).await();
+      tokens.add(StorageOps.TOKEN_CREATE.call(bus, new StorageOps.Email(email)).await().token());
+    }
+    holdFrames("one token", client, port, Collections.nCopies(200, token));
+    holdFrames("200 users", client, port, tokens);
+  }
+
+  private static void holdFrames(String label, Vertx client, int port, List<String> tokens) throws Exception {
+    long before = heapInUse();
+    List<BridgeClient> open = new ArrayList<>();
+    int signedIn = 0;
+    for (String token : tokens) {
+      BridgeClient connection = BridgeClient.connect(client, port);
+      open.add(connection);
+      if ("message".equals(connection.request("quarry.bridge.login", new JsonObject().put("token", token))
+          .await().getString("type"))) {
+        signedIn++;
+        connection.writeRaw(io.vertx.core.buffer.Buffer.buffer().appendInt(1 << 20).appendString("{")
+            .appendString(" ".repeat(999_999)));
+      }
+    }
+    client.timer(2_000).await();
+    long kept = open.stream().filter(c -> !c.closed().isComplete()).count();
+    long after = heapInUse();
+    System.out.printf(Locale.ROOT, "  %-10s signed in %d, still open %d; heap in use %d MB -> %d MB (+%d MB)%n",
+        label, signedIn, kept, before >> 20, after >> 20, (after - before) >> 20);
+    open.forEach(BridgeClient::close);
+    client.timer(500).await();
+  }
+
+  private static long heapInUse() {
+    System.gc();
+    Runtime runtime = Runtime.getRuntime();
+    return runtime.totalMemory() - runtime.freeMemory();
   }
 
   /** Milliseconds at p50 and p99 of {@code n} requests one after another. */

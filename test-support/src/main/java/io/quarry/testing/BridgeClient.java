@@ -58,6 +58,15 @@ public final class BridgeClient {
     socket.write(Buffer.buffer(json.length() + 4).appendInt(json.length()).appendBuffer(json));
   }
 
+  /** Writes bytes as they are, whatever they frame. */
+  public void writeRaw(Buffer bytes) {
+    socket.write(bytes);
+  }
+
+  public void close() {
+    socket.close();
+  }
+
   /** Sends {@code body} to {@code address}; completes with the answer's frame, a message or an err. */
   public Future<JsonObject> request(String address, JsonObject body) {
     String replyAddress = "reply-" + replies.incrementAndGet();
