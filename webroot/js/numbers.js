@@ -1,5 +1,6 @@
 // The numbers an answer states, as the server checked them against its turn's results (NumberCheck): a number found
-// in a result links to its cell, one not found is marked quietly. The server gives positions in the answer's markdown;
+// in a result links to its cell, one several values are is marked neutrally with how many (it is no link: the check
+// cannot tell which), one not found is marked quietly; one not checked is left as it is. The server gives positions in the answer's markdown;
 // the page shows it rendered (emphasis, lists, links change the text), so each number is found again in the rendered
 // text by its own text, in order, after the one before it. A number that cannot be found again is left as it is.
 
@@ -7,6 +8,11 @@
 const tables = new Map();
 
 const UNMATCHED = 'not found in the query results';
+
+/** What a number several values of the results are says of itself. */
+export function severalValues(count) {
+  return `matches ${count} values in the query results`;
+}
 
 /** A table of a stored result on the page, which a checked number can bring into view. */
 export function registerResultTable(resultId, element, showCell) {
@@ -58,22 +64,30 @@ function linkTo(cell) {
   return link;
 }
 
-function quietMark() {
+function quietMark(className, words) {
   const mark = document.createElement('span');
-  mark.className = 'unchecked-number';
-  mark.title = UNMATCHED;
-  mark.dataset.where = UNMATCHED;
+  mark.className = className;
+  mark.title = words;
+  mark.dataset.where = words;
   return mark;
+}
+
+function markFor(claim) {
+  if (claim.verdict === 'found') return linkTo(claim);
+  if (claim.verdict === 'several') return quietMark('several-number', severalValues(claim.count));
+  return quietMark('unchecked-number', UNMATCHED);
 }
 
 /**
  * Marks the numbers of a rendered answer.
- * @param numbers {cells: [{text, position, result_id, row, column}], unmatched: [{text, position}]}, or nothing
+ * @param numbers {cells: [{text, position, result_id, row, column}], several: [{text, position, count}],
+ *     unmatched: [{text, position}]}, or nothing
  */
 export function markNumbers(content, numbers) {
   if (!numbers) return;
-  const claims = [...(numbers.cells || []).map((c) => ({ ...c, found: true })),
-    ...(numbers.unmatched || []).map((u) => ({ ...u, found: false }))].sort((a, b) => a.position - b.position);
+  const claims = [...(numbers.cells || []).map((c) => ({ ...c, verdict: 'found' })),
+    ...(numbers.several || []).map((s) => ({ ...s, verdict: 'several' })),
+    ...(numbers.unmatched || []).map((u) => ({ ...u, verdict: 'unmatched' }))].sort((a, b) => a.position - b.position);
   const nodes = textNodes(content);
   let at = 0;
   for (const claim of claims) {
@@ -84,7 +98,7 @@ export function markNumbers(content, numbers) {
       if (!m) continue;
       const number = nodes[i].splitText(m.index);
       const after = number.splitText(m[0].length);
-      const mark = claim.found ? linkTo(claim) : quietMark();
+      const mark = markFor(claim);
       number.replaceWith(mark);
       mark.append(number);
       nodes[i] = after; // the next number is after this one, maybe in the same text

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Numbers checked against the data (issue 20, part 2, in the browser): a number of an answer found in its results
  * links to its cell (its column and row on hover and focus; a click shows the cell, on the right page of the table),
- * a number found nowhere is marked quietly, and a reload shows the same.
+ * a number several values are is marked neutrally with how many (issue 49: no link to one of them), a number found
+ * nowhere is marked quietly, and a reload shows the same.
  */
 class CheckedNumbersBrowserTest extends BrowserTestBase {
 
@@ -20,10 +21,13 @@ class CheckedNumbersBrowserTest extends BrowserTestBase {
     return true;
   }
 
-  /** 25 rows, three pages: id 25's score 31.25 is on the third; id 24's reach 1,166,664 is "about 1.2M". */
+  /**
+   * 25 rows, three pages: id 25's score 31.25 is on the third; "about 1.2M" is the reach of id 24 (1,166,664) and of
+   * id 25 (1,215,275), told apart by the score of its sentence; 22 is an id, an age and a score (22.5) rounded.
+   */
   static final String PEOPLE = "SELECT id, age, score, id * 48611 AS reach FROM table1 ORDER BY id LIMIT 25";
   static final String ANSWER = "The top score is **31.25** (reach about 1.2M). Age 43 appears once. All 25 rows were"
-      + " read; 987 is a guess.";
+      + " read; 987 is a guess. 22 is an id and an age.";
 
   PageActions ui;
 
@@ -46,19 +50,22 @@ class CheckedNumbersBrowserTest extends BrowserTestBase {
     assertThat(answer()).hasText(ANSWER.replace("**", ""));
     assertThat(answer().locator(".checked-number")).hasText(new String[] {"31.25", "1.2M", "43", "25"});
     assertThat(checked("31.25")).hasAttribute("title", "score, row 25 of the result");
-    assertThat(checked("1.2M")).hasAttribute("title", "reach, row 24 of the result");
+    assertThat(checked("1.2M")).hasAttribute("title", "reach, row 25 of the result");
     assertThat(checked("43")).hasAttribute("title", "age, row 23 of the result");
     assertThat(answer().locator(".checked-number").last()).hasAttribute("title", "the result's row count");
     Locator wrong = answer().locator(".unchecked-number");
     assertThat(wrong).hasText(new String[] {"987"});
     assertThat(wrong).hasAttribute("title", "not found in the query results");
+    Locator several = answer().locator(".several-number");
+    assertThat(several).hasText(new String[] {"22"});
+    assertThat(several).hasAttribute("title", "matches 3 values in the query results");
     assertThat(answer().locator("strong .checked-number")).hasText("31.25");
   }
 
   @Test
-  @DisplayName("an answer's right, rounded and wrong numbers: the right and rounded ones link to their cells (column and"
-      + " row on hover and focus), a click pages the table to the cell and marks it, the wrong one is marked quietly;"
-      + " a reload shows the same")
+  @DisplayName("an answer's right, rounded, ambiguous and wrong numbers: the right and rounded ones link to their cells"
+      + " (column and row on hover and focus), a click pages the table to the cell and marks it, the ambiguous one says"
+      + " how many values it is, the wrong one is marked quietly; a reload shows the same")
   void numbersLinkToTheirCells() {
     chat.gemini.next().call("execute_sql", new JsonObject().put("query", PEOPLE)).usage(100, 10);
     chat.gemini.next().answer(ANSWER);
@@ -82,7 +89,7 @@ class CheckedNumbersBrowserTest extends BrowserTestBase {
 
     checked("1.2M").click();
     assertThat(table.locator(".page-number")).hasText("Page 3 of 3");
-    assertThat(table.locator("td.found-cell")).hasText("1,166,664");
+    assertThat(table.locator("td.found-cell")).hasText("1,215,275");
     checked("43").click();
     assertThat(table.locator("td.found-cell")).hasText("43");
     assertThat(table.locator(".found-cell")).hasCount(1);

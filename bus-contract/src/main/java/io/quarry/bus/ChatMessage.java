@@ -12,7 +12,9 @@ import io.vertx.core.json.JsonObject;
  *     {@code interrupted} (the server died while it was streaming; partial answer kept)
  * @param notice why the answer ended short or was cut, in words the user reads under it; null when it did not
  * @param numbers an answer's numbers checked against its turn's results ({@code {checked, matched, unmatched:
- *     [{text, position}], cells: [{text, position, result_id, row, column}]}}); null when not checked
+ *     [{text, position}], cells: [{text, position, result_id, row, column}], several: [{text, position, count}]}}:
+ *     found in one cell, several values are it, not found; {@code several} is absent from answers checked before it
+ *     was added); null when not checked
  */
 public record ChatMessage(
     String id,

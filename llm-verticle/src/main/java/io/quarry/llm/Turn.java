@@ -229,7 +229,7 @@ final class Turn {
 
   private Future<Void> complete() {
     LlmMetrics.turnEnded(completion.kind(), startedNanos);
-    JsonObject numbers = NumberCheck.check(stream.text(),
+    JsonObject numbers = NumberCheck.check(stream.text(), prompt.question(),
         tools.record().results.values().stream().map(NumberCheck::values).toList());
     return save(completion.status(), completion.notice(), numbers).eventually(this::release)
         .onSuccess(v -> events.emit(ChatEvents.chatComplete(conversationId, assistantId, tokens.input(),

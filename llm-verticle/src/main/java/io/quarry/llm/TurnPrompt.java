@@ -25,6 +25,16 @@ final class TurnPrompt {
     history = messages;
   }
 
+  /** The question the turn answers (the last user message), or "" when there is none. */
+  String question() {
+    for (int i = history.size() - 1; i >= 0; i--) {
+      if (ChatMessage.USER.equals(history.get(i).role())) {
+        return history.get(i).content() == null ? "" : history.get(i).content();
+      }
+    }
+    return "";
+  }
+
   /** Drops more of the history from the next request on; false when that was done already (it is done once). */
   boolean shorten() {
     if (shortened) {

@@ -42,4 +42,24 @@ class AnswerNumbersTest extends TurnTestBase {
     ChatMessage stored = turn.answer();
     assertThat(stored.numbers()).isEqualTo(numbers);
   }
+
+  @Test
+  @DisplayName("a number the question states is not claimed from the data: the turn's question reaches the check")
+  void questionsNumbersAreNotClaims() throws Exception {
+    turn.dataset("table1", 2, TurnToolTest.PEOPLE);
+    String query = "SELECT region, sum(revenue) AS revenue FROM table1 GROUP BY region";
+    JsonArray rows = new JsonArray().add(new JsonArray().add("North").add(146284726.86));
+    turn.answers(query, List.of("region VARCHAR", "revenue DOUBLE"), rows);
+    turn.model.next().call("execute_sql", new JsonObject().put("query", query)).usage(50, 5);
+    String answer = "No: North made 146,284,726.86, not 146.9M.";
+    turn.model.next().answer(answer);
+
+    turn.asked("Did North make 146.9M?");
+
+    JsonObject numbers = turn.events.next(e -> ChatEvents.CHAT_COMPLETE.equals(e.getString("type")))
+        .getJsonObject("numbers");
+    assertThat(numbers.getInteger("checked")).isEqualTo(1);
+    assertThat(numbers.getInteger("matched")).isEqualTo(1);
+    assertThat(numbers.getJsonArray("unmatched")).isEmpty();
+  }
 }
