@@ -67,8 +67,8 @@ record DateClaim(List<Reading> readings) implements ValueClaim {
   }
 
   @Override
-  public boolean matches(Object cell) {
-    int[] date = fields(cell);
+  public boolean matches(ReadCell cell) {
+    int[] date = cell.date();
     return date != null && readings.stream().anyMatch(r -> r.matches(date));
   }
 

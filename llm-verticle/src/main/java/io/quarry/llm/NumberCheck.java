@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Every number an answer states, looked up in the values of the results its turn produced or referred to — not
@@ -90,8 +91,9 @@ final class NumberCheck {
     List<Verdict> verdicts = new ArrayList<>();
     if (!results.isEmpty()) {
       Asked asked = Asked.of(question == null ? "" : question, results);
+      List<ReadCell[][]> read = results.stream().map(NumberCheck::read).toList();
       for (Mention mention : NumberMentions.of(answer)) {
-        Verdict verdict = verdict(answer, mention, asked, results);
+        Verdict verdict = verdict(answer, mention, asked, results, read);
         if (verdict != null) {
           verdicts.add(verdict);
         }
@@ -105,7 +107,8 @@ final class NumberCheck {
   private record Verdict(Mention mention, List<Cell> candidates) {
   }
 
-  private static Verdict verdict(String answer, Mention mention, Asked asked, List<Values> results) {
+  private static Verdict verdict(String answer, Mention mention, Asked asked, List<Values> results,
+      List<ReadCell[][]> read) {
     if (mention.kind() == Kind.NOT_A_NUMBER || asked.states(mention)) {
       return null;
     }
@@ -119,7 +122,7 @@ final class NumberCheck {
       claim = context.approximate() ? ((NumberClaim) claim).approximate() : claim;
       rowsNext = context.rowsNext();
     }
-    List<Cell> candidates = candidates(claim, mention, results, rowsNext);
+    List<Cell> candidates = candidates(claim, mention, results, read, rowsNext);
     if (candidates.isEmpty() && !claimsFromResults(mention, asked)) {
       return null;
     }
@@ -142,17 +145,20 @@ final class NumberCheck {
   }
 
   /** Every value of the results the claim is, and every row count; before "rows", the row counts alone if any is. */
-  private static List<Cell> candidates(ValueClaim claim, Mention mention, List<Values> results, boolean rowsNext) {
+  private static List<Cell> candidates(ValueClaim claim, Mention mention, List<Values> results, List<ReadCell[][]> read,
+      boolean rowsNext) {
     List<Cell> counts = new ArrayList<>();
     List<Cell> cells = new ArrayList<>();
-    for (Values result : results) {
+    Predicate<ReadCell> probe = claim.probe();
+    for (int i = 0; i < results.size(); i++) {
+      Values result = results.get(i);
       if (claim instanceof NumberClaim n && n.matches(BigDecimal.valueOf(result.totalRows()))) {
         counts.add(new Cell(mention.text(), mention.position(), result.resultId(), -1, null));
       }
-      for (int r = 0; r < result.rows().size(); r++) {
-        JsonArray row = result.rows().getJsonArray(r);
-        for (int c = 0; c < row.size() && c < result.columns().size(); c++) {
-          if (claim.matches(row.getValue(c))) {
+      ReadCell[][] rows = read.get(i);
+      for (int r = 0; r < rows.length; r++) {
+        for (int c = 0; c < rows[r].length; c++) {
+          if (probe.test(rows[r][c])) {
             cells.add(new Cell(mention.text(), mention.position(), result.resultId(), r, result.columns().get(c)));
           }
         }
@@ -163,6 +169,19 @@ final class NumberCheck {
     }
     counts.addAll(cells);
     return counts;
+  }
+
+  /** Each cell of a result read once: its rows, each cut to the result's columns. */
+  private static ReadCell[][] read(Values result) {
+    ReadCell[][] rows = new ReadCell[result.rows().size()][];
+    for (int r = 0; r < rows.length; r++) {
+      JsonArray row = result.rows().getJsonArray(r);
+      rows[r] = new ReadCell[Math.min(row.size(), result.columns().size())];
+      for (int c = 0; c < rows[r].length; c++) {
+        rows[r][c] = ReadCell.of(row.getValue(c));
+      }
+    }
+    return rows;
   }
 
   /**

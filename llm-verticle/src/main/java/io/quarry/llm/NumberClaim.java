@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.Locale;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 
 /**
@@ -61,13 +62,35 @@ record NumberClaim(BigDecimal number, boolean signed, int decimals, BigDecimal s
   }
 
   @Override
-  public boolean matches(Object cell) {
-    BigDecimal value = NumberCheck.number(cell);
-    if (value == null) {
-      int[] date = year() ? DateClaim.fields(cell) : null;
+  public boolean matches(ReadCell cell) {
+    if (cell.number() == null) {
+      int[] date = year() ? cell.date() : null;
       return date != null && date[0] == number.intValue();
     }
-    return matches(value);
+    return matches(cell.number());
+  }
+
+  /**
+   * Rules a number out in double arithmetic first: a value further from the claim than one unit of the last digit it
+   * shows (or its size, unsigned; or a hundredth of it, for a percentage) cannot round to it.
+   */
+  @Override
+  public Predicate<ReadCell> probe() {
+    double claimed = number.doubleValue();
+    double scaleBy = scale.doubleValue();
+    double unit = Math.pow(10, -decimals) * 1.001 + Math.abs(claimed) * 1e-9;
+    return cell -> {
+      if (cell.number() == null) {
+        return matches(cell);
+      }
+      double v = cell.approx();
+      boolean near = percent ? near(v, claimed, unit) || near(v * 100, claimed, unit) : near(v / scaleBy, claimed, unit);
+      return near && matches(cell.number());
+    };
+  }
+
+  private boolean near(double value, double claimed, double unit) {
+    return Math.abs(value - claimed) <= unit || !signed && Math.abs(-value - claimed) <= unit;
   }
 
   boolean matches(BigDecimal value) {
