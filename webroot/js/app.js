@@ -149,6 +149,10 @@ async function toList() {
 
 /** Back, Forward, or a result's fragment: the conversation the address names, scrolled to the result it names. */
 async function moved(id, resultId) {
+  if (!id && address.malformed()) {
+    notFound();
+    return;
+  }
   if (!id) {
     await openNewest({ push: false });
     return;
