@@ -9,6 +9,11 @@ export const address = {
     return CONVERSATION.exec(location.pathname)?.[1] || null;
   },
 
+  /** Whether the address is under /c/ yet names no conversation's id (a mistyped or cut link): "not found". */
+  malformed() {
+    return /^\/c\/[^/]+$/.test(location.pathname) && !this.conversationId();
+  },
+
   /** The result the address's fragment names, or null. */
   resultId() {
     const found = RESULT.exec(location.hash);

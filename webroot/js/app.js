@@ -149,6 +149,10 @@ async function toList() {
 
 /** Back, Forward, or a result's fragment: the conversation the address names, scrolled to the result it names. */
 async function moved(id, resultId) {
+  if (!id && address.malformed()) {
+    notFound();
+    return;
+  }
   if (!id) {
     await openNewest({ push: false });
     return;
@@ -306,7 +310,9 @@ function onEvent(event) {
   if (event.conversation_id !== state.conversationId) return;
   if (isDatasetEvent(event.type)) {
     if (event.type === EVENTS.DATASET_LOADED) announce(`${event.dataset.name} is ready.`);
-    if (event.type === EVENTS.DATASET_REMOVED) datasets.removed(event.dataset); else datasets.upsert(event.dataset);
+    // A dataset_error says which failure it was beside the dataset: its card shows both.
+    const dataset = event.type === EVENTS.DATASET_ERROR ? { ...event.dataset, error_details: event.details } : event.dataset;
+    if (event.type === EVENTS.DATASET_REMOVED) datasets.removed(dataset); else datasets.upsert(dataset);
     return;
   }
   if (event.type === EVENTS.QUERY_PROGRESS) sqlRunner.progress(event);

@@ -32,7 +32,12 @@ async function submit(event, call, errorId) {
   }
 }
 
+/**
+ * Signed out, the page goes to / (the current entry replaced): whoever signs in next on this browser starts at their
+ * own start page, not at the address of the conversation the last person had open (a link opened while signed out
+ * still survives signing in: that address is the one being asked for).
+ */
 export async function signOut() {
   await api.signOut();
-  location.reload();
+  location.replace('/');
 }

@@ -1,7 +1,7 @@
 // The right panel: add a dataset by URL, its card while loading / ready / in error, the schema modal. An add that
 // failed keeps nothing on the server; its "Not added" card says why (the one place that does) until it is dismissed
 // or retried, and its URL stays in the box to be corrected.
-import { api, Unreachable } from './api.js';
+import { api, ApiError, Unreachable } from './api.js';
 import { elements } from './elements.js';
 import { describeNewVersion, describeRefresh, showChange } from './schema-change.js';
 import { SchemaColumns, humanSize } from './schema-columns.js';
@@ -93,10 +93,11 @@ export class DatasetPanel {
       this.upsert(await api.addDataset(this.conversationId(), url));
     } catch (e) {
       const message = e instanceof Unreachable ? 'Quarry cannot be reached; the dataset was not added' : e.message;
+      const details = e instanceof ApiError ? e.details : undefined;
       // Nothing was kept: the URL goes back to the box (unless something else was typed meanwhile) and to a card.
       if (!this.input.value) this.input.value = url;
       this.dropLoading(url);
-      const card = this.notAdded({ url, message, retry: true });
+      const card = this.notAdded({ url, message, details, retry: true });
       if (this.input.value === url) this.markInput(card);
     }
   }
@@ -105,9 +106,10 @@ export class DatasetPanel {
   markInput(card) {
     const message = card?.querySelector('.message-text');
     if (message) {
-      message.id = `not-added-${Math.random().toString(36).slice(2)}`;
+      const said = [message, card.querySelector('.message-details')].filter(Boolean);
+      said.forEach((el) => { el.id = `not-added-${Math.random().toString(36).slice(2)}`; });
       this.input.setAttribute('aria-invalid', 'true');
-      this.input.setAttribute('aria-describedby', message.id);
+      this.input.setAttribute('aria-describedby', said.map((el) => el.id).join(' '));
     } else {
       this.input.removeAttribute('aria-invalid');
       this.input.removeAttribute('aria-describedby');
@@ -136,7 +138,8 @@ export class DatasetPanel {
   /** A dataset_error of an add: the server kept nothing, or keeps a row that costs nothing. */
   failedAdd(dataset) {
     this.removed(dataset);
-    this.notAdded({ url: dataset.url, message: dataset.error_message, retry: true, storedId: dataset.id });
+    this.notAdded({ url: dataset.url, message: dataset.error_message, details: dataset.error_details, retry: true,
+      storedId: dataset.id });
   }
 
   removed(dataset) {
@@ -161,8 +164,8 @@ export class DatasetPanel {
   }
 
   /** One card per URL: what failed last, with Retry (add it again) unless the URL itself is malformed. */
-  notAdded({ url, message, retry, storedId }) {
-    const li = this.cardShell({ status: 'error', url, error_message: message }, 'Not added');
+  notAdded({ url, message, details, retry, storedId }) {
+    const li = this.cardShell({ status: 'error', url, error_message: message, error_details: details }, 'Not added');
     li.classList.add('not-added');
     li.dataset.url = url;
     const actions = li.querySelector('.actions');
@@ -174,7 +177,8 @@ export class DatasetPanel {
   }
 
   async dismiss(card, storedId) {
-    if (card.querySelector(`#${CSS.escape(this.input.getAttribute('aria-describedby') || 'none')}`)) this.markInput(null);
+    const describedBy = (this.input.getAttribute('aria-describedby') || 'none').split(' ')[0];
+    if (card.querySelector(`#${CSS.escape(describedBy)}`)) this.markInput(null);
     card.remove();
     if (!storedId) return;
     try {
@@ -184,7 +188,7 @@ export class DatasetPanel {
     }
   }
 
-  /** Title (name, actions), URL, and the error message when in error. */
+  /** Title (name, actions), URL, and the error message when in error, with which failure it was when known. */
   cardShell(d, title) {
     const li = document.createElement('li');
     li.className = `dataset-card ${d.status}`;
@@ -208,6 +212,13 @@ export class DatasetPanel {
       message.className = 'message-text';
       message.textContent = d.error_message;
       li.append(message);
+      // The seed's message names the step; its details say which failure ("The server answered HTTP 404 Not Found").
+      if (d.error_details) {
+        const details = document.createElement('div');
+        details.className = 'message-details muted';
+        details.textContent = d.error_details;
+        li.append(details);
+      }
     }
     return li;
   }

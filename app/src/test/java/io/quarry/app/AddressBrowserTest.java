@@ -73,6 +73,24 @@ class AddressBrowserTest extends BrowserTestBase {
   }
 
   @Test
+  @DisplayName("issue 49 (4b): a malformed address (/c/not-a-uuid) shows the page saying 'Conversation not found', not"
+      + " raw JSON, and its button leads to the conversations")
+  void malformedAddress() {
+    conversation("Mine, malformed");
+    page.navigate(url() + "c/not-a-uuid");
+    assertThat(page.locator("body")).hasAttribute("data-ready", "true");
+    assertThat(page.locator(".not-found")).containsText("Conversation not found");
+    assertThat(page.locator("#conversation-title")).hasText("Conversation not found");
+    assertThat(page.locator("#input")).isDisabled();
+    assertThat(page.locator("#conversation-list li.active")).hasCount(0);
+
+    page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Show your conversations")).click();
+    assertThat(page.locator(".not-found")).hasCount(0);
+    assertThat(page).hasURL(Pattern.compile("/c/[0-9a-f-]{36}$"));
+    assertThat(page.locator("#input")).isEnabled();
+  }
+
+  @Test
   @DisplayName("a result's address, /c/<id>#result-<result id>, opens its conversation scrolled to that result, marked")
   void resultAddress() {
     String id = conversation("Many results");

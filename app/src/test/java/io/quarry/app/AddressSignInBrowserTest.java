@@ -51,8 +51,39 @@ class AddressSignInBrowserTest extends BrowserTestBase {
     page.locator("#signout").click();
     assertThat(page.locator("#signin-form")).isVisible();
     signUp("bob@example.com");
-    assertThat(page).hasURL(address);
+    page.navigate(address);
+    assertThat(page.locator("body")).hasAttribute("data-ready", "true");
     assertThat(page.locator(".not-found")).containsText("Conversation not found");
-    assertThat(page.locator("#conversation-list li")).hasCount(0);
+    assertThat(page.locator("#conversation-list li")).hasCount(1);
+  }
+
+  @Test
+  @DisplayName("issue 49 (4c): signing out leaves the conversation's address, so whoever signs up (or in) next on this"
+      + " browser starts at their own start page, not at 'Conversation not found' for the last person's conversation")
+  void nextUserStartsAtTheirOwnStart() {
+    page.navigate(url());
+    signUp("cat@example.com");
+    String catsId = page.locator("#conversation-list li.active").getAttribute("data-id");
+    assertThat(page).hasURL(url() + "c/" + catsId);
+
+    page.locator("#signout").click();
+    assertThat(page.locator("#signin-form")).isVisible();
+    assertThat(page).hasURL(url());
+    signUp("dan@example.com");
+    assertThat(page.locator(".not-found")).hasCount(0);
+    assertThat(page.locator("#conversation-list li.active")).hasCount(1);
+    String dansId = page.locator("#conversation-list li.active").getAttribute("data-id");
+    org.assertj.core.api.Assertions.assertThat(dansId).isNotEqualTo(catsId);
+    assertThat(page).hasURL(url() + "c/" + dansId);
+    assertThat(page.locator("#input")).isEnabled();
+
+    page.locator("#signout").click();
+    assertThat(page.locator("#signin-form")).isVisible();
+    page.locator("#signin-email").fill("cat@example.com");
+    page.locator("#signin-password").fill("long enough");
+    page.locator("#signin-form button[type=submit]").click();
+    assertThat(page.locator("body")).hasAttribute("data-ready", "true");
+    assertThat(page.locator(".not-found")).hasCount(0);
+    assertThat(page.locator("#conversation-list li.active")).hasAttribute("data-id", catsId);
   }
 }

@@ -150,7 +150,7 @@ class DatasetApiTest {
     files.route("/gone.parquet").status(404);
     HttpResponse<Buffer> response = add(files.url("/gone.parquet"));
     assertError(response, 400, "Could not access URL");
-    assertThat(response.bodyAsJsonObject().getString("details")).isEqualTo("The server answered HTTP 404");
+    assertThat(response.bodyAsJsonObject().getString("details")).isEqualTo("The server answered HTTP 404 Not Found");
     assertThat(events.next(2)).extracting(e -> e.getString("type")).containsExactly("dataset_loading", "dataset_error");
     assertThat(send(HttpMethod.GET, base, null).bodyAsJsonObject().getJsonArray("datasets")).isEmpty();
 

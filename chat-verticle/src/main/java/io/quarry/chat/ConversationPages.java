@@ -2,27 +2,36 @@ package io.quarry.chat;
 
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 
 /**
  * {@code GET /c/<conversation id>}: every conversation has an address, so a reload, a bookmark or a shared link
  * opens the page and the page opens that conversation. Mounted after the Host check and the security headers,
  * which the page gets as any other response does; the page asks {@code /api/conversations/<id>} itself, so a
- * conversation that is not the user's is refused there (404), never here. Only ids shaped as storage makes them
- * (UUIDs) get the page: anything else under {@code /c/} stays a plain 404.
+ * conversation that is not the user's is refused there (404), never here. An address of one segment that is not
+ * shaped as storage makes ids (UUIDs), a mistyped or cut link, is a 404 that still serves the page: it says
+ * "Conversation not found" with a way back, as it does for an unknown id, instead of a bare JSON error. Anything
+ * deeper under {@code /c/} stays a plain 404.
  */
 final class ConversationPages {
 
   static final String PATH = "/c/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+  static final String MALFORMED = "/c/[^/]+";
 
   private ConversationPages() {
   }
 
   static void mount(Router router) {
-    router.getWithRegex(PATH).handler(ctx -> ctx.response()
+    router.getWithRegex(PATH).handler(ctx -> page(ctx, 200));
+    router.getWithRegex(MALFORMED).handler(ctx -> page(ctx, 404));
+  }
+
+  private static void page(RoutingContext ctx, int status) {
+    ctx.response().setStatusCode(status)
         .putHeader(HttpHeaders.CONTENT_TYPE, "text/html;charset=UTF-8")
         // The page changes with each release, as / does (its static handler has caching off).
         .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache")
         .sendFile("webroot/index.html")
-        .onFailure(ctx::fail));
+        .onFailure(ctx::fail);
   }
 }

@@ -201,4 +201,17 @@ class ChatEdgeTest {
       assertThat(send(HttpMethod.GET, path, null).statusCode()).as(path).isEqualTo(404);
     }
   }
+
+  @Test
+  @DisplayName("issue 49 (4b): a malformed conversation address (/c/not-a-uuid) is a 404 that serves the page, with"
+      + " the security headers, for it to say 'Conversation not found'; not a bare JSON error")
+  void malformedConversationAddress() {
+    for (String path : new String[] {"/c/not-a-uuid", "/c/0f8fad5b-d9cb-469f", "/c/%27%20OR%201%3D1"}) {
+      HttpResponse<Buffer> page = send(HttpMethod.GET, path, null);
+      assertThat(page.statusCode()).as(path).isEqualTo(404);
+      assertThat(page.getHeader("content-type")).as(path).startsWith("text/html");
+      assertThat(page.getHeader("Content-Security-Policy")).as(path).contains("default-src 'self'");
+      assertThat(page.bodyAsString()).as(path).contains("<title>Quarry</title>").doesNotContain("\"error\"");
+    }
+  }
 }

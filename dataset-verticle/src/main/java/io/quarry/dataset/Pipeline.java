@@ -153,7 +153,7 @@ final class Pipeline {
           if (status == 200 || status == 206 || status == 416) {
             return Future.succeededFuture(Optional.empty());
           }
-          return fail(COULD_NOT_ACCESS, "The server answered HTTP " + status);
+          return fail(COULD_NOT_ACCESS, answered(exchange));
         });
   }
 
@@ -165,7 +165,7 @@ final class Pipeline {
         return Future.succeededFuture(new Probe(-1, null, true));
       }
       if (status / 100 != 2) {
-        return fail(COULD_NOT_ACCESS, "The server answered HTTP " + status);
+        return fail(COULD_NOT_ACCESS, answered(exchange));
       }
       return Future.succeededFuture(new Probe(BodyReader.contentLength(exchange), version(exchange), true));
     });
@@ -180,13 +180,14 @@ final class Pipeline {
       int status = exchange.response().statusCode();
       if (status != 200 && status != 206) {
         exchange.discard();
-        return fail(status == 416 ? NOT_PARQUET : COULD_NOT_ACCESS, "The server answered HTTP " + status);
+        return fail(status == 416 ? NOT_PARQUET : COULD_NOT_ACCESS, answered(exchange));
       }
       ContentRange range = ContentRange.of(exchange);
       long size = status != 206 ? BodyReader.contentLength(exchange) : range == null ? -1 : range.total();
       Probe learned = new Probe(size, version(exchange), status == 206);
       return BodyReader.read(exchange, 4, true).compose(head -> startsWithMagic(head)
-          ? Future.succeededFuture(learned) : fail(NOT_PARQUET, "The file does not start with PAR1"));
+          ? Future.succeededFuture(learned)
+          : fail(NOT_PARQUET, "The file does not start with PAR1" + FileSniff.looksLike(head.getBytes())));
     });
   }
 
@@ -325,6 +326,14 @@ final class Pipeline {
       return new QuarryException(Failure.BAD_REQUEST, message, "No answer within " + Sizes.seconds(timeoutMs));
     }
     return new QuarryException(Failure.BAD_REQUEST, message, OutboundHttp.reason(e));
+  }
+
+  /** The status and its reason phrase, as a user can look them up: "The server answered HTTP 404 Not Found". */
+  private static String answered(Exchange exchange) {
+    String reason = String.valueOf(exchange.response().statusMessage()).replaceAll("\\p{Cntrl}", "").strip();
+    // The origin writes the phrase: shown as text, and kept short.
+    reason = reason.equals("null") ? "" : reason.substring(0, Math.min(reason.length(), 60));
+    return "The server answered HTTP " + exchange.response().statusCode() + (reason.isEmpty() ? "" : " " + reason);
   }
 
   private static <T> Future<T> fail(String message, String details) {

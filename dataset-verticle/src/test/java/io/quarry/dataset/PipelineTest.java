@@ -161,7 +161,7 @@ class PipelineTest {
     server.route("/gone.parquet").status(404);
     QuarryException e = failure(server.url("/gone.parquet"));
     assertThat(e.getMessage()).isEqualTo("Could not access URL");
-    assertThat(e.details()).isEqualTo("The server answered HTTP 404");
+    assertThat(e.details()).isEqualTo("The server answered HTTP 404 Not Found");
   }
 
   @Test

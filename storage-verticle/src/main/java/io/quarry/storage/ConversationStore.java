@@ -105,7 +105,8 @@ final class ConversationStore {
             + " ORDER BY m.created_at LIMIT 1) AS hit FROM conversations c WHERE c.user_id = ? AND"
             + " (c.title_folded LIKE ? ESCAPE '!' OR EXISTS (" + hit + ")) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT "
             + StorageClient.SEARCH_LIMIT, pattern, search.userId(), pattern, pattern)
-        .map(rows -> Db.each(rows, row -> new Found(conversation(row), Snippet.around(row.getString("hit"), typed))));
+        .map(rows -> Db.each(rows, row -> new Found(conversation(row),
+            Snippet.around(HumanText.of(row.getString("hit")), typed))));
   }
 
   Future<Conversation> get(ConversationRef ref) {

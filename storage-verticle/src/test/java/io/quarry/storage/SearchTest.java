@@ -7,6 +7,7 @@ import io.quarry.bus.Conversation;
 import io.quarry.bus.StorageOps;
 import io.quarry.testing.PostgresServer;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -37,6 +38,27 @@ class SearchTest extends StorageTestBase {
     storage.appendMessage(alice.id(), ChatMessage.user(revenue.id(), "and the cars?")).await();
     assertThat(search(alice.id(), "cars")).extracting(c -> c.getString("id"))
         .containsExactly(revenue.id(), cars.id());
+  }
+
+  @Test
+  @DisplayName("issue 49 (4d): a message whose content is kept as JSON (a tool's call) shows its text in a search's few"
+      + " words, not its escaped JSON (\\\"MSFT\\\"); text that only looks like JSON is shown as written")
+  void snippetOfJsonContentIsItsText() {
+    Conversation tool = storage.createConversation(alice.id(), "Prices").await();
+    String call = new JsonObject().put("name", "run_sql").put("text", "The \"MSFT\" close, by month")
+        .put("args", new JsonObject().put("sql", "SELECT month, close FROM prices WHERE ticker = 'MSFT'")).encode();
+    storage.appendMessage(alice.id(), new ChatMessage(null, tool.id(), ChatMessage.TOOL, call, new JsonArray(),
+        new JsonArray(), new JsonArray(), new JsonArray(), 0, 0, ChatMessage.COMPLETE, null, null)).await();
+    Conversation parts = storage.createConversation(alice.id(), "Parts").await();
+    storage.appendMessage(alice.id(), ChatMessage.user(parts.id(), "[{\"type\":\"text\",\"content\":\"Plot"
+        + " \\\"GOOG\\\" against \\\"MSFT\\\"\"},{\"type\":\"image\",\"url\":\"x\"}]")).await();
+    Conversation bracket = storage.createConversation(alice.id(), "Bracket").await();
+    storage.appendMessage(alice.id(), ChatMessage.user(bracket.id(), "[draft] compare MSFT and AAPL")).await();
+
+    List<JsonObject> found = search(alice.id(), "msft");
+    assertThat(found).extracting(c -> c.getString("title")).containsExactly("Bracket", "Parts", "Prices");
+    assertThat(found).extracting(c -> c.getString("match")).containsExactly("[draft] compare MSFT and AAPL",
+        "Plot \"GOOG\" against \"MSFT\"", "The \"MSFT\" close, by month");
   }
 
   @Test
