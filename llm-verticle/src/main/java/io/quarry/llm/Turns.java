@@ -101,10 +101,14 @@ final class Turns {
     TurnClaim claim = registry.claimFor(userId, request.conversationId(), request.messageId());
     LogContext.put(LogContext.CONVERSATION_ID, request.conversationId());
     LogContext.put(LogContext.MESSAGE_ID, claim.messageId());
+    // Its claim is the one of a turn of this verticle still writing the answer, were it continued twice: the registry
+    // would take it for its own claim found again, and the second would release the first's.
     return storage.conversation(userId, request.conversationId())
-        .compose(conversation -> claim(claim).compose(claimed -> claimed
-            ? resume(claim).onFailure(e -> release(claim))
-            : Future.failedFuture(QuarryException.conflict(IN_PROGRESS))));
+        .compose(conversation -> holding.contains(claim.messageId())
+            ? Future.failedFuture(QuarryException.conflict(IN_PROGRESS))
+            : claim(claim).compose(claimed -> claimed
+                ? resume(claim).onFailure(e -> release(claim))
+                : Future.failedFuture(QuarryException.conflict(IN_PROGRESS))));
   }
 
   private Future<TurnContinued> resume(TurnClaim claim) {

@@ -116,6 +116,11 @@ class ContinueTurnTest extends TurnTestBase {
     continued(id);
     turn.events.next("chat_token");
     assertThat(failure(() -> continued(id))).isEqualTo(Failure.CONFLICT);
+    assertThat(message).isEqualTo(Turns.IN_PROGRESS);
+    // The refused continuation took nothing from the running one: it still holds the conversation.
+    turn.model.next().answer("Late.");
+    assertThat(failure(() -> turn.asked("Another question"))).isEqualTo(Failure.CONFLICT);
+    assertThat(message).isEqualTo(Turns.IN_PROGRESS);
     turn.model.release("held");
     turn.events.untilTurnEnds();
     assertThat(turn.answer().content()).isEqualTo("The first of many points is on");
@@ -131,7 +136,10 @@ class ContinueTurnTest extends TurnTestBase {
         .map(p -> ((JsonObject) p).getString("text", "")).collect(Collectors.joining())).toList();
   }
 
-  private static Failure failure(Runnable call) {
+  /** The message of the last failure read. */
+  private String message;
+
+  private Failure failure(Runnable call) {
     Throwable[] thrown = new Throwable[1];
     assertThatThrownBy(() -> {
       try {
@@ -141,6 +149,8 @@ class ContinueTurnTest extends TurnTestBase {
         throw e;
       }
     });
-    return BusFailure.of(thrown[0]).failure();
+    BusFailure failure = BusFailure.of(thrown[0]);
+    message = failure.message();
+    return failure.failure();
   }
 }
