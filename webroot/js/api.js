@@ -81,6 +81,9 @@ export const api = {
   deleteConversation: (id) => del(conversationPath(id)),
   /** A question; the answer comes over the event socket. */
   sendMessage: (conversationId, content) => post(`${conversationPath(conversationId)}/messages`, { content }),
+  /** Continues an answer cut off at the model's output limit; the rest streams under the same message id. */
+  continueAnswer: (conversationId, messageId) => post(
+    `${conversationPath(conversationId)}/messages/${encodeURIComponent(messageId)}/continue`),
   stop: (conversationId) => post(`${conversationPath(conversationId)}/stop`),
   /** @param run {sql, origin, message_id}: a run with an origin is stored as the user's own */
   query: (conversationId, run) => post(`${conversationPath(conversationId)}/query`, run),

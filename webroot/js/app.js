@@ -34,6 +34,7 @@ function announce(text) {
 const messages = new MessageView($('messages'), () => state.conversationId, {
   announce,
   retry: (question) => retry(question),
+  resume: (messageId) => resume(messageId),
 });
 const sqlRunner = new SqlRunner(() => state.conversationId, {
   shown: {
@@ -226,6 +227,23 @@ function retry(question) {
   if (state.streaming) return;
   if (input.value.trim() === question.trim()) setInput('');
   ask(question, { fromBox: false });
+}
+
+/**
+ * Continues a cut-off answer: the rest streams into it. Refused (a turn running elsewhere, the daily limit), the
+ * answer says why; the stored one is still cut off, and shows Continue again when the conversation is opened.
+ */
+async function resume(messageId) {
+  if (state.streaming || !state.conversationId) return;
+  if (!messages.continueAnswer(messageId)) return;
+  setStreaming(true);
+  try {
+    await api.continueAnswer(state.conversationId, messageId);
+  } catch (e) {
+    setStreaming(false);
+    messages.onEvent({ type: EVENTS.CHAT_ERROR, message_id: messageId, error: e.message, details: e.details });
+    if (e.status === 429 && e.body && e.body.resets_in_seconds > 0) limitReached(e.body.resets_in_seconds);
+  }
 }
 
 /** @param fromBox whether the question is what the box holds (emptied as it is sent, and given back on failure) */

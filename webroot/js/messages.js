@@ -18,6 +18,8 @@ const STATUS_NOTES = {
 };
 /** What a stored answer that failed says when it was stored without its error's text. */
 const ERROR_NOTE = 'This answer was interrupted by an error.';
+/** The notice of an answer cut off at the model's output limit: such an answer, the last one, can be continued. */
+const CUT_OFF = 'The answer was cut off at the model\'s output limit.';
 /** How close to the end the reader must be for the view to follow what arrives (px). */
 const FOLLOW_SLACK = 40;
 /** A finished answer is announced to screen readers up to this many characters. */
@@ -28,12 +30,14 @@ export class MessageView {
    * @param announce (text) => void: tells screen readers about a finished answer (the list itself is not a live
    *                 region, or every token would be read out)
    * @param retry    (question) => void: asks a question again, for an answer that failed
+   * @param resume   (messageId) => void: continues an answer cut off at the model's output limit
    */
-  constructor(container, conversationId, { announce = () => {}, retry = () => {} } = {}) {
+  constructor(container, conversationId, { announce = () => {}, retry = () => {}, resume = () => {} } = {}) {
     this.container = container;
     this.conversationId = conversationId;
     this.announce = announce;
     this.retry = retry;
+    this.resume = resume;
     this.active = null;
     this.results = new Map();
     this.follow = true;
@@ -136,6 +140,8 @@ export class MessageView {
     const el = document.createElement('article');
     el.className = 'message user';
     el.textContent = text;
+    // Only the conversation's last answer can be continued.
+    this.container.querySelectorAll('.continue-answer').forEach((b) => b.remove());
     this.container.append(el);
     this.scrollToEnd();
     return el;
@@ -158,6 +164,7 @@ export class MessageView {
   async addStoredAnswer(message, question) {
     const parts = this.answerElement(message.id);
     const { content, artifacts } = parts;
+    parts.el.answerText = message.content;
     content.replaceChildren(renderMarkdown(message.content));
     if (message.status !== 'streaming') finishAnswer(parts, message.content, message.numbers);
     for (const id of message.result_ids || []) {
@@ -183,8 +190,43 @@ export class MessageView {
     } else {
       const note = message.notice || STATUS_NOTES[message.status];
       if (note) this.note(artifacts, note);
+      if (message.status === 'complete' && message.notice === CUT_OFF) this.continueButton(artifacts, message.id);
     }
     return parts;
+  }
+
+  /** Under an answer cut off at the model's output limit: asks the model to go on, into the same answer. */
+  continueButton(parent, messageId) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'continue-answer';
+    button.textContent = 'Continue';
+    button.setAttribute('aria-label', 'Continue the answer from where it was cut off');
+    button.addEventListener('click', () => this.resume(messageId));
+    parent.append(button);
+  }
+
+  /**
+   * The cut-off answer streams again: what arrives is appended to its text, in the same message. Its notice and
+   * Continue go (the end says again whether it was cut off), and its copy button, which copies the whole text once
+   * it ends. Null when the answer is not on the page.
+   */
+  continueAnswer(messageId) {
+    const el = [...this.container.querySelectorAll('.message.assistant')]
+      .find((m) => m.dataset.messageId === messageId);
+    if (!el) return null;
+    const content = el.querySelector('.content');
+    const artifacts = el.querySelector('.artifacts');
+    artifacts.querySelectorAll('.continue-answer').forEach((b) => b.remove());
+    artifacts.querySelectorAll('.status-note').forEach((n) => { if (n.textContent === CUT_OFF) n.remove(); });
+    el.querySelector(':scope > .answer-actions')?.remove();
+    content.classList.add('cursor');
+    const phase = document.createElement('div');
+    phase.className = 'phase';
+    el.insertBefore(phase, artifacts);
+    this.active = { el, content, artifacts, phase, text: el.answerText || '', id: messageId, question: null };
+    this.scrollToEnd();
+    return this.active;
   }
 
   /**
@@ -248,7 +290,10 @@ export class MessageView {
         if (a) this.artifacts.table(this.artifacts.block(a.artifacts), event);
         break;
       case EVENTS.CHAT_COMPLETE:
-        if (a && event.notice && (!a.id || a.id === event.message_id)) this.note(a.artifacts, event.notice);
+        if (a && event.notice && (!a.id || a.id === event.message_id)) {
+          this.note(a.artifacts, event.notice);
+          if (event.notice === CUT_OFF) this.continueButton(a.artifacts, event.message_id);
+        }
         this.finish(event.message_id, event.numbers);
         break;
       case EVENTS.CHAT_ERROR:
@@ -281,6 +326,7 @@ export class MessageView {
     const a = this.active;
     if (!a || (a.id && id && a.id !== id)) return;
     a.finished = true;
+    a.el.answerText = a.text;
     a.content.classList.remove('cursor');
     a.content.replaceChildren(renderMarkdown(a.text));
     finishAnswer(a, a.text, numbers);

@@ -38,6 +38,8 @@ class IsolationTest {
   String conversation;
   String dataset;
   String result;
+  /** Alice's answer. */
+  String answer;
 
   @BeforeEach
   void start() throws Exception {
@@ -59,8 +61,10 @@ class IsolationTest {
         // Drains the turn's events up to its end.
       }
     }
-    result = send(alice, HttpMethod.GET, "/api/conversations/" + conversation, null).bodyAsJsonObject()
-        .getJsonArray("messages").getJsonObject(1).getJsonArray("result_ids").getString(0);
+    JsonObject answered = send(alice, HttpMethod.GET, "/api/conversations/" + conversation, null).bodyAsJsonObject()
+        .getJsonArray("messages").getJsonObject(1);
+    result = answered.getJsonArray("result_ids").getString(0);
+    answer = answered.getString("id");
   }
 
   @AfterEach
@@ -107,6 +111,7 @@ class IsolationTest {
         {HttpMethod.DELETE, d, null},
         {HttpMethod.POST, d + "/refresh", null},
         {HttpMethod.POST, c + "/query", new JsonObject().put("sql", "SELECT * FROM table1")},
+        {HttpMethod.POST, c + "/messages/" + answer + "/continue", null},
         {HttpMethod.POST, c + "/stop", null},
         {HttpMethod.POST, "/api/conversations/" + UUID.randomUUID() + "/stop", null},
         {HttpMethod.GET, "/api/results/" + result, null}};

@@ -21,6 +21,7 @@ import io.quarry.bus.Dataset;
 import io.quarry.bus.DatasetOps.AddDataset;
 import io.quarry.bus.Export;
 import io.quarry.bus.Failure;
+import io.quarry.bus.LlmOps;
 import io.quarry.bus.LlmOps.StartTurn;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.Scopes.ConversationRef;
@@ -169,6 +170,7 @@ class PublicApiTest extends ChatTestBase {
         ApiOps.QUERY_RUN.call(bus, new Query(other, conversation, "SELECT 1")),
         ApiOps.QUERY_EXPORT.call(bus, new ExportQuery(other, conversation, "SELECT 1", "csv")),
         ApiOps.TURN_START.call(bus, new StartTurn(other, conversation, "Hello")),
+        ApiOps.TURN_CONTINUE.call(bus, new LlmOps.ContinueTurn(other, conversation, conversation)),
         ApiOps.TURN_STOP.call(bus, theirs));
     for (Future<?> each : asked) {
       assertThat(Failure.classify(failure(each))).isEqualTo(Failure.NOT_FOUND);

@@ -27,6 +27,7 @@ public final class Addresses {
   public static final String API_QUERY_EXPORT = "api.query.export";
   public static final String API_TURN_START = "api.turn.start";
   public static final String API_TURN_STOP = "api.turn.stop";
+  public static final String API_TURN_CONTINUE = "api.turn.continue";
   public static final String API_USAGE_GET = "api.usage.get";
   /**
    * Not on the bus: where a client of the TCP bridge sends its API token ({@code {token}} → {@code {user_id, email}})
@@ -55,6 +56,8 @@ public final class Addresses {
   public static final String STORAGE_MESSAGE_LIST = "storage.message.list";
   /** Ends an answer whose llm node left the cluster: {@code {user_id, conversation_id, message_id, notice}}. */
   public static final String STORAGE_MESSAGE_INTERRUPT = "storage.message.interrupt";
+  /** Opens a cut-off answer again, to be continued: {@code {user_id, conversation_id, message_id, notice}}. */
+  public static final String STORAGE_MESSAGE_REOPEN = "storage.message.reopen";
   public static final String STORAGE_DATASET_CLAIM = "storage.dataset.claim";
   public static final String STORAGE_DATASET_LIST = "storage.dataset.list";
   public static final String STORAGE_DATASET_GET = "storage.dataset.get";
@@ -84,6 +87,7 @@ public final class Addresses {
   // llm-verticle: chat turns.
   public static final String LLM_TURN_START = "llm.turn.start";
   public static final String LLM_TURN_STOP = "llm.turn.stop";
+  public static final String LLM_TURN_CONTINUE = "llm.turn.continue";
   public static final String LLM_STATUS = "llm.status";
   public static final String LLM_USAGE_GET = "llm.usage.get";
 

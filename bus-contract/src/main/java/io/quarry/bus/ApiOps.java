@@ -6,6 +6,8 @@ import static io.quarry.bus.Fields.text;
 
 import io.quarry.bus.DatasetOps.AddDataset;
 import io.quarry.bus.LlmOps.Budget;
+import io.quarry.bus.LlmOps.ContinueTurn;
+import io.quarry.bus.LlmOps.TurnContinued;
 import io.quarry.bus.LlmOps.StartTurn;
 import io.quarry.bus.LlmOps.Stopped;
 import io.quarry.bus.LlmOps.TurnStarted;
@@ -188,6 +190,14 @@ public final class ApiOps {
    */
   public static final Operation<StartTurn, TurnStarted> TURN_START = Operation.of(API_TURN_START, StartTurn.CODEC,
       TurnStarted.CODEC, WAIT_MS, Resend.NEVER);
+  /**
+   * Continues an answer cut off at the model's output limit: the rest streams as events under the same
+   * {@code message_id} and is appended to it; counted in the user's token budget like a question. NOT_FOUND (not an
+   * answer of the user's conversation), CONFLICT "Generation already in progress for this conversation" or "Only the
+   * last answer, cut off at the model's output limit, can be continued", RATE_LIMITED, UNAVAILABLE. Sent once.
+   */
+  public static final Operation<ContinueTurn, TurnContinued> TURN_CONTINUE = Operation.of(API_TURN_CONTINUE,
+      ContinueTurn.CODEC, TurnContinued.CODEC, WAIT_MS, Resend.NEVER);
   /** Stops the conversation's running answer, keeping what it wrote; NOT_FOUND. */
   public static final Operation<ConversationRef, Stopped> TURN_STOP = Operation.of(API_TURN_STOP,
       ConversationRef.CODEC, Stopped.CODEC, WAIT_MS, Resend.NEVER);
@@ -200,7 +210,8 @@ public final class ApiOps {
   /** Every public operation, for whoever serves, documents or forwards them (a bridge permits these alone). */
   public static final List<Operation<?, ?>> ALL = List.of(USER_LOCAL, USER_FIND, CONVERSATION_CREATE, CONVERSATION_LIST,
       CONVERSATION_GET, CONVERSATION_RENAME, CONVERSATION_DELETE, DATASET_ADD, DATASET_LIST, DATASET_RENAME,
-      DATASET_REFRESH, DATASET_REMOVE, QUERY_RUN, QUERY_EXPORT, TURN_START, TURN_STOP, USAGE_GET);
+      DATASET_REFRESH, DATASET_REMOVE, QUERY_RUN, QUERY_EXPORT, TURN_START, TURN_CONTINUE, TURN_STOP,
+      USAGE_GET);
 
   /** Safe to deliver twice: it reads, or sets what it sets again, or names what it makes. */
   private static <Q, R> Operation<Q, R> read(String address, Codec<Q> request, Codec<R> reply) {

@@ -28,6 +28,11 @@ public final class LlmClient {
     return TURN_START.call(bus, new StartTurn(userId, conversationId, content));
   }
 
+  /** See {@link LlmOps#TURN_CONTINUE}. */
+  public Future<TurnContinued> continueTurn(String userId, String conversationId, String messageId) {
+    return TURN_CONTINUE.call(bus, new ContinueTurn(userId, conversationId, messageId));
+  }
+
   /** Stops the conversation's running turn, keeping its partial answer; says whether one ran. */
   public Future<Stopped> stop(String userId, String conversationId) {
     return TURN_STOP.call(bus, new ConversationRef(userId, conversationId));

@@ -34,6 +34,24 @@ public final class LlmOps {
     }
   }
 
+  /** The answer to continue: an assistant message of the conversation, cut off at the model's output limit. */
+  public record ContinueTurn(String userId, String conversationId, String messageId) {
+    static final Codec<ContinueTurn> CODEC = Codec.json(
+        r -> new ConversationRef(r.userId, r.conversationId).toJson().put(Keys.MESSAGE_ID, r.messageId),
+        json -> new ContinueTurn(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID),
+            text(json, Keys.MESSAGE_ID)));
+  }
+
+  /** The answer that goes on streaming: the same {@code message_id}, its continuation appended. */
+  public record TurnContinued(String messageId) {
+    static final Codec<TurnContinued> CODEC = Codec.json(TurnContinued::toJson,
+        json -> new TurnContinued(json.getString(Keys.MESSAGE_ID)));
+
+    public JsonObject toJson() {
+      return new JsonObject().put(Keys.MESSAGE_ID, messageId);
+    }
+  }
+
   /** Whether a turn was running (and is now stopped, its partial answer kept). */
   public record Stopped(boolean stopped) {
     static final Codec<Stopped> CODEC = Codec.json(Stopped::toJson,
@@ -92,6 +110,14 @@ public final class LlmOps {
    */
   public static final Operation<StartTurn, TurnStarted> TURN_START = Operation.of(LLM_TURN_START, StartTurn.CODEC,
       TurnStarted.CODEC, Deliveries.ACROSS_STORAGE_MS, Resend.NEVER);
+  /**
+   * Continues an answer cut off at the model's output limit, as a turn of its own under the answer's id: its tokens
+   * stream as {@code chat_token} events of that message and are appended to it. Fails like {@link #TURN_START} (but
+   * BAD_REQUEST), and with NOT_FOUND when the message is no answer of the user's conversation, CONFLICT
+   * {@link StorageOps#NOT_CUT_OFF} when it is not the conversation's last message or did not end cut off.
+   */
+  public static final Operation<ContinueTurn, TurnContinued> TURN_CONTINUE = Operation.of(LLM_TURN_CONTINUE,
+      ContinueTurn.CODEC, TurnContinued.CODEC, Deliveries.ACROSS_STORAGE_MS, Resend.NEVER);
   /** Stops the conversation's running turn, wherever it runs, keeping its partial answer. */
   public static final Operation<ConversationRef, Stopped> TURN_STOP = Operation.of(LLM_TURN_STOP, ConversationRef.CODEC,
       Stopped.CODEC, Deliveries.ACROSS_STORAGE_MS, Resend.NEVER);

@@ -116,6 +116,11 @@ public final class StorageClient {
     return MESSAGE_INTERRUPT.call(bus, new InterruptMessage(userId, conversationId, messageId, notice));
   }
 
+  /** See {@link StorageOps#MESSAGE_REOPEN}. */
+  public Future<ChatMessage> reopenMessage(String userId, String conversationId, String messageId, String notice) {
+    return MESSAGE_REOPEN.call(bus, new ReopenMessage(userId, conversationId, messageId, notice));
+  }
+
   /** Oldest first. */
   public Future<List<ChatMessage>> messages(String userId, String conversationId) {
     return MESSAGE_LIST.call(bus, new ConversationRef(userId, conversationId));

@@ -103,6 +103,14 @@ public final class StorageOps {
             text(json, Keys.MESSAGE_ID), text(json, Keys.NOTICE)));
   }
 
+  /** {@code notice}: the notice the answer must still end with, the one that says it was cut off. */
+  public record ReopenMessage(String userId, String conversationId, String messageId, String notice) {
+    static final Codec<ReopenMessage> CODEC = Codec.json(r -> new ConversationRef(r.userId, r.conversationId).toJson()
+            .put(Keys.MESSAGE_ID, r.messageId).put(Keys.NOTICE, r.notice),
+        json -> new ReopenMessage(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID),
+            text(json, Keys.MESSAGE_ID), text(json, Keys.NOTICE)));
+  }
+
   /** {@code datasetId}: chosen by the caller, so that a second delivery finds the claim made. */
   public record ClaimDataset(String userId, String conversationId, String url, int maxDatasets, String datasetId) {
     static final Codec<ClaimDataset> CODEC = Codec.json(r -> new ConversationRef(r.userId, r.conversationId).toJson()
@@ -252,6 +260,15 @@ public final class StorageOps {
    */
   public static final Operation<InterruptMessage, ChatMessage> MESSAGE_INTERRUPT = idempotent(
       STORAGE_MESSAGE_INTERRUPT, InterruptMessage.CODEC, MESSAGE);
+  /**
+   * Opens an answer that ended with {@code notice} (cut off at the model's output limit) again, as streaming, so that
+   * its continuation is saved into it; one already streaming is answered as it stands (a second delivery).
+   * NOT_FOUND "Message not found" (not an answer of this conversation), CONFLICT {@link #NOT_CUT_OFF}.
+   */
+  public static final Operation<ReopenMessage, ChatMessage> MESSAGE_REOPEN = idempotent(
+      STORAGE_MESSAGE_REOPEN, ReopenMessage.CODEC, MESSAGE);
+  /** Why an answer that was not cut off, or is not the conversation's last message, cannot be continued. */
+  public static final String NOT_CUT_OFF = "Only the last answer, cut off at the model's output limit, can be continued";
 
   /**
    * Atomically reserves a slot and a name ({@code tableN}) for a URL in a conversation, as a dataset in

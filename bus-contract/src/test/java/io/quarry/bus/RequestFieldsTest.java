@@ -53,6 +53,7 @@ class RequestFieldsTest {
     FILLED.put(ApiOps.QUERY_RUN, new Query("u", "c", "SELECT 1"));
     FILLED.put(ApiOps.QUERY_EXPORT, new ExportQuery("u", "c", "SELECT 1", "csv"));
     FILLED.put(ApiOps.TURN_START, new StartTurn("u", "c", "Hello"));
+    FILLED.put(ApiOps.TURN_CONTINUE, new LlmOps.ContinueTurn("u", "c", "m"));
     FILLED.put(ApiOps.TURN_STOP, new ConversationRef("u", "c"));
     FILLED.put(ApiOps.USAGE_GET, new UserRef("u"));
   }

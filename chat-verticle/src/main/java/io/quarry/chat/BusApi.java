@@ -74,6 +74,8 @@ final class BusApi {
     bus.serve(ApiOps.QUERY_EXPORT, this::export);
     bus.serve(ApiOps.TURN_START, r -> draining.get() ? refused(Failure.UNAVAILABLE, LlmClient.RESTARTING)
         : writes.change(r.userId(), () -> llm.start(r.userId(), r.conversationId(), r.content())));
+    bus.serve(ApiOps.TURN_CONTINUE, r -> draining.get() ? refused(Failure.UNAVAILABLE, LlmClient.RESTARTING)
+        : writes.change(r.userId(), () -> llm.continueTurn(r.userId(), r.conversationId(), r.messageId())));
     bus.serve(ApiOps.TURN_STOP, r -> writes.change(r.userId(), () -> llm.stop(r.userId(), r.conversationId())));
     bus.serve(ApiOps.USAGE_GET, r -> llm.usage(r.userId()));
   }

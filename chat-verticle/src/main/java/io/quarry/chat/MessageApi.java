@@ -10,7 +10,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** Asking a question (the answer streams over the WebSocket) and stopping an answer. */
+/** Asking a question (the answer streams over the WebSocket), continuing a cut-off answer, and stopping an answer. */
 final class MessageApi {
 
   private final LlmClient llm;
@@ -24,8 +24,10 @@ final class MessageApi {
 
   void mount(Router router) {
     router.post("/api/conversations/:id/messages").handler(this::send);
+    router.post("/api/conversations/:id/messages/:mid/continue").handler(this::continueAnswer);
     router.post("/api/conversations/:id/stop").handler(this::stop);
     Routes.allowOnly(router, "/api/conversations/:id/messages", HttpMethod.POST);
+    Routes.allowOnly(router, "/api/conversations/:id/messages/:mid/continue", HttpMethod.POST);
     Routes.allowOnly(router, "/api/conversations/:id/stop", HttpMethod.POST);
   }
 
@@ -38,6 +40,17 @@ final class MessageApi {
     String userId = Auth.user(ctx).id();
     llm.start(userId, ctx.pathParam("id"), content)
         .onSuccess(started -> Replies.json(ctx, 202, started.toJson()))
+        .onFailure(e -> refused(ctx, e));
+  }
+
+  /** The rest of a cut-off answer streams over the WebSocket under the same message id; refused like a question. */
+  private void continueAnswer(RoutingContext ctx) {
+    if (draining.get()) {
+      HttpErrors.send(ctx, 503, LlmClient.RESTARTING, null);
+      return;
+    }
+    llm.continueTurn(Auth.user(ctx).id(), ctx.pathParam("id"), ctx.pathParam("mid"))
+        .onSuccess(continued -> Replies.json(ctx, 202, continued.toJson()))
         .onFailure(e -> refused(ctx, e));
   }
 

@@ -18,10 +18,21 @@ final class AnswerStream {
   private final String assistantId;
   private final StringBuilder text = new StringBuilder();
   private final List<JsonObject> rounds = new ArrayList<>();
+  /** The rounds of the answer this one continues, already in the history its requests carry. */
+  private final List<JsonObject> prior = new ArrayList<>();
 
   AnswerStream(Events events, String assistantId) {
     this.events = events;
     this.assistantId = assistantId;
+  }
+
+  /** Goes on from an answer cut off at the model's output limit: its text and rounds come first, unsent again. */
+  AnswerStream(Events events, ChatMessage continued) {
+    this(events, continued.id());
+    text.append(continued.content());
+    if (continued.toolRounds() != null) {
+      continued.toolRounds().forEach(r -> prior.add((JsonObject) r));
+    }
   }
 
   void token(String token) {
@@ -47,9 +58,21 @@ final class AnswerStream {
     rounds.forEach(contents::add);
   }
 
-  /** The rounds stored with the message: one that is not complete ends with whole exchanges, so history stays valid. */
+  /**
+   * The rounds stored with the message: one that is not complete ends with whole exchanges, so history stays valid. A
+   * continuation's first model content joins the cut-off one it goes on from, so that the history shows one answer.
+   */
   JsonArray saved(String status) {
-    List<JsonObject> kept = new ArrayList<>(rounds);
+    List<JsonObject> kept = new ArrayList<>(prior);
+    for (JsonObject round : rounds) {
+      JsonObject last = kept.isEmpty() ? null : kept.get(kept.size() - 1);
+      if (last != null && "model".equals(last.getString("role")) && "model".equals(round.getString("role"))) {
+        kept.set(kept.size() - 1, last.copy().put("parts", last.getJsonArray("parts", new JsonArray()).copy()
+            .addAll(round.getJsonArray("parts", new JsonArray()))));
+      } else {
+        kept.add(round);
+      }
+    }
     while (!kept.isEmpty() && !ChatMessage.COMPLETE.equals(status)
         && "model".equals(kept.get(kept.size() - 1).getString("role"))) {
       kept.remove(kept.size() - 1);

@@ -75,11 +75,12 @@ public class LlmVerticle extends VerticleBase {
 
   private Future<?> serve(Bus bus, Turns turns, TurnRegistry registry, LlmStatus status) {
     MessageConsumer<Object> starts = bus.serve(TURN_START, turns::start);
-    // Draining, it takes no new turn: its consumer goes, so that other llm nodes get the cluster's questions.
-    MessageConsumer<Object> drain = bus.serveLocal(DRAIN, request -> starts.unregister()
-        .compose(v -> turns.drain(request.graceMs())));
+    MessageConsumer<Object> continues = bus.serve(TURN_CONTINUE, turns::resume);
+    // Draining, it takes no new turn: its consumers go, so that other llm nodes get the cluster's questions.
+    MessageConsumer<Object> drain = bus.serveLocal(DRAIN, request -> Future.all(starts.unregister(),
+        continues.unregister()).compose(v -> turns.drain(request.graceMs())));
     return Future.all(List.of(
-        starts.completion(), drain.completion(),
+        starts.completion(), continues.completion(), drain.completion(),
         bus.serve(TURN_STOP, turns::stop).completion(),
         bus.serve(turnStopAt(registry.owner), turns::stopHere).completion(),
         bus.serve(turnHeldAt(registry.owner), turns::holds).completion(),

@@ -59,6 +59,8 @@ final class Turn {
   final String userId;
   private final String conversationId;
   private final String assistantId;
+  /** The cut-off answer this turn continues; null for a question's turn. */
+  private final ChatMessage continued;
   private final AnswerStream stream;
   private final TurnTools tools;
   private final TurnTokens tokens;
@@ -83,10 +85,15 @@ final class Turn {
     this.userId = claim.userId();
     this.conversationId = claim.conversationId();
     this.assistantId = claim.messageId();
-    this.stream = new AnswerStream(events, assistantId);
+    this.continued = request.continued();
+    this.stream = continued == null ? new AnswerStream(events, assistantId) : new AnswerStream(events, continued);
     this.tools = new TurnTools(context, claim, events);
     this.tokens = new TurnTokens(context, claim, request.hold());
-    this.prompt = new TurnPrompt(context.settings());
+    this.prompt = new TurnPrompt(context.settings(), continued != null);
+    if (continued != null) {
+      tools.record().startFrom(continued);
+      tokens.startFrom(continued.inputTokens(), continued.outputTokens());
+    }
     this.saver = new AnswerSaver(context.vertx(), storage, userId, context.settings().checkpointMs());
     this.release = request.release();
   }
@@ -97,7 +104,7 @@ final class Turn {
    */
   Future<Void> run() {
     saver.start(() -> stream.isEmpty() ? null : message(ChatMessage.STREAMING, null, null));
-    storage.messages(userId, conversationId)
+    priorResults().compose(v -> storage.messages(userId, conversationId))
         .compose(messages -> {
           prompt.history(messages);
           return nextRequest();
@@ -111,6 +118,19 @@ final class Turn {
           finished.tryComplete();
         });
     return finished.future();
+  }
+
+  /**
+   * A continuation's numbers are checked against the results of the answer it goes on from, read again from storage;
+   * one that is gone (its dataset removed) is left out.
+   */
+  private Future<Void> priorResults() {
+    if (continued == null || continued.resultIds() == null) {
+      return Future.succeededFuture();
+    }
+    return Future.join(continued.resultIds().stream().map(id -> storage.result(userId, (String) id)
+            .onSuccess(r -> tools.record().results.putIfAbsent(r.id(), r))).toList())
+        .<Void>mapEmpty().otherwiseEmpty();
   }
 
   /** Cancels at once, even mid-stream; the partial answer is kept and no chat_complete is sent. */

@@ -12,12 +12,23 @@ import java.util.List;
  */
 final class TurnPrompt {
 
+  /**
+   * After the cut-off answer, which the history ends with as the model's own turn. Neither Gemini nor Chat Completions
+   * promises to go on from an assistant turn left last (a prefill), so the model is asked in words.
+   */
+  static final String CONTINUE_INSTRUCTION = "Your previous answer was cut off at the output limit. Continue it"
+      + " exactly where it stopped, even mid-word or mid-sentence: do not repeat anything already written, do not"
+      + " start over, and do not comment on the continuation.";
+
   private final LlmSettings settings;
+  /** A continuation: the model is told to go on, and calls no tool (it was writing text when it was cut off). */
+  private final boolean continuing;
   private List<ChatMessage> history = List.of();
   private boolean shortened;
 
-  TurnPrompt(LlmSettings settings) {
+  TurnPrompt(LlmSettings settings, boolean continuing) {
     this.settings = settings;
+    this.continuing = continuing;
   }
 
   /** The conversation up to the question, read once when the turn starts. */
@@ -48,7 +59,10 @@ final class TurnPrompt {
     List<ContextWindow.Entry> window = ContextWindow.build(history, settings.maxMessages(),
         settings.contextBudgetTokens(), shortened ? settings.contextRetryDrop() : 0);
     JsonArray contents = ContextWindow.contents(window);
+    if (continuing) {
+      contents.add(ContextWindow.text("user", CONTINUE_INSTRUCTION));
+    }
     stream.appendTo(contents);
-    return new ModelRequest(SystemPrompt.build(datasets), contents, toolsOff);
+    return new ModelRequest(SystemPrompt.build(datasets), contents, toolsOff || continuing);
   }
 }

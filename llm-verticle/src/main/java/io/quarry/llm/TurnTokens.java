@@ -31,6 +31,12 @@ final class TurnTokens {
     this.conversationId = claim.conversationId();
   }
 
+  /** A continuation's message counts the tokens of the answer it goes on from too. */
+  void startFrom(long inputTokens, long outputTokens) {
+    input = inputTokens;
+    output = outputTokens;
+  }
+
   /** See {@link TokenBudget.Hold#allowsRequest()}. */
   Future<Boolean> allowsRequest() {
     return hold.allowsRequest();

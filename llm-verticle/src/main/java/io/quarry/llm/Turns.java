@@ -8,6 +8,8 @@ import io.quarry.bus.Failure;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.LlmOps.Budget;
 import io.quarry.bus.LlmOps.ClaimedTurn;
+import io.quarry.bus.LlmOps.ContinueTurn;
+import io.quarry.bus.LlmOps.TurnContinued;
 import io.quarry.bus.LlmOps.Drained;
 import io.quarry.bus.LlmOps.Held;
 import io.quarry.bus.LlmOps.StartTurn;
@@ -19,6 +21,7 @@ import io.quarry.bus.QuarryException;
 import io.quarry.bus.Scopes.ConversationRef;
 import io.quarry.bus.Scopes.UserRef;
 import io.quarry.bus.StorageClient;
+import io.quarry.bus.StorageOps;
 import io.quarry.bus.TurnClaim;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -76,13 +79,7 @@ final class Turns {
     String userId = request.userId();
     String conversationId = request.conversationId();
     String content = content(request.content());
-    if (draining) {
-      throw new QuarryException(Failure.UNAVAILABLE, LlmClient.RESTARTING);
-    }
-    if (context.model() == null) {
-      throw new QuarryException(Failure.UNAVAILABLE, "Chat is unavailable: the server has no GEMINI_API_KEY. Set it in"
-          + " the server's environment and restart the server.");
-    }
+    refuseWhenUnavailable();
     TurnClaim claim = registry.claimFor(userId, conversationId, UUID.randomUUID().toString());
     LogContext.put(LogContext.CONVERSATION_ID, conversationId);
     LogContext.put(LogContext.MESSAGE_ID, claim.messageId());
@@ -91,6 +88,63 @@ final class Turns {
         .compose(conversation -> claim(claim).compose(claimed -> claimed
             ? begin(conversation, claim, content).onFailure(e -> release(claim))
             : Future.failedFuture(QuarryException.conflict(IN_PROGRESS))));
+  }
+
+  /**
+   * Continues a cut-off answer: a turn like a question's, claimed the same way (so refused while another runs) and held
+   * in the budget the same way, that writes under the answer's own id. The answer is checked under the claim, where no
+   * other turn can add to the conversation, and opened again in storage only once the budget has let the turn start.
+   */
+  Future<TurnContinued> resume(ContinueTurn request) {
+    refuseWhenUnavailable();
+    String userId = request.userId();
+    TurnClaim claim = registry.claimFor(userId, request.conversationId(), request.messageId());
+    LogContext.put(LogContext.CONVERSATION_ID, request.conversationId());
+    LogContext.put(LogContext.MESSAGE_ID, claim.messageId());
+    // Its claim is the one of a turn of this verticle still writing the answer, were it continued twice: the registry
+    // would take it for its own claim found again, and the second would release the first's.
+    return storage.conversation(userId, request.conversationId())
+        .compose(conversation -> holding.contains(claim.messageId())
+            ? Future.failedFuture(QuarryException.conflict(IN_PROGRESS))
+            : claim(claim).compose(claimed -> claimed
+                ? resume(claim).onFailure(e -> release(claim))
+                : Future.failedFuture(QuarryException.conflict(IN_PROGRESS))));
+  }
+
+  private Future<TurnContinued> resume(TurnClaim claim) {
+    String userId = claim.userId();
+    Events events = new Events(bus, userId, claim.conversationId());
+    return storage.messages(userId, claim.conversationId()).compose(messages -> {
+      ChatMessage cut = continuable(messages, claim.messageId());
+      return hold(userId, events).compose(hold -> storage.reopenMessage(userId, claim.conversationId(), cut.id(),
+              Ending.CUT_OFF_NOTICE)
+          .onFailure(e -> hold.release())
+          .map(reopened -> {
+            run(claim, new TurnRequest(claim, events, hold, releaser(claim, hold), reopened));
+            return new TurnContinued(claim.messageId());
+          }));
+    });
+  }
+
+  /** The answer to continue: the conversation's last message, an answer that ended cut off. */
+  private static ChatMessage continuable(List<ChatMessage> messages, String messageId) {
+    ChatMessage found = messages.stream().filter(m -> m.id().equals(messageId) && ChatMessage.ASSISTANT.equals(m.role()))
+        .findFirst().orElseThrow(() -> QuarryException.notFound("Message not found"));
+    if (found != messages.get(messages.size() - 1) || !ChatMessage.COMPLETE.equals(found.status())
+        || !Ending.CUT_OFF_NOTICE.equals(found.notice())) {
+      throw QuarryException.conflict(StorageOps.NOT_CUT_OFF);
+    }
+    return found;
+  }
+
+  private void refuseWhenUnavailable() {
+    if (draining) {
+      throw new QuarryException(Failure.UNAVAILABLE, LlmClient.RESTARTING);
+    }
+    if (context.model() == null) {
+      throw new QuarryException(Failure.UNAVAILABLE, "Chat is unavailable: the server has no GEMINI_API_KEY. Set it in"
+          + " the server's environment and restart the server.");
+    }
   }
 
   /**
@@ -123,20 +177,28 @@ final class Turns {
     return hold(userId, events).compose(hold -> storage.appendMessage(userId, ChatMessage.user(conversationId, content))
         .onFailure(e -> hold.release())
         .map(stored -> {
-          Turn turn = new Turn(context, new TurnRequest(claim, events, hold, () -> {
-            hold.release();
-            running.remove(conversationId);
-            return release(claim);
-          }));
-          running.put(conversationId, turn);
-          log.debug("Answer started");
-          turn.run().onComplete(done -> {
-            log.debug("Answer ended");
-            announceBudget(userId, events);
-          });
+          run(claim, new TurnRequest(claim, events, hold, releaser(claim, hold), null));
           titles.nameAfterFirstQuestion(conversation, content, events);
           return new TurnStarted(claim.messageId(), stored.id());
         }));
+  }
+
+  private void run(TurnClaim claim, TurnRequest request) {
+    Turn turn = new Turn(context, request);
+    running.put(claim.conversationId(), turn);
+    log.debug("Answer started");
+    turn.run().onComplete(done -> {
+      log.debug("Answer ended");
+      announceBudget(claim.userId(), request.events());
+    });
+  }
+
+  private java.util.function.Supplier<Future<Void>> releaser(TurnClaim claim, TokenBudget.Hold hold) {
+    return () -> {
+      hold.release();
+      running.remove(claim.conversationId());
+      return release(claim);
+    };
   }
 
   /**

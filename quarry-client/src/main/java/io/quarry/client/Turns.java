@@ -2,6 +2,7 @@ package io.quarry.client;
 
 import io.quarry.bus.Addresses;
 import io.quarry.bus.ApiOps;
+import io.quarry.bus.LlmOps;
 import io.quarry.bus.Bus;
 import io.quarry.bus.ChatEvent;
 import io.quarry.bus.LlmOps.StartTurn;
@@ -40,6 +41,14 @@ public final class Turns {
   /** Asks; the answer streams under the reply's {@code messageId}. Sent once: read the conversation before asking again. */
   public Future<TurnStarted> start(String userId, String conversationId, String question) {
     return ApiOps.TURN_START.call(bus, new StartTurn(userId, conversationId, question));
+  }
+
+  /**
+   * Continues an answer cut off at the model's output limit: the rest streams under the same {@code messageId} and is
+   * appended to it. Sent once.
+   */
+  public Future<LlmOps.TurnContinued> continueAnswer(String userId, String conversationId, String messageId) {
+    return ApiOps.TURN_CONTINUE.call(bus, new LlmOps.ContinueTurn(userId, conversationId, messageId));
   }
 
   /** Stops the running answer, keeping what it wrote; {@code stopped} is false when none was running. */

@@ -5,6 +5,8 @@ import io.quarry.bus.QuarryException;
 import io.quarry.bus.Scopes.ConversationRef;
 import io.quarry.bus.StorageOps.AppendMessage;
 import io.quarry.bus.StorageOps.InterruptMessage;
+import io.quarry.bus.StorageOps.ReopenMessage;
+import io.quarry.bus.StorageOps;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -36,6 +38,9 @@ final class MessageStore {
       + " AND role = ? AND status = ?";
   private static final String NEVER_SAVED = "INSERT INTO messages (" + COLUMNS + ", content_folded) VALUES (?, ?, ?, ?,"
       + " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '') ON CONFLICT (id) DO NOTHING";
+
+  private static final String REOPEN = "UPDATE messages SET status = ? WHERE id = ? AND conversation_id = ? AND role = ?"
+      + " AND status = ? AND notice = ?";
 
   static final String MESSAGE_NOT_FOUND = "Message not found";
 
@@ -87,6 +92,23 @@ final class MessageStore {
         .compose(v -> db.one(conn, MESSAGE_NOT_FOUND, "SELECT " + COLUMNS + " FROM messages WHERE id = ?"
             + " AND conversation_id = ? AND role = ?", id, conversationId, ChatMessage.ASSISTANT))
         .map(MessageStore::message));
+  }
+
+  /**
+   * A cut-off answer streams again, to be continued: the upsert replaces only a streaming message, so this is what lets
+   * its continuation be saved into it. One already streaming (a second delivery) is answered as it stands.
+   */
+  Future<ChatMessage> reopen(ReopenMessage request) {
+    String conversationId = request.conversationId();
+    String id = request.messageId();
+    return db.tx(conn -> ConversationStore.lockOwned(db, conn, request.userId(), conversationId)
+        .compose(v -> db.run(conn, REOPEN, ChatMessage.STREAMING, id, conversationId, ChatMessage.ASSISTANT,
+            ChatMessage.COMPLETE, request.notice()))
+        .compose(v -> db.one(conn, MESSAGE_NOT_FOUND, "SELECT " + COLUMNS + " FROM messages WHERE id = ?"
+            + " AND conversation_id = ? AND role = ?", id, conversationId, ChatMessage.ASSISTANT))
+        .map(MessageStore::message)
+        .compose(m -> ChatMessage.STREAMING.equals(m.status()) ? Future.succeededFuture(m)
+            : Future.failedFuture(QuarryException.conflict(StorageOps.NOT_CUT_OFF))));
   }
 
   /** A new question needs room in its conversation; an answer to one already asked is always kept. */

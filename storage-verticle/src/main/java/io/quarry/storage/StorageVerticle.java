@@ -158,6 +158,7 @@ public class StorageVerticle extends VerticleBase {
         bus.serve(MESSAGE_APPEND, messages::append),
         bus.serve(MESSAGE_LIST, messages::list),
         bus.serve(MESSAGE_INTERRUPT, messages::interrupt),
+        bus.serve(MESSAGE_REOPEN, messages::reopen),
         bus.serve(DATASET_CLAIM, datasets::claim),
         bus.serve(DATASET_LIST, datasets::list),
         bus.serve(DATASET_GET, datasets::get),

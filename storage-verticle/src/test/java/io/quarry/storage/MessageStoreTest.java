@@ -131,4 +131,28 @@ class MessageStoreTest extends StorageTestBase {
     assertFails(storage.interruptMessage(bob.id(), bobs.id(), streaming, "x"), Failure.NOT_FOUND, "Message not found");
     assertThat(storage.messages(alice.id(), c.id()).await().get(1).notice()).isEqualTo("Interrupted.");
   }
+
+  @Test
+  @DisplayName("a cut-off answer is reopened to stream again, so that its continuation saves into it; a second delivery"
+      + " finds it streaming; a whole answer is CONFLICT, another conversation's NOT_FOUND")
+  void reopened() {
+    String cutOff = "Cut off.";
+    Conversation c = storage.createConversation(alice.id(), "Chat").await();
+    storage.appendMessage(alice.id(), ChatMessage.user(c.id(), "Write a lot")).await();
+    String id = UUID.randomUUID().toString();
+    storage.appendMessage(alice.id(), answer(id, c.id(), "Half an ", ChatMessage.COMPLETE, cutOff)).await();
+    String whole = UUID.randomUUID().toString();
+    storage.appendMessage(alice.id(), answer(whole, c.id(), "Whole", ChatMessage.COMPLETE, null)).await();
+
+    assertThat(storage.reopenMessage(alice.id(), c.id(), id, cutOff).await().status()).isEqualTo(ChatMessage.STREAMING);
+    assertThat(storage.reopenMessage(alice.id(), c.id(), id, cutOff).await().content()).isEqualTo("Half an ");
+    storage.appendMessage(alice.id(), answer(id, c.id(), "Half an answer.", ChatMessage.COMPLETE, null)).await();
+    assertThat(storage.messages(alice.id(), c.id()).await().get(1).content()).isEqualTo("Half an answer.");
+
+    assertFails(storage.reopenMessage(alice.id(), c.id(), whole, cutOff), Failure.CONFLICT,
+        io.quarry.bus.StorageOps.NOT_CUT_OFF);
+    assertFails(storage.reopenMessage(bob.id(), c.id(), id, cutOff), Failure.NOT_FOUND, "Conversation not found");
+    Conversation bobs = storage.createConversation(bob.id(), "Bob's").await();
+    assertFails(storage.reopenMessage(bob.id(), bobs.id(), id, cutOff), Failure.NOT_FOUND, "Message not found");
+  }
 }

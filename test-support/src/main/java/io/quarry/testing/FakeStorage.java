@@ -59,6 +59,7 @@ public final class FakeStorage extends BusFake {
         handle(MESSAGE_APPEND, this::appendMessage),
         handle(MESSAGE_LIST, ref -> messages.of(owned(ref).id())),
         handle(MESSAGE_INTERRUPT, this::interruptMessage),
+        handle(MESSAGE_REOPEN, this::reopenMessage),
         handle(DATASET_CLAIM, datasets::claim),
         handle(DATASET_LIST, datasets::list),
         handle(DATASET_GET, datasets::get),
@@ -147,6 +148,18 @@ public final class FakeStorage extends BusFake {
     ChatMessage m = messages.interrupt(c.id(), interrupt.messageId(), interrupt.notice());
     if (m == null) {
       throw QuarryException.notFound("Message not found");
+    }
+    return m;
+  }
+
+  private ChatMessage reopenMessage(ReopenMessage reopen) {
+    Conversation c = owned(reopen.userId(), reopen.conversationId());
+    ChatMessage m = messages.reopen(c.id(), reopen.messageId(), reopen.notice());
+    if (m == null) {
+      throw QuarryException.notFound("Message not found");
+    }
+    if (!ChatMessage.STREAMING.equals(m.status())) {
+      throw QuarryException.conflict(NOT_CUT_OFF);
     }
     return m;
   }

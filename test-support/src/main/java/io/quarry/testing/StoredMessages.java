@@ -67,6 +67,21 @@ final class StoredMessages {
         old.outputTokens(), ChatMessage.INTERRUPTED, notice, old.createdAt()));
   }
 
+  /**
+   * As storage's reopen: an answer that ended complete with {@code notice} streams again. The answer as it stands, or
+   * null when it is no answer of the conversation.
+   */
+  ChatMessage reopen(String conversationId, String id, String notice) {
+    ChatMessage old = messages.stream().filter(m -> m.id().equals(id)).findFirst().orElse(null);
+    if (old == null || !old.conversationId().equals(conversationId) || !old.role().equals(ChatMessage.ASSISTANT)) {
+      return null;
+    }
+    return !ChatMessage.COMPLETE.equals(old.status()) || !notice.equals(old.notice()) ? old
+        : keep(new ChatMessage(id, conversationId, old.role(), old.content(), old.toolRounds(), old.sql(),
+            old.resultIds(), old.charts(), old.inputTokens(), old.outputTokens(), ChatMessage.STREAMING, old.notice(),
+            old.createdAt(), old.numbers()));
+  }
+
   private static ChatMessage withIdAndTime(ChatMessage m, String id, String createdAt) {
     return new ChatMessage(id, m.conversationId(), m.role(), m.content(), m.toolRounds(), m.sql(), m.resultIds(),
         m.charts(), m.inputTokens(), m.outputTokens(), m.status(), m.notice(), createdAt, m.numbers());
