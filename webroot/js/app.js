@@ -17,6 +17,7 @@ import { ConversationSearch } from './search.js';
 import { address, revealResult } from './address.js';
 import { showNotFound } from './not-found.js';
 import { drafts } from './drafts.js';
+import { switchUrlDraft } from './url-drafts.js';
 
 const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false, asked: '' };
 const $ = elements([
@@ -81,6 +82,7 @@ function switchDraft(id) {
   if (id === state.conversationId) return;
   drafts.set(state.conversationId, input.value);
   input.value = drafts.get(id);
+  switchUrlDraft(state.conversationId, id);
 }
 
 function updateInputState() {
