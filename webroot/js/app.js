@@ -276,7 +276,9 @@ async function stop() {
 
 /** Esc stops an answer being written, unless a dialog takes it (it closes the dialog). */
 function onEscape(e) {
-  if (e.key !== 'Escape' || e.defaultPrevented || !state.streaming || $('schema-modal').open) return;
+  // A dialog open over the page (the schema, a rename or delete question) takes the key: it closes the dialog.
+  if (e.key !== 'Escape' || e.defaultPrevented || !state.streaming || $('schema-modal').open
+    || e.target.closest?.('dialog')) return;
   e.preventDefault();
   stop().catch((err) => banner(err.message));
 }
