@@ -17,6 +17,7 @@ import { ConversationSearch } from './search.js';
 import { address, revealResult } from './address.js';
 import { showNotFound } from './not-found.js';
 import { drafts } from './drafts.js';
+import { switchUrlDraft } from './url-drafts.js';
 
 const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false, asked: '' };
 const $ = elements([
@@ -82,6 +83,7 @@ function switchDraft(id) {
   if (id === state.conversationId) return;
   drafts.set(state.conversationId, input.value);
   input.value = drafts.get(id);
+  switchUrlDraft(state.conversationId, id);
 }
 
 function updateInputState() {
@@ -296,7 +298,9 @@ async function stop() {
 
 /** Esc stops an answer being written, unless a dialog takes it (it closes the dialog). */
 function onEscape(e) {
-  if (e.key !== 'Escape' || e.defaultPrevented || !state.streaming || $('schema-modal').open) return;
+  // A dialog open over the page (the schema, a rename or delete question) takes the key: it closes the dialog.
+  if (e.key !== 'Escape' || e.defaultPrevented || !state.streaming || $('schema-modal').open
+    || e.target.closest?.('dialog')) return;
   e.preventDefault();
   stop().catch((err) => banner(err.message));
 }

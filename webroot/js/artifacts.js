@@ -11,6 +11,7 @@ import { resultActions, tell } from './result-export.js';
 import { registerResultTable } from './numbers.js';
 import { watchVersion } from './data-changed.js';
 import { resultElementId } from './address.js';
+import { count } from './format.js';
 
 /** What a result block of the user's own run is called, and what one that failed is called. */
 const RUN_LABELS = { edited: 'Edited SQL', runner: 'SQL run' };
@@ -30,14 +31,18 @@ export class Artifacts {
    * @param placeRun     (origin, messageId) => the element a new run's block goes in
    * @param conversation () => the id of the conversation shown
    * @param resized      () => void, after something was drawn later than its block was placed
+   * @param stay         () => void: the view was led to a block, what is drawn later must not pull it to the end
+   * @param announce     (text) => void: tells screen readers, politely
    */
-  constructor({ stored, query, run, placeRun, conversation, resized }) {
+  constructor({ stored, query, run, placeRun, conversation, resized, stay = () => {}, announce = () => {} }) {
     this.stored = stored;
     this.query = query;
     this.run = run;
     this.placeRun = placeRun;
     this.conversation = conversation;
     this.resized = resized;
+    this.stay = stay;
+    this.announce = announce;
   }
 
   block(parent) {
@@ -144,12 +149,17 @@ export class Artifacts {
     }
   }
 
-  /** A new run's block, where its origin puts it, brought into view. */
+  /**
+   * A new run's block, where its origin puts it (an edit under its answer, maybe far above the end), brought into
+   * view and kept there: following the end afterwards would scroll it away. Screen readers hear where it is.
+   */
   showRun(sql, result, origin, messageId) {
     const block = this.block(this.placeRun(origin, messageId));
     this.result(block, sql, result, { origin, messageId: () => messageId });
-    block.scrollIntoView({ block: 'nearest' });
     this.resized();
+    block.scrollIntoView({ block: 'nearest' });
+    this.stay();
+    this.announce(`New result below: ${RUN_LABELS[origin]}, ${count(result.total_rows, 'row')}`);
     return block;
   }
 

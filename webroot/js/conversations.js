@@ -1,6 +1,7 @@
 // The left panel: conversations, newest first; new, select, rename, delete.
 import { api } from './api.js';
 import { elements } from './elements.js';
+import { askDialog } from './ask-dialog.js';
 
 export class ConversationList {
   constructor({ onSelect, onDeleted }) {
@@ -73,23 +74,36 @@ export class ConversationList {
     return b;
   }
 
+  /** Asks for the new title in the page's own dialog; a title the server refuses is said there. */
   async rename(c) {
-    const title = prompt('Rename conversation', c.title);
-    if (title === null || !title.trim()) return;
-    try {
-      const renamed = await api.renameConversation(c.id, title.trim());
-      this.retitle(c.id, renamed.title);
-      if (c.id === this.activeId) this.title.textContent = renamed.title;
-    } catch (e) {
-      alert(e.message);
-    }
+    const renamed = await askDialog({
+      title: 'Rename conversation',
+      field: { label: 'Title', value: c.title },
+      confirm: 'Rename',
+      onConfirm: async (title) => {
+        const done = await api.renameConversation(c.id, title);
+        this.retitle(c.id, done.title);
+        if (c.id === this.activeId) this.title.textContent = done.title;
+      },
+    });
+    // The list was drawn anew: focus goes back to this conversation's Rename, as it would to the opener.
+    if (renamed) this.list.querySelector(`li[data-id="${CSS.escape(c.id)}"] .icon`)?.focus();
   }
 
   async remove(c) {
-    if (!confirm(`Delete "${c.title}" with its messages, datasets and results?`)) return;
-    await api.deleteConversation(c.id);
+    const index = this.items.findIndex((x) => x.id === c.id);
+    const deleted = await askDialog({
+      title: 'Delete conversation',
+      message: `Delete "${c.title}" with its messages, datasets and results?`,
+      confirm: 'Delete',
+      onConfirm: () => api.deleteConversation(c.id),
+    });
+    if (!deleted) return;
     this.items = this.items.filter((x) => x.id !== c.id);
     this.render();
+    // Its buttons are gone: focus goes to the conversation that took its place in the list.
+    const next = this.list.querySelectorAll('.select')[Math.min(index, this.items.length - 1)];
+    next?.focus();
     this.onDeleted(c.id);
   }
 }

@@ -48,6 +48,8 @@ export class MessageView {
       placeRun: (origin, messageId) => this.placeRun(origin, messageId),
       conversation: () => this.conversationId(),
       resized: () => this.scroll(),
+      stay: () => this.stayHere(),
+      announce: (text) => this.announce(text),
     });
     // The view follows what streams in only while the reader is at the end: scrolling up to read stops it, and
     // scrolling back to the end starts it again. Only the reader scrolls up; following only ever scrolls down.

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
+import com.microsoft.playwright.options.AriaRole;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -176,9 +177,12 @@ class BrowserTest extends BrowserTestBase {
     page.locator("#new-conversation").click();
     assertThat(page.locator("#conversation-list li")).hasCount(2);
     page.locator("#conversation-list li").first().getByLabel("Rename New conversation").click();
+    page.getByRole(AriaRole.DIALOG).getByLabel("Title").fill("Renamed by test");
+    page.getByRole(AriaRole.DIALOG).getByLabel("Title").press("Enter");
     assertThat(page.locator("#conversation-list li").first()).containsText("Renamed by test");
     assertThat(page.locator("#conversation-title")).hasText("Renamed by test");
     page.locator("#conversation-list li").first().getByLabel("Delete Renamed by test").click();
+    page.getByRole(AriaRole.DIALOG).getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Delete")).click();
     assertThat(page.locator("#conversation-list li")).hasCount(1);
   }
 
