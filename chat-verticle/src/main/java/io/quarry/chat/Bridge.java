@@ -42,10 +42,7 @@ final class Bridge {
   private final Vertx vertx;
   private final Bus bus;
   private final ChatSettings.BridgeSettings settings;
-  /** A client's moment to sign in, when it is never given up for another. */
-  static final long GRACE_MS = 1_000;
-
-  private final WaitingLine<BridgeConnection> waiting = new WaitingLine<>(GRACE_MS);
+  private final WaitingLine<BridgeConnection> waiting = new WaitingLine<>();
   private final Map<String, Integer> signedIn = new HashMap<>();
   private final FrameMemory memory;
   private int signed;
@@ -83,18 +80,18 @@ final class Bridge {
    */
   private void accept(NetSocket socket) {
     BridgeConnection connection = new BridgeConnection(vertx, bus, socket, OPERATIONS, this);
-    waiting.add(connection, address(socket), now());
+    waiting.add(connection, address(socket));
     connection.start();
     trim();
   }
 
   /** Down to {@code maxWaiting} past their grace, now and again when the newest's grace ends. */
   private void trim() {
-    while (waiting.aged(now()) > settings.maxWaiting()) {
-      waiting.giveUp(now()).cutOff("Not signed in, and the bridge needed this connection's place for a newer one");
+    while (waiting.aged() > settings.maxWaiting()) {
+      waiting.giveUp().cutOff("Not signed in, and the bridge needed this connection's place for a newer one");
     }
     if (trimming < 0 && waiting.fresh() > 0) {
-      trimming = vertx.setTimer(GRACE_MS, t -> {
+      trimming = vertx.setTimer(WaitingLine.GRACE_MS, t -> {
         trimming = -1;
         trim();
       });
@@ -116,7 +113,7 @@ final class Bridge {
 
   /** Its token was refused: it waits again, as the newest. */
   void notSignedIn(BridgeConnection connection, NetSocket socket) {
-    waiting.add(connection, address(socket), now());
+    waiting.add(connection, address(socket));
   }
 
   /** Takes a signed-in place for {@code userId}; null when it has one, else why not. */
@@ -140,10 +137,6 @@ final class Bridge {
       signed--;
       signedIn.computeIfPresent(userId, (u, n) -> n > 1 ? n - 1 : null);
     }
-  }
-
-  private static long now() {
-    return System.nanoTime() / 1_000_000;
   }
 
   private static String address(NetSocket socket) {

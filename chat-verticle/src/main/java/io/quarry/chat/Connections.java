@@ -32,7 +32,7 @@ final class Connections {
   private final CharSequence keepAlive;
   private final int maxConnections;
   private final Map<HttpConnection, Long> deadlines = new HashMap<>();
-  private final WaitingLine<HttpConnection> waiting = new WaitingLine<>(Bridge.GRACE_MS);
+  private final WaitingLine<HttpConnection> waiting = new WaitingLine<>();
   private int open;
 
   Connections(Vertx vertx, long headerTimeoutMs, long keepAliveMs, int maxConnections) {
@@ -45,7 +45,7 @@ final class Connections {
 
   void accept(HttpConnection connection) {
     if (open >= maxConnections) {
-      HttpConnection idle = waiting.giveUp(System.nanoTime() / 1_000_000);
+      HttpConnection idle = waiting.giveUp();
       if (idle == null) {
         connection.close();
         return;
@@ -106,8 +106,7 @@ final class Connections {
 
   private void arm(HttpConnection connection, long ms) {
     disarm(connection);
-    waiting.add(connection, connection.remoteAddress() == null ? "" : connection.remoteAddress().hostAddress(),
-        System.nanoTime() / 1_000_000);
+    waiting.add(connection, connection.remoteAddress() == null ? "" : connection.remoteAddress().hostAddress());
     deadlines.put(connection, vertx.setTimer(ms, id -> {
       deadlines.remove(connection);
       waiting.remove(connection);

@@ -10,30 +10,28 @@ import java.util.Map;
  * Connections that hold a place while they wait for their client (to sign in, to send a request head), so that a full
  * house gives up one of them for a newcomer instead of refusing it.
  *
- * <p>A connection is never given up in its first {@code graceMs}: a client that means to sign in or ask does so at
+ * <p>A connection is never given up in its first {@link #GRACE_MS}: a client that means to sign in or ask does so at
  * once, and under a flood the server may read its first bytes only after accepting hundreds of the flood's connections;
  * were the newest given up, it would always be the client's. Past its grace, the one given up is the oldest of the
  * address that has the most waiting: a flood from one address replaces its own connections, never another address's.
- * Confined to one event loop; {@code now} is in milliseconds of any monotonic clock.
+ * Confined to one event loop.
  */
 final class WaitingLine<T> {
 
   private record Waiting(String address, long since) {
   }
 
-  private final long graceMs;
+  /** A client's moment to sign in or ask, when its connection is never given up for another. */
+  static final long GRACE_MS = 1_000;
+
   /** In their grace, oldest first. */
   private final LinkedHashMap<T, Waiting> fresh = new LinkedHashMap<>();
   private final Map<String, LinkedHashSet<T>> byAddress = new HashMap<>();
   private final Map<T, String> aged = new HashMap<>();
 
-  WaitingLine(long graceMs) {
-    this.graceMs = graceMs;
-  }
-
-  void add(T item, String address, long now) {
+  void add(T item, String address) {
     if (!aged.containsKey(item)) {
-      fresh.putIfAbsent(item, new Waiting(address, now));
+      fresh.putIfAbsent(item, new Waiting(address, now()));
     }
   }
 
@@ -60,14 +58,14 @@ final class WaitingLine<T> {
   }
 
   /** Those waiting past their grace. */
-  int aged(long now) {
-    promote(now);
+  int aged() {
+    promote();
     return aged.size();
   }
 
   /** Takes out the one to give up for a newcomer; null when none waits past its grace. */
-  T giveUp(long now) {
-    promote(now);
+  T giveUp() {
+    promote();
     LinkedHashSet<T> longest = null;
     for (LinkedHashSet<T> line : byAddress.values()) {
       if (longest == null || line.size() > longest.size()) {
@@ -82,16 +80,21 @@ final class WaitingLine<T> {
     return item;
   }
 
-  private void promote(long now) {
+  private void promote() {
+    long now = now();
     Iterator<Map.Entry<T, Waiting>> oldest = fresh.entrySet().iterator();
     while (oldest.hasNext()) {
       Map.Entry<T, Waiting> next = oldest.next();
-      if (now - next.getValue().since() < graceMs) {
+      if (now - next.getValue().since() < GRACE_MS) {
         return;
       }
       oldest.remove();
       aged.put(next.getKey(), next.getValue().address());
       byAddress.computeIfAbsent(next.getValue().address(), a -> new LinkedHashSet<>()).add(next.getKey());
     }
+  }
+
+  private static long now() {
+    return System.nanoTime() / 1_000_000;
   }
 }
