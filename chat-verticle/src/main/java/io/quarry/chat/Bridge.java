@@ -91,8 +91,10 @@ final class Bridge {
       waiting.giveUp().cutOff("Not signed in, and the bridge needed this connection's place for a newer one");
     }
     if (trimming < 0 && waiting.fresh() > 0) {
+      long due = waiting.due(WaitingLine.GRACE_MS);
       trimming = vertx.setTimer(WaitingLine.GRACE_MS, t -> {
         trimming = -1;
+        waiting.timerRan(due);
         trim();
       });
     }

@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * Connections that hold a place while they wait for their client (to sign in, to send a request head), so that a full
@@ -14,6 +15,7 @@ import java.util.Map;
  * once, and under a flood the server may read its first bytes only after accepting hundreds of the flood's connections;
  * were the newest given up, it would always be the client's. Past its grace, the one given up is the oldest of the
  * address that has the most waiting: a flood from one address replaces its own connections, never another address's.
+ * A loop running behind (its timers late) stretches the grace by as much, since it reads first bytes as late.
  * Confined to one event loop.
  */
 final class WaitingLine<T> {
@@ -28,6 +30,18 @@ final class WaitingLine<T> {
   private final LinkedHashMap<T, Waiting> fresh = new LinkedHashMap<>();
   private final Map<String, LinkedHashSet<T>> byAddress = new HashMap<>();
   private final Map<T, String> aged = new HashMap<>();
+  /** Milliseconds on a monotonic clock. */
+  private final LongSupplier clock;
+  /** How late the loop last ran a timer: a loop that far behind reads newcomers' first bytes that much later. */
+  private long behindMs;
+
+  WaitingLine() {
+    this(() -> System.nanoTime() / 1_000_000);
+  }
+
+  WaitingLine(LongSupplier clock) {
+    this.clock = clock;
+  }
 
   void add(T item, String address) {
     if (!aged.containsKey(item)) {
@@ -80,12 +94,22 @@ final class WaitingLine<T> {
     return item;
   }
 
+  /** When a timer set now for {@code ms} is due, on this line's clock: to hand to {@link #timerRan}. */
+  long due(long ms) {
+    return now() + ms;
+  }
+
+  /** A timer due at {@code dueMs} ran: grace stretches by how late it ran, until one runs on time. */
+  void timerRan(long dueMs) {
+    behindMs = Math.max(0, now() - dueMs);
+  }
+
   private void promote() {
     long now = now();
     Iterator<Map.Entry<T, Waiting>> oldest = fresh.entrySet().iterator();
     while (oldest.hasNext()) {
       Map.Entry<T, Waiting> next = oldest.next();
-      if (now - next.getValue().since() < GRACE_MS) {
+      if (now - next.getValue().since() < GRACE_MS + behindMs) {
         return;
       }
       oldest.remove();
@@ -94,7 +118,7 @@ final class WaitingLine<T> {
     }
   }
 
-  private static long now() {
-    return System.nanoTime() / 1_000_000;
+  private long now() {
+    return clock.getAsLong();
   }
 }

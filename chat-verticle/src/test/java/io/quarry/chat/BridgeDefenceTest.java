@@ -39,6 +39,8 @@ class BridgeDefenceTest {
   static final int MIB = 1 << 20;
 
   Vertx outside = Vertx.vertx();
+  /** The client with a token, in a process of its own: an attacker does not share its victim's event loops. */
+  Vertx user = Vertx.vertx();
   List<Client> clients = new java.util.concurrent.CopyOnWriteArrayList<>();
   int port;
 
@@ -47,6 +49,7 @@ class BridgeDefenceTest {
     // Closed one by one first: closing a Vert.x waits up to 30 s for the connections its clients still hold.
     Future.all(clients.stream().map(client -> client.socket.close()).toList()).await();
     outside.close().await();
+    user.close().await();
   }
 
   /** A chat verticle whose bridge knows the tokens "token-ada" and "token-bob", over a storage that answers them. */
@@ -76,7 +79,8 @@ class BridgeDefenceTest {
     int signedIn = 0;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
     while ((tries < 25 || flood.givenUp.get() - givenUpBefore < 1_200) && System.nanoTime() < deadline) {
-      Client ada = connect();
+      Client ada = Client.connect(user, port);
+      clients.add(ada);
       tries++;
       if ("message".equals(ada.request("quarry.bridge.login", new JsonObject().put("token", "token-ada"))
           .getString("type"))) {
@@ -207,7 +211,8 @@ class BridgeDefenceTest {
 
     JsonObject next() throws InterruptedException {
       JsonObject frame = frames.poll(WAIT_S, TimeUnit.SECONDS);
-      assertThat(frame).as("a frame from the bridge").isNotNull();
+      assertThat(frame).as("a frame from the bridge, within %d s, on a connection %s", WAIT_S,
+          closed.future().isComplete() ? "the bridge closed" : "still open").isNotNull();
       return frame;
     }
 
