@@ -96,6 +96,8 @@ export const api = {
   checkDatasetVersions: (conversationId) => post(`${datasetsPath(conversationId)}/versions`),
 
   result: (id) => get(resultPath(id)),
+  /** A chart of every row of the result, as spec asks: {spec, columns, rows, shows}. */
+  chartData: (id, spec) => post(`${resultPath(id)}/chart`, spec),
   /**
    * The whole result as a file, its query run again on the same data: the Response, whatever its status.
    * @param sort {column, ascending}, or null for the result's own order

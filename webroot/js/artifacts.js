@@ -12,6 +12,7 @@ import { registerResultTable } from './numbers.js';
 import { watchVersion } from './data-changed.js';
 import { resultElementId } from './address.js';
 import { count } from './format.js';
+import { api } from './api.js';
 
 /** What a result block of the user's own run is called, and what one that failed is called. */
 const RUN_LABELS = { edited: 'Edited SQL', runner: 'SQL run' };
@@ -116,7 +117,7 @@ export class Artifacts {
     registerResultTable(result.id, holder, drawn.showCell);
     const actions = resultActions(result, sql, drawn.sort);
     if (actions) block.append(actions);
-    const charting = chartActions(result, { drawn: () => this.resized() });
+    const charting = chartActions(result, { drawn: () => this.resized(), data: (spec) => api.chartData(result.id, spec) });
     if (charting) block.append(charting);
     // The same SQL on the data as it is now, a result of its own after this one (an answer's stands under it).
     watchVersion(block, result, (button) => this.runAgain(button, sql || '', origin === 'runner' ? 'runner' : 'edited',
@@ -182,11 +183,12 @@ export class Artifacts {
     block.append(code, error);
   }
 
-  async chart(block, resultId, spec) {
+  /** @param data what it draws, computed from every row of the result; asked for when a chart came without it */
+  async chart(block, resultId, spec, data) {
     const holder = document.createElement('div');
     block.append(holder);
     try {
-      await renderChart(holder, spec, await this.stored(resultId));
+      await renderChart(holder, spec, data || await api.chartData(resultId, spec));
       const images = chartImageActions(holder, spec.title);
       if (images) block.append(images);
     } catch (e) {

@@ -1,10 +1,15 @@
-// A result's own chart: the reader picks a kind of chart and its columns, and it is drawn from the result's stored
-// rows. An answer's chart describes the answer's result; a re-run or a SQL run gets its chart this way.
+// A result's own chart: the reader picks what render_chart offers the model (a kind of chart, x, y, series, how rows
+// sharing an x combine) and the server computes it from every row of the result. An answer's chart describes the
+// answer's result; a re-run or a SQL run gets its chart this way.
 import { renderChart } from './chart.js';
 import { isNumericType } from './format.js';
 import { chartImageActions } from './chart-image.js';
 
-const KINDS = [['bar', 'Bar'], ['line', 'Line'], ['area', 'Area'], ['scatter', 'Scatter'], ['pie', 'Pie']];
+const KINDS = [['bar', 'Bar'], ['horizontal_bar', 'Horizontal bar'], ['line', 'Line'], ['area', 'Area'],
+  ['scatter', 'Scatter'], ['pie', 'Pie'], ['histogram', 'Histogram (of X)'], ['heatmap', 'Heat map (X by series)']];
+const AGGREGATES = [['sum', 'Sum'], ['mean', 'Mean'], ['count', 'Count'], ['min', 'Min'], ['max', 'Max']];
+/** Y's choice that counts rows instead of a column's values. */
+const ROWS = '';
 let serial = 0;
 
 function select(label, options, chosen) {
@@ -28,10 +33,11 @@ function select(label, options, chosen) {
 }
 
 /**
- * Below a result's table: "Chart this result", closed until asked for (one tab stop while closed). Its Y is one of
- * the result's numeric columns: a result with none has nothing to chart, and no such action (null).
+ * Below a result's table: "Chart this result", closed until asked for (one tab stop while closed). A result with no
+ * numeric column has nothing to chart, and no such action (null).
+ * @param data (spec) => Promise of what the chart draws, computed by the server from every row of the result
  */
-export function chartActions(result, { drawn = () => {} } = {}) {
+export function chartActions(result, { drawn = () => {}, data }) {
   const numbers = result.columns.filter((c) => isNumericType(c.type)).map((c) => [c.name, c.name]);
   if (!numbers.length) return null;
   const details = document.createElement('details');
@@ -43,20 +49,22 @@ export function chartActions(result, { drawn = () => {} } = {}) {
   const firstOther = result.columns.find((c) => c.name !== firstNumber)?.name;
   const kind = select('Chart', KINDS, 'bar');
   const x = select('X', names, firstOther);
-  const y = select('Y', numbers, firstNumber);
+  const y = select('Y', [...numbers, [ROWS, 'Rows']], firstNumber);
+  const series = select('Series', [['', 'None'], ...names]);
+  const aggregate = select('Combine', AGGREGATES, 'sum');
   const draw = document.createElement('button');
   draw.type = 'button';
   draw.textContent = 'Draw';
   const form = document.createElement('div');
   form.className = 'chart-form';
-  form.append(kind.wrap, x.wrap, y.wrap, draw);
+  form.append(kind.wrap, x.wrap, y.wrap, series.wrap, aggregate.wrap, draw);
   const holder = document.createElement('div');
   details.append(summary, form, holder);
   draw.addEventListener('click', async () => {
-    const spec = { chart_type: kind.select.value, x: x.select.value, y: [y.select.value],
-      title: `${y.select.value} by ${x.select.value}` };
+    const spec = specOf(kind.select.value, x.select.value, y.select.value, series.select.value,
+      aggregate.select.value);
     try {
-      await renderChart(holder, spec, result);
+      await renderChart(holder, spec, await data(spec));
       details.querySelector('.chart-image-actions')?.remove();
       const images = chartImageActions(holder, spec.title);
       if (images) details.append(images);
@@ -66,4 +74,12 @@ export function chartActions(result, { drawn = () => {} } = {}) {
     drawn();
   });
   return details;
+}
+
+function specOf(kind, x, y, series, aggregate) {
+  const counted = y === ROWS || kind === 'histogram';
+  const spec = { chart_type: kind, x, y: counted ? [] : [y], aggregate: y === ROWS ? 'count' : aggregate,
+    title: kind === 'histogram' ? `Rows by ${x}` : `${counted ? 'Rows' : y} by ${x}` };
+  if (series) spec.series = series;
+  return spec;
 }

@@ -1,63 +1,77 @@
-// A chart spec from render_chart ({chart_type, x, y[], series, title, stacked}) drawn with Vega-Lite, in colours that
-// follow the page's theme: charts drawn already are drawn again when the theme changes.
+// A chart spec from render_chart ({chart_type, x, y[], series, aggregate, title, stacked}) drawn with Vega-Lite from
+// what the server computed of every row of its result ({columns, rows, shows}: aggregated, binned or sampled), in
+// colours that follow the page's theme: charts drawn already are drawn again when the theme changes. Its subtitle
+// says what it shows, so the page and its PNG and SVG never pass a part for the whole.
 import { isNumericType } from './format.js';
-import { keepEveryRow, timeAxis } from './chart-rows.js';
 
-/** Charts on the page, to draw again in a new theme: element → {spec, result, embedded}. */
+/** Charts on the page, to draw again in a new theme: element → {spec, data, embedded}. */
 const drawn = new Map();
 
-function typeOf(result, name) {
-  const column = result.columns.find((c) => c.name === name);
+function typeOf(data, name) {
+  const column = data.columns.find((c) => c.name === name);
   const type = (column?.type || '').toUpperCase();
   if (isNumericType(type)) return 'quantitative';
-  if (/DATE|TIME/.test(type)) return 'temporal';
+  if (/^(DATE|TIMESTAMP)/.test(type)) return 'temporal';
   return 'nominal';
 }
 
-export function toVegaLite(spec, result) {
-  const values = result.rows.map((row) => Object.fromEntries(result.columns.map((c, i) => [c.name, row[i]])));
-  const ys = spec.y || [];
-  const keep = keepEveryRow(spec, result);
-  const series = spec.series || keep.series;
+/** A time axis whose ticks name the year when the values span more than one. */
+function timeAxis(data, name) {
+  const i = data.columns.findIndex((c) => c.name === name);
+  const years = new Set(data.rows.map((row) => new Date(row[i]).getUTCFullYear()).filter((y) => !Number.isNaN(y)));
+  // Dates arrive as ISO text, which JavaScript reads as UTC: the axis labels them in UTC too, so no day moves.
+  return { scale: { type: 'utc' }, axis: years.size > 1 ? { format: '%b %Y' } : undefined };
+}
+
+export function toVegaLite(spec, data) {
+  const values = data.rows.map((row) => Object.fromEntries(data.columns.map((c, i) => [c.name, row[i]])));
+  const ys = spec.y?.length ? spec.y : ['count'];
+  const series = spec.series;
   const base = {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    title: keep.sum ? { text: spec.title || `${ys.join(', ')} by ${spec.x}`, subtitle: keep.sum } : spec.title || undefined,
+    title: { text: spec.title || `${ys.join(', ')} by ${spec.x}`, subtitle: data.shows },
     // What assistive technology says of the chart as a whole.
-    description: spec.title || `${spec.chart_type || 'bar'} chart of ${ys.join(', ')} by ${spec.x}`,
+    description: `${spec.title || `${spec.chart_type} chart of ${ys.join(', ')} by ${spec.x}`}: ${data.shows}`,
     data: { values },
     width: 'container',
     height: 260,
   };
-  // A category axis keeps the result's row order (a top-N stays ranked); Vega-Lite would sort it by name.
-  const xType = typeOf(result, spec.x);
-  const x = { field: spec.x, type: xType, sort: xType === 'quantitative' || xType === 'temporal' ? undefined : null,
-    ...(xType === 'temporal' ? timeAxis(result, spec.x) : {}) };
+  // A category axis keeps the order the server kept (the result's: a top-N stays ranked); numbers and dates are
+  // continuous.
+  const xType = typeOf(data, spec.x);
+  const continuous = xType !== 'nominal' && ['bar', 'line', 'area', 'scatter'].includes(spec.chart_type);
+  const x = { field: spec.x, type: continuous ? xType : 'nominal', sort: continuous ? undefined : null,
+    ...(continuous && xType === 'temporal' ? timeAxis(data, spec.x) : {}) };
   const folded = ys.length > 1;
   const yField = folded ? 'value' : ys[0];
   const color = series ? { field: series, type: 'nominal' } : folded ? { field: 'series', type: 'nominal' } : undefined;
-  const offset = spec.stacked || !color ? undefined : color;
+  const offset = spec.stacked || !color || continuous ? undefined : color;
   const transform = folded ? [{ fold: ys, as: ['series', 'value'] }] : undefined;
-  const y = { field: yField, type: 'quantitative', aggregate: keep.sum ? 'sum' : undefined, stack: spec.stacked ? 'zero' : (['bar', 'horizontal_bar', 'area'].includes(spec.chart_type) ? null : undefined) };
+  const y = { field: yField, type: 'quantitative',
+    stack: spec.stacked ? 'zero' : (['bar', 'horizontal_bar', 'area'].includes(spec.chart_type) ? null : undefined) };
   switch (spec.chart_type) {
     case 'pie':
       return { ...base, transform, mark: { type: 'arc', tooltip: true },
-        encoding: { theta: { field: yField, type: 'quantitative' }, color: { field: spec.x, type: 'nominal' } } };
+        encoding: { theta: { field: yField, type: 'quantitative' }, color: { field: spec.x, type: 'nominal', sort: null } } };
     case 'histogram':
       return { ...base, mark: { type: 'bar', tooltip: true },
-        encoding: { x: { field: spec.x, bin: true, type: 'quantitative' }, y: { aggregate: 'count', type: 'quantitative' } } };
+        encoding: { x: { field: 'bin_start', bin: 'binned', type: 'quantitative', title: spec.x }, x2: { field: 'bin_end' },
+          y: { field: 'count', type: 'quantitative', title: 'rows' } } };
     case 'heatmap':
       return { ...base, mark: { type: 'rect', tooltip: true },
-        encoding: { x: { field: spec.x, type: 'ordinal' }, y: { field: series || ys[1] || ys[0], type: 'ordinal' },
+        encoding: { x: { field: spec.x, type: 'ordinal' }, y: { field: series, type: 'ordinal' },
           color: { field: ys[0], type: 'quantitative' } } };
     case 'horizontal_bar':
-      return { ...base, transform, mark: { type: 'bar', tooltip: true }, encoding: { y: { ...x, type: 'nominal', sort: null, scale: undefined, axis: undefined }, x: y, color, yOffset: offset } };
+      return { ...base, transform, mark: { type: 'bar', tooltip: true },
+        encoding: { y: { field: spec.x, type: 'nominal', sort: null }, x: y, color, yOffset: offset } };
     case 'scatter':
       return { ...base, transform, mark: { type: 'point', tooltip: true }, encoding: { x, y, color } };
     case 'line':
     case 'area':
-      return { ...base, transform, mark: { type: spec.chart_type, tooltip: true, point: spec.chart_type === 'line' }, encoding: { x, y, color } };
+      return { ...base, transform, mark: { type: spec.chart_type, tooltip: true, point: spec.chart_type === 'line' && values.length <= 100 },
+        encoding: { x, y, color } };
     default:
-      return { ...base, transform, mark: { type: 'bar', tooltip: true }, encoding: { x: { ...x, type: x.type === 'quantitative' ? 'ordinal' : x.type, sort: null }, y, color, xOffset: offset } };
+      return { ...base, transform, mark: { type: 'bar', tooltip: true }, encoding: { x, y, color, xOffset: offset } };
   }
 }
 
@@ -79,25 +93,27 @@ export function themeConfig() {
   };
 }
 
-async function embed(element, spec, result) {
+async function embed(element, spec, data) {
   // Expressions are interpreted, never compiled with new Function: the page's CSP forbids eval.
-  return window.vegaEmbed(element, toVegaLite(spec, result), {
+  return window.vegaEmbed(element, toVegaLite(spec, data), {
     renderer: 'svg', actions: false, ast: true, expr: window.vega.expressionInterpreter, config: themeConfig(),
   });
 }
 
 const currentTheme = () => document.documentElement.dataset.theme || '';
 
-export async function renderChart(element, spec, result) {
+/** @param data what the server computed of every row of the result: {columns, rows, shows} */
+export async function renderChart(element, spec, data) {
   element.classList.add('chart');
+  element.dataset.shows = data.shows;
   drawn.get(element)?.embedded?.finalize();
-  const entry = { spec, result, embedded: null };
+  const entry = { spec, data, embedded: null };
   drawn.set(element, entry);
   const theme = currentTheme();
-  entry.embedded = await embed(element, spec, result);
+  entry.embedded = await embed(element, spec, data);
   // The theme changed while it was being drawn: it is drawn again in the new one.
   if (theme !== currentTheme()) {
-    await renderChart(element, spec, result);
+    await renderChart(element, spec, data);
     return;
   }
   element.dataset.drawnTheme = theme;
@@ -110,7 +126,7 @@ async function redrawAll() {
       entry.embedded?.finalize();
       drawn.delete(element);
     } else if (entry.embedded) {
-      await renderChart(element, entry.spec, entry.result);
+      await renderChart(element, entry.spec, entry.data);
     }
   }
 }

@@ -184,7 +184,7 @@ export class MessageView {
       if (item.kind === 'table') {
         this.artifacts.table(block, item);
       } else {
-        this.artifacts.chart(block, item.result_id, item.spec);
+        this.artifacts.chart(block, item.result_id, item.spec, item.data);
       }
     }
     if (message.status === 'error') {
@@ -286,7 +286,7 @@ export class MessageView {
         if (a) this.artifacts.error(this.artifacts.block(a.artifacts), event.sql, event.error);
         break;
       case EVENTS.CHART:
-        if (a) this.artifacts.chart(this.artifacts.block(a.artifacts), event.result_id, event.spec);
+        if (a) this.artifacts.chart(this.artifacts.block(a.artifacts), event.result_id, event.spec, event.data);
         break;
       case EVENTS.TABLE:
         if (a) this.artifacts.table(this.artifacts.block(a.artifacts), event);

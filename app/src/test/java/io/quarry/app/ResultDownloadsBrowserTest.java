@@ -216,7 +216,8 @@ class ResultDownloadsBrowserTest extends BrowserTestBase {
     Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
         .parse(new ByteArrayInputStream(Files.readAllBytes(svg.path())));
     assertThat(doc.getDocumentElement().getNodeName()).isEqualTo("svg");
-    assertThat(Files.readString(svg.path())).contains("People by age");
+    assertThat(Files.readString(svg.path())).contains("People by age")
+        .contains(chart.locator(".chart").getAttribute("data-shows"));
 
     Locator own = page.locator(".message.assistant").first().locator(".artifact").first();
     own.locator(".chart-actions summary").click();

@@ -83,6 +83,7 @@ public final class Addresses {
   public static final String DATASET_REMOVE = "dataset.remove";
   public static final String DATASET_QUERY_RUN = "dataset.query.run";
   public static final String DATASET_VERSIONS_CHECK = "dataset.versions.check";
+  public static final String DATASET_CHART = "dataset.chart";
 
   // llm-verticle: chat turns.
   public static final String LLM_TURN_START = "llm.turn.start";

@@ -77,8 +77,9 @@ public final class ChatEvents {
     return event(QUERY_ERROR, conversationId).put("sql", sql).put("error", error);
   }
 
-  public static JsonObject chart(String conversationId, String resultId, JsonObject spec) {
-    return event(CHART, conversationId).put("result_id", resultId).put("spec", spec);
+  /** {@code data}: what it draws, computed from every row of the result ({@link ChartData}). */
+  public static JsonObject chart(String conversationId, String resultId, ChartData data) {
+    return event(CHART, conversationId).put("result_id", resultId).put("spec", data.spec()).put("data", data.toJson());
   }
 
   public static JsonObject table(String conversationId, String resultId, String title, JsonArray columns) {

@@ -7,6 +7,7 @@ import io.quarry.bus.Scopes.ConversationRef;
 import io.quarry.bus.Scopes.DatasetRef;
 import io.quarry.bus.StorageOps.RenameDataset;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
 import io.vertx.core.Vertx;
 
 /** The dataset-verticle's operations ({@link DatasetOps}) as methods, for callers that hold one. */
@@ -63,6 +64,11 @@ public final class DatasetClient {
    */
   public Future<QueryResult> export(String userId, String conversationId, String sql, Export export, String stopKey) {
     return QUERY_RUN.call(bus, new RunQuery(userId, conversationId, sql, stopKey, export), timeouts.datasetWaitMs());
+  }
+
+  /** See {@link DatasetOps#CHART}; {@code stopKey} stops its query as it stops any. */
+  public Future<ChartData> chart(String userId, String resultId, JsonObject spec, String stopKey) {
+    return CHART.call(bus, new DatasetOps.ChartRequest(userId, resultId, spec, stopKey), timeouts.datasetWaitMs());
   }
 
   /** Stops every query sent with this stop key, wherever it runs or waits (see {@link QueryStops}). */

@@ -47,6 +47,16 @@ public final class DatasetOps {
     }
   }
 
+  /** A chart of the user's stored result {@code resultId}, as {@link ChartSpec} checks it. */
+  public record ChartRequest(String userId, String resultId, JsonObject spec, String stopKey) {
+    static final Codec<ChartRequest> CODEC = Codec.json(
+        r -> new JsonObject().put(Keys.USER_ID, r.userId).put(Keys.RESULT_ID, r.resultId).put("spec", r.spec)
+            .put(Keys.STOP_KEY, r.stopKey),
+        json -> new ChartRequest(text(json, Keys.USER_ID), text(json, Keys.RESULT_ID),
+            json.getValue("spec") instanceof JsonObject spec ? spec : new JsonObject(),
+            json.getString(Keys.STOP_KEY, "")));
+  }
+
   /** How many of the conversation's servers were asked whether their file changed, and how many had. */
   public record VersionsChecked(int checked, long changed) {
     static final Codec<VersionsChecked> CODEC = Codec.json(VersionsChecked::toJson,
@@ -78,6 +88,13 @@ public final class DatasetOps {
    */
   public static final Operation<RunQuery, QueryResult> QUERY_RUN = Operation.of(DATASET_QUERY_RUN, RunQuery.CODEC,
       Codec.json(QueryResult::toJson, QueryResult::fromJson), Deliveries.DATASET_TIMEOUT_MS, Resend.NOT_ON_TIMEOUT);
+  /**
+   * A chart computed from every row of a stored result: its SQL runs again on a worker, aggregated as the chart
+   * needs. NOT_FOUND for another user's result, BAD_REQUEST for a spec that does not fit it (saying why), CONFLICT
+   * when the data changed since the result ({@link ChartSpec#DATA_CHANGED}).
+   */
+  public static final Operation<ChartRequest, ChartData> CHART = Operation.of(DATASET_CHART, ChartRequest.CODEC,
+      Codec.json(ChartData::toJson, ChartData::fromJson), Deliveries.DATASET_TIMEOUT_MS, Resend.NOT_ON_TIMEOUT);
   /**
    * Asks the servers of the conversation's ready datasets (HEAD) whether their files changed since they were
    * recorded: a changed one takes its new version and its browsers hear {@code dataset_loaded}. Each dataset is asked

@@ -1,6 +1,7 @@
 package io.quarry.chat;
 
 import io.quarry.bus.ApiOps;
+import io.quarry.bus.ChartData;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.QuarryException;
@@ -41,11 +42,13 @@ final class DatasetApi {
     router.post(base + "/:did/refresh").handler(this::refresh);
     router.post("/api/conversations/:id/query").handler(this::query);
     router.get("/api/results/:rid").handler(this::result);
+    router.post("/api/results/:rid/chart").handler(this::chart);
     Routes.allowOnly(router, base, HttpMethod.POST);
     Routes.allowOnly(router, base + "/:did", HttpMethod.PATCH, HttpMethod.DELETE);
     Routes.allowOnly(router, base + "/:did/refresh", HttpMethod.POST);
     Routes.allowOnly(router, "/api/conversations/:id/query", HttpMethod.POST);
     Routes.allowOnly(router, "/api/results/:rid", HttpMethod.GET);
+    Routes.allowOnly(router, "/api/results/:rid/chart", HttpMethod.POST);
   }
 
   private void add(RoutingContext ctx) {
@@ -80,6 +83,12 @@ final class DatasetApi {
         .compose(mine -> datasets.checkVersions(userId, id))
         .compose(checked -> storage.datasets(userId, id).map(now -> checked.toJson()
             .put("datasets", new JsonArray(now.stream().map(Dataset::toJson).toList())))));
+  }
+
+  /** A chart of the result from every row of it, as the body's spec asks ({@link io.quarry.bus.ChartSpec}). */
+  private void chart(RoutingContext ctx) {
+    Replies.send(ctx, 200, datasets.chart(userId(ctx), ctx.pathParam("rid"), Bodies.object(ctx), "")
+        .map(ChartData::toJson));
   }
 
   private void remove(RoutingContext ctx) {

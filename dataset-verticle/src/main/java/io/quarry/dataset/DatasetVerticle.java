@@ -9,6 +9,7 @@ import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
+import java.util.List;
 
 /**
  * Datasets by URL: the seed's validation pipeline, footer-only schemas, naming, limits, rename, refresh,
@@ -45,13 +46,14 @@ public class DatasetVerticle extends VerticleBase {
     QueryRunner queries = new QueryRunner(bus, storage, worker, newVersions, settings);
     VersionCheck versions = new VersionCheck(storage, pipeline, newVersions, settings.versionCheckIntervalMs());
     Bus ops = new Bus(vertx);
-    return Future.all(
+    return Future.all(List.of(
         ops.serve(ADD, DatasetMetrics.adds(commands::add)).completion(),
         ops.serve(REFRESH, commands::refresh).completion(),
         ops.serve(RENAME, commands::rename).completion(),
         ops.serve(REMOVE, commands::remove).completion(),
         ops.serve(VERSIONS_CHECK, versions::check).completion(),
-        ops.serve(QUERY_RUN, DatasetMetrics.queries(queries::run)).completion());
+        ops.serve(QUERY_RUN, DatasetMetrics.queries(queries::run)).completion(),
+        ops.serve(CHART, new Charts(storage, queries)::chart).completion()));
   }
 
   @Override

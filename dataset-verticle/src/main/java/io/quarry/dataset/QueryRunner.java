@@ -66,6 +66,11 @@ final class QueryRunner {
         : exportNow(userId, conversationId, sql, stopKey, export));
   }
 
+  /** Rows for the caller alone (a chart's), not stored: in the user's lane like any query. */
+  Future<QueryResult> unstored(String userId, String conversationId, String sql, String stopKey) {
+    return lanes.submit(userId, UUID.randomUUID().toString(), () -> answer(userId, conversationId, sql, stopKey, null));
+  }
+
   private Future<QueryResult> runNow(String userId, String conversationId, String sql, String stopKey) {
     return answer(userId, conversationId, sql, stopKey, null)
         .map(result -> store(userId, result.withIdentity(null, conversationId, sql)));

@@ -2,6 +2,8 @@ package io.quarry.llm;
 
 import static io.quarry.bus.ChatEvents.*;
 
+import io.quarry.bus.ChartData;
+import io.quarry.bus.ChartSpec;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QueryResult;
@@ -82,22 +84,35 @@ final class ToolRunner {
             .put("hint", "Tell the user the dataset could not be loaded and suggest adding it in the datasets panel")));
   }
 
+  /** Drawn from every row of the result, on a worker; the response says what the chart shows. */
   private Future<JsonObject> renderChart(JsonObject args) {
     return result(args).transform(outcome -> {
       if (outcome.failed()) {
         return Future.succeededFuture(error(outcome.cause().getMessage(), null));
       }
+      QueryResult result = outcome.result();
+      JsonObject spec;
       try {
-        JsonObject spec = ChartSpecs.validate(args, outcome.result());
-        record.charts.add(new JsonObject().put("result_id", outcome.result().id()).put("spec", spec));
-        events.emit(chart(conversationId, outcome.result().id(), spec));
-        JsonObject response = new JsonObject().put("status", "rendered").put("spec", spec);
-        String hidden = HiddenRows.note(spec, outcome.result());
-        return Future.succeededFuture(hidden == null ? response : response.put("note", hidden));
+        spec = ChartSpec.validate(args, result);
       } catch (IllegalArgumentException e) {
         return Future.succeededFuture(error(e.getMessage(), null));
       }
+      events.phase("executing");
+      return datasets.chart(userId, result.id(), spec, stopKey).transform(drawn -> drawn.succeeded()
+          ? Future.succeededFuture(rendered(result, drawn.result()))
+          : Future.succeededFuture(error(Failure.messageOf(drawn.cause()), null)));
     });
+  }
+
+  private JsonObject rendered(QueryResult result, ChartData data) {
+    record.charts.add(new JsonObject().put("result_id", result.id()).put("spec", data.spec())
+        .put("data", data.toJson()));
+    events.emit(chart(conversationId, result.id(), data));
+    JsonObject response = new JsonObject().put("status", "rendered").put("spec", data.spec())
+        .put("shows", data.shows());
+    return data.rows().size() < result.totalRows() ? response.put("hint", "The chart shows " + data.shows()
+        + ". Say so when you describe it. To chart other groups or another aggregate, set aggregate, or aggregate in"
+        + " SQL (GROUP BY) and chart that result") : response;
   }
 
   private Future<JsonObject> renderTable(JsonObject args) {

@@ -3,6 +3,7 @@ package io.quarry.llm;
 import com.google.genai.types.FunctionDeclaration;
 import com.google.genai.types.Schema;
 import com.google.genai.types.Tool;
+import io.quarry.bus.ChartSpec;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
@@ -19,9 +20,6 @@ final class Tools {
   static final String RENDER_CHART = "render_chart";
   static final String RENDER_TABLE = "render_table";
 
-  static final List<String> CHART_TYPES =
-      List.of("bar", "horizontal_bar", "line", "area", "scatter", "pie", "histogram", "heatmap");
-
   private static final Tool TOOL = Tool.builder().functionDeclarations(List.of(
       declare(EXECUTE_SQL, "Execute one read-only DuckDB SQL SELECT statement against the conversation's datasets."
               + " Returns a result_id, the columns, the total row count and the first rows.",
@@ -29,14 +27,17 @@ final class Tools {
       declare(LOAD_DATASET, "Load a public Parquet file from a URL into the conversation as a new table (for URLs the"
               + " user writes in a message). Returns the table name and its columns.",
           Map.of("url", string("The http(s) URL of the Parquet file")), List.of("url")),
-      declare(RENDER_CHART, "Format query results as a chart. IMPORTANT: If recent query results are available in"
-              + " conversation history, use that data directly by its result_id. Only generate new SQL if the user"
-              + " explicitly requests different data.",
+      declare(RENDER_CHART, "Format query results as a chart, computed from every row of the result (rows sharing an"
+              + " x are aggregated, a histogram bins them, a large scatter is sampled); the response says what it"
+              + " shows. IMPORTANT: If recent query results are available in conversation history, use that data"
+              + " directly by its result_id. Only generate new SQL if the user explicitly requests different data.",
           Map.of("result_id", string("The result_id of an earlier execute_sql result"),
-              "chart_type", Schema.builder().type("STRING").enum_(CHART_TYPES).description("The kind of chart").build(),
+              "chart_type", Schema.builder().type("STRING").enum_(ChartSpec.TYPES).description("The kind of chart").build(),
               "x", string("The column for the x axis (the category or slice for pie charts)"),
               "y", Schema.builder().type("ARRAY").items(string("A column")).description("One or more value columns").build(),
-              "series", string("Optional column that splits the data into series"),
+              "series", string("Optional column that splits the data into series (a heatmap's rows)"),
+              "aggregate", Schema.builder().type("STRING").enum_(ChartSpec.AGGREGATES)
+                  .description("How rows sharing an x (and series) combine; sum when omitted").build(),
               "title", string("Optional chart title"),
               "stacked", Schema.builder().type("BOOLEAN").description("Stack the series").build()),
           List.of("result_id", "chart_type", "x", "y")),

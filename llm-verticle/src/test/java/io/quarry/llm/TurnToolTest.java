@@ -8,6 +8,7 @@ import static io.quarry.llm.TurnHarness.row;
 import static io.quarry.llm.TurnHarness.toolMode;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.bus.ChartData;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
@@ -271,19 +272,22 @@ class TurnToolTest extends TurnTestBase {
   }
 
   @Test
-  @DisplayName("a bar chart whose x repeats in the rows, with no series, renders with a note that it would hide rows and"
-      + " names the column to pass as series; with that series there is no note")
-  void chartThatWouldHideRowsNamesTheSeries() throws Exception {
+  @DisplayName("render_chart's response says what the chart shows, as the dataset verticle drew it from every row, and"
+      + " hints at aggregate or SQL when the chart does not draw each row; the chart event and the answer carry the"
+      + " rows drawn")
+  void chartSaysWhatItShows() throws Exception {
     String query = "SELECT species, island, avg(body_mass_g) AS mass FROM table1 GROUP BY 1, 2";
     JsonArray rows = row("Adelie", "Biscoe", 3709.7).add(new JsonArray().add("Adelie").add("Dream").add(3688.4))
-        .add(new JsonArray().add("Adelie").add("Torgersen").add(3706.4))
-        .add(new JsonArray().add("Chinstrap").add("Dream").add(3733.1))
         .add(new JsonArray().add("Gentoo").add("Biscoe").add(5076.0));
     String resultId = turn.answers(query, List.of("species VARCHAR", "island VARCHAR", "mass DOUBLE"), rows).id();
     turn.model.next().call("execute_sql", sql(query)).usage(10, 1);
     turn.model.next().answer("Done.");
     turn.asked("Mass by species and island?");
     turn.events.untilTurnEnds();
+    turn.datasets.charts(request -> request.spec().containsKey("series")
+        ? new ChartData(request.spec(), new JsonArray(), rows, "all 3 rows, one mark each")
+        : new ChartData(request.spec(), new JsonArray(), row("Adelie", 7398.1),
+            "sum of 'mass' for each 'species': all 3 rows in 2 marks")).await();
     JsonObject bar = new JsonObject().put("result_id", resultId).put("chart_type", "bar").put("x", "species")
         .put("y", new JsonArray().add("mass"));
     turn.model.next().call("render_chart", bar).usage(10, 1);
@@ -292,14 +296,18 @@ class TurnToolTest extends TurnTestBase {
 
     turn.asked("bar chart by species");
 
-    turn.events.untilTurnEnds();
+    List<JsonObject> events = turn.events.untilTurnEnds();
     JsonObject first = lastResponse(turn.request(3));
     assertThat(first.getString("status")).isEqualTo("rendered");
-    assertThat(first.getString("note")).isEqualTo("x 'species' repeats: 5 rows have 3 values of it, so one mark per"
-        + " row would hide rows. The chart colours the rows by 'island'; to choose, call render_chart again with series"
-        + " set to one of: island.");
+    assertThat(first.getString("shows")).isEqualTo("sum of 'mass' for each 'species': all 3 rows in 2 marks");
+    assertThat(first.getString("hint")).startsWith("The chart shows sum of 'mass' for each 'species': all 3 rows in 2"
+        + " marks. Say so when you describe it. To chart other groups or another aggregate, set aggregate, or aggregate"
+        + " in SQL");
     JsonObject second = lastResponse(turn.request(4));
-    assertThat(second.getString("status")).isEqualTo("rendered");
-    assertThat(second.containsKey("note")).isFalse();
+    assertThat(second.getString("shows")).isEqualTo("all 3 rows, one mark each");
+    assertThat(second.containsKey("hint")).isFalse();
+    List<JsonObject> charts = EventLog.ofType(events, "chart");
+    assertThat(charts.get(0).getJsonObject("data").getString("shows")).isEqualTo(first.getString("shows"));
+    assertThat(turn.answer().charts().getJsonObject(1).getJsonObject("data").getJsonArray("rows")).isEqualTo(rows);
   }
 }

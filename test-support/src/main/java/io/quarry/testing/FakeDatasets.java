@@ -2,8 +2,10 @@ package io.quarry.testing;
 
 import static io.quarry.bus.DatasetOps.*;
 
+import io.quarry.bus.ChartData;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.DatasetOps.AddDataset;
+import io.quarry.bus.DatasetOps.ChartRequest;
 import io.quarry.bus.DatasetOps.RunQuery;
 import io.quarry.bus.Failure;
 import io.quarry.bus.Fields;
@@ -34,6 +36,9 @@ public final class FakeDatasets extends BusFake {
   /** By SQL, and by URL: each answer is made from the request it answers. */
   private final Map<String, Function<RunQuery, QueryResult>> bySql = new HashMap<>();
   private final Map<String, Function<AddDataset, Dataset>> byUrl = new HashMap<>();
+  /** How charts are drawn: by default, with no rows and a sentence that says the fake drew it. */
+  private Function<ChartRequest, ChartData> charts = request -> new ChartData(request.spec(), new JsonArray(),
+      new JsonArray(), "drawn by FakeDatasets");
   /** What {@code add} answered, by id, so that rename, refresh and remove find them. */
   private final Map<String, Dataset> loaded = new HashMap<>();
 
@@ -49,6 +54,7 @@ public final class FakeDatasets extends BusFake {
   protected List<Handler<?, ?>> handlers() {
     return List.of(
         handle(QUERY_RUN, this::query),
+        handle(CHART, request -> charts.apply(request)),
         handle(ADD, this::add),
         handle(RENAME, rename -> keep(StoredDatasets.renamed(find(rename.ref()), Fields.text(Keys.NAME, rename.name())))),
         handle(REFRESH, this::find),
@@ -67,6 +73,14 @@ public final class FakeDatasets extends BusFake {
   public Future<Void> fail(String sql, QuarryException failure) {
     return script(bySql, sql, request -> {
       throw failure;
+    });
+  }
+
+  /** Charts are answered by {@code draw}, from the request (its spec as the caller checked it). */
+  public Future<Void> charts(Function<ChartRequest, ChartData> draw) {
+    return onLoop(() -> {
+      charts = draw;
+      return null;
     });
   }
 
