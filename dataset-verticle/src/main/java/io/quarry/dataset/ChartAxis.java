@@ -4,10 +4,10 @@ import java.util.Locale;
 
 /**
  * One axis of a chart computed in SQL: a numeric or date column is continuous, and when it has more distinct values
- * than the chart has room for it is cut into that many equal steps (each value becomes its step's start); any other
- * column is a category, kept as it is.
+ * than the chart has room for ({@code steps}, a SQL expression over the bounds) it is cut into that many equal steps
+ * (each value becomes its step's start); any other column is a category, kept as it is.
  */
-record ChartAxis(String column, String type, int steps) {
+record ChartAxis(String column, String type, String steps) {
 
   /** What a bounds row names this axis's count of values, least and greatest ({@code _n}, {@code _lo}, {@code _hi}). */
   String bound(String what) {
@@ -35,8 +35,8 @@ record ChartAxis(String column, String type, int steps) {
     String hi = bound("hi");
     String step;
     if (numeric(type)) {
-      String width = "((" + hi + " - " + lo + ") / " + steps + ".0)";
-      step = lo + " + least(floor((" + c + " - " + lo + ") / " + width + "), " + (steps - 1) + ") * " + width;
+      String width = "((" + hi + " - " + lo + ") / CAST(" + steps + " AS DOUBLE))";
+      step = lo + " + least(floor((" + c + " - " + lo + ") / " + width + "), " + steps + " - 1) * " + width;
     } else if (date(type)) {
       step = "time_bucket(to_days(CAST((" + hi + " - " + lo + ") // " + steps + " + 1 AS INTEGER)), " + c + ", " + lo
           + ")";

@@ -25,6 +25,8 @@ final class ChartQuery {
   static final int HEAT_STEPS = 20;
   /** A last column some statements add: how many values x had (or, for a histogram, rows without one). */
   private static final String COUNTED = "__quarry_counted";
+  /** The steps a continuous x had room for: fewer when a series shares the chart's marks. */
+  private static final String ROOM = "__quarry_room";
 
   private final JsonObject spec;
   private final QueryResult result;
@@ -38,9 +40,10 @@ final class ChartQuery {
     this.spec = spec;
     this.result = result;
     this.type = spec.getString("chart_type");
-    this.x = axis(spec.getString("x"), type.equals("heatmap") ? HEAT_STEPS : STEPS);
     this.ys = spec.getJsonArray("y").stream().map(String.class::cast).toList();
     this.series = spec.getString("series");
+    this.x = axis(spec.getString("x"), type.equals("heatmap") ? String.valueOf(HEAT_STEPS) : series == null
+        ? String.valueOf(STEPS) : "greatest(1, " + STEPS + " // " + ChartAxis.quote("__quarry_series") + ")");
     this.aggregate = spec.getString("aggregate", "sum");
     if (type.equals("histogram") && !ChartAxis.numeric(x.type())) {
       throw new IllegalArgumentException("A histogram needs a numeric x; '" + x.column() + "' is " + x.type());
@@ -60,16 +63,24 @@ final class ChartQuery {
   ChartData data(QueryResult drawn) {
     JsonArray columns = drawn.columns().copy();
     JsonArray rows = drawn.rowValues();
-    Long counted = null;
-    if (!columns.isEmpty() && COUNTED.equals(columns.getJsonObject(columns.size() - 1).getString("name"))) {
-      columns.remove(columns.size() - 1);
-      for (Object row : rows) {
-        JsonArray cells = (JsonArray) row;
-        counted = cells.getLong(cells.size() - 1);
-        cells.remove(cells.size() - 1);
-      }
+    Long room = meta(columns, rows, ROOM);
+    Long counted = meta(columns, rows, COUNTED);
+    return new ChartData(spec, columns, rows, new ChartWords(this, drawn, counted, room).shows());
+  }
+
+  /** A last column of the statement's own, taken out of the rows drawn: its value, or null without one. */
+  private static Long meta(JsonArray columns, JsonArray rows, String name) {
+    if (columns.isEmpty() || !name.equals(columns.getJsonObject(columns.size() - 1).getString("name"))) {
+      return null;
     }
-    return new ChartData(spec, columns, rows, new ChartWords(this, drawn, counted).shows());
+    columns.remove(columns.size() - 1);
+    Long value = null;
+    for (Object row : rows) {
+      JsonArray cells = (JsonArray) row;
+      value = cells.getLong(cells.size() - 1);
+      cells.remove(cells.size() - 1);
+    }
+    return value;
   }
 
   String type() {
@@ -110,9 +121,11 @@ final class ChartQuery {
     String select = String.join(", ", groups) + ", " + aggregates();
     String by = "GROUP BY " + (series == null ? "1" : "1, 2");
     if (continuousX()) {
-      return "WITH charted AS (SELECT * FROM " + inner() + "), bounds AS (SELECT " + x.bounds() + " FROM charted)\n"
-          + "SELECT " + select + ", any_value(" + x.bound("n") + ") AS " + COUNTED + " FROM charted, bounds " + by
-          + " ORDER BY " + (series == null ? "1" : "1, 2");
+      String seriesCount = series == null ? "" : ", count(DISTINCT " + quote(series) + ") AS \"__quarry_series\"";
+      return "WITH charted AS (SELECT * FROM " + inner() + "), bounds AS (SELECT " + x.bounds() + seriesCount
+          + " FROM charted)\n"
+          + "SELECT " + select + ", any_value(" + x.bound("n") + ") AS " + COUNTED + ", any_value(" + x.steps()
+          + ") AS " + ROOM + " FROM charted, bounds " + by + " ORDER BY " + (series == null ? "1" : "1, 2");
     }
     // A category axis keeps the result's order: a top-N stays ranked.
     return "WITH charted AS (SELECT *, row_number() OVER () AS __quarry_row FROM " + inner() + ")\n"
@@ -149,7 +162,7 @@ final class ChartQuery {
   }
 
   private String heatMap() {
-    ChartAxis rows = axis(series, HEAT_STEPS);
+    ChartAxis rows = axis(series, String.valueOf(HEAT_STEPS));
     return "WITH charted AS (SELECT * FROM " + inner() + "), bounds AS (SELECT " + x.bounds() + ", " + rows.bounds()
         + " FROM charted)\n"
         + "SELECT " + x.expression() + " AS " + quote(x.column()) + ", " + rows.expression() + " AS " + quote(series)
@@ -170,7 +183,7 @@ final class ChartQuery {
     return "(\n" + result.sql().strip().replaceAll(";+\\s*$", "") + "\n) AS charted_rows";
   }
 
-  private ChartAxis axis(String name, int steps) {
+  private ChartAxis axis(String name, String steps) {
     String columnType = result.columns().stream().map(JsonObject.class::cast)
         .filter(c -> name.equals(c.getString("name"))).map(c -> c.getString("type", "")).findFirst().orElse("");
     return new ChartAxis(name, columnType.toUpperCase(Locale.ROOT), steps);

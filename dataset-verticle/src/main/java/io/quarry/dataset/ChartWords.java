@@ -14,11 +14,14 @@ final class ChartWords {
   private final QueryResult drawn;
   /** The statement's count: x's distinct values, or a histogram's rows without a value; null when it has none. */
   private final Long counted;
+  /** The steps a continuous x had room for; null for other charts. */
+  private final Long room;
 
-  ChartWords(ChartQuery query, QueryResult drawn, Long counted) {
+  ChartWords(ChartQuery query, QueryResult drawn, Long counted, Long room) {
     this.query = query;
     this.drawn = drawn;
     this.counted = counted;
+    this.room = room;
   }
 
   String shows() {
@@ -36,8 +39,9 @@ final class ChartWords {
   }
 
   private String perX(String all, String x) {
-    if (counted != null && counted > ChartQuery.STEPS) {
-      return what() + " in " + n(ChartQuery.STEPS) + " equal steps of " + x + " (" + n(counted) + " values): " + all;
+    if (counted != null && room != null && counted > room) {
+      return what() + (query.series() == null ? "" : " by '" + query.series() + "'") + " in " + n(room)
+          + " equal steps of " + x + " (" + n(counted) + " values): " + all;
     }
     if (drawn.truncated()) {
       return what() + " for the first " + n(drawn.rows().size()) + " of " + n(drawn.totalRows()) + " values of " + x
