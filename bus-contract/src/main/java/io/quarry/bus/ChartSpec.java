@@ -22,6 +22,16 @@ public final class ChartSpec {
   private ChartSpec() {
   }
 
+  /** A spec as {@link #validate} left it, read. {@code aggregate} is {@code sum} when it names none. */
+  public record Read(String type, String x, List<String> ys, String series, String aggregate) {
+  }
+
+  public static Read read(JsonObject spec) {
+    return new Read(spec.getString("chart_type"), spec.getString("x"),
+        spec.getJsonArray("y", new JsonArray()).stream().map(String.class::cast).toList(), spec.getString("series"),
+        spec.getString("aggregate", "sum"));
+  }
+
   public static JsonObject validate(JsonObject args, QueryResult result) {
     List<String> columns = result.columnNames();
     String type = args.getString("chart_type", "");

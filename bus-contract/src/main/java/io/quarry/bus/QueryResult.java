@@ -85,6 +85,12 @@ public record QueryResult(
     return Source.of(sources);
   }
 
+  /** The type DuckDB gave column {@code name}, upper case; empty when it has none. */
+  public String columnType(String name) {
+    return columns.stream().map(JsonObject.class::cast).filter(c -> name.equals(c.getString("name")))
+        .map(c -> c.getString("type", "").toUpperCase(java.util.Locale.ROOT)).findFirst().orElse("");
+  }
+
   /** Its columns' names, in order. */
   public List<String> columnNames() {
     return columns == null ? List.of() : columns.stream().map(c -> ((JsonObject) c).getString("name")).toList();

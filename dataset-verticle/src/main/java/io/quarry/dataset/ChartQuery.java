@@ -3,12 +3,12 @@ package io.quarry.dataset;
 import static io.quarry.dataset.ChartAxis.quote;
 
 import io.quarry.bus.ChartData;
+import io.quarry.bus.ChartSpec;
 import io.quarry.bus.QueryResult;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * A chart of every row of a stored result, as one SQL statement around the result's own: bar, line, area and pie
@@ -39,12 +39,13 @@ final class ChartQuery {
   ChartQuery(JsonObject spec, QueryResult result) {
     this.spec = spec;
     this.result = result;
-    this.type = spec.getString("chart_type");
-    this.ys = spec.getJsonArray("y").stream().map(String.class::cast).toList();
-    this.series = spec.getString("series");
-    this.x = axis(spec.getString("x"), type.equals("heatmap") ? String.valueOf(HEAT_STEPS) : series == null
+    ChartSpec.Read read = ChartSpec.read(spec);
+    this.type = read.type();
+    this.ys = read.ys();
+    this.series = read.series();
+    this.x = axis(read.x(), type.equals("heatmap") ? String.valueOf(HEAT_STEPS) : series == null
         ? String.valueOf(STEPS) : "greatest(1, " + STEPS + " // " + ChartAxis.quote("__quarry_series") + ")");
-    this.aggregate = spec.getString("aggregate", "sum");
+    this.aggregate = read.aggregate();
     if (type.equals("histogram") && !ChartAxis.numeric(x.type())) {
       throw new IllegalArgumentException("A histogram needs a numeric x; '" + x.column() + "' is " + x.type());
     }
@@ -62,17 +63,19 @@ final class ChartQuery {
   /** The rows drawn, and what they are. */
   ChartData data(QueryResult drawn) {
     JsonArray columns = drawn.columns().copy();
+    List<String> names = new ArrayList<>(drawn.columnNames());
     JsonArray rows = drawn.rowValues();
-    Long room = meta(columns, rows, ROOM);
-    Long counted = meta(columns, rows, COUNTED);
+    Long room = meta(names, columns, rows, ROOM);
+    Long counted = meta(names, columns, rows, COUNTED);
     return new ChartData(spec, columns, rows, new ChartWords(this, drawn, counted, room).shows());
   }
 
   /** A last column of the statement's own, taken out of the rows drawn: its value, or null without one. */
-  private static Long meta(JsonArray columns, JsonArray rows, String name) {
-    if (columns.isEmpty() || !name.equals(columns.getJsonObject(columns.size() - 1).getString("name"))) {
+  private static Long meta(List<String> names, JsonArray columns, JsonArray rows, String name) {
+    if (names.isEmpty() || !name.equals(names.get(names.size() - 1))) {
       return null;
     }
+    names.remove(names.size() - 1);
     columns.remove(columns.size() - 1);
     Long value = null;
     for (Object row : rows) {
@@ -184,8 +187,6 @@ final class ChartQuery {
   }
 
   private ChartAxis axis(String name, String steps) {
-    String columnType = result.columns().stream().map(JsonObject.class::cast)
-        .filter(c -> name.equals(c.getString("name"))).map(c -> c.getString("type", "")).findFirst().orElse("");
-    return new ChartAxis(name, columnType.toUpperCase(Locale.ROOT), steps);
+    return new ChartAxis(name, result.columnType(name), steps);
   }
 }
