@@ -48,7 +48,10 @@ final class SystemPrompt {
         - When the user wants data already returned shown differently (a chart, a table), call render_chart or
           render_table with that result_id. Run new SQL only when the user asks for different data.
         - render_chart: chart_type is one of bar, horizontal_bar, line, area, scatter, pie, histogram, heatmap; x and
-          y name columns of the result (y may list several); series optionally names a column to split by.
+          y name columns of the result (y may list several); series optionally names a column to split by (a
+          heatmap's rows); aggregate (sum, mean, count, min, max; sum by default) says how rows sharing an x combine.
+          The chart is computed from every row of the result, and its response says what it shows: say so when you
+          describe it.
 
         ## Answers
         - Answer concisely in plain language, with the numbers that matter. Use markdown for lists and tables.
