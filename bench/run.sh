@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a benchmark on this machine: bench/run.sh dataset|chat|cluster|startup|load|fetch|metrics|export|bridge|fresh|far|cold
+# Runs a benchmark on this machine: bench/run.sh dataset|chart|chat|cluster|startup|load|fetch|metrics|export|bridge|fresh|far|cold
 # Traffic stays on loopback. Figures are ratios against a baseline measured in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +8,7 @@ mvn -B -q -pl bench dependency:build-classpath -Dmdep.outputFile=target/bench.cl
 args=("${@:2}")
 case "${1:-dataset}" in
   dataset) main=io.quarry.bench.DatasetBench ;;
+  chart) main=io.quarry.bench.ChartBench ;;
   chat) main=io.quarry.bench.ChatBench ;;
   bridge) main=io.quarry.bench.BridgeBench ;;
   fresh) main=io.quarry.bench.FreshBench ;;
@@ -44,7 +45,7 @@ case "${1:-dataset}" in
     fi
     main=io.quarry.bench.LoadBench
     if [ $# -lt 2 ]; then args=("$before" "app/target/quarry.jar"); fi ;;
-  *) echo "unknown benchmark: $1 (dataset, chat, bridge, fresh, far, cold, cluster, fetch, export, metrics, startup, load)" >&2; exit 2 ;;
+  *) echo "unknown benchmark: $1 (dataset, chart, chat, bridge, fresh, far, cold, cluster, fetch, export, metrics, startup, load)" >&2; exit 2 ;;
 esac
 exec java ${BENCH_JAVA_OPTS:-} -Xmx6g -Djdk.net.hosts.file=bench/hosts -Dvertx.disableDnsResolver=true \
   -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$main" "${args[@]}"

@@ -160,6 +160,11 @@ final class ChartQuery {
         + drawable + ")\nSELECT *, (SELECT count(*) FROM charted) AS " + COUNTED + " FROM charted" + sample;
   }
 
+  /** Whether a heat map's numbers and dates are cut into steps (when they have more values than steps). */
+  boolean heatSteps() {
+    return x.continuous() || axis(series, String.valueOf(HEAT_STEPS)).continuous();
+  }
+
   boolean sampled() {
     return type.equals("scatter") && result.totalRows() > STEPS;
   }

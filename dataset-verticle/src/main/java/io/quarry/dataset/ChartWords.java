@@ -63,7 +63,7 @@ final class ChartWords {
   }
 
   private String heatSteps() {
-    return query.x().continuous() ? " (numbers and dates in at most " + ChartQuery.HEAT_STEPS + " steps)" : "";
+    return query.heatSteps() ? " (numbers and dates in at most " + ChartQuery.HEAT_STEPS + " steps)" : "";
   }
 
   private String cut() {
