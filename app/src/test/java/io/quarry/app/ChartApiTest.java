@@ -27,13 +27,6 @@ class ChartApiTest extends ChatTestBase {
   private static final String READINGS = "SELECT TIMESTAMP '2024-01-01' + to_minutes(i) AS at, 'sensor ' || (i % 4) AS"
       + " sensor, i % 1000 AS value, DATE '2020-01-01' + (i // 100)::INTEGER AS day FROM range(200000) t(i)";
 
-  private JsonObject query(String sql) {
-    HttpResponse<Buffer> response = chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/query",
-        new JsonObject().put("sql", sql));
-    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(200);
-    return response.bodyAsJsonObject();
-  }
-
   private HttpResponse<Buffer> chart(String resultId, JsonObject spec) {
     return chat.send(HttpMethod.POST, "/api/results/" + resultId + "/chart", spec);
   }

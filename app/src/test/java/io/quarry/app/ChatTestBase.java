@@ -1,5 +1,9 @@
 package io.quarry.app;
 
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -51,6 +55,14 @@ abstract class ChatTestBase {
     // cores a node with one starts in about half the time.
     env.putIfAbsent("QUARRY_LOCAL_WORKERS", "1");
     return env;
+  }
+
+  /** Runs SQL in the test's conversation over REST; anything but 200 fails the test, saying what the node said. */
+  JsonObject query(String sql) {
+    HttpResponse<Buffer> ran = chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/query",
+        new JsonObject().put("sql", sql));
+    org.assertj.core.api.Assertions.assertThat(ran.statusCode()).as(ran.bodyAsString()).isEqualTo(200);
+    return ran.bodyAsJsonObject();
   }
 
   @AfterEach

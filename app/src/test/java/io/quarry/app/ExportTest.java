@@ -42,13 +42,6 @@ class ExportTest extends ChatTestBase {
   private static final String BIG = "SELECT i AS id, CASE WHEN i % 7 = 0 THEN NULL ELSE 'name, \"' || i || '\"' END"
       + " AS name, i / 3.0 AS ratio, DATE '2020-01-01' + (i % 1000)::INTEGER AS day FROM range(2000000) t(i)";
 
-  private JsonObject query(String sql) {
-    HttpResponse<Buffer> response = chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/query",
-        new JsonObject().put("sql", sql));
-    assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(200);
-    return response.bodyAsJsonObject();
-  }
-
   private HttpResponse<Buffer> export(String resultId, String format) {
     return chat.send(HttpMethod.GET, "/api/results/" + resultId + "/export" + (format == null ? "" : "?format=" + format),
         null);

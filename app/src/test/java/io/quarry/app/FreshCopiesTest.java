@@ -29,13 +29,6 @@ class FreshCopiesTest extends ChatTestBase {
     return Map.of("QUARRY_WORKER_FRESH_FOR_MS", "60000", "QUARRY_LOCAL_WORKERS", "2");
   }
 
-  private JsonObject query(String sql) {
-    HttpResponse<Buffer> ran = chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/query",
-        new JsonObject().put("sql", sql));
-    assertThat(ran.statusCode()).as(ran.bodyAsString()).isEqualTo(200);
-    return ran.bodyAsJsonObject();
-  }
-
   private long count() {
     return query("SELECT count(*) FROM table1").getJsonArray("rows").getJsonArray(0).getLong(0);
   }

@@ -58,13 +58,6 @@ class HttpsOriginTest extends ChatTestBase {
     return chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/datasets", new JsonObject().put("url", url));
   }
 
-  private JsonObject query(String sql) {
-    HttpResponse<Buffer> ran = chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/query",
-        new JsonObject().put("sql", sql));
-    assertThat(ran.statusCode()).as(ran.bodyAsString()).isEqualTo(200);
-    return ran.bodyAsJsonObject();
-  }
-
   @Test
   @DisplayName("an https origin offering HTTP/2 (as most CDNs do): the file is added and queried over it, the worker"
       + " starting from what the add read; a second add reuses the connections of the first")

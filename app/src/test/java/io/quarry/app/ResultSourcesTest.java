@@ -17,11 +17,6 @@ class ResultSourcesTest extends ChatTestBase {
     return true;
   }
 
-  private JsonObject query(String sql) {
-    return chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/query", new JsonObject().put("sql", sql))
-        .bodyAsJsonObject();
-  }
-
   @Test
   @DisplayName("a result records the version of the file it read; when the file changes, the next result reads the"
       + " new one, the dataset takes it (and its browsers hear so), and the first result still names the old one")
