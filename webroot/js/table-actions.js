@@ -42,3 +42,11 @@ function copyButtons({ columns, rows, pageRows, partial, totalRows }) {
   if (held === shown) return [all];
   return [copyButton(`Copy this page (${count(shown, 'row')})`, () => toTsv(columns, pageRows())), all];
 }
+
+/** What "Save table rows (CSV)" saved: the rows this table holds, in its order, which may not be every row. */
+function savedNote({ rows, partial, totalRows, sort }) {
+  const held = count(rows().length, 'row');
+  const order = sortedBy(sort());
+  return partial ? `Saved the ${held} this table holds (of ${count(totalRows, 'row')}) as CSV${order};`
+    + ' "Download CSV" gives every row.' : `Saved the table's ${held} as CSV${order}.`;
+}
