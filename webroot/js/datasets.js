@@ -1,10 +1,13 @@
-// The right panel: add a dataset by URL, its card while loading / ready / in error, the schema modal. An add that
-// failed keeps nothing on the server; its "Not added" card says why (the one place that does) until it is dismissed
-// or retried, and its URL stays in the box to be corrected.
+// The right panel: add a dataset by URL, its card while loading / ready / in error, its schema modal
+// (schema-modal.js). An add that failed keeps nothing on the server; its "Not added" card says why (the one place that
+// does) until it is dismissed or retried, and its URL stays in the box to be corrected. Both belong to the
+// conversation it was added to: while another is shown they are kept aside, and shown when it is again.
 import { api, ApiError, Unreachable } from './api.js';
+import { askDialog } from './ask-dialog.js';
 import { elements } from './elements.js';
-import { describeNewVersion, describeRefresh, showChange } from './schema-change.js';
-import { SchemaColumns, humanSize } from './schema-columns.js';
+import { describeNewVersion, showChange } from './schema-change.js';
+import { SchemaModal } from './schema-modal.js';
+import { returnUrl } from './url-drafts.js';
 
 export const INVALID_URL = 'Invalid URL format';
 
@@ -31,37 +34,29 @@ export class DatasetPanel {
       onChange();
       document.dispatchEvent(new CustomEvent('quarry:datasets', { detail: this.all() }));
     };
-    this.$ = elements(['dataset-list', 'dataset-url', 'dataset-url-error', 'schema-modal', 'dataset-form',
-      'schema-form', 'schema-close', 'schema-refresh', 'schema-error', 'schema-status', 'schema-title', 'schema-url',
-      'schema-name', 'schema-stats']);
+    this.$ = elements(['dataset-list', 'dataset-url', 'dataset-url-error', 'dataset-form']);
     this.list = this.$('dataset-list');
     this.input = this.$('dataset-url');
     this.error = this.$('dataset-url-error');
-    this.modal = this.$('schema-modal');
     this.datasets = new Map();
     this.timers = new Map();
+    /** Conversation id → its "Not added" cards, while another conversation is shown. */
+    this.parked = new Map();
     this.$('dataset-form').addEventListener('submit', (e) => {
       e.preventDefault();
       this.add(this.input.value);
     });
-    this.columns = new SchemaColumns();
-    // Enter in the name, or Rename, renames; closing with a name typed and not saved asks first.
-    this.$('schema-form').addEventListener('submit', (e) => {
-      e.preventDefault();
-      this.rename();
-    });
-    this.$('schema-close').addEventListener('click', () => this.closeModal());
-    this.modal.addEventListener('cancel', (e) => {
-      if (!this.mayClose()) e.preventDefault();
-    });
-    this.$('schema-refresh').addEventListener('click', () => this.refresh(this.modal.dataset.id, true));
+    this.schema = new SchemaModal(this);
   }
 
-  /** The conversation's datasets; when it is the one already shown (a reload), its "Not added" cards stay. */
+  /** The conversation's datasets, and its "Not added" cards (those of another shown are kept aside for it). */
   show(datasets) {
-    const same = this.shownFor === this.conversationId();
-    const kept = same ? [...this.list.querySelectorAll('.dataset-card.not-added')] : [];
-    this.shownFor = this.conversationId();
+    const now = this.conversationId();
+    const cards = [...this.list.querySelectorAll('.dataset-card.not-added')];
+    const same = this.shownFor === now;
+    if (!same) this.park(this.shownFor, cards);
+    const kept = same ? cards : this.unpark(now);
+    this.shownFor = now;
     this.datasets.clear();
     this.timers.forEach(clearInterval);
     this.timers.clear();
@@ -69,7 +64,26 @@ export class DatasetPanel {
     datasets.forEach((d) => this.upsert(d));
     kept.filter((li) => !this.notAddedCard(li.dataset.url) && !this.all().some((d) => d.url === li.dataset.url))
       .forEach((li) => this.list.append(li));
+    if (!same) this.markInput(this.notAddedCard(this.input.value.trim()));
     this.onChange();
+  }
+
+  /** Keeps a conversation's "Not added" cards aside, the latest one per URL. */
+  park(conversation, cards) {
+    if (!conversation || !cards.length) return;
+    const all = [...(this.parked.get(conversation) || []), ...cards];
+    this.parked.set(conversation, [...new Map(all.map((li) => [li.dataset.url, li])).values()]);
+  }
+
+  unpark(conversation) {
+    const cards = this.parked.get(conversation) || [];
+    this.parked.delete(conversation);
+    return cards;
+  }
+
+  /** Whether the panel shows this conversation (not so while another is being opened). */
+  showing(conversation) {
+    return this.shownFor === conversation && this.conversationId() === conversation;
   }
 
   /** The datasets the server keeps for this conversation, failed adds left aside. */
@@ -89,15 +103,24 @@ export class DatasetPanel {
     }
     this.input.value = '';
     this.dropNotAdded(url);
+    // The answer is the conversation's the URL was added to, which may no longer be the one shown when it comes.
+    const conversation = this.conversationId();
     try {
-      this.upsert(await api.addDataset(this.conversationId(), url));
+      const added = await api.addDataset(conversation, url);
+      if (this.showing(conversation)) this.upsert(added);
     } catch (e) {
       const message = e instanceof Unreachable ? 'Quarry cannot be reached; the dataset was not added' : e.message;
-      const details = e instanceof ApiError ? e.details : undefined;
-      // Nothing was kept: the URL goes back to the box (unless something else was typed meanwhile) and to a card.
-      if (!this.input.value) this.input.value = url;
+      const failure = { url, message, details: e instanceof ApiError ? e.details : undefined, retry: true };
+      // Nothing was kept: the URL goes back to its conversation's box (unless something else was typed there
+      // meanwhile) and to a card, shown now or when that conversation is.
+      if (this.conversationId() !== conversation) returnUrl(conversation, url);
+      else if (!this.input.value) this.input.value = url;
+      if (!this.showing(conversation)) {
+        this.park(conversation, [this.notAddedCardOf(failure)]);
+        return;
+      }
       this.dropLoading(url);
-      const card = this.notAdded({ url, message, details, retry: true });
+      const card = this.notAdded(failure);
       if (this.input.value === url) this.markInput(card);
     }
   }
@@ -131,8 +154,7 @@ export class DatasetPanel {
     if (change) showChange(card, change); else if (said && dataset.status === 'ready') card.append(said);
     if (existing) existing.replaceWith(card); else this.list.append(card);
     this.onChange();
-    if (!this.modal.open || this.modal.dataset.id !== dataset.id) return;
-    this.fillModal(dataset);
+    this.schema.update(dataset);
   }
 
   /** A dataset_error of an add: the server kept nothing, or keeps a row that costs nothing. */
@@ -164,15 +186,20 @@ export class DatasetPanel {
   }
 
   /** One card per URL: what failed last, with Retry (add it again) unless the URL itself is malformed. */
-  notAdded({ url, message, details, retry, storedId }) {
+  notAdded(failure) {
+    const li = this.notAddedCardOf(failure);
+    const existing = this.notAddedCard(failure.url);
+    if (existing) existing.replaceWith(li); else this.list.append(li);
+    return li;
+  }
+
+  notAddedCardOf({ url, message, details, retry, storedId }) {
     const li = this.cardShell({ status: 'error', url, error_message: message, error_details: details }, 'Not added');
     li.classList.add('not-added');
     li.dataset.url = url;
     const actions = li.querySelector('.actions');
     if (retry) actions.append(this.button('Retry', `Retry adding ${url}`, () => this.add(url)));
     actions.append(this.button('Dismiss', `Dismiss ${url}`, () => this.dismiss(li, storedId)));
-    const existing = this.notAddedCard(url);
-    if (existing) existing.replaceWith(li); else this.list.append(li);
     return li;
   }
 
@@ -230,9 +257,9 @@ export class DatasetPanel {
     li.dataset.id = d.id;
     const name = li.querySelector('.open');
     name.disabled = !ready;
-    if (ready) name.addEventListener('click', () => this.openModal(d.id));
+    if (ready) name.addEventListener('click', () => this.schema.open(d.id));
     const actions = li.querySelector('.actions');
-    if (d.status === 'error') actions.append(this.button('Retry', `Retry ${d.name}`, () => this.refresh(d.id, false)));
+    if (d.status === 'error') actions.append(this.button('Retry', `Retry ${d.name}`, () => this.refresh(d.id)));
     actions.append(this.button('Remove', `Remove ${d.name}`, () => this.remove(d)));
     if (d.status === 'loading') li.append(this.loadingStatus(d.id));
     return li;
@@ -258,84 +285,44 @@ export class DatasetPanel {
     return b;
   }
 
+  /** Asks in the page's own dialog; a removal the server refuses is said there. */
   async remove(d) {
-    if (!confirm(`Remove ${d.name}? Its SQL name stops working in this conversation.`)) return;
+    const removed = await askDialog({
+      title: 'Remove dataset',
+      message: `Remove ${d.name}? Its SQL name stops working in this conversation.`,
+      confirm: 'Remove',
+      onConfirm: () => api.removeDataset(this.conversationId(), d.id),
+    });
+    if (!removed) return;
+    this.removed(d);
+    // Its card and buttons are gone: focus goes to the URL box, where the next one is added.
+    this.input.focus();
+  }
+
+  /** A card's Retry: reads the dataset's file again. */
+  async refresh(id) {
+    this.error.textContent = '';
     try {
-      await api.removeDataset(this.conversationId(), d.id);
-      this.removed(d);
+      await this.refreshed(id);
     } catch (e) {
       this.error.textContent = e.message;
     }
   }
 
-  async refresh(id, fromModal) {
-    const target = fromModal ? this.$('schema-error') : this.error;
-    const status = this.$('schema-status');
-    const before = this.datasets.get(id);
-    target.textContent = '';
-    if (fromModal) status.textContent = 'Refreshing…';
+  /** Reads a dataset's file again: the dataset after, or what failed once what the server keeps is shown again. */
+  async refreshed(id) {
     try {
       const after = await api.refreshDataset(this.conversationId(), id);
       this.upsert(after);
-      if (fromModal) status.textContent = describeRefresh(before, after);
+      return after;
     } catch (e) {
-      target.textContent = e.message;
-      if (fromModal) status.textContent = '';
       await this.reload();
+      throw e;
     }
   }
 
   async reload() {
     const conversation = await api.conversation(this.conversationId());
     this.show(conversation.datasets);
-  }
-
-  openModal(id) {
-    this.modal.dataset.id = id;
-    this.$('schema-error').textContent = '';
-    this.$('schema-status').textContent = '';
-    this.columns.reset();
-    this.fillModal(this.datasets.get(id), false);
-    this.modal.showModal();
-  }
-
-  /** A name typed in the modal and not saved. */
-  unsavedName() {
-    const name = this.$('schema-name').value.trim();
-    const shown = this.datasets.get(this.modal.dataset.id);
-    return shown && name && name !== shown.name ? name : null;
-  }
-
-  /** Whether the modal may close: nothing unsaved, or the user agrees to lose it. */
-  mayClose() {
-    const name = this.unsavedName();
-    return !name || confirm(`Close without renaming? The new name "${name}" was not saved.`);
-  }
-
-  closeModal() {
-    if (this.mayClose()) this.modal.close();
-    else this.$('schema-name').focus();
-  }
-
-  /** @param keepTyped keeps a name the user is typing (an update of the dataset arrived meanwhile) */
-  fillModal(d, keepTyped = true) {
-    const typed = keepTyped ? this.unsavedName() : null;
-    this.$('schema-title').textContent = d.name;
-    this.$('schema-url').textContent = d.url;
-    this.$('schema-name').value = typed || d.name;
-    this.$('schema-stats').textContent = `${Number(d.row_count).toLocaleString()} rows · `
-      + `${Number(d.column_count).toLocaleString()} columns` + (d.file_size ? ` · ${humanSize(d.file_size)}` : '');
-    this.columns.show(d.schema);
-  }
-
-  async rename() {
-    const id = this.modal.dataset.id;
-    const error = this.$('schema-error');
-    error.textContent = '';
-    try {
-      this.upsert(await api.renameDataset(this.conversationId(), id, this.$('schema-name').value.trim()));
-    } catch (e) {
-      error.textContent = e.message;
-    }
   }
 }

@@ -3,6 +3,7 @@
 // cannot tell which), one not found is marked quietly; one not checked is left as it is. The server gives positions in the answer's markdown;
 // the page shows it rendered (emphasis, lists, links change the text), so each number is found again in the rendered
 // text by its own text, in order, after the one before it. A number that cannot be found again is left as it is.
+// An answer's linked numbers are one tab stop: the arrow keys, Home and End move among them (a roving tabindex).
 
 /** Result id → the tables drawn of it, as {element, showCell(row, column)}. */
 const tables = new Map();
@@ -106,4 +107,31 @@ export function markNumbers(content, numbers) {
       break;
     }
   }
+  oneTabStop(content);
+}
+
+const MOVES = { ArrowRight: (i) => i + 1, ArrowLeft: (i) => i - 1, Home: () => 0, End: (i, n) => n - 1 };
+/** Answers whose keys move among their numbers already (their content is drawn again, its listeners stay). */
+const listening = new WeakSet();
+
+function giveTabStop(links, link) {
+  links.forEach((l) => { l.tabIndex = l === link ? 0 : -1; });
+}
+
+/** The first linked number takes Tab, the others the arrow keys; the one last focused is where Tab comes back. */
+function oneTabStop(content) {
+  const links = [...content.querySelectorAll('.checked-number')];
+  giveTabStop(links, links[0]);
+  if (listening.has(content)) return;
+  listening.add(content);
+  content.addEventListener('focusin', (e) => {
+    if (e.target.matches?.('.checked-number')) giveTabStop([...content.querySelectorAll('.checked-number')], e.target);
+  });
+  content.addEventListener('keydown', (e) => {
+    const move = MOVES[e.key];
+    if (!move || !e.target.matches?.('.checked-number') || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    e.preventDefault();
+    const all = [...content.querySelectorAll('.checked-number')];
+    all[Math.max(0, Math.min(all.length - 1, move(all.indexOf(e.target), all.length)))].focus();
+  });
 }

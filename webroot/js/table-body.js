@@ -1,5 +1,6 @@
 // A result table's rows, one page of them, each value in its column's format (format.js). A long value is cut with an
-// ellipsis, shown whole beside its cell on hover or focus (cell-tip.js), and in the cell when clicked or on Enter.
+// ellipsis, shown whole beside its cell on hover or focus (cell-tip.js), and in the cell when clicked or on Enter; a
+// rounded number shows its full value beside its cell on hover or focus.
 import { rawText } from './format.js';
 import { showTip, hideTip } from './cell-tip.js';
 
@@ -24,6 +25,11 @@ function cell(value, format) {
   } else {
     shown.textContent = format.text(value);
     if (format.numeric) td.classList.add('num');
+    const full = format.full?.(value);
+    if (full !== undefined && full !== shown.textContent) {
+      td.classList.add('rounded');
+      td.dataset.full = full;
+    }
   }
   td.append(shown);
   return td;
@@ -37,8 +43,8 @@ export function markClipped(table) {
 }
 
 /**
- * Listens once per table: a clipped cell's value shows whole in a tip on hover or focus, and in the cell when clicked
- * or on Enter (which cuts it again).
+ * Listens once per table: a clipped cell's value, or a rounded number's, shows whole in a tip on hover or focus, and a
+ * clipped one in the cell when clicked or on Enter (which cuts it again).
  * @param valueOf (td) => the raw value of a body cell
  */
 export function clippedCells(table, valueOf) {
@@ -65,6 +71,6 @@ function toggleCell(td) {
 }
 
 function tipFor(td, valueOf) {
-  if (!td || !td.classList.contains('clipped')) return;
-  showTip(td, rawText(valueOf(td)));
+  if (td?.classList.contains('rounded')) showTip(td, td.dataset.full);
+  else if (td?.classList.contains('clipped')) showTip(td, rawText(valueOf(td)));
 }

@@ -74,7 +74,7 @@ export function renderTable(container, result, { columns: visible, resort, saved
   }
 
   function drawFooter() {
-    const actions = tableActions({ columns, rows: () => state.rows, partial: partial(),
+    const actions = tableActions({ columns, rows: () => state.rows, pageRows, partial: partial(),
       totalRows: state.shown.total_rows, sort: sortNow }, saved);
     footer.replaceChildren(...footerParts({ ...state, pages: Math.max(1, Math.ceil(state.rows.length / PAGE_SIZE)),
       partial: partial() }, { onPage: (step) => { state.page += step; draw(); }, actions }));

@@ -15,3 +15,8 @@ export function switchUrlDraft(from, to) {
   box.removeAttribute('aria-invalid');
   box.removeAttribute('aria-describedby');
 }
+
+/** A URL that was not added goes back to the box of its conversation, shown later, unless another was typed there. */
+export function returnUrl(conversation, url) {
+  if (!kept.get(conversation)) kept.set(conversation, url);
+}

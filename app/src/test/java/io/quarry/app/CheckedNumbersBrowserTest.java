@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
  * Numbers checked against the data (issue 20, part 2, in the browser): a number of an answer found in its results
  * links to its cell (its column and row on hover and focus; a click shows the cell, on the right page of the table),
  * a number several values are is marked neutrally with how many (issue 49: no link to one of them), a number found
- * nowhere is marked quietly, and a reload shows the same.
+ * nowhere is marked quietly, and a reload shows the same. An answer's linked numbers are one tab stop, the arrow keys
+ * moving among them (issue 49).
  */
 class CheckedNumbersBrowserTest extends BrowserTestBase {
 
@@ -130,5 +131,48 @@ class CheckedNumbersBrowserTest extends BrowserTestBase {
         + " window.heldFrames.forEach((callback) => callback(performance.now()));"
         + " window.realFrame(() => window.realFrame(done)); })");
     marksAsChecked();
+  }
+
+  @Test
+  @DisplayName("issue 49: an answer's linked numbers are one tab stop: Tab reaches the first and leaves them after it;"
+      + " ArrowRight, ArrowLeft, Home and End move among them, and Tab comes back to the one last focused")
+  void numbersAreOneTabStop() {
+    chat.gemini.next().call("execute_sql", new JsonObject().put("query", PEOPLE)).usage(100, 10);
+    chat.gemini.next().answer(ANSWER);
+    ui.ask("Who scores highest?");
+    ui.answered();
+    marksAsChecked();
+    Locator links = answer().locator(".checked-number");
+    Locator copy = page.locator(".message.assistant .answer-actions button").first();
+
+    copy.focus();
+    page.keyboard().press("Shift+Tab");
+    assertThat(links.nth(0)).isFocused();
+    assertThat(answer().locator(".checked-number[tabindex='0']")).hasCount(1);
+    page.keyboard().press("Tab");
+    assertThat(copy).isFocused();
+    page.keyboard().press("Shift+Tab");
+    assertThat(links.nth(0)).isFocused();
+
+    page.keyboard().press("ArrowRight");
+    assertThat(links.nth(1)).isFocused();
+    page.keyboard().press("ArrowRight");
+    assertThat(links.nth(2)).isFocused();
+    page.keyboard().press("ArrowLeft");
+    assertThat(links.nth(1)).isFocused();
+    page.keyboard().press("End");
+    assertThat(links.nth(3)).isFocused();
+    page.keyboard().press("ArrowRight");
+    assertThat(links.nth(3)).isFocused();
+    page.keyboard().press("Home");
+    assertThat(links.nth(0)).isFocused();
+    page.keyboard().press("ArrowLeft");
+    assertThat(links.nth(0)).isFocused();
+    page.keyboard().press("End");
+    page.keyboard().press("Tab");
+    assertThat(copy).isFocused();
+    page.keyboard().press("Shift+Tab");
+    assertThat(links.nth(3)).isFocused();
+    assertThat(answer().locator(".checked-number[tabindex='0']")).hasCount(1);
   }
 }

@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Results that read well (items 6 and 7): a 10,000-character value does not make its column 65,000 px wide, its
  * full text is a hover, a focus or a click away, and the header row stays in view; numbers are right-aligned and
- * grouped in the reader's locale, a column's timestamps share one format, and copying gives the raw values.
+ * grouped in the reader's locale, a column's timestamps share one format, and copying gives the raw values; a column
+ * of fractions reads rounded to the decimals it needs, its full values a hover away (issue 49), and its copies say
+ * how many rows they copy.
  */
 class ReadingResultsBrowserTest extends BrowserTestBase {
 
@@ -110,7 +112,7 @@ class ReadingResultsBrowserTest extends BrowserTestBase {
     cell(0, "amount").focus();
     page.keyboard().press("Control+C");
     assertThat(clipboard()).isEqualTo("1234.5");
-    page.locator(".table-footer button", new Page.LocatorOptions().setHasText("Copy rows")).first().click();
+    page.locator(".table-footer button", new Page.LocatorOptions().setHasText("Copy all 20 rows")).first().click();
     assertThat(page.locator(".table-footer button", new Page.LocatorOptions().setHasText("Copied"))).hasCount(1);
     assertThat(clipboard()).startsWith("id\tnote\tamount\tratio\tts\n1\tshort note\t146284726.86\t0.5\t2024-01-01T00:00\n");
     Download csv = page.waitForDownload(() -> page.locator(".table-footer button",
@@ -125,6 +127,62 @@ class ReadingResultsBrowserTest extends BrowserTestBase {
       Locator amount = seen.locator(".result-table tbody tr").first().locator("td").nth(2);
       assertThat(amount).hasText("146.284.726,86");
     }
+  }
+
+  @Test
+  @DisplayName("issue 49: a column of fractions reads rounded to the decimals it needs: 30.450632111 reads 30.45 beside"
+      + " 1.2 and 7, 30.4506 beside 30.4512, which differs from it at the fourth decimal; hover and focus show the full"
+      + " value, and a copy of the cell or the rows gives it; a value shown whole has no tip")
+  void fractionsReadRounded() {
+    ui.runSql("SELECT * FROM (VALUES (1, 30.450632111::DOUBLE, 30.450632111::DOUBLE), (2, 1.2, 1.2),"
+        + " (3, 30.4512, 7.0)) t(id, near, far) ORDER BY id");
+    assertThat(table().locator("tbody tr")).hasCount(3);
+    assertThat(table().locator("tbody td:nth-child(3)")).hasText(new String[] {"30.45", "1.2", "7"});
+    assertThat(table().locator("tbody td:nth-child(2)")).hasText(new String[] {"30.4506", "1.2", "30.4512"});
+    assertThat(table().locator("tbody td:nth-child(1)")).hasText(new String[] {"1", "2", "3"});
+
+    Locator tip = page.locator("#cell-tip");
+    cell(0, "far").hover();
+    assertThat(tip).isVisible();
+    assertThat(tip).hasText("30.450632111");
+    page.locator("#conversation-title").hover();
+    assertThat(tip).isHidden();
+    cell(0, "near").focus();
+    assertThat(tip).isVisible();
+    assertThat(tip).hasText("30.450632111");
+    page.keyboard().press("Control+C");
+    assertThat(clipboard()).isEqualTo("30.450632111");
+    cell(2, "near").focus();
+    assertThat(tip).isHidden(); // 30.4512 is shown whole
+    page.locator(".table-footer button", new Page.LocatorOptions().setHasText("Copy 3 rows")).click();
+    assertThat(page.locator(".table-footer button", new Page.LocatorOptions().setHasText("Copied"))).hasCount(1);
+    assertThat(clipboard()).isEqualTo("id\tnear\tfar\n1\t30.450632111\t30.450632111\n2\t1.2\t1.2\n3\t30.4512\t7");
+  }
+
+  @Test
+  @DisplayName("issue 49: a table of 25 rows offers 'Copy this page (10 rows)' and 'Copy all 25 rows', and each copies"
+      + " that many; its last page offers 'Copy this page (5 rows)'")
+  void copiesSayWhatTheyCopy() {
+    ui.runSql("SELECT range AS n FROM range(25)");
+    assertThat(table().locator("tbody tr")).hasCount(10);
+    Locator footer = page.locator(".table-footer").first();
+    assertThat(footer.locator(".table-actions button")).hasText(new String[] {"Copy this page (10 rows)",
+        "Copy all 25 rows", "Save table rows (CSV)"});
+    Locator copies = footer.locator(".table-actions button");
+    copies.nth(0).click();
+    assertThat(copies.nth(0)).hasText("Copied");
+    assertThat(clipboard().split("\n")).hasSize(11).startsWith("n", "0").endsWith("9");
+    copies.nth(1).click();
+    assertThat(copies.nth(1)).hasText("Copied");
+    assertThat(clipboard().split("\n")).hasSize(26).startsWith("n", "0").endsWith("24");
+
+    footer.getByText("Next ›").click();
+    footer.getByText("Next ›").click();
+    assertThat(footer.locator(".page-number")).hasText("Page 3 of 3");
+    assertThat(copies.nth(0)).hasText("Copy this page (5 rows)");
+    copies.nth(0).click();
+    assertThat(copies.nth(0)).hasText("Copied");
+    assertThat(clipboard().split("\n")).containsExactly("n", "20", "21", "22", "23", "24");
   }
 
   private String clipboard() {

@@ -93,12 +93,17 @@ class ResultTableBrowserTest extends BrowserTestBase {
   }
 
   @Test
-  @DisplayName("a result of 1,500 rows says 'Showing the first 1,000 of 1,500 rows', and its sort is the sort of "
-      + "all 1,500, not of the 1,000 stored")
+  @DisplayName("a result of 1,500 rows says 'Showing the first 1,000 of 1,500 rows' in the colour of information, not"
+      + " of errors (issue 49), offers to copy the 1,000 rows held, and its sort is the sort of all 1,500, not of the"
+      + " 1,000 stored")
   void aLongerResultSaysSoAndSortsAllItsRows() {
     askFor(BIGGEST_FIRST);
     for (int view = 0; view < 2; view++) {
       assertThat(footer().locator(".truncated")).hasText("Showing the first 1,000 of 1,500 rows");
+      assertThat(footer().locator(".truncated")).not().hasCSS("color", errorColour());
+      assertThat(footer().locator(".truncated")).hasCSS("color", "rgb(29, 95, 168)");
+      assertThat(footer().locator(".table-actions button")).hasText(new String[] {"Copy this page (10 rows)",
+          "Copy all 1,000 rows held", "Save table rows (CSV)"});
       assertThat(footer()).containsText("Page 1 of 100");
       assertThat(firstQty()).hasText("1,499");
       sortByQty();
@@ -134,6 +139,13 @@ class ResultTableBrowserTest extends BrowserTestBase {
     page.locator("#input").press("Enter");
     assertThat(page.locator(".chart svg .mark-rect path")).hasCount(3);
     assertThat(axisLabelsLeftToRight()).isEqualTo(ranked);
+  }
+
+  /** The colour the page gives a failure in a table's footer (as its failed sort says it), computed. */
+  private String errorColour() {
+    return (String) page.evaluate("() => { const probe = document.createElement('span');"
+        + " probe.className = 'table-status error'; document.body.append(probe);"
+        + " const colour = getComputedStyle(probe).color; probe.remove(); return colour; }");
   }
 
   /** The chart's category labels in the order they stand on the x axis. */
