@@ -123,6 +123,8 @@ out.usage = await bridge.request('api.usage.get', {});
 out.othersConversation = await bridge.failure('api.conversation.get', { conversation_id: env.OTHER_CONVERSATION });
 out.internal = await bridge.failure('storage.conversation.list', { user_id: env.OTHER_USER_ID });
 out.userLookup = await bridge.failure('api.user.find', { email: 'anyone@example.com' });
+out.ping = await bridge.request('api.ping', {});
+out.export = await bridge.failure('api.query.export', { conversation_id: conversation.id, sql: 'SELECT 1', format: 'csv' });
 out.tooLong = await bridge.failure('api.turn.start', { conversation_id: conversation.id, content: 'q'.repeat(10_001) });
 bridge.register(`chat.events.${env.OTHER_USER_ID}`, () => { out.stolenEvent = true; });
 out.othersEvents = (await bridge.refusal()).message;

@@ -2,22 +2,25 @@ package io.quarry.app;
 
 import io.quarry.bus.Bus;
 import io.quarry.bus.StorageOps;
-import io.quarry.bus.StorageOps.Email;
+import io.quarry.bus.StorageOps.NewToken;
 import io.quarry.bus.StorageOps.TokenId;
 import io.vertx.core.Future;
 import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * {@code java -jar quarry.jar token create --user EMAIL [--config FILE]}: an API token of the event-bus bridge for the
- * user of that email, printed once (only its hash is kept), with the id to revoke it by;
+ * {@code java -jar quarry.jar token create [--user EMAIL] [--config FILE]}: an API token of the event-bus bridge for the
+ * user of that email — in {@code auth.mode=local}, with no email, for the local user — printed once (only its hash is
+ * kept), with the id to revoke it by;
  * {@code java -jar quarry.jar token revoke ID [--config FILE]}: the bridge refuses that token from then on, including on
  * connections it already signed in (they are asked again at their next request).
  */
 final class TokenCommand {
 
-  static final String USAGE = "usage: java -jar quarry.jar token create --user EMAIL [--config FILE]\n"
+  static final String USAGE = "usage: java -jar quarry.jar token create [--user EMAIL] [--config FILE]\n"
       + "       java -jar quarry.jar token revoke ID [--config FILE]";
+  static final String WHOSE = "This server's users sign in with passwords (auth.mode=password): name the token's user,"
+      + " token create --user EMAIL";
 
   private TokenCommand() {
   }
@@ -30,9 +33,14 @@ final class TokenCommand {
       return Future.failedFuture(e);
     }
     Path config = options.containsKey("--config") ? Path.of(options.get("--config")) : StorageCommand.DEFAULT_CONFIG;
-    if (options.containsKey("--user")) {
-      return StorageCommand.run(env, config, vertx -> StorageOps.TOKEN_CREATE.call(new Bus(vertx),
-              new Email(options.get("--user"))))
+    if (options.containsKey("create")) {
+      NewToken whose;
+      try {
+        whose = whose(options.get("--user"), env, config);
+      } catch (RuntimeException e) {
+        return Future.failedFuture(e);
+      }
+      return StorageCommand.run(env, config, vertx -> StorageOps.TOKEN_CREATE.call(new Bus(vertx), whose))
           .map(token -> "token " + token.token() + "\nid " + token.id());
     }
     return StorageCommand.run(env, config, vertx -> StorageOps.TOKEN_REVOKE.call(new Bus(vertx),
@@ -40,17 +48,32 @@ final class TokenCommand {
         .map(v -> "revoked " + options.get("id"));
   }
 
-  /** {@code create --user X} or {@code revoke ID}, either with {@code --config F}. */
+  /** The user of {@code email}; with none, the local user, which only {@code auth.mode=local} has. */
+  private static NewToken whose(String email, Map<String, String> env, Path config) {
+    if (email != null) {
+      return new NewToken(email);
+    }
+    String mode = ConfigLoader.load(config, env).getJsonObject("chat").getString("authMode", "local");
+    if (!"local".equals(mode)) {
+      throw new IllegalArgumentException(WHOSE);
+    }
+    return NewToken.local();
+  }
+
+  /** {@code create [--user X]} or {@code revoke ID}, either with {@code --config F}. */
   private static Map<String, String> options(String... argv) {
     java.util.HashMap<String, String> options = new java.util.HashMap<>();
-    if (argv.length < 3) {
+    if (argv.length < 2) {
       throw new IllegalArgumentException(USAGE);
     }
     int next = 2;
-    if ("create".equals(argv[1]) && "--user".equals(argv[2]) && argv.length > 3) {
-      options.put("--user", argv[3]);
-      next = 4;
-    } else if ("revoke".equals(argv[1]) && !argv[2].startsWith("--")) {
+    if ("create".equals(argv[1])) {
+      options.put("create", "");
+      if (argv.length > 3 && "--user".equals(argv[2])) {
+        options.put("--user", argv[3]);
+        next = 4;
+      }
+    } else if ("revoke".equals(argv[1]) && argv.length > 2 && !argv[2].startsWith("--")) {
       options.put("id", argv[2]);
       next = 3;
     } else {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.bus.ApiOps;
+import io.quarry.bus.Export;
 import io.quarry.bus.ApiOps.CreateConversation;
 import io.quarry.bus.Bus;
 import io.quarry.bus.StorageOps;
@@ -123,6 +124,8 @@ class BridgeTest {
     assertThat(out.getJsonObject("internal")).isEqualTo(failure(404,
         "storage.conversation.list is not a public operation"));
     assertThat(out.getJsonObject("userLookup")).isEqualTo(failure(404, "api.user.find is not a public operation"));
+    assertThat(out.getJsonObject("export")).isEqualTo(failure(400, Export.NOT_ON_BRIDGE));
+    assertThat(out.getJsonObject("ping").getJsonArray("roles")).contains("web");
     assertThat(out.getJsonObject("tooLong")).isEqualTo(failure(400,
         "Field 'content' must be at most 10,000 characters"));
     assertThat(out.getString("othersEvents")).startsWith("access_denied");
@@ -170,7 +173,9 @@ class BridgeTest {
     assertThatThrownBy(() -> token("create", "--user", "nobody@example.com"))
         .hasMessage("No user has the email nobody@example.com");
     assertThatThrownBy(() -> token("revoke", "no-such-id")).hasMessage("No token has the id no-such-id");
-    assertThatThrownBy(() -> token("create")).hasMessageStartingWith("usage: java -jar quarry.jar token create");
+    assertThatThrownBy(() -> token("create")).as("a password server's token is some user's")
+        .hasMessage(TokenCommand.WHOSE);
+    assertThatThrownBy(() -> token("create", "--user")).hasMessageStartingWith("usage: java -jar quarry.jar token create");
   }
 
   @Test

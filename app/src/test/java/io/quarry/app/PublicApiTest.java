@@ -23,6 +23,7 @@ import io.quarry.bus.Export;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LlmOps;
 import io.quarry.bus.LlmOps.StartTurn;
+import io.quarry.bus.NodeInfo;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.Scopes.ConversationRef;
 import io.quarry.bus.Scopes.DatasetRef;
@@ -76,6 +77,16 @@ class PublicApiTest extends ChatTestBase {
     otherEmail = "other-" + UUID.randomUUID() + "@example.com";
     String invite = StorageOps.INVITE_CREATE.call(bus, null).await().code();
     other = StorageOps.USER_CREATE.call(bus, new StorageOps.NewUser(otherEmail, "not-a-hash", invite)).await().id();
+  }
+
+  @Test
+  @DisplayName("api.ping answers which web node is there, with its version and roles, whatever the body")
+  void ping() {
+    NodeInfo pong = ApiOps.PING.call(bus, null).await();
+    JsonObject health = chat.send(io.vertx.core.http.HttpMethod.GET, "/api/health/nodes", null).bodyAsJsonObject();
+    assertThat(health.encode()).contains(pong.id());
+    assertThat(pong.roles()).contains("web");
+    assertThat(pong.version()).isNotBlank();
   }
 
   @Test

@@ -48,7 +48,7 @@ public final class BridgeBench {
       String email = "bench@example.com";
       String invite = StorageOps.INVITE_CREATE.call(bus, null).await().code();
       String user = StorageOps.USER_CREATE.call(bus, new StorageOps.NewUser(email, "x", invite)).await().id();
-      String token = StorageOps.TOKEN_CREATE.call(bus, new StorageOps.Email(email)).await().token();
+      String token = StorageOps.TOKEN_CREATE.call(bus, new StorageOps.NewToken(email)).await().token();
       if (args.length > 0 && args[0].equals("frames")) {
         unfinishedFrames(client, port, bus, token);
         return;
@@ -87,7 +87,7 @@ public final class BridgeBench {
       String email = "frames-" + i + "@example.com";
       String invite = StorageOps.INVITE_CREATE.call(bus, null).await().code();
       StorageOps.USER_CREATE.call(bus, new StorageOps.NewUser(email, "x", invite)).await();
-      tokens.add(StorageOps.TOKEN_CREATE.call(bus, new StorageOps.Email(email)).await().token());
+      tokens.add(StorageOps.TOKEN_CREATE.call(bus, new StorageOps.NewToken(email)).await().token());
     }
     holdFrames("one token", client, port, Collections.nCopies(200, token));
     holdFrames("200 users", client, port, tokens);

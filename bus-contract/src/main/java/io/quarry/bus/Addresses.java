@@ -29,6 +29,7 @@ public final class Addresses {
   public static final String API_TURN_STOP = "api.turn.stop";
   public static final String API_TURN_CONTINUE = "api.turn.continue";
   public static final String API_USAGE_GET = "api.usage.get";
+  public static final String API_PING = "api.ping";
   /**
    * Not on the bus: where a client of the TCP bridge sends its API token ({@code {token}} → {@code {user_id, email}})
    * before anything else.

@@ -207,11 +207,15 @@ public final class ApiOps {
   /** The user's token budget over the rolling 24 hours. */
   public static final Operation<UserRef, Budget> USAGE_GET = read(API_USAGE_GET, UserRef.CODEC, Budget.CODEC);
 
+  /** Whether Quarry answers, and which web node did ({@link NodeInfo}): a client's check of its door, nothing more. */
+  public static final Operation<Void, NodeInfo> PING = read(API_PING, Codec.NONE,
+      Codec.json(NodeInfo::toJson, NodeInfo::fromJson));
+
   /** Every public operation, for whoever serves, documents or forwards them (a bridge permits these alone). */
   public static final List<Operation<?, ?>> ALL = List.of(USER_LOCAL, USER_FIND, CONVERSATION_CREATE, CONVERSATION_LIST,
       CONVERSATION_GET, CONVERSATION_RENAME, CONVERSATION_DELETE, DATASET_ADD, DATASET_LIST, DATASET_RENAME,
       DATASET_REFRESH, DATASET_REMOVE, QUERY_RUN, QUERY_EXPORT, TURN_START, TURN_CONTINUE, TURN_STOP,
-      USAGE_GET);
+      USAGE_GET, PING);
 
   /** Safe to deliver twice: it reads, or sets what it sets again, or names what it makes. */
   private static <Q, R> Operation<Q, R> read(String address, Codec<Q> request, Codec<R> reply) {

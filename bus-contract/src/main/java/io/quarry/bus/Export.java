@@ -43,6 +43,14 @@ public record Export(String format, long maxRows, long maxBytes) {
     }
   }
 
+  /**
+   * Why the event-bus bridge refuses {@code api.query.export}: the file is written on a worker and only a web node
+   * streams it, in chunks over the cluster's bus, which a bridge client is not a member of.
+   */
+  public static final String NOT_ON_BRIDGE = "api.query.export writes its file on a worker, which only a web node"
+      + " streams: download a result's whole data over REST instead (GET /api/results/<id>/export?format=csv, parquet"
+      + " or json)";
+
   /** Why a result's export was refused: a file it read is not the version it read then. */
   public static final String DATA_CHANGED = "The data has changed since this result: run its query again to see"
       + " and export the data as it is now";

@@ -186,6 +186,16 @@ public final class StorageOps {
   }
 
   /** A new API token: its id (to revoke it by) and the token itself, answered once; only its hash is kept. */
+  /** Whose token to make: the user of {@code email}, or the local user when it is null. */
+  public record NewToken(String email) {
+    static final Codec<NewToken> CODEC = Codec.json(r -> new JsonObject().put(Keys.EMAIL, r.email),
+        json -> new NewToken(json.getValue(Keys.EMAIL) instanceof String email ? email : null));
+
+    public static NewToken local() {
+      return new NewToken(null);
+    }
+  }
+
   public record ApiToken(String id, String token, String userId) {
     static final Codec<ApiToken> CODEC = Codec.json(
         r -> new JsonObject().put(Keys.ID, r.id).put("token", r.token).put(Keys.USER_ID, r.userId),
@@ -305,8 +315,12 @@ public final class StorageOps {
   public static final Operation<UsageSince, UsageWindow> USAGE_WINDOW = idempotent(STORAGE_USAGE_WINDOW,
       UsageSince.CODEC, Codec.json(UsageWindow::toJson, UsageWindow::fromJson));
 
-  /** A new API token for the user of an email (NOT_FOUND when there is none). */
-  public static final Operation<Email, ApiToken> TOKEN_CREATE = once(STORAGE_TOKEN_CREATE, Email.CODEC, ApiToken.CODEC);
+  /**
+   * A new API token for the user of an email (NOT_FOUND when there is none), or for the single user of
+   * {@code auth.mode=local} when it names none.
+   */
+  public static final Operation<NewToken, ApiToken> TOKEN_CREATE = once(STORAGE_TOKEN_CREATE, NewToken.CODEC,
+      ApiToken.CODEC);
   /** The user of an API token that is not revoked; NOT_FOUND otherwise. */
   public static final Operation<TokenHash, User> TOKEN_FIND = idempotent(STORAGE_TOKEN_FIND, TokenHash.CODEC, USER);
   /** Revokes a token: the bridge refuses it from then on. NOT_FOUND for an unknown id. */

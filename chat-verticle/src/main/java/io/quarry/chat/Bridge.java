@@ -2,6 +2,7 @@ package io.quarry.chat;
 
 import io.quarry.bus.ApiOps;
 import io.quarry.bus.Bus;
+import io.quarry.bus.Export;
 import io.quarry.bus.Operation;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -31,9 +32,12 @@ final class Bridge {
 
   private static final Logger log = LoggerFactory.getLogger(Bridge.class);
 
-  /** What a token's user may ask: every public operation but the look-up of users, who are the token's. */
+  /**
+   * What a token's user may ask: every public operation but the look-up of users, who are the token's, and the export,
+   * whose file a bridge client could not read ({@link Export#NOT_ON_BRIDGE}).
+   */
   static final Map<String, Operation<?, ?>> OPERATIONS = ApiOps.ALL.stream()
-      .filter(op -> op != ApiOps.USER_LOCAL && op != ApiOps.USER_FIND)
+      .filter(op -> op != ApiOps.USER_LOCAL && op != ApiOps.USER_FIND && op != ApiOps.QUERY_EXPORT)
       .collect(Collectors.toUnmodifiableMap(Operation::address, Function.identity()));
 
   /** A connection silent this long is closed: a client that follows its events pings to stay. */

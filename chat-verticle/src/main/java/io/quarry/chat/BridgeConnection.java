@@ -5,6 +5,7 @@ import io.quarry.bus.ApiOps;
 import io.quarry.bus.Bus;
 import io.quarry.bus.BusFailure;
 import io.quarry.bus.Deliveries;
+import io.quarry.bus.Export;
 import io.quarry.bus.Failure;
 import io.quarry.bus.Operation;
 import io.quarry.bus.QuarryException;
@@ -193,7 +194,9 @@ final class BridgeConnection {
       return;
     }
     Operation<?, ?> op = operations.get(address);
-    if (op == null) {
+    if (Addresses.API_QUERY_EXPORT.equals(address)) {
+      fail(replyAddress, address, QuarryException.badRequest(Export.NOT_ON_BRIDGE));
+    } else if (op == null) {
       fail(replyAddress, address, new QuarryException(Failure.NOT_FOUND, address + " is not a public operation"));
     } else if (tokenHash == null) {
       fail(replyAddress, address, new QuarryException(Failure.UNAUTHORIZED, SIGN_IN_FIRST));

@@ -11,6 +11,7 @@ import io.quarry.bus.DatasetClient;
 import io.quarry.bus.Export;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LlmClient;
+import io.quarry.bus.NodeInfo;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.StorageClient;
@@ -35,10 +36,11 @@ final class BusApi {
   private final ChatSettings.Exports exports;
   private final AtomicBoolean draining;
   private final WriteLimit writes;
+  private final NodeInfo node;
 
-  /** {@code writes}: the users' budgets of changes, shared with the browser's API. */
+  /** {@code writes}: the users' budgets of changes, shared with the browser's API; {@code node}: what a ping says. */
   BusApi(Bus bus, StorageClient storage, DatasetClient datasets, LlmClient llm, String authMode,
-      ChatSettings.Exports exports, AtomicBoolean draining, WriteLimit writes) {
+      ChatSettings.Exports exports, AtomicBoolean draining, WriteLimit writes, NodeInfo node) {
     this.bus = bus;
     this.storage = storage;
     this.datasets = datasets;
@@ -47,6 +49,7 @@ final class BusApi {
     this.exports = exports;
     this.draining = draining;
     this.writes = writes;
+    this.node = node;
   }
 
   /** Changes draw on the user's budget of changes, as the browser's do; reads and SQL do not. */
@@ -78,6 +81,7 @@ final class BusApi {
         : writes.change(r.userId(), () -> llm.continueTurn(r.userId(), r.conversationId(), r.messageId())));
     bus.serve(ApiOps.TURN_STOP, r -> writes.change(r.userId(), () -> llm.stop(r.userId(), r.conversationId())));
     bus.serve(ApiOps.USAGE_GET, r -> llm.usage(r.userId()));
+    bus.serve(ApiOps.PING, none -> Future.succeededFuture(node));
   }
 
   private Future<User> localUser() {

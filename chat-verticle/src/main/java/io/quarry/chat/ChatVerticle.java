@@ -155,7 +155,8 @@ public class ChatVerticle extends VerticleBase {
     new ExportApi(vertx, datasets, storage, settings.exports()).mount(router);
     new MessageApi(llm, draining).mount(router);
     // The same operations for applications on the event bus.
-    new BusApi(new Bus(vertx), storage, datasets, llm, mode, settings.exports(), draining, writes).serve();
+    new BusApi(new Bus(vertx), storage, datasets, llm, mode, settings.exports(), draining, writes,
+        settings.node()).serve();
     router.get("/api/samples").handler(new SampleApi(this::samplesBaseUrl)::list);
     router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id()).map(LlmOps.Budget::toJson)));
     router.route("/api/*").failureHandler(HttpErrors::routerError);

@@ -3,7 +3,7 @@ package io.quarry.storage;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageOps.ApiToken;
-import io.quarry.bus.StorageOps.Email;
+import io.quarry.bus.StorageOps.NewToken;
 import io.quarry.bus.StorageOps.TokenHash;
 import io.quarry.bus.StorageOps.TokenId;
 import io.quarry.bus.Timestamps;
@@ -12,22 +12,26 @@ import io.vertx.core.Future;
 import java.util.UUID;
 
 /**
- * API tokens of the event-bus bridge, one user's each. Stored as the SHA-256 of the token (256 random bits: nothing to
+ * API tokens of the event-bus bridge, one user's each (the local user's in {@code auth.mode=local}). Stored as the SHA-256 of the token (256 random bits: nothing to
  * guess from an unsalted fast hash), answered once when made; a revoked one is kept, marked, and finds nobody.
  */
 final class ApiTokens {
 
   private final Db db;
+  private final UserStore users;
 
-  ApiTokens(Db db) {
+  ApiTokens(Db db, UserStore users) {
     this.db = db;
+    this.users = users;
   }
 
-  Future<ApiToken> create(Email email) {
+  Future<ApiToken> create(NewToken request) {
     String token = "qt_" + InviteCodes.newCode() + InviteCodes.newCode();
     String id = UUID.randomUUID().toString();
-    return db.one("No user has the email " + email.email(), "SELECT id FROM users WHERE email = ?", email.email())
-        .map(row -> row.getString(0))
+    Future<String> user = request.email() == null ? users.local(null).map(User::id)
+        : db.one("No user has the email " + request.email(), "SELECT id FROM users WHERE email = ?", request.email())
+            .map(row -> row.getString(0));
+    return user
         .compose(userId -> db.run("INSERT INTO api_tokens (id, token_hash, user_id, created_at) VALUES (?, ?, ?, ?)",
                 id, InviteCodes.hash(token), userId, Timestamps.now())
             .map(v -> new ApiToken(id, token, userId)));

@@ -138,7 +138,7 @@ public class StorageVerticle extends VerticleBase {
     ResultStore results = new ResultStore(vertx, db, quotas);
     RunStore runs = new RunStore(db, results);
     UsageStore usage = new UsageStore(db);
-    ApiTokens tokens = new ApiTokens(db);
+    ApiTokens tokens = new ApiTokens(db, users);
     List<MessageConsumer<Object>> consumers = List.of(
         bus.serve(USER_LOCAL, users::local),
         bus.serve(USER_CREATE, users::create),

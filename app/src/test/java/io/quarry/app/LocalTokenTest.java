@@ -1,0 +1,44 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.Bus;
+import io.quarry.bus.Sha256;
+import io.quarry.bus.StorageOps;
+import io.quarry.bus.StorageOps.TokenHash;
+import io.quarry.bus.User;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The default server, {@code auth.mode=local}, has tokens too (issue 50): {@code token create} with no {@code --user}
+ * makes one for its single user, whose account has no email to name.
+ */
+class LocalTokenTest {
+
+  @TempDir
+  Path dir;
+
+  @Test
+  @DisplayName("token create with no --user on a local server makes a token of the local user, the one the browser is")
+  void localUsersToken() {
+    Map<String, String> env = Map.of("QUARRY_DATA_DIR", dir.toString());
+    Path config = dir.resolve("absent-config.json");
+    List<String> made = TokenCommand.run(env, "token", "create", "--config", config.toString()).await().lines()
+        .toList();
+    assertThat(made.get(0)).startsWith("token qt_");
+    String token = made.get(0).substring("token ".length());
+
+    List<User> found = StorageCommand.run(env, config, vertx -> {
+      Bus bus = new Bus(vertx);
+      return StorageOps.TOKEN_FIND.call(bus, new TokenHash(Sha256.hex(token)))
+          .compose(owner -> StorageOps.USER_LOCAL.call(bus, null).map(local -> List.of(owner, local)));
+    }).await();
+
+    assertThat(found.get(0).id()).isEqualTo(found.get(1).id());
+  }
+}
