@@ -50,6 +50,11 @@ public final class StorageClient {
     return SESSION_FIND.call(bus, new SessionRef(tokenHash));
   }
 
+  /** The user of an API token that is not revoked, by the token's hash; NOT_FOUND otherwise. */
+  public Future<User> tokenUser(String tokenHash) {
+    return TOKEN_FIND.call(bus, new StorageOps.TokenHash(tokenHash));
+  }
+
   public Future<Void> deleteSession(String tokenHash) {
     return SESSION_DELETE.call(bus, new SessionRef(tokenHash));
   }

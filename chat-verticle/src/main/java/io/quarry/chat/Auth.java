@@ -1,6 +1,8 @@
 package io.quarry.chat;
 
 import io.quarry.bus.Failure;
+import io.quarry.bus.QuarryException;
+import io.quarry.bus.Sha256;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.User;
 import io.vertx.core.Future;
@@ -8,7 +10,11 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * Authentication at the edge. {@code local}: one person on one machine, every request is the local user.
- * {@code password}: a session cookie names the user; without a live session the answer is 401.
+ * {@code password}: a session cookie names the user; without a live session the answer is 401. In either mode a
+ * program's request may carry an API token instead ({@code Authorization: Bearer qt_…}, the bridge's tokens): it acts
+ * for the token's user, needs no cookie, and is looked up at every request, so a revoked token stops at once. A
+ * browser never sends one across sites (it would need a CORS preflight this server does not answer), so the
+ * same-origin rules guard cookies alone.
  */
 final class Auth {
 
@@ -31,7 +37,9 @@ final class Auth {
       ctx.put(USER_KEY, user);
       ctx.next();
     }).onFailure(e -> {
-      if (Failure.classify(e) == Failure.NOT_FOUND || Failure.classify(e) == Failure.UNAUTHORIZED) {
+      if (BridgeConnection.BAD_TOKEN.equals(e.getMessage())) {
+        HttpErrors.send(ctx, 401, BridgeConnection.BAD_TOKEN, null);
+      } else if (Failure.classify(e) == Failure.NOT_FOUND || Failure.classify(e) == Failure.UNAUTHORIZED) {
         HttpErrors.send(ctx, 401, "Sign in first", null);
       } else {
         HttpErrors.respond(ctx, e);
@@ -40,15 +48,32 @@ final class Auth {
   }
 
   private Future<User> userOf(RoutingContext ctx) {
+    String bearer = bearer(ctx);
+    if (bearer != null) {
+      return storage.tokenUser(Sha256.hex(bearer)).recover(e -> Failure.classify(e) == Failure.NOT_FOUND
+          ? Future.failedFuture(new QuarryException(Failure.UNAUTHORIZED, BridgeConnection.BAD_TOKEN)) : Future.failedFuture(e));
+    }
     if (LOCAL.equals(mode)) {
       return resolveLocal();
     }
     String token = Sessions.token(ctx);
     if (token == null) {
-      return Future.failedFuture(new io.quarry.bus.QuarryException(Failure.UNAUTHORIZED, "Sign in first"));
+      return Future.failedFuture(new QuarryException(Failure.UNAUTHORIZED, "Sign in first"));
     }
     ctx.put(SESSION_KEY, Sessions.hash(token));
     return storage.sessionUser(Sessions.hash(token));
+  }
+
+  /** The token of {@code Authorization: Bearer <token>}, or null when the request carries none. */
+  private static String bearer(RoutingContext ctx) {
+    String header = ctx.request().getHeader("Authorization");
+    String scheme = "Bearer";
+    if (header == null || !header.regionMatches(true, 0, scheme, 0, scheme.length())
+        || header.length() > scheme.length() && !Character.isWhitespace(header.charAt(scheme.length()))) {
+      return null;
+    }
+    // "Bearer " with nothing after it arrives as "Bearer": a token that is empty, refused as any unknown one.
+    return header.substring(scheme.length()).strip();
   }
 
   /** Remembered once known; a failure (storage not up yet) is retried by the next request. */
