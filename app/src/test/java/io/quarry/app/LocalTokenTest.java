@@ -41,4 +41,24 @@ class LocalTokenTest {
 
     assertThat(found.get(0).id()).isEqualTo(found.get(1).id());
   }
+
+  @Test
+  @DisplayName("token list shows the user's tokens, oldest first, active or revoked (and when), never the token")
+  void listed() {
+    Map<String, String> env = Map.of("QUARRY_DATA_DIR", dir.toString());
+    String config = dir.resolve("absent-config.json").toString();
+    assertThat(TokenCommand.run(env, "token", "list", "--config", config).await()).isEqualTo("no tokens");
+    List<String> first = TokenCommand.run(env, "token", "create", "--config", config).await().lines().toList();
+    List<String> second = TokenCommand.run(env, "token", "create", "--config", config).await().lines().toList();
+    String firstId = first.get(1).substring("id ".length());
+    TokenCommand.run(env, "token", "revoke", firstId, "--config", config).await();
+
+    List<String> listed = TokenCommand.run(env, "token", "list", "--config", config).await().lines().toList();
+
+    assertThat(listed).hasSize(2);
+    assertThat(listed).anySatisfy(line -> assertThat(line).startsWith(firstId + " created ").contains(" revoked 20"));
+    assertThat(listed).anySatisfy(line -> assertThat(line)
+        .matches(second.get(1).substring("id ".length()) + " created \\S+ active"));
+    assertThat(String.join("\n", listed)).doesNotContain(first.get(0).substring("token ".length()));
+  }
 }

@@ -134,6 +134,7 @@ public final class Addresses {
   public static final String STORAGE_TOKEN_CREATE = "storage.token.create";
   public static final String STORAGE_TOKEN_FIND = "storage.token.find";
   public static final String STORAGE_TOKEN_REVOKE = "storage.token.revoke";
+  public static final String STORAGE_TOKEN_LIST = "storage.token.list";
 
   /** {@code {}} → {@code {ready}}, the worker processes (or workers) of the pool that answers; UNAVAILABLE when none is ready. */
   public static final String WORKER_PING = "worker.ping";

@@ -196,6 +196,13 @@ public final class StorageOps {
     }
   }
 
+  /** A token as its user may see it again: never the token itself, which was shown once. */
+  public record TokenInfo(String id, String createdAt, String revokedAt) {
+    static final Codec<TokenInfo> CODEC = Codec.json(
+        r -> new JsonObject().put(Keys.ID, r.id).put(Keys.CREATED_AT, r.createdAt).put("revoked_at", r.revokedAt),
+        json -> new TokenInfo(json.getString(Keys.ID), json.getString(Keys.CREATED_AT), json.getString("revoked_at")));
+  }
+
   public record ApiToken(String id, String token, String userId) {
     static final Codec<ApiToken> CODEC = Codec.json(
         r -> new JsonObject().put(Keys.ID, r.id).put("token", r.token).put(Keys.USER_ID, r.userId),
@@ -326,6 +333,9 @@ public final class StorageOps {
   /** Revokes a token: the bridge refuses it from then on. NOT_FOUND for an unknown id. */
   public static final Operation<TokenId, Void> TOKEN_REVOKE = idempotent(STORAGE_TOKEN_REVOKE, TokenId.CODEC,
       Codec.NONE);
+  /** A user's tokens, oldest first, the revoked ones too (with when); whose as {@link #TOKEN_CREATE} names them. */
+  public static final Operation<NewToken, java.util.List<TokenInfo>> TOKEN_LIST = idempotent(STORAGE_TOKEN_LIST,
+      NewToken.CODEC, Codec.items(TokenInfo.CODEC));
   /** Whether the database answers; sent once: readiness says what is, now. */
   public static final Operation<Void, Void> PING = once(STORAGE_PING, Codec.NONE, Codec.NONE);
 

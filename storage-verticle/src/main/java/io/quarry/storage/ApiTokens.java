@@ -4,11 +4,14 @@ import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageOps.ApiToken;
 import io.quarry.bus.StorageOps.NewToken;
+import io.quarry.bus.StorageOps.TokenInfo;
 import io.quarry.bus.StorageOps.TokenHash;
 import io.quarry.bus.StorageOps.TokenId;
 import io.quarry.bus.Timestamps;
 import io.quarry.bus.User;
 import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -28,13 +31,27 @@ final class ApiTokens {
   Future<ApiToken> create(NewToken request) {
     String token = "qt_" + InviteCodes.newCode() + InviteCodes.newCode();
     String id = UUID.randomUUID().toString();
-    Future<String> user = request.email() == null ? users.local(null).map(User::id)
-        : db.one("No user has the email " + request.email(), "SELECT id FROM users WHERE email = ?", request.email())
-            .map(row -> row.getString(0));
-    return user
+    return userId(request)
         .compose(userId -> db.run("INSERT INTO api_tokens (id, token_hash, user_id, created_at) VALUES (?, ?, ?, ?)",
                 id, InviteCodes.hash(token), userId, Timestamps.now())
             .map(v -> new ApiToken(id, token, userId)));
+  }
+
+  Future<List<TokenInfo>> list(NewToken whose) {
+    return userId(whose).compose(userId -> db.run("SELECT id, created_at, revoked_at FROM api_tokens WHERE user_id = ?"
+            + " ORDER BY created_at, id", userId))
+        .map(rows -> {
+          List<TokenInfo> tokens = new ArrayList<>();
+          rows.forEach(row -> tokens.add(new TokenInfo(row.getString(0), row.getString(1), row.getString(2))));
+          return tokens;
+        });
+  }
+
+  /** The user of the request's email; with none, the local user. */
+  private Future<String> userId(NewToken whose) {
+    return whose.email() == null ? users.local(null).map(User::id)
+        : db.one("No user has the email " + whose.email(), "SELECT id FROM users WHERE email = ?", whose.email())
+            .map(row -> row.getString(0));
   }
 
   Future<User> find(TokenHash token) {

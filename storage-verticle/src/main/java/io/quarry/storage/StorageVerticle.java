@@ -174,6 +174,7 @@ public class StorageVerticle extends VerticleBase {
         bus.serve(TOKEN_CREATE, tokens::create),
         bus.serve(TOKEN_FIND, tokens::find),
         bus.serve(TOKEN_REVOKE, tokens::revoke),
+        bus.serve(TOKEN_LIST, tokens::list),
         bus.serve(PING, none -> db.run("SELECT 1").mapEmpty()));
     return Future.all(consumers.stream().map(MessageConsumer::completion).toList());
   }
