@@ -4,14 +4,18 @@ import io.quarry.bus.Bus;
 import io.quarry.bus.StorageOps;
 import io.quarry.bus.StorageOps.NewToken;
 import io.quarry.bus.StorageOps.TokenInfo;
+import io.quarry.bus.TokenScope;
 import io.quarry.bus.StorageOps.TokenId;
 import io.vertx.core.Future;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * {@code java -jar quarry.jar token create [--user EMAIL] [--config FILE]}: an API token of the event-bus bridge for the
+ * {@code java -jar quarry.jar token create [--user EMAIL] [--scope read|query|chat] [--config FILE]}: an API token (of
+ * the event-bus bridge and the REST API; {@code chat}, everything, unless a narrower scope is named) for the
  * user of that email — in {@code auth.mode=local}, with no email, for the local user — printed once (only its hash is
  * kept), with the id to revoke it by; {@code token list [--user EMAIL] [--config FILE]}: that user's tokens, a line
  * each (id, when made, and when revoked or "active");
@@ -20,7 +24,8 @@ import java.util.Map;
  */
 final class TokenCommand {
 
-  static final String USAGE = "usage: java -jar quarry.jar token create [--user EMAIL] [--config FILE]\n"
+  static final String USAGE = "usage: java -jar quarry.jar token create [--user EMAIL] [--scope read|query|chat]"
+      + " [--config FILE]\n"
       + "       java -jar quarry.jar token list [--user EMAIL] [--config FILE]\n"
       + "       java -jar quarry.jar token revoke ID [--config FILE]";
   static final String WHOSE = "This server's users sign in with passwords (auth.mode=password): name the token's user,"
@@ -40,7 +45,7 @@ final class TokenCommand {
     if (options.containsKey("create") || options.containsKey("list")) {
       NewToken whose;
       try {
-        whose = whose(options.get("--user"), env, config);
+        whose = whose(options.get("--user"), env, config, TokenScope.of(options.getOrDefault("--scope", "chat")));
       } catch (RuntimeException e) {
         return Future.failedFuture(e);
       }
@@ -49,7 +54,7 @@ final class TokenCommand {
             .map(TokenCommand::listed);
       }
       return StorageCommand.run(env, config, vertx -> StorageOps.TOKEN_CREATE.call(new Bus(vertx), whose))
-          .map(token -> "token " + token.token() + "\nid " + token.id());
+          .map(token -> "token " + token.token() + "\nid " + token.id() + "\nscope " + whose.scope().label());
     }
     return StorageCommand.run(env, config, vertx -> StorageOps.TOKEN_REVOKE.call(new Bus(vertx),
             new TokenId(options.get("id"))))
@@ -60,45 +65,46 @@ final class TokenCommand {
     if (tokens.isEmpty()) {
       return "no tokens";
     }
-    return String.join("\n", tokens.stream().map(t -> t.id() + " created " + t.createdAt()
+    return String.join("\n", tokens.stream().map(t -> t.id() + " " + t.scope().label() + " created " + t.createdAt()
         + (t.revokedAt() == null ? " active" : " revoked " + t.revokedAt())).toList());
   }
 
   /** The user of {@code email}; with none, the local user, which only {@code auth.mode=local} has. */
-  private static NewToken whose(String email, Map<String, String> env, Path config) {
+  private static NewToken whose(String email, Map<String, String> env, Path config, TokenScope scope) {
     if (email != null) {
-      return new NewToken(email);
+      return new NewToken(email, scope);
     }
     String mode = ConfigLoader.load(config, env).getJsonObject("chat").getString("authMode", "local");
     if (!"local".equals(mode)) {
       throw new IllegalArgumentException(WHOSE);
     }
-    return NewToken.local();
+    return new NewToken(null, scope);
   }
 
-  /** {@code create [--user X]}, {@code list [--user X]} or {@code revoke ID}, either with {@code --config F}. */
+  /** Flags each verb takes, each followed by its value. */
+  private static final Map<String, Set<String>> FLAGS = Map.of("create", Set.of("--user", "--scope", "--config"),
+      "list", Set.of("--user", "--config"), "revoke", Set.of("--config"));
+
+  /** The verb (under its own name), {@code revoke}'s id (as "id"), and the flags with their values. */
   private static Map<String, String> options(String... argv) {
-    java.util.HashMap<String, String> options = new java.util.HashMap<>();
-    if (argv.length < 2) {
+    Map<String, String> options = new HashMap<>();
+    if (argv.length < 2 || !FLAGS.containsKey(argv[1])) {
       throw new IllegalArgumentException(USAGE);
     }
+    options.put(argv[1], "");
     int next = 2;
-    if ("create".equals(argv[1]) || "list".equals(argv[1])) {
-      options.put(argv[1], "");
-      if (argv.length > 3 && "--user".equals(argv[2])) {
-        options.put("--user", argv[3]);
-        next = 4;
+    if (argv[1].equals("revoke")) {
+      if (argv.length < 3 || argv[2].startsWith("--")) {
+        throw new IllegalArgumentException(USAGE);
       }
-    } else if ("revoke".equals(argv[1]) && argv.length > 2 && !argv[2].startsWith("--")) {
       options.put("id", argv[2]);
       next = 3;
-    } else {
-      throw new IllegalArgumentException(USAGE);
     }
-    if (argv.length == next + 2 && "--config".equals(argv[next])) {
-      options.put("--config", argv[next + 1]);
-    } else if (argv.length != next) {
-      throw new IllegalArgumentException(USAGE);
+    for (; next < argv.length; next += 2) {
+      if (!FLAGS.get(argv[1]).contains(argv[next]) || next + 1 >= argv.length || options.containsKey(argv[next])) {
+        throw new IllegalArgumentException(USAGE);
+      }
+      options.put(argv[next], argv[next + 1]);
     }
     return options;
   }

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The REST API takes the bridge's API tokens (issue 50, part): {@code Authorization: Bearer qt_…} acts for the
- * token's user with no cookie and no Origin, on a server whose people sign in with passwords; an unknown or revoked
- * token is 401 saying so, from its next request.
+ * token's user with no cookie and no Origin, on a server whose people sign in with passwords, within the token's
+ * scope; an unknown or revoked token is 401 saying so, from its next request.
  */
 class BearerTokenTest {
 
@@ -52,12 +52,17 @@ class BearerTokenTest {
 
   /** A user signed up with an invite, and a token of theirs: "token qt_…" then "id …". */
   private static List<String> userWithToken(String email) {
+    return userWithToken(email, "chat");
+  }
+
+  private static List<String> userWithToken(String email, String scope) {
     String invite = InviteCommand.run(env, "invite", "create", "--config", config()).await();
     HttpResponse<Buffer> signedUp = plain.post("/api/auth/signup").putHeader("Origin", origin())
         .sendJsonObject(new JsonObject().put("email", email).put("password", "correct horse battery")
             .put("invite", invite)).await();
     assertThat(signedUp.statusCode()).as(signedUp.bodyAsString()).isLessThan(300);
-    return TokenCommand.run(env, "token", "create", "--user", email, "--config", config()).await().lines().toList();
+    return TokenCommand.run(env, "token", "create", "--user", email, "--scope", scope, "--config", config()).await()
+        .lines().toList();
   }
 
   private static String origin() {
@@ -85,6 +90,32 @@ class BearerTokenTest {
         .getJsonArray("conversations").getJsonObject(0).getString("title")).isEqualTo("From a program");
     assertThat(send(HttpMethod.GET, "/api/conversations", null, null).statusCode())
         .as("without it, a password server wants a session").isEqualTo(401);
+  }
+
+  @Test
+  @DisplayName("a token does no more than its scope: read lists and reads but makes nothing (403 saying why), query"
+      + " makes conversations and runs SQL but does not ask (403)")
+  void scopes() {
+    String reader = userWithToken("carol@example.com", "read").get(0).substring("token ".length());
+    assertThat(send(HttpMethod.GET, "/api/conversations", reader, null).statusCode()).isEqualTo(200);
+    HttpResponse<Buffer> refused = send(HttpMethod.POST, "/api/conversations", reader, new JsonObject());
+    assertThat(refused.statusCode()).isEqualTo(403);
+    assertThat(refused.bodyAsJsonObject().getString("error")).isEqualTo("This token's scope is read, and this needs"
+        + " query");
+    assertThat(send(HttpMethod.GET, "/api/conversations", reader, null).bodyAsJsonObject()
+        .getJsonArray("conversations")).as("nothing was made").isEmpty();
+
+    String querier = userWithToken("dan@example.com", "query").get(0).substring("token ".length());
+    HttpResponse<Buffer> made = send(HttpMethod.POST, "/api/conversations", querier, new JsonObject());
+    assertThat(made.statusCode()).isEqualTo(201);
+    String conversation = made.bodyAsJsonObject().getString("id");
+    HttpResponse<Buffer> asked = send(HttpMethod.POST, "/api/conversations/" + conversation + "/messages", querier,
+        new JsonObject().put("content", "How many?"));
+    assertThat(asked.statusCode()).isEqualTo(403);
+    assertThat(asked.bodyAsJsonObject().getString("error")).isEqualTo("This token's scope is query, and this needs"
+        + " chat");
+    assertThat(send(HttpMethod.GET, "/api/conversations/" + conversation, querier, null).bodyAsJsonObject()
+        .getJsonArray("messages")).as("nothing was asked").isEmpty();
   }
 
   @Test

@@ -36,29 +36,33 @@ class LocalTokenTest {
     List<User> found = StorageCommand.run(env, config, vertx -> {
       Bus bus = new Bus(vertx);
       return StorageOps.TOKEN_FIND.call(bus, new TokenHash(Sha256.hex(token)))
-          .compose(owner -> StorageOps.USER_LOCAL.call(bus, null).map(local -> List.of(owner, local)));
+          .compose(owner -> StorageOps.USER_LOCAL.call(bus, null).map(local -> List.of(owner.user(), local)));
     }).await();
 
     assertThat(found.get(0).id()).isEqualTo(found.get(1).id());
   }
 
   @Test
-  @DisplayName("token list shows the user's tokens, oldest first, active or revoked (and when), never the token")
+  @DisplayName("token list shows the user's tokens, oldest first, with their scope, active or revoked (and when), never"
+      + " the token")
   void listed() {
     Map<String, String> env = Map.of("QUARRY_DATA_DIR", dir.toString());
     String config = dir.resolve("absent-config.json").toString();
     assertThat(TokenCommand.run(env, "token", "list", "--config", config).await()).isEqualTo("no tokens");
     List<String> first = TokenCommand.run(env, "token", "create", "--config", config).await().lines().toList();
-    List<String> second = TokenCommand.run(env, "token", "create", "--config", config).await().lines().toList();
+    List<String> second = TokenCommand.run(env, "token", "create", "--scope", "read", "--config", config).await()
+        .lines().toList();
+    assertThat(second.get(2)).isEqualTo("scope read");
     String firstId = first.get(1).substring("id ".length());
     TokenCommand.run(env, "token", "revoke", firstId, "--config", config).await();
 
     List<String> listed = TokenCommand.run(env, "token", "list", "--config", config).await().lines().toList();
 
     assertThat(listed).hasSize(2);
-    assertThat(listed).anySatisfy(line -> assertThat(line).startsWith(firstId + " created ").contains(" revoked 20"));
+    assertThat(listed).anySatisfy(line -> assertThat(line).startsWith(firstId + " chat created ")
+        .contains(" revoked 20"));
     assertThat(listed).anySatisfy(line -> assertThat(line)
-        .matches(second.get(1).substring("id ".length()) + " created \\S+ active"));
+        .matches(second.get(1).substring("id ".length()) + " read created \\S+ active"));
     assertThat(String.join("\n", listed)).doesNotContain(first.get(0).substring("token ".length()));
   }
 }

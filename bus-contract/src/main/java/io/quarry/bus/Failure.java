@@ -10,6 +10,8 @@ import io.vertx.core.eventbus.ReplyFailure;
 public enum Failure {
   BAD_REQUEST(400),
   UNAUTHORIZED(401),
+  /** Signed in, but not allowed: an API token whose scope does not cover the request. */
+  FORBIDDEN(403),
   NOT_FOUND(404),
   CONFLICT(409),
   TOO_LARGE(413),

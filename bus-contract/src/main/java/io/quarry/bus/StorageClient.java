@@ -50,8 +50,8 @@ public final class StorageClient {
     return SESSION_FIND.call(bus, new SessionRef(tokenHash));
   }
 
-  /** The user of an API token that is not revoked, by the token's hash; NOT_FOUND otherwise. */
-  public Future<User> tokenUser(String tokenHash) {
+  /** The user of an API token that is not revoked, and its scope, by the token's hash; NOT_FOUND otherwise. */
+  public Future<StorageOps.TokenUser> tokenUser(String tokenHash) {
     return TOKEN_FIND.call(bus, new StorageOps.TokenHash(tokenHash));
   }
 

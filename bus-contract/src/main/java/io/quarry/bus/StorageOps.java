@@ -186,21 +186,39 @@ public final class StorageOps {
   }
 
   /** A new API token: its id (to revoke it by) and the token itself, answered once; only its hash is kept. */
-  /** Whose token to make: the user of {@code email}, or the local user when it is null. */
-  public record NewToken(String email) {
-    static final Codec<NewToken> CODEC = Codec.json(r -> new JsonObject().put(Keys.EMAIL, r.email),
-        json -> new NewToken(json.getValue(Keys.EMAIL) instanceof String email ? email : null));
+  /**
+   * Whose token to make (or list): the user of {@code email}, or the local user when it is null; and what it may do
+   * ({@link TokenScope}; {@code chat}, everything, when it names none).
+   */
+  public record NewToken(String email, TokenScope scope) {
+    static final Codec<NewToken> CODEC = Codec.json(
+        r -> new JsonObject().put(Keys.EMAIL, r.email).put("scope", r.scope.label()),
+        json -> new NewToken(json.getValue(Keys.EMAIL) instanceof String email ? email : null,
+            TokenScope.of(json.getString("scope", TokenScope.CHAT.label()))));
+
+    public NewToken(String email) {
+      this(email, TokenScope.CHAT);
+    }
 
     public static NewToken local() {
       return new NewToken(null);
     }
   }
 
+  /** A token's user and what the token may do. */
+  public record TokenUser(User user, TokenScope scope) {
+    static final Codec<TokenUser> CODEC = Codec.json(
+        r -> r.user.toJson().put("scope", r.scope.label()),
+        json -> new TokenUser(User.fromJson(json), TokenScope.of(json.getString("scope"))));
+  }
+
   /** A token as its user may see it again: never the token itself, which was shown once. */
-  public record TokenInfo(String id, String createdAt, String revokedAt) {
+  public record TokenInfo(String id, TokenScope scope, String createdAt, String revokedAt) {
     static final Codec<TokenInfo> CODEC = Codec.json(
-        r -> new JsonObject().put(Keys.ID, r.id).put(Keys.CREATED_AT, r.createdAt).put("revoked_at", r.revokedAt),
-        json -> new TokenInfo(json.getString(Keys.ID), json.getString(Keys.CREATED_AT), json.getString("revoked_at")));
+        r -> new JsonObject().put(Keys.ID, r.id).put("scope", r.scope.label()).put(Keys.CREATED_AT, r.createdAt)
+            .put("revoked_at", r.revokedAt),
+        json -> new TokenInfo(json.getString(Keys.ID), TokenScope.of(json.getString("scope")),
+            json.getString(Keys.CREATED_AT), json.getString("revoked_at")));
   }
 
   public record ApiToken(String id, String token, String userId) {
@@ -328,8 +346,9 @@ public final class StorageOps {
    */
   public static final Operation<NewToken, ApiToken> TOKEN_CREATE = once(STORAGE_TOKEN_CREATE, NewToken.CODEC,
       ApiToken.CODEC);
-  /** The user of an API token that is not revoked; NOT_FOUND otherwise. */
-  public static final Operation<TokenHash, User> TOKEN_FIND = idempotent(STORAGE_TOKEN_FIND, TokenHash.CODEC, USER);
+  /** The user of an API token that is not revoked, and its scope; NOT_FOUND otherwise. */
+  public static final Operation<TokenHash, TokenUser> TOKEN_FIND = idempotent(STORAGE_TOKEN_FIND, TokenHash.CODEC,
+      TokenUser.CODEC);
   /** Revokes a token: the bridge refuses it from then on. NOT_FOUND for an unknown id. */
   public static final Operation<TokenId, Void> TOKEN_REVOKE = idempotent(STORAGE_TOKEN_REVOKE, TokenId.CODEC,
       Codec.NONE);

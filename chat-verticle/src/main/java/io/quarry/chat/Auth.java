@@ -3,6 +3,7 @@ package io.quarry.chat;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.Sha256;
+import io.quarry.bus.TokenScope;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.User;
 import io.vertx.core.Future;
@@ -22,6 +23,7 @@ final class Auth {
   static final String PASSWORD = "password";
   private static final String USER_KEY = "quarry.user";
   private static final String SESSION_KEY = "quarry.session";
+  private static final String SCOPE_KEY = "quarry.scope";
 
   private final StorageClient storage;
   private final String mode;
@@ -50,8 +52,13 @@ final class Auth {
   private Future<User> userOf(RoutingContext ctx) {
     String bearer = bearer(ctx);
     if (bearer != null) {
-      return storage.tokenUser(Sha256.hex(bearer)).recover(e -> Failure.classify(e) == Failure.NOT_FOUND
-          ? Future.failedFuture(new QuarryException(Failure.UNAUTHORIZED, BridgeConnection.BAD_TOKEN)) : Future.failedFuture(e));
+      return storage.tokenUser(Sha256.hex(bearer))
+          .recover(e -> Failure.classify(e) == Failure.NOT_FOUND ? Future.failedFuture(
+              new QuarryException(Failure.UNAUTHORIZED, BridgeConnection.BAD_TOKEN)) : Future.failedFuture(e))
+          .map(found -> {
+            ctx.put(SCOPE_KEY, found.scope());
+            return found.user();
+          });
     }
     if (LOCAL.equals(mode)) {
       return resolveLocal();
@@ -82,6 +89,20 @@ final class Auth {
       localUser = storage.localUser();
     }
     return localUser;
+  }
+
+  /**
+   * Handler after {@link #handle}: a request with an API token does only what its scope allows ({@link
+   * RestScopes}); one with a session, anything its user may.
+   */
+  static void scoped(RoutingContext ctx) {
+    TokenScope scope = ctx.get(SCOPE_KEY);
+    TokenScope needed = RestScopes.needed(ctx.request().method(), ctx.normalizedPath());
+    if (scope != null && !scope.allows(needed)) {
+      HttpErrors.send(ctx, 403, scope.refusal(needed), null);
+      return;
+    }
+    ctx.next();
   }
 
   static User user(RoutingContext ctx) {

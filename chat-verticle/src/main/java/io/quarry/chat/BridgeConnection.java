@@ -10,6 +10,8 @@ import io.quarry.bus.Failure;
 import io.quarry.bus.Operation;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.Sha256;
+import io.quarry.bus.StorageOps.TokenUser;
+import io.quarry.bus.TokenScope;
 import io.quarry.bus.StorageOps;
 import io.quarry.bus.StorageOps.TokenHash;
 import io.quarry.bus.User;
@@ -215,7 +217,7 @@ final class BridgeConnection {
     bridge.signingIn(this);
     user(hash)
         .onComplete(done -> signingIn = false)
-        .onSuccess(user -> signedIn(replyAddress, hash, user))
+        .onSuccess(found -> signedIn(replyAddress, hash, found.user()))
         .onFailure(e -> {
           fail(replyAddress, Addresses.BRIDGE_LOGIN, e);
           if (++failedSignIns >= SIGN_IN_TRIES) {
@@ -244,18 +246,24 @@ final class BridgeConnection {
   }
 
   /** The token's user; UNAUTHORIZED once it is revoked (or was never known). */
-  private Future<User> user(String hash) {
+  private Future<TokenUser> user(String hash) {
     return StorageOps.TOKEN_FIND.call(bus, new TokenHash(hash))
         .recover(e -> Failure.classify(e) == Failure.NOT_FOUND
             ? Future.failedFuture(new QuarryException(Failure.UNAUTHORIZED, BAD_TOKEN)) : Future.failedFuture(e));
   }
 
-  /** As the token's user, whoever the body names: an application acts for the user it was given a token by. */
+  /**
+   * As the token's user, whoever the body names: an application acts for the user it was given a token by, and within
+   * the token's scope.
+   */
   private void request(Operation<?, ?> op, String address, String replyAddress, JsonObject body) {
     inFlight++;
+    TokenScope needed = TokenScope.neededFor(address);
     user(tokenHash)
-        .compose(user -> vertx.eventBus().<Object>request(address, body.copy().put("user_id", user.id()),
-            Deliveries.within(op.timeoutMs())))
+        .compose(found -> found.scope().allows(needed)
+            ? vertx.eventBus().<Object>request(address, body.copy().put("user_id", found.user().id()),
+                Deliveries.within(op.timeoutMs()))
+            : Future.failedFuture(new QuarryException(Failure.FORBIDDEN, found.scope().refusal(needed))))
         .map(Message::body)
         .onComplete(answer -> {
           inFlight--;

@@ -201,6 +201,7 @@ public class ChatVerticle extends VerticleBase {
     new AuthApi(storage, mode, guard, passwords, common).mount(router);
     Auth auth = new Auth(storage, mode);
     router.route("/api/*").handler(auth::handle);
+    router.route("/api/*").handler(Auth::scoped);
     router.route("/api/*").handler(writes::handle);
     router.route("/api/*").handler(BodyHandler.create(false)
         .setBodyLimit(settings.maxBodyBytes()));

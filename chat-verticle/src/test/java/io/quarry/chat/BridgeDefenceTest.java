@@ -7,6 +7,7 @@ import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.Sha256;
 import io.quarry.bus.StorageOps;
+import io.quarry.bus.TokenScope;
 import io.quarry.bus.User;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -54,9 +55,10 @@ class BridgeDefenceTest {
 
   /** A chat verticle whose bridge knows the tokens "token-ada" and "token-bob", over a storage that answers them. */
   private void deploy(Vertx vertx, JsonObject bridge) throws Exception {
-    new Bus(vertx).serve(StorageOps.TOKEN_FIND, hash -> List.of("ada", "bob").stream()
+    new Bus(vertx).serve(StorageOps.TOKEN_FIND, hash -> List.of("ada", "bob", "reader").stream()
         .filter(name -> Sha256.hex("token-" + name).equals(hash.tokenHash())).findFirst()
-        .map(name -> Future.succeededFuture(new User(name, name + "@example.com", "2026-01-01T00:00:00.000Z")))
+        .map(name -> Future.succeededFuture(new StorageOps.TokenUser(new User(name, name + "@example.com",
+            "2026-01-01T00:00:00.000Z"), name.equals("reader") ? TokenScope.READ : TokenScope.CHAT)))
         .orElse(Future.failedFuture(new QuarryException(Failure.NOT_FOUND, "No such token")))).completion().await();
     try (ServerSocket free = new ServerSocket(0)) {
       port = free.getLocalPort();
@@ -94,6 +96,19 @@ class BridgeDefenceTest {
     assertThat(givenUpDuring).as("the flood was taking places while Ada signed in").isGreaterThanOrEqualTo(1_200);
     assertThat(flood.lastRefusal).isEqualTo("Not signed in, and the bridge needed this connection's place for a newer"
         + " one");
+  }
+
+  @Test
+  @DisplayName("a token of scope read may ping and read, and is refused SQL and questions, FORBIDDEN saying why")
+  void scopes(Vertx vertx) throws Exception {
+    deploy(vertx, new JsonObject());
+    Client reader = signedIn("reader");
+    assertThat(reader.request("api.ping", new JsonObject()).getJsonObject("body").getJsonArray("roles")).isNotNull();
+    JsonObject sql = reader.request("api.query.run", new JsonObject().put("conversation_id", "c").put("sql", "SELECT 1"));
+    assertThat(sql.getInteger("failureCode")).isEqualTo(403);
+    assertThat(sql.getString("message")).isEqualTo("This token's scope is read, and this needs query");
+    JsonObject ask = reader.request("api.turn.start", new JsonObject().put("conversation_id", "c").put("content", "Hi"));
+    assertThat(ask.getString("message")).isEqualTo("This token's scope is read, and this needs chat");
   }
 
   @Test

@@ -5,6 +5,8 @@ import io.quarry.bus.QuarryException;
 import io.quarry.bus.StorageOps.ApiToken;
 import io.quarry.bus.StorageOps.NewToken;
 import io.quarry.bus.StorageOps.TokenInfo;
+import io.quarry.bus.StorageOps.TokenUser;
+import io.quarry.bus.TokenScope;
 import io.quarry.bus.StorageOps.TokenHash;
 import io.quarry.bus.StorageOps.TokenId;
 import io.quarry.bus.Timestamps;
@@ -32,17 +34,18 @@ final class ApiTokens {
     String token = "qt_" + InviteCodes.newCode() + InviteCodes.newCode();
     String id = UUID.randomUUID().toString();
     return userId(request)
-        .compose(userId -> db.run("INSERT INTO api_tokens (id, token_hash, user_id, created_at) VALUES (?, ?, ?, ?)",
-                id, InviteCodes.hash(token), userId, Timestamps.now())
+        .compose(userId -> db.run("INSERT INTO api_tokens (id, token_hash, user_id, created_at, scope)"
+                + " VALUES (?, ?, ?, ?, ?)", id, InviteCodes.hash(token), userId, Timestamps.now(), request.scope().label())
             .map(v -> new ApiToken(id, token, userId)));
   }
 
   Future<List<TokenInfo>> list(NewToken whose) {
-    return userId(whose).compose(userId -> db.run("SELECT id, created_at, revoked_at FROM api_tokens WHERE user_id = ?"
-            + " ORDER BY created_at, id", userId))
+    return userId(whose).compose(userId -> db.run("SELECT id, scope, created_at, revoked_at FROM api_tokens"
+            + " WHERE user_id = ? ORDER BY created_at, id", userId))
         .map(rows -> {
           List<TokenInfo> tokens = new ArrayList<>();
-          rows.forEach(row -> tokens.add(new TokenInfo(row.getString(0), row.getString(1), row.getString(2))));
+          rows.forEach(row -> tokens.add(new TokenInfo(row.getString(0), TokenScope.of(row.getString(1)),
+              row.getString(2), row.getString(3))));
           return tokens;
         });
   }
@@ -54,10 +57,10 @@ final class ApiTokens {
             .map(row -> row.getString(0));
   }
 
-  Future<User> find(TokenHash token) {
-    return db.one("Unknown or revoked token", "SELECT u.id, u.email, u.created_at FROM api_tokens t"
+  Future<TokenUser> find(TokenHash token) {
+    return db.one("Unknown or revoked token", "SELECT u.id, u.email, u.created_at, t.scope FROM api_tokens t"
             + " JOIN users u ON u.id = t.user_id WHERE t.token_hash = ? AND t.revoked_at IS NULL", token.tokenHash())
-        .map(UserStore::user);
+        .map(row -> new TokenUser(UserStore.user(row), TokenScope.of(row.getString(3))));
   }
 
   Future<Void> revoke(TokenId token) {

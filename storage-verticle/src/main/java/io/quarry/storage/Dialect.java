@@ -20,7 +20,8 @@ enum Dialect {
       Migration.of("db/sqlite/V6__answer_numbers_and_sources.sql"),
       Migration.of("db/sqlite/V7__invite_hashes.sql", InviteCodes::hashStored),
       Migration.of("db/sqlite/V8__api_tokens.sql"), Migration.of("db/sqlite/V9__usage_estimated.sql"),
-      Migration.of("db/sqlite/V10__search_folded.sql", SearchText::foldStored))),
+      Migration.of("db/sqlite/V10__search_folded.sql", SearchText::foldStored),
+      Migration.of("db/sqlite/V11__token_scopes.sql"))),
 
   /**
    * Read-committed transactions that lock the row a check and its write depend on (the conversation, the account,
@@ -36,7 +37,8 @@ enum Dialect {
       Migration.of("db/postgres/V6__invite_hashes.sql", InviteCodes::hashStored),
       Migration.of("db/postgres/V7__api_tokens.sql"),
       Migration.of("db/postgres/V8__usage_estimated.sql"),
-      Migration.of("db/postgres/V9__search_folded.sql", SearchText::foldStored)));
+      Migration.of("db/postgres/V9__search_folded.sql", SearchText::foldStored),
+      Migration.of("db/postgres/V10__token_scopes.sql")));
 
   /** Any number that names Quarry's migrations among a database's advisory locks. */
   private static final long MIGRATION_LOCK = 0x5155_4152_5259L;
