@@ -213,7 +213,9 @@ class PrivateClusterTest {
     static List<String> on(int port) throws IOException {
       List<String> addresses = new ArrayList<>();
       for (String table : new String[] {"/proc/net/tcp", "/proc/net/tcp6"}) {
-        for (String line : Files.readAllLines(Path.of(table)).subList(1, Files.readAllLines(Path.of(table)).size())) {
+        // Read once: the table changes as connections come and go, so a second read may be shorter than the first.
+        List<String> lines = Files.readAllLines(Path.of(table));
+        for (String line : lines.subList(1, lines.size())) {
           String[] fields = line.trim().split("\\s+");
           String[] local = fields[1].split(":");
           if (fields[3].equals(LISTEN) && Integer.parseInt(local[1], 16) == port) {
