@@ -2,13 +2,17 @@ package io.quarry.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.bus.ApiOps;
+import io.quarry.bus.Bus;
 import io.quarry.bus.ChartSpec;
+import io.quarry.bus.StorageOps;
 import io.quarry.testing.ParquetFixtures;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
+import java.util.UUID;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -111,6 +115,26 @@ class ChartApiTest extends ChatTestBase {
         + " VARCHAR");
     assertThat(chart("no-such-result", new JsonObject().put("chart_type", "bar").put("x", "label").put("y", "n"))
         .statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  @DisplayName("another user's result is not found, the same as one that does not exist, and nothing of it is drawn")
+  void othersResult() {
+    Bus bus = new Bus(chat.node.vertx());
+    String invite = StorageOps.INVITE_CREATE.call(bus, null).await().code();
+    String other = StorageOps.USER_CREATE.call(bus, new StorageOps.NewUser("other-" + UUID.randomUUID()
+        + "@example.com", "not-a-hash", invite)).await().id();
+    String theirs = ApiOps.CONVERSATION_CREATE.call(bus, new ApiOps.CreateConversation(other, null, "Theirs")).await()
+        .id();
+    String resultId = ApiOps.QUERY_RUN.call(bus, new ApiOps.Query(other, theirs, "SELECT 'a' AS label, 1 AS n")).await()
+        .id();
+
+    HttpResponse<Buffer> refused = chart(resultId, new JsonObject().put("chart_type", "bar").put("x", "label")
+        .put("y", "n"));
+
+    assertThat(refused.statusCode()).isEqualTo(404);
+    assertThat(refused.bodyAsString()).isEqualTo(chart("no-such-result", new JsonObject().put("chart_type", "bar")
+        .put("x", "label").put("y", "n")).bodyAsString()).doesNotContain("label");
   }
 
   @Test
