@@ -52,9 +52,7 @@ final class Auth {
   private Future<User> userOf(RoutingContext ctx) {
     String bearer = bearer(ctx);
     if (bearer != null) {
-      return storage.tokenUser(Sha256.hex(bearer))
-          .recover(e -> Failure.classify(e) == Failure.NOT_FOUND ? Future.failedFuture(
-              new QuarryException(Failure.UNAUTHORIZED, BridgeConnection.BAD_TOKEN)) : Future.failedFuture(e))
+      return BridgeConnection.unknownRefused(storage.tokenUser(Sha256.hex(bearer)))
           .map(found -> {
             ctx.put(SCOPE_KEY, found.scope());
             return found.user();

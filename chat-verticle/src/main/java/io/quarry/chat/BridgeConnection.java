@@ -247,9 +247,13 @@ final class BridgeConnection {
 
   /** The token's user; UNAUTHORIZED once it is revoked (or was never known). */
   private Future<TokenUser> user(String hash) {
-    return StorageOps.TOKEN_FIND.call(bus, new TokenHash(hash))
-        .recover(e -> Failure.classify(e) == Failure.NOT_FOUND
-            ? Future.failedFuture(new QuarryException(Failure.UNAUTHORIZED, BAD_TOKEN)) : Future.failedFuture(e));
+    return unknownRefused(StorageOps.TOKEN_FIND.call(bus, new TokenHash(hash)));
+  }
+
+  /** A token look-up that found none fails UNAUTHORIZED {@link #BAD_TOKEN}, at every door that takes tokens. */
+  static Future<TokenUser> unknownRefused(Future<TokenUser> lookup) {
+    return lookup.recover(e -> Failure.classify(e) == Failure.NOT_FOUND
+        ? Future.failedFuture(new QuarryException(Failure.UNAUTHORIZED, BAD_TOKEN)) : Future.failedFuture(e));
   }
 
   /**
