@@ -277,6 +277,11 @@ class PublicApiTest extends ChatTestBase {
         "Field 'sql' must be at most 100,000 characters");
     assertThat(Failure.classify(failure(ApiOps.QUERY_RUN.call(bus, new Query(me, conversation,
         "SELECT salary FROM table1"))))).isEqualTo(Failure.SQL);
+    QueryResult stored = ApiOps.RESULT_GET.call(bus, new StorageOps.ResultRef(me, result.id())).await();
+    assertThat(stored.rowValues()).isEqualTo(result.rowValues());
+    assertThat(stored.sql()).isEqualTo(padded);
+    assertFails(ApiOps.RESULT_GET.call(bus, new StorageOps.ResultRef(other, result.id())), Failure.NOT_FOUND,
+        "Result not found");
 
     QueryResult exported = ApiOps.QUERY_EXPORT.call(bus, new ExportQuery(me, conversation,
         "SELECT name FROM table1 ORDER BY name", "csv")).await();

@@ -25,6 +25,7 @@ public final class Addresses {
   public static final String API_DATASET_REMOVE = "api.dataset.remove";
   public static final String API_QUERY_RUN = "api.query.run";
   public static final String API_QUERY_EXPORT = "api.query.export";
+  public static final String API_RESULT_GET = "api.result.get";
   public static final String API_TURN_START = "api.turn.start";
   public static final String API_TURN_STOP = "api.turn.stop";
   public static final String API_TURN_CONTINUE = "api.turn.continue";

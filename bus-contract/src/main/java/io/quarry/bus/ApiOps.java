@@ -181,6 +181,13 @@ public final class ApiOps {
   public static final Operation<ExportQuery, QueryResult> QUERY_EXPORT = Operation.of(API_QUERY_EXPORT,
       ExportQuery.CODEC, RESULT, QUERY_WAIT_MS, Resend.NEVER);
 
+  /**
+   * A stored result (a query's, or one of an answer's SQL runs) by its id, with its rows (at most
+   * {@link QueryResult#MAX_ROWS}). NOT_FOUND when it is not the user's.
+   */
+  public static final Operation<StorageOps.ResultRef, QueryResult> RESULT_GET = read(API_RESULT_GET,
+      StorageOps.ResultRef.CODEC, RESULT);
+
   // Turns: the answer streams as events on Addresses.chatEvents(user_id)
 
   /**
@@ -214,7 +221,7 @@ public final class ApiOps {
   /** Every public operation, for whoever serves, documents or forwards them (a bridge permits these alone). */
   public static final List<Operation<?, ?>> ALL = List.of(USER_LOCAL, USER_FIND, CONVERSATION_CREATE, CONVERSATION_LIST,
       CONVERSATION_GET, CONVERSATION_RENAME, CONVERSATION_DELETE, DATASET_ADD, DATASET_LIST, DATASET_RENAME,
-      DATASET_REFRESH, DATASET_REMOVE, QUERY_RUN, QUERY_EXPORT, TURN_START, TURN_CONTINUE, TURN_STOP,
+      DATASET_REFRESH, DATASET_REMOVE, QUERY_RUN, QUERY_EXPORT, RESULT_GET, TURN_START, TURN_CONTINUE, TURN_STOP,
       USAGE_GET, PING);
 
   /** Safe to deliver twice: it reads, or sets what it sets again, or names what it makes. */

@@ -52,6 +52,7 @@ class RequestFieldsTest {
     FILLED.put(ApiOps.DATASET_REMOVE, new DatasetRef("u", "c", "d"));
     FILLED.put(ApiOps.QUERY_RUN, new Query("u", "c", "SELECT 1"));
     FILLED.put(ApiOps.QUERY_EXPORT, new ExportQuery("u", "c", "SELECT 1", "csv"));
+    FILLED.put(ApiOps.RESULT_GET, new StorageOps.ResultRef("u", "r"));
     FILLED.put(ApiOps.TURN_START, new StartTurn("u", "c", "Hello"));
     FILLED.put(ApiOps.TURN_CONTINUE, new LlmOps.ContinueTurn("u", "c", "m"));
     FILLED.put(ApiOps.TURN_STOP, new ConversationRef("u", "c"));

@@ -75,6 +75,7 @@ final class BusApi {
         () -> datasets.remove(r.userId(), r.conversationId(), r.datasetId())));
     bus.serve(ApiOps.QUERY_RUN, this::query);
     bus.serve(ApiOps.QUERY_EXPORT, this::export);
+    bus.serve(ApiOps.RESULT_GET, r -> storage.result(r.userId(), r.resultId()));
     bus.serve(ApiOps.TURN_START, r -> draining.get() ? refused(Failure.UNAVAILABLE, LlmClient.RESTARTING)
         : writes.change(r.userId(), () -> llm.start(r.userId(), r.conversationId(), r.content())));
     bus.serve(ApiOps.TURN_CONTINUE, r -> draining.get() ? refused(Failure.UNAVAILABLE, LlmClient.RESTARTING)
