@@ -70,7 +70,7 @@ final class Auth {
   }
 
   /** The token of {@code Authorization: Bearer <token>}, or null when the request carries none. */
-  private static String bearer(RoutingContext ctx) {
+  static String bearer(RoutingContext ctx) {
     String header = ctx.request().getHeader("Authorization");
     String scheme = "Bearer";
     if (header == null || !header.regionMatches(true, 0, scheme, 0, scheme.length())

@@ -16,7 +16,7 @@ import io.vertx.core.json.JsonObject;
 public record ChatSettings(String host, int port, String authMode, String publicOrigins, NodeInfo node, int maxBodyBytes,
     String samplesBaseUrl, long pingIntervalMs, int maxConnections, long headerTimeoutMs, long idleTimeoutMs,
     int writesPerMinute, int writeBurst, int passwordHashThreads, int passwordHashQueue, SignIn signIn,
-    QueryTimeouts timeouts, Exports exports, BridgeSettings bridge) {
+    QueryTimeouts timeouts, Exports exports, BridgeSettings bridge, McpSettings mcp) {
 
   /**
    * The event-bus bridge ({@link Bridge}): off when {@code port} is 0; TLS when a certificate and key are named (PEM),
@@ -52,15 +52,30 @@ public record ChatSettings(String host, int port, String authMode, String public
   record SignIn(Throttle.Rule account, Throttle.Rule address, long forgetMs, boolean trustProxy) {
   }
 
+  /**
+   * The MCP server at {@code /mcp} (the {@code mcp} section, which a node hands its web role): off unless enabled.
+   * {@code run_sql} answers {@code defaultRows} rows unless asked for up to {@code maxRows}, and no more than
+   * {@code maxChars} characters of them.
+   */
+  record McpSettings(boolean enabled, int defaultRows, int maxRows, int maxChars) {
+  }
+
+  private static McpSettings mcp(JsonObject config) {
+    JsonObject m = Defaults.section("mcp", config == null ? null : config.getJsonObject("mcp"));
+    return new McpSettings(m.getBoolean("enabled"), m.getInteger("defaultRows"), m.getInteger("maxRows"),
+        m.getInteger("maxChars"));
+  }
+
   private static Exports exports(JsonObject config) {
     JsonObject e = Defaults.section("export", config == null ? null : config.getJsonObject("export"));
     return new Exports(e.getLong("maxRows"), e.getLong("maxBytes"), e.getInteger("maxConcurrentPerUser"),
         e.getLong("minBytesPerSecond"), e.getLong("slowWindowMs"));
   }
 
-  /** From a node's whole configuration: the web role also reads its {@code export} section. */
+  /** From a node's whole configuration: the web role also reads its {@code export} and {@code mcp} sections. */
   public static ChatSettings of(JsonObject nodeConfig, NodeInfo node) {
-    return from(node.roleConfig(nodeConfig, "chat").put("export", nodeConfig.getJsonObject("export").copy()));
+    return from(node.roleConfig(nodeConfig, "chat").put("export", nodeConfig.getJsonObject("export").copy())
+        .put("mcp", nodeConfig.getJsonObject("mcp").copy()));
   }
 
   static ChatSettings from(JsonObject config) {
@@ -80,6 +95,6 @@ public record ChatSettings(String host, int port, String authMode, String public
             c.getString("bridgeHost"), c.getInteger("bridgePort"), c.getInteger("bridgeMaxConnections"),
             c.getInteger("bridgeMaxConnectionsPerUser"), c.getInteger("bridgeMaxWaiting"),
             c.getLong("bridgeMaxFrameMemory"), c.getLong("bridgeMaxFrameMemoryPerUser"), c.getLong("bridgeFrameTimeoutMs"),
-            c.getString("bridgeCertFile"), c.getString("bridgeKeyFile")));
+            c.getString("bridgeCertFile"), c.getString("bridgeKeyFile")), mcp(config));
   }
 }

@@ -157,6 +157,7 @@ public class ChatVerticle extends VerticleBase {
     // The same operations for applications on the event bus.
     new BusApi(new Bus(vertx), storage, datasets, llm, mode, settings.exports(), draining, writes,
         settings.node()).serve();
+    mcp(router, storage);
     router.get("/api/samples").handler(new SampleApi(this::samplesBaseUrl)::list);
     router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id()).map(LlmOps.Budget::toJson)));
     router.route("/api/*").failureHandler(HttpErrors::routerError);
@@ -167,6 +168,16 @@ public class ChatVerticle extends VerticleBase {
       router.errorHandler(status, HttpErrors::routerError);
     }
     return router;
+  }
+
+  /** The MCP server for agents, when enabled: its tools use the same public operations as the bus's clients. */
+  private void mcp(Router router, StorageClient storage) {
+    if (settings.mcp().enabled()) {
+      Bus bus = new Bus(vertx);
+      McpProtocol protocol = new McpProtocol(new McpTools(vertx, settings.mcp()), new McpResources(bus),
+          settings.node());
+      new McpEndpoint(vertx, storage, protocol, settings.maxBodyBytes()).mount(router);
+    }
   }
 
   /**

@@ -40,25 +40,32 @@ final class HttpErrors {
       return;
     }
     Failure kind = Failure.classify(failure);
-    String message = Failure.messageOf(failure);
-    String details = Failure.detailsOf(failure);
-    if (failure instanceof ReplyException re && re.failureType() != ReplyFailure.RECIPIENT_FAILURE) {
-      log.warn("{} {}: {}", ctx.request().method(), ctx.request().path(), message);
-      message = re.failureType() == ReplyFailure.NO_HANDLERS
-          ? "Service unavailable, try again shortly" : "Service timed out, try again shortly";
-      details = null;
-    } else if (kind == Failure.INTERNAL && !(failure instanceof QuarryException)
-        && !(failure instanceof ReplyException)) {
-      log.error("{} {} failed", ctx.request().method(), ctx.request().path(), failure);
-      message = "Internal error";
-      details = null;
-    }
-    JsonObject body = body(message, details);
+    Said said = said(failure, ctx.request().method() + " " + ctx.request().path());
+    JsonObject body = body(said.message(), said.details());
     // A conversation that is not yours is as absent as one that does not exist: nothing about a query to type.
     if (withType && kind != Failure.NOT_FOUND && kind != Failure.UNAUTHORIZED) {
       body.put("error_type", kind.errorType());
     }
     reply(ctx, status(kind), body);
+  }
+
+  /** What a caller is told of a failure: nothing of a bug or of the bus's inner workings, which go to the log. */
+  record Said(String message, String details) {
+  }
+
+  /** {@code what}: the request that failed, for the log. */
+  static Said said(Throwable failure, String what) {
+    if (failure instanceof ReplyException re && re.failureType() != ReplyFailure.RECIPIENT_FAILURE) {
+      log.warn("{}: {}", what, Failure.messageOf(failure));
+      return new Said(re.failureType() == ReplyFailure.NO_HANDLERS
+          ? "Service unavailable, try again shortly" : "Service timed out, try again shortly", null);
+    }
+    if (Failure.classify(failure) == Failure.INTERNAL && !(failure instanceof QuarryException)
+        && !(failure instanceof ReplyException)) {
+      log.error("{} failed", what, failure);
+      return new Said("Internal error", null);
+    }
+    return new Said(Failure.messageOf(failure), Failure.detailsOf(failure));
   }
 
   /** HTTP status of a domain failure: a wrong SQL statement is the client's error, like any validation. */

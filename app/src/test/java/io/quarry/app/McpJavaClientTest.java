@@ -1,0 +1,306 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.ReadResourceRequest;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.modelcontextprotocol.spec.McpSchema.TextResourceContents;
+import io.quarry.bus.ApiOps;
+import io.quarry.bus.ApiOps.CreateConversation;
+import io.quarry.bus.Bus;
+import io.quarry.bus.StorageOps;
+import io.quarry.testing.FakeGemini;
+import io.quarry.testing.ParquetFixtures;
+import io.quarry.testing.ParquetServer;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Quarry's MCP server through the official Java client (io.modelcontextprotocol.sdk:mcp), as an agent on the JVM uses
+ * it: the tools with their schemas (the client checks each structured answer against its tool's output schema), a
+ * conversation made, a Parquet file added, SQL run and a question answered through MCP alone; resources; every
+ * refusal: the wrong scope, a revoked token, none, another user's conversation, bad arguments, an unknown tool.
+ */
+class McpJavaClientTest {
+
+  @TempDir
+  static Path dir;
+
+  static Vertx outside;
+  static FakeGemini gemini;
+  static ParquetServer files;
+  static Map<String, String> env;
+  static Node node;
+  static Bus bus;
+
+  @BeforeAll
+  static void start() {
+    outside = Vertx.vertx();
+    gemini = FakeGemini.start(outside);
+    files = ParquetServer.start(outside);
+    env = TestNodes.env(dir);
+    env.put("QUARRY_AUTH_MODE", "password");
+    env.put("QUARRY_LOCAL_WORKERS", "1");
+    env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
+    env.put("GEMINI_API_KEY", "test-key");
+    env.put("GEMINI_BASE_URL", gemini.baseUrl());
+    env.put("QUARRY_LLM_RETRIES", "0");
+    env.put("QUARRY_MCP_ENABLED", "true");
+    node = TestNodes.start(env, dir);
+    bus = new Bus(node.vertx());
+    files.route("/people.parquet").content(ParquetFixtures.people(dir));
+  }
+
+  @AfterAll
+  static void stop() {
+    node.stop().await();
+    outside.close().await();
+  }
+
+  /** A new user and a token of theirs of {@code scope}: [user id, token, token id]. */
+  static List<String> userWithToken(String scope) {
+    String email = "mcp-" + UUID.randomUUID() + "@example.com";
+    String invite = StorageOps.INVITE_CREATE.call(bus, null).await().code();
+    String id = StorageOps.USER_CREATE.call(bus, new StorageOps.NewUser(email, "not-a-hash", invite)).await().id();
+    List<String> made = TokenCommand.run(env, "token", "create", "--user", email, "--scope", scope, "--config",
+        dir.resolve("absent.json").toString()).await().lines().toList();
+    return List.of(id, made.get(0).substring("token ".length()), made.get(1).substring("id ".length()));
+  }
+
+  static McpSyncClient client(String token, List<McpSchema.ProgressNotification> progress) {
+    HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
+        .builder("http://127.0.0.1:" + node.httpPort()).endpoint("/mcp")
+        .httpRequestCustomizer((request, method, uri, body, context) -> {
+          if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+          }
+        }).build();
+    return McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60)).enableCallToolSchemaCaching(true)
+        .progressConsumer(progress::add).build();
+  }
+
+  static CallToolResult call(McpSyncClient client, String tool, Map<String, Object> arguments) {
+    return client.callTool(CallToolRequest.builder().name(tool).arguments(arguments).build());
+  }
+
+  @SuppressWarnings("unchecked")
+  static JsonObject structured(CallToolResult result) {
+    assertThat(result.isError()).as(text(result)).isFalse();
+    JsonObject json = new JsonObject((Map<String, Object>) result.structuredContent());
+    assertThat(new JsonObject(text(result))).as("the text is the same answer, for clients before 2025-06-18")
+        .isEqualTo(json);
+    return json;
+  }
+
+  static String text(CallToolResult result) {
+    return ((TextContent) result.content().get(0)).text();
+  }
+
+  static String refusal(CallToolResult result) {
+    assertThat(result.isError()).as(text(result)).isTrue();
+    return text(result);
+  }
+
+  @Test
+  @DisplayName("an agent's whole flow through MCP alone: tools with schemas, a conversation, a Parquet file, SQL, a"
+      + " question answered with its text streamed as progress, its SQL and checked numbers; resources")
+  void wholeFlow() {
+    List<String> me = userWithToken("chat");
+    List<McpSchema.ProgressNotification> progress = Collections.synchronizedList(new ArrayList<>());
+    try (McpSyncClient client = client(me.get(1), progress)) {
+      McpSchema.InitializeResult init = client.initialize();
+      assertThat(init.protocolVersion()).isEqualTo("2025-11-25");
+      assertThat(init.serverInfo().name()).isEqualTo("quarry");
+      List<McpSchema.Tool> tools = client.listTools().tools();
+      assertThat(tools).extracting(McpSchema.Tool::name).containsExactly("list_conversations", "create_conversation",
+          "add_dataset", "list_datasets", "describe_dataset", "run_sql", "ask");
+      assertThat(tools).allSatisfy(t -> {
+        assertThat(t.inputSchema()).containsEntry("type", "object");
+        assertThat(t.outputSchema()).containsEntry("type", "object");
+        assertThat(t.description()).isNotBlank();
+      });
+
+      JsonObject made = structured(call(client, "create_conversation", Map.of("title", "People")));
+      String conversation = made.getString("id");
+      assertThat(structured(call(client, "list_conversations", Map.of())).getJsonArray("conversations"))
+          .extracting(c -> ((JsonObject) c).getString("title")).containsExactly("People");
+
+      JsonObject added = structured(call(client, "add_dataset", Map.of("conversation_id", conversation,
+          "url", files.url("/people.parquet"))));
+      assertThat(added.getString("table")).isEqualTo("table1");
+      assertThat(added.getLong("row_count")).isEqualTo(100);
+      assertThat(added.getJsonArray("columns")).isNotEmpty();
+      JsonObject described = structured(call(client, "describe_dataset", Map.of("conversation_id", conversation,
+          "dataset", "table1")));
+      assertThat(described).isEqualTo(added);
+      assertThat(structured(call(client, "list_datasets", Map.of("conversation_id", conversation)))
+          .getJsonArray("datasets")).containsExactly(added);
+
+      JsonObject counted = structured(call(client, "run_sql", Map.of("conversation_id", conversation,
+          "sql", "SELECT count(*) AS n FROM table1")));
+      assertThat(counted.getJsonArray("rows")).isEqualTo(new JsonArray().add(new JsonArray().add(100)));
+      assertThat(counted.getLong("total_rows")).isEqualTo(1);
+      assertThat(counted.getBoolean("truncated")).isFalse();
+      JsonObject source = counted.getJsonArray("sources").getJsonObject(0);
+      assertThat(source.getString("table")).isEqualTo("table1");
+      assertThat(source.getString("url")).isEqualTo(files.url("/people.parquet"));
+      assertThat(source.getString("etag")).isNotBlank();
+
+      gemini.next().call("execute_sql", new JsonObject().put("query", "SELECT count(*) AS n FROM table1"))
+          .usage(10, 1);
+      gemini.next().answer("There are ", "100 people.").usage(30, 5);
+      CallToolResult asked = client.callTool(CallToolRequest.builder().name("ask")
+          .arguments(Map.of("conversation_id", conversation, "question", "How many people?"))
+          .progressToken("ask-1").build());
+      JsonObject answer = structured(asked);
+      assertThat(answer.getString("text")).isEqualTo("There are 100 people.");
+      assertThat(answer.getString("status")).isEqualTo("complete");
+      assertThat(answer.getJsonArray("sql")).containsExactly("SELECT count(*) AS n FROM table1");
+      assertThat(answer.getJsonArray("result_ids")).hasSize(1);
+      assertThat(answer.getJsonObject("numbers").getInteger("matched")).isEqualTo(1);
+      assertThat(progress).extracting(McpSchema.ProgressNotification::message).containsExactly("There are ",
+          "100 people.");
+      assertThat(progress).extracting(McpSchema.ProgressNotification::progressToken).containsOnly("ask-1");
+      assertThat(progress).extracting(McpSchema.ProgressNotification::progress).containsExactly(10.0, 21.0);
+
+      resources(client, conversation, answer.getJsonArray("result_ids").getString(0));
+    }
+  }
+
+  private static void resources(McpSyncClient client, String conversation, String resultId) {
+    assertThat(client.listResourceTemplates().resourceTemplates()).extracting(McpSchema.ResourceTemplate::uriTemplate)
+        .containsExactly("quarry://conversations/{conversation_id}/messages", "quarry://results/{result_id}/rows.csv");
+    String messagesUri = "quarry://conversations/" + conversation + "/messages";
+    assertThat(client.listResources().resources()).extracting(McpSchema.Resource::uri).containsExactly(messagesUri);
+    JsonObject messages = new JsonObject(read(client, messagesUri));
+    assertThat(messages.getJsonArray("messages")).extracting(m -> ((JsonObject) m).getString("content"))
+        .containsExactly("How many people?", "There are 100 people.");
+    assertThat(read(client, "quarry://results/" + resultId + "/rows.csv")).isEqualTo("n\r\n100\r\n");
+    assertThatThrownBy(() -> read(client, "quarry://results/" + UUID.randomUUID() + "/rows.csv"))
+        .isInstanceOfSatisfying(McpError.class, e -> assertThat(e.getJsonRpcError().code()).isEqualTo(-32002));
+  }
+
+  private static String read(McpSyncClient client, String uri) {
+    McpSchema.ReadResourceResult read = client.readResource(new ReadResourceRequest(uri));
+    return ((TextResourceContents) read.contents().get(0)).text();
+  }
+
+  @Test
+  @DisplayName("run_sql answers max_rows rows (200 unless asked, at most 2,000: past the 1,000 stored, in the result's"
+      + " order) and no more than 50,000 characters of them, saying which limit cut them")
+  void rowLimits() {
+    List<String> me = userWithToken("query");
+    String conversation = ApiOps.CONVERSATION_CREATE.call(bus, new CreateConversation(me.get(0), null, null)).await()
+        .id();
+    try (McpSyncClient client = client(me.get(1), new ArrayList<>())) {
+      client.initialize();
+      String numbers = "SELECT range AS n FROM range(3000) ORDER BY n";
+      JsonObject first = structured(call(client, "run_sql", Map.of("conversation_id", conversation, "sql", numbers)));
+      assertThat(first.getJsonArray("rows")).hasSize(200);
+      assertThat(first.getLong("total_rows")).isEqualTo(3000);
+      assertThat(first.getString("truncated_by")).isEqualTo("max_rows");
+
+      JsonObject most = structured(call(client, "run_sql", Map.of("conversation_id", conversation, "sql", numbers,
+          "max_rows", 2000)));
+      JsonArray rows = most.getJsonArray("rows");
+      assertThat(rows).hasSize(2000);
+      for (int i = 0; i < rows.size(); i++) {
+        assertThat(rows.getJsonArray(i).getLong(0)).isEqualTo(i);
+      }
+      assertThat(refusal(call(client, "run_sql", Map.of("conversation_id", conversation, "sql", numbers,
+          "max_rows", 2001)))).isEqualTo("Field 'max_rows' must be a whole number from 1 to 2,000");
+      assertThat(refusal(call(client, "run_sql", Map.of("conversation_id", conversation, "sql", numbers,
+          "max_rows", 0)))).isEqualTo("Field 'max_rows' must be a whole number from 1 to 2,000");
+
+      JsonObject wide = structured(call(client, "run_sql", Map.of("conversation_id", conversation,
+          "sql", "SELECT repeat('x', 1000) AS text FROM range(100)")));
+      assertThat(wide.getString("truncated_by")).isEqualTo("max_chars");
+      assertThat(wide.getJsonArray("rows").encode().length()).isLessThanOrEqualTo(50_000);
+      assertThat(wide.getJsonArray("rows").encode().length() + 1_010).isGreaterThan(50_000);
+    }
+  }
+
+  @Test
+  @DisplayName("refusals: a read token lists but runs no SQL and asks nothing (saying which scope it needs); another"
+      + " user's conversation is not found; bad SQL, a missing or unknown argument are the tool's error in Quarry's"
+      + " words; an unknown tool is the protocol's error")
+  void refusals() {
+    List<String> reader = userWithToken("read");
+    List<String> other = userWithToken("chat");
+    String theirs = ApiOps.CONVERSATION_CREATE.call(bus, new CreateConversation(other.get(0), null, "Theirs")).await()
+        .id();
+    String mine = ApiOps.CONVERSATION_CREATE.call(bus, new CreateConversation(reader.get(0), null, "Mine")).await()
+        .id();
+    try (McpSyncClient client = client(reader.get(1), new ArrayList<>())) {
+      client.initialize();
+      assertThat(structured(call(client, "list_conversations", Map.of())).getJsonArray("conversations"))
+          .extracting(c -> ((JsonObject) c).getString("id")).containsExactly(mine);
+      assertThat(refusal(call(client, "run_sql", Map.of("conversation_id", mine, "sql", "SELECT 1"))))
+          .isEqualTo("This token's scope is read, and this needs query");
+      assertThat(refusal(call(client, "ask", Map.of("conversation_id", mine, "question", "Hi?"))))
+          .isEqualTo("This token's scope is read, and this needs chat");
+      assertThat(refusal(call(client, "create_conversation", Map.of())))
+          .isEqualTo("This token's scope is read, and this needs query");
+      assertThat(refusal(call(client, "list_datasets", Map.of("conversation_id", theirs))))
+          .isEqualTo("Conversation not found");
+      assertThat(refusal(call(client, "list_datasets", Map.of()))).isEqualTo("Field 'conversation_id' is required");
+      assertThat(refusal(call(client, "list_datasets", Map.of("conversation_id", mine, "limit", 3))))
+          .isEqualTo("Unknown argument 'limit': list_datasets takes conversation_id");
+      assertThatThrownBy(() -> call(client, "drop_everything", Map.of()))
+          .isInstanceOfSatisfying(McpError.class, e -> assertThat(e.getJsonRpcError().code()).isEqualTo(-32602));
+    }
+    try (McpSyncClient client = client(other.get(1), new ArrayList<>())) {
+      client.initialize();
+      String bad = refusal(call(client, "run_sql", Map.of("conversation_id", theirs, "sql", "SELECT nope")));
+      assertThat(bad).contains("nope");
+    }
+  }
+
+  private static void unauthorized(Throwable e) {
+    Throwable cause = e;
+    while (cause != null && !(cause instanceof McpHttpClientTransportAuthorizationException)) {
+      cause = cause.getCause();
+    }
+    assertThat(cause).as("an authorization error").isNotNull();
+    assertThat(((McpHttpClientTransportAuthorizationException) cause).getResponseInfo().statusCode()).isEqualTo(401);
+  }
+
+  @Test
+  @DisplayName("no token, an unknown one and a revoked one are refused (401) before any tool: the client cannot start")
+  void tokens() {
+    List<String> me = userWithToken("chat");
+    try (McpSyncClient client = client(me.get(1), new ArrayList<>())) {
+      client.initialize();
+      TokenCommand.run(env, "token", "revoke", me.get(2), "--config", dir.resolve("absent.json").toString()).await();
+      assertThatThrownBy(() -> call(client, "list_conversations", Map.of())).satisfies(McpJavaClientTest::unauthorized);
+    }
+    for (String token : new String[] {null, "qt_not-a-token"}) {
+      try (McpSyncClient client = client(token, new ArrayList<>())) {
+        assertThatThrownBy(client::initialize).satisfies(McpJavaClientTest::unauthorized);
+      }
+    }
+  }
+}
