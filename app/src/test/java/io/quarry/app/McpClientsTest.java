@@ -24,14 +24,16 @@ import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -39,12 +41,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Quarry's MCP server through the official Java client (io.modelcontextprotocol.sdk:mcp), as an agent on the JVM uses
- * it: the tools with their schemas (the client checks each structured answer against its tool's output schema), a
+ * Quarry's MCP server through the official clients: TypeScript's (@modelcontextprotocol/sdk, run by Node.js as an
+ * agent's program runs it) and Java's (io.modelcontextprotocol.sdk:mcp), as agents use them: the tools with their schemas (the client checks each structured answer against its tool's output schema), a
  * conversation made, a Parquet file added, SQL run and a question answered through MCP alone; resources; every
  * refusal: the wrong scope, a revoked token, none, another user's conversation, bad arguments, an unknown tool.
  */
-class McpJavaClientTest {
+class McpClientsTest {
 
   @TempDir
   static Path dir;
@@ -82,12 +84,21 @@ class McpJavaClientTest {
 
   /** A new user and a token of theirs of {@code scope}: [user id, token, token id]. */
   static List<String> userWithToken(String scope) {
-    String email = "mcp-" + UUID.randomUUID() + "@example.com";
+    return userWithToken(scope, "mcp-" + UUID.randomUUID() + "@example.com");
+  }
+
+  static List<String> userWithToken(String scope, String email) {
     String invite = StorageOps.INVITE_CREATE.call(bus, null).await().code();
     String id = StorageOps.USER_CREATE.call(bus, new StorageOps.NewUser(email, "not-a-hash", invite)).await().id();
+    List<String> made = token(email, scope);
+    return List.of(id, made.get(0), made.get(1));
+  }
+
+  /** [token, token id] of a new token of the user's. */
+  static List<String> token(String email, String scope) {
     List<String> made = TokenCommand.run(env, "token", "create", "--user", email, "--scope", scope, "--config",
         dir.resolve("absent.json").toString()).await().lines().toList();
-    return List.of(id, made.get(0).substring("token ".length()), made.get(1).substring("id ".length()));
+    return List.of(made.get(0).substring("token ".length()), made.get(1).substring("id ".length()));
   }
 
   static McpSyncClient client(String token, List<McpSchema.ProgressNotification> progress) {
@@ -279,6 +290,55 @@ class McpJavaClientTest {
     }
   }
 
+  @Test
+  @DisplayName("the TypeScript SDK's client: no token or an unknown one cannot connect (401); with one, the tools with"
+      + " schemas, a conversation, a Parquet file, SQL and its error, a question streamed as progress, a result's CSV;"
+      + " an unknown tool or resource is the protocol's error; a read token lists but runs no SQL")
+  void typescriptClient() throws Exception {
+    String email = "ts-" + UUID.randomUUID() + "@example.com";
+    List<String> me = userWithToken("chat", email);
+    String reader = token(email, "read").get(0);
+    gemini.next().call("execute_sql", new JsonObject().put("query", "SELECT count(*) AS n FROM table1")).usage(10, 1);
+    gemini.next().answer("There are ", "100 people.").usage(30, 5);
+
+    JsonObject out = runNode(Map.of("MCP_URL", "http://127.0.0.1:" + node.httpPort() + "/mcp", "TOKEN", me.get(1),
+        "READ_TOKEN", reader, "DATASET_URL", files.url("/people.parquet"), "QUESTION", "How many people?"));
+
+    assertThat(out.getJsonObject("noToken").getInteger("code")).isEqualTo(401);
+    assertThat(out.getJsonObject("noToken").getString("message")).contains("MCP needs an API token");
+    assertThat(out.getJsonObject("badToken").getString("message")).contains("Unknown or revoked token");
+    assertThat(out.getJsonObject("version").getString("name")).isEqualTo("quarry");
+    assertThat(out.getJsonArray("tools")).hasSize(7).allSatisfy(t -> assertThat((JsonObject) t)
+        .isEqualTo(new JsonObject().put("name", ((JsonObject) t).getString("name")).put("input", "object")
+            .put("output", "object")));
+    assertThat(out.getJsonObject("dataset").getString("table")).isEqualTo("table1");
+    assertThat(out.getJsonObject("described")).isEqualTo(out.getJsonObject("dataset"));
+    assertThat(out.getJsonObject("sql").getJsonArray("rows")).isEqualTo(new JsonArray().add(new JsonArray().add(100)));
+    assertThat(out.getJsonObject("sqlError").getString("error")).contains("nope");
+    assertThat(out.getJsonArray("progress")).containsExactly("There are ", "100 people.");
+    assertThat(out.getJsonObject("answer").getString("text")).isEqualTo("There are 100 people.");
+    assertThat(out.getString("csv")).isEqualTo("n\r\n100\r\n");
+    assertThat(out.getJsonArray("templates")).hasSize(2);
+    assertThat(out.getJsonObject("unknownTool").getInteger("code")).isEqualTo(-32602);
+    assertThat(out.getJsonObject("missingResource").getInteger("code")).isEqualTo(-32002);
+    assertThat(out.getJsonObject("readerList").getJsonArray("conversations")).hasSize(1);
+    assertThat(out.getJsonObject("readerSql")).isEqualTo(new JsonObject().put("error",
+        "This token's scope is read, and this needs query"));
+  }
+
+  private static JsonObject runNode(Map<String, String> vars) throws Exception {
+    Path script = Path.of(McpClientsTest.class.getResource("/mcp/client.mjs").toURI());
+    ProcessBuilder command = new ProcessBuilder("node", script.toString());
+    command.environment().putAll(vars);
+    Path stdout = dir.resolve("mcp-node.out");
+    Path stderr = dir.resolve("mcp-node.err");
+    Process process = command.redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+    assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the Node.js client ended").isTrue();
+    assertThat(process.exitValue()).as(Files.readString(stderr)).isZero();
+    List<String> lines = Files.readAllLines(stdout, StandardCharsets.UTF_8);
+    return new JsonObject(lines.get(lines.size() - 1));
+  }
+
   private static void unauthorized(Throwable e) {
     Throwable cause = e;
     while (cause != null && !(cause instanceof McpHttpClientTransportAuthorizationException)) {
@@ -295,11 +355,11 @@ class McpJavaClientTest {
     try (McpSyncClient client = client(me.get(1), new ArrayList<>())) {
       client.initialize();
       TokenCommand.run(env, "token", "revoke", me.get(2), "--config", dir.resolve("absent.json").toString()).await();
-      assertThatThrownBy(() -> call(client, "list_conversations", Map.of())).satisfies(McpJavaClientTest::unauthorized);
+      assertThatThrownBy(() -> call(client, "list_conversations", Map.of())).satisfies(McpClientsTest::unauthorized);
     }
     for (String token : new String[] {null, "qt_not-a-token"}) {
       try (McpSyncClient client = client(token, new ArrayList<>())) {
-        assertThatThrownBy(client::initialize).satisfies(McpJavaClientTest::unauthorized);
+        assertThatThrownBy(client::initialize).satisfies(McpClientsTest::unauthorized);
       }
     }
   }
