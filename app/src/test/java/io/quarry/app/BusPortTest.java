@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.testing.JarCommand;
+import io.vertx.core.Promise;
 import io.vertx.core.internal.VertxInternal;
+import io.vertx.core.spi.cluster.ClusterManager;
+import io.vertx.core.spi.cluster.NodeInfo;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -32,18 +36,31 @@ class BusPortTest {
 
   @Test
   @DisplayName("a clustered node's event bus listens on QUARRY_CLUSTER_BUS_PORT's range, on its first free port (the"
-      + " first is taken here), and the cluster knows it there")
+      + " first is taken here), and its worker process on the next free one: every bus of the node is in the range")
   void listensWhereTold() throws Exception {
-    int first = JarCommand.freeBlock(2);
+    int first = JarCommand.freeBlock(3);
     try (ServerSocket taken = new ServerSocket(first, 1, InetAddress.getByName("127.0.0.1"))) {
-      Node node = TestNodes.start(env(first + "-" + (first + 1)), dir, "--cluster", "--roles", "dataset");
+      Map<String, String> env = env(first + "-" + (first + 2));
+      env.put("QUARRY_LOCAL_WORKERS", "1");
+      Node node = TestNodes.start(env, dir, "--cluster", "--roles", "storage,worker");
       try {
-        assertThat(((VertxInternal) node.vertx()).clusterManager().getNodeInfo().port()).isEqualTo(first + 1);
+        ClusterManager cluster = ((VertxInternal) node.vertx()).clusterManager();
+        assertThat(cluster.getNodeInfo().port()).isEqualTo(first + 1);
+        assertThat(busPorts(cluster)).containsExactlyInAnyOrder(first + 1, first + 2);
         new Socket("127.0.0.1", first + 1).close();
       } finally {
         node.stop().await();
       }
     }
+  }
+
+  /** Where each member of the cluster (the node and its worker process) listens for the bus. */
+  private static List<Integer> busPorts(ClusterManager cluster) {
+    return cluster.getNodes().stream().map(id -> {
+      Promise<NodeInfo> info = Promise.promise();
+      cluster.getNodeInfo(id, info);
+      return info.future().await().port();
+    }).toList();
   }
 
   @ParameterizedTest
