@@ -46,13 +46,18 @@ final class Clustering {
     }
   }
 
-  /** Joins under {@code key}'s name; with its bus secret, this member's event bus takes only what carries it. */
+  /**
+   * Joins under {@code key}'s name; with its bus secret, this member's event bus takes only what carries it. Its bus
+   * listens on {@code cluster.busPort}, from {@code busPlace} in its range (see {@link BusPort#pick}).
+   */
   static Future<Joined> start(JsonObject cluster, ClusterKey key, Path configFile, VertxOptions options,
-      NodeMetrics metrics) {
+      NodeMetrics metrics, int busPlace) {
     Config hazelcast;
     try {
       hazelcast = hazelcastConfig(cluster, configFile).setClusterName(key.name());
-      options.setEventBusOptions(BusTls.options(Defaults.section("cluster", cluster), key.memberSecret() != null));
+      JsonObject section = Defaults.section("cluster", cluster);
+      options.setEventBusOptions(BusTls.options(section, key.memberSecret() != null)
+          .setPort(BusPort.parse(section.getString("busPort")).pick(section.getString("host"), busPlace)));
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }

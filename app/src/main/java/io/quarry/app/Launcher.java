@@ -69,6 +69,8 @@ public final class Launcher {
     Plan plan = Plan.of(args, config);
     plan.dataDirs(config).forEach(Launcher::ownDataDir);
     ClusterKey key = plan.clustered() ? plan.key(config.getJsonObject("cluster"), fromNode) : null;
+    // A wrong port is a configuration error, said before anything starts, clustered or not.
+    BusPort.parse(config.getJsonObject("cluster").getString("busPort"));
     NodeSettings settings = NodeSettings.from(config);
     return new Setup(args, config, settings, plan, vertxOptions(settings), key);
   }
@@ -87,7 +89,16 @@ public final class Launcher {
       return Future.succeededFuture(Clustering.Joined.alone(metrics.into(Vertx.builder(), setup.options()).build()));
     }
     return Clustering.start(setup.plan().cluster(setup.config().getJsonObject("cluster")), setup.key(),
-        setup.args().config(), setup.options(), metrics);
+        setup.args().config(), setup.options(), metrics, busPlace(setup));
+  }
+
+  /**
+   * A node's bus takes the first port of {@code cluster.busPort}'s range, and its worker process N (named
+   * {@code local-N}) starts looking N further, so that they do not all reach for the same port at once.
+   */
+  private static int busPlace(Setup setup) {
+    String name = setup.config().getJsonObject("worker").getString("name", "");
+    return setup.args().supervisor() != null && name.matches("local-\\d+") ? Integer.parseInt(name.substring(6)) : 0;
   }
 
   private static void announce(NodeInfo node, Plan plan) {

@@ -87,8 +87,9 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
     if (!privateCluster()) {
       return configured;
     }
+    // Its bus listens on loopback, for its own workers only: no firewall to open, so any free port.
     return configured.copy().put("name", "quarry-local").put("host", "127.0.0.1").put("members", "")
-        .put("heartbeatSeconds", 1).put("maxNoHeartbeatSeconds", 5);
+        .put("heartbeatSeconds", 1).put("maxNoHeartbeatSeconds", 5).put("busPort", "");
   }
 
   /**

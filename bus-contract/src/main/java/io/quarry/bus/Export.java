@@ -30,16 +30,38 @@ public record Export(String format, long maxRows, long maxBytes) {
     return new JsonObject().put(DONE, true);
   }
 
-  /** The file a worker wrote, as its reply's {@code export} says: where to read it, and what it holds. */
-  public record File(String address, String format, long rows, long bytes) {
+  /**
+   * The file a worker wrote, as its reply's {@code export} says: where to read it, and what it holds.
+   *
+   * @param sources the versions of the files its query read, as its result's {@link QueryResult#sourceList()}: compare
+   *     them with another result's ({@link #changed}) to know whether the two read the same data
+   */
+  public record File(String address, String format, long rows, long bytes, List<Source> sources) {
+
+    public File {
+      sources = sources == null ? List.of() : List.copyOf(sources);
+    }
+
+    /** As its worker writes it: the sources are known once the query's answer has them. */
+    public File(String address, String format, long rows, long bytes) {
+      this(address, format, rows, bytes, List.of());
+    }
+
+    /** An export's reply: its file, carrying the sources the reply names. */
+    public static File of(QueryResult result) {
+      File file = fromJson(result.export());
+      return file.sources.isEmpty() ? new File(file.address, file.format, file.rows, file.bytes, result.sourceList())
+          : file;
+    }
 
     public JsonObject toJson() {
-      return new JsonObject().put("address", address).put("format", format).put("rows", rows).put("bytes", bytes);
+      return new JsonObject().put("address", address).put("format", format).put("rows", rows).put("bytes", bytes)
+          .put("sources", Source.toJson(sources));
     }
 
     public static File fromJson(JsonObject json) {
       return new File(json.getString("address"), json.getString("format"), json.getLong("rows"),
-          json.getLong("bytes"));
+          json.getLong("bytes"), Source.of(json.getJsonArray("sources")));
     }
   }
 

@@ -80,6 +80,12 @@ public record QueryResult(
         newCreatedAt, note, sources, export);
   }
 
+  /** The same result, its {@code export} replaced. */
+  public QueryResult withExport(JsonObject newExport) {
+    return new QueryResult(id, conversationId, sql, columns, rows, totalRows, truncated, executionTimeMs, createdAt,
+        note, sources, newExport);
+  }
+
   /** The versions of the files it read. */
   public List<Source> sourceList() {
     return Source.of(sources);

@@ -111,8 +111,10 @@ final class BusApi {
     if (r.format() == null || !Export.FORMATS.contains(r.format())) {
       throw QuarryException.badRequest("Field 'format' must be csv, parquet or json");
     }
+    // The file carries the sources its query read, so that whoever holds only the file knows what data it holds.
     return datasets.export(r.userId(), r.conversationId(), sql,
-        new Export(r.format(), exports.maxRows(), exports.maxBytes()), "");
+        new Export(r.format(), exports.maxRows(), exports.maxBytes()), "")
+        .map(result -> result.withExport(Export.File.of(result).toJson()));
   }
 
   private static String uuid(String id) {

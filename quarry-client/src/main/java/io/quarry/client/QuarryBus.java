@@ -2,6 +2,7 @@ package io.quarry.client;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
+import com.hazelcast.partition.NoDataMemberInClusterException;
 import io.quarry.bus.MembersLeaving;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -40,6 +41,7 @@ public final class QuarryBus {
     EventBusOptions bus = eventBus(settings);
     return Vertx.builder().with(new VertxOptions().setEventBusOptions(bus)).withClusterManager(manager)
         .buildClustered()
+        .recover(e -> Future.failedFuture(alone(e) ? noNode(settings) : e))
         .compose(vertx -> {
           publishDepartures(vertx, manager);
           return checked(vertx, manager, settings, bus)
@@ -89,14 +91,30 @@ public final class QuarryBus {
       EventBusOptions bus) {
     List<String> others = manager.getNodes().stream().filter(node -> !node.equals(manager.getNodeId())).toList();
     if (others.isEmpty()) {
-      return Future.failedFuture(new IllegalStateException("No Quarry node in the cluster '" + settings.name()
-          + "': none answered at " + String.join(", ", settings.members()) + " (check the cluster's name and its"
-          + " members' addresses)"));
+      return Future.failedFuture(noNode(settings));
     }
     Promise<NodeInfo> info = Promise.promise();
     manager.getNodeInfo(others.get(0), info);
     return info.future().compose(node -> settings.tls() == null ? inClear(vertx, node) : withTls(vertx, bus, node))
         .map(vertx);
+  }
+
+  /**
+   * A lite member that met no member of its cluster (a wrong name or members list) is alone, and Hazelcast refuses the
+   * first cluster-wide map Vert.x writes while it joins: that means no Quarry node, not a Hazelcast fault.
+   */
+  private static boolean alone(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof NoDataMemberInClusterException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static IllegalStateException noNode(ClusterSettings settings) {
+    return new IllegalStateException("No Quarry node in the cluster '" + settings.name() + "': none answered at "
+        + String.join(", ", settings.members()) + " (check the cluster's name and its members' addresses)");
   }
 
   private static Future<Void> withTls(Vertx vertx, EventBusOptions bus, NodeInfo node) {

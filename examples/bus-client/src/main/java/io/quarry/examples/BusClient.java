@@ -24,14 +24,8 @@ import java.util.List;
  * An application that uses Quarry over the event bus. It joins the cluster with the bus's TLS, makes a conversation,
  * adds a Parquet file to it, runs a query, asks a question and prints the answer as it streams, then the user's usage.
  *
- * <p>Run it with the cluster's settings in the environment: {@code QUARRY_CLUSTER_NAME}, {@code QUARRY_CLUSTER_MEMBERS},
- * {@code APP_HOST} (this machine's address on the cluster's network), {@code APP_CLUSTER_PORT} (optional: where it
- * listens for the cluster; 5701 and up by default), {@code APP_KEY_FILE}, {@code APP_CERT_FILE},
- * {@code QUARRY_CLUSTER_CA_FILE}, and {@code USER_EMAIL} on a server whose users sign in with passwords:
- * <pre>
- * java -cp "target/classes:$(cat target/classpath)" io.quarry.examples.BusClient https://example.com/cities.parquet \
- *     "Which five cities are largest?"
- * </pre>
+ * <p>How to build and run it, and the settings it reads from the environment: this module's README.md, whose run
+ * command {@code BusClientIT} runs as it stands.
  */
 public final class BusClient {
 

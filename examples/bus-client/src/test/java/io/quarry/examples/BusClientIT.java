@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -125,6 +126,43 @@ class BusClientIT {
     } finally {
       vertx.close().await();
     }
+  }
+
+  @Test
+  @DisplayName("the README's run command, exactly as it stands, runs the example against the cluster from its build's"
+      + " target/classpath, which holds the jars the example runs with and no test jar")
+  void readme() throws Exception {
+    gemini.next().answer("The oldest ", "person is 80.").usage(30, 5);
+    Path example = Path.of(System.getProperty("example.dir"));
+    String command = Readme.shellBlock(example.resolve("README.md"), "## Run");
+    BusCertificates.Identity app = ca.issue("readme-app");
+    ProcessBuilder builder = new ProcessBuilder("bash", "-euo", "pipefail", "-c", command).directory(example.toFile())
+        .redirectOutput(dir.resolve("readme.out").toFile()).redirectError(dir.resolve("readme.err").toFile());
+    Map<String, String> env = builder.environment();
+    env.remove("USER_EMAIL");
+    // The README says "java": the one this test runs on.
+    String javaHome = System.getProperty("java.home");
+    env.put("PATH", Path.of(javaHome, "bin") + ":" + env.getOrDefault("PATH", "/usr/bin:/bin"));
+    env.putAll(Map.of("QUARRY_CLUSTER_NAME", name, "QUARRY_CLUSTER_MEMBERS", String.join(",", members),
+        "APP_HOST", "127.0.0.1", "APP_CLUSTER_PORT", String.valueOf(JarCommand.freeBlock(1)),
+        "APP_KEY_FILE", app.key().toString(), "APP_CERT_FILE", app.cert().toString(),
+        "QUARRY_CLUSTER_CA_FILE", app.ca().toString(), "PARQUET_URL", files.url("/people.parquet"),
+        "QUESTION", "How old is the oldest person?"));
+    Process run = builder.start();
+    boolean ended = run.waitFor(120, TimeUnit.SECONDS);
+    String err = Files.readString(dir.resolve("readme.err"));
+    if (!ended) {
+      run.destroyForcibly();
+    }
+    assertThat(ended).as("the example ended within 120 s; its log:\n" + err).isTrue();
+    List<String> printed = Files.readAllLines(dir.resolve("readme.out"));
+    assertThat(run.exitValue()).as(String.join("\n", printed) + "\n" + err).isZero();
+    assertThat(printed).containsSubsequence("dataset table1 (100 rows)", "query [n] [[100]]",
+        "The oldest person is 80.", "answered (35 tokens)");
+    assertThat(printed).anyMatch(line -> line.matches("usage \\d+ of 5000000 tokens"));
+    String classpath = Files.readString(example.resolve("target/classpath"));
+    assertThat(classpath).contains("vertx-hazelcast").doesNotContain("test-support").doesNotContain("junit")
+        .doesNotContain("quarry.jar").doesNotContain("/app/");
   }
 
   @Test

@@ -10,7 +10,6 @@ import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.WorkerOps;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonObject;
@@ -37,6 +36,7 @@ public class WorkerPool extends VerticleBase {
   private final List<Member> members = new ArrayList<>();
   private Placement placement;
   private PoolMetrics metrics;
+  private StartDeadline deadline;
 
   private WorkerPool(WorkerPoolSettings pool) {
     this.pool = pool;
@@ -64,6 +64,7 @@ public class WorkerPool extends VerticleBase {
     placement = new Placement(vertx, members, 2 * pool.worker().threads(), settings.queueSize());
     metrics = new PoolMetrics(placement::waiting, () -> members.stream().mapToInt(Member::load).sum());
     String supervisor = pool.node().id();
+    deadline = new StartDeadline(vertx, settings.startTimeoutMs(), System::currentTimeMillis);
     Future<List<Member>> created = processes == null
         ? Future.succeededFuture(List.of(new InProcessWorker(vertx, pool.worker(), this::changed)))
         : vertx.executeBlocking(this::prepare, false).map(prepared -> processes(supervisor, prepared));
@@ -72,7 +73,10 @@ public class WorkerPool extends VerticleBase {
           members.addAll(list);
           return listen(supervisor);
         })
-        .onSuccess(v -> members.forEach(Member::start));
+        .onSuccess(v -> {
+          deadline.started();
+          members.forEach(Member::start);
+        });
     // Processes start while the node deploys its other roles (see ready()); a verticle here starts at once.
     return processes == null ? started.compose(v -> ready()) : started;
   }
@@ -114,23 +118,13 @@ public class WorkerPool extends VerticleBase {
   }
 
   /**
-   * Completes when every member has started once, within {@code startTimeoutMs}; fails with the first
-   * process's reason if one dies before it is ready (a misconfiguration should stop the node, not loop).
+   * Completes when every member has started once, within {@code startTimeoutMs} of when they were started (see
+   * {@link StartDeadline}); fails with the first process's reason if one dies before it is ready (a misconfiguration
+   * should stop the node, not loop).
    */
   public Future<Void> ready() {
-    Promise<Void> ready = Promise.promise();
-    long timer = vertx.setTimer(settings.startTimeoutMs(), t -> ready.tryFail(new IllegalStateException(
-        "Local workers were not ready within " + settings.startTimeoutMs() / 1000 + " s: " + status().toJson().encode())));
-    Future.all(members.stream().map(Member::firstStart).toList())
-        .onComplete(all -> {
-          vertx.cancelTimer(timer);
-          if (all.succeeded()) {
-            ready.tryComplete();
-          } else {
-            ready.tryFail(all.cause());
-          }
-        });
-    return ready.future();
+    return deadline.await(Future.all(members.stream().map(Member::firstStart).toList()),
+        () -> status().toJson().encode());
   }
 
   /**
