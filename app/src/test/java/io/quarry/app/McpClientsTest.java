@@ -22,6 +22,10 @@ import io.quarry.testing.FakeGemini;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
@@ -57,6 +61,8 @@ class McpClientsTest {
   static Map<String, String> env;
   static Node node;
   static Bus bus;
+  static WebClient web;
+  static HttpClient client;
 
   @BeforeAll
   static void start() {
@@ -73,6 +79,8 @@ class McpClientsTest {
     env.put("QUARRY_MCP_ENABLED", "true");
     node = TestNodes.start(env, dir);
     bus = new Bus(node.vertx());
+    web = WebClient.create(outside);
+    client = outside.createHttpClient();
     files.route("/people.parquet").content(ParquetFixtures.people(dir));
   }
 
@@ -337,6 +345,95 @@ class McpClientsTest {
     assertThat(process.exitValue()).as(Files.readString(stderr)).isZero();
     List<String> lines = Files.readAllLines(stdout, StandardCharsets.UTF_8);
     return new JsonObject(lines.get(lines.size() - 1));
+  }
+
+  @Test
+  @DisplayName("the transport as a client that is not an SDK meets it: a page of another site 403, a batch or a body"
+      + " that is not JSON-RPC 400, JSON only (415), GET 405, an unknown protocol version 400, an older one spoken, a"
+      + " notification 202, an unknown method -32601")
+  void transport() {
+    String token = userWithToken("chat").get(1);
+    JsonObject init = rpc(1, "initialize", new JsonObject().put("protocolVersion", "2025-03-26")
+        .put("capabilities", new JsonObject()).put("clientInfo", new JsonObject().put("name", "raw").put("version", "1")));
+    assertThat(post(token, init, Map.of()).bodyAsJsonObject().getJsonObject("result").getString("protocolVersion"))
+        .isEqualTo("2025-03-26");
+    init.getJsonObject("params").put("protocolVersion", "1999-01-01");
+    assertThat(post(token, init, Map.of()).bodyAsJsonObject().getJsonObject("result").getString("protocolVersion"))
+        .as("the newest, for the client to decide").isEqualTo("2025-11-25");
+
+    HttpResponse<Buffer> foreign = post(token, rpc(2, "ping", null), Map.of("Origin", "http://evil.example"));
+    assertThat(foreign.statusCode()).isEqualTo(403);
+    assertThat(error(foreign)).isEqualTo("Requests from other sites are refused");
+    HttpResponse<Buffer> batch = send(token, Buffer.buffer(new JsonArray().add(rpc(3, "ping", null)).encode()), Map.of());
+    assertThat(batch.statusCode()).isEqualTo(400);
+    assertThat(batch.bodyAsJsonObject().getJsonObject("error").getInteger("code")).isEqualTo(-32600);
+    HttpResponse<Buffer> broken = send(token, Buffer.buffer("{\"jsonrpc\": "), Map.of());
+    assertThat(broken.bodyAsJsonObject().getJsonObject("error").getInteger("code")).isEqualTo(-32700);
+    assertThat(send(token, Buffer.buffer("ping"), Map.of("Content-Type", "text/plain")).statusCode()).isEqualTo(415);
+    HttpResponse<Buffer> got = web.get(node.httpPort(), "127.0.0.1", "/mcp").putHeader("Authorization", "Bearer " + token)
+        .send().await();
+    assertThat(got.statusCode()).isEqualTo(405);
+    assertThat(got.getHeader("Allow")).isEqualTo("POST");
+    HttpResponse<Buffer> future = post(token, rpc(4, "ping", null), Map.of("MCP-Protocol-Version", "1999-01-01"));
+    assertThat(future.statusCode()).isEqualTo(400);
+    assertThat(error(future)).startsWith("Unsupported MCP-Protocol-Version 1999-01-01: this server speaks 2025-11-25");
+    HttpResponse<Buffer> note = post(token, new JsonObject().put("jsonrpc", "2.0")
+        .put("method", "notifications/initialized"), Map.of());
+    assertThat(note.statusCode()).isEqualTo(202);
+    assertThat(post(token, rpc(5, "prompts/list", null), Map.of()).bodyAsJsonObject().getJsonObject("error")
+        .getInteger("code")).isEqualTo(-32601);
+  }
+
+  @Test
+  @DisplayName("a question while another runs in its conversation is the tool's error, in Quarry's words; a client that"
+      + " cancels its question stops the answer, which is kept as far as it was written")
+  void oneTurnAndCancel() throws Exception {
+    List<String> me = userWithToken("chat");
+    String conversation = ApiOps.CONVERSATION_CREATE.call(bus, new CreateConversation(me.get(0), null, null)).await()
+        .id();
+    gemini.next().text("Partly ").gate("mcp-cancel").text("and the rest.").usage(10, 3);
+    JsonObject ask = rpc(7, "tools/call", new JsonObject().put("name", "ask").put("arguments", new JsonObject()
+        .put("conversation_id", conversation).put("question", "Tell me"))
+        .put("_meta", new JsonObject().put("progressToken", 70)));
+    SseReader answer = SseReader.post(client, node.httpPort(), me.get(1), ask);
+    try {
+      JsonObject progress = answer.next();
+      assertThat(progress.getString("method")).isEqualTo("notifications/progress");
+      assertThat(progress.getJsonObject("params").getString("message")).isEqualTo("Partly ");
+
+      try (McpSyncClient second = client(me.get(1), new ArrayList<>())) {
+        second.initialize();
+        assertThat(refusal(call(second, "ask", Map.of("conversation_id", conversation, "question", "Also?"))))
+            .isEqualTo("Generation already in progress for this conversation");
+      }
+      assertThat(post(me.get(1), new JsonObject().put("jsonrpc", "2.0").put("method", "notifications/cancelled")
+          .put("params", new JsonObject().put("requestId", 7)), Map.of()).statusCode()).isEqualTo(202);
+      JsonObject result = answer.next().getJsonObject("result");
+      assertThat(result.getJsonObject("structuredContent").getString("status")).isEqualTo("cancelled");
+      assertThat(result.getJsonObject("structuredContent").getString("text")).isEqualTo("Partly ");
+    } finally {
+      gemini.release("mcp-cancel");
+    }
+  }
+
+  private static JsonObject rpc(int id, String method, JsonObject params) {
+    JsonObject message = new JsonObject().put("jsonrpc", "2.0").put("id", id).put("method", method);
+    return params == null ? message : message.put("params", params);
+  }
+
+  private static HttpResponse<Buffer> post(String token, JsonObject message, Map<String, String> headers) {
+    return send(token, message.toBuffer(), headers);
+  }
+
+  private static HttpResponse<Buffer> send(String token, Buffer body, Map<String, String> headers) {
+    var request = web.post(node.httpPort(), "127.0.0.1", "/mcp").putHeader("Authorization", "Bearer " + token)
+        .putHeader("Content-Type", "application/json").putHeader("Accept", "application/json, text/event-stream");
+    headers.forEach(request::putHeader);
+    return request.sendBuffer(body).await();
+  }
+
+  private static String error(HttpResponse<Buffer> response) {
+    return response.bodyAsJsonObject().getJsonObject("error").getString("message");
   }
 
   private static void unauthorized(Throwable e) {

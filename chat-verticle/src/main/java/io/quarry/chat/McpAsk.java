@@ -45,7 +45,9 @@ final class McpAsk {
     Future<JsonObject> answer = events.completion()
         .compose(ready -> ApiOps.TURN_START.call(bus, new StartTurn(call.userId(), conversationId, question)))
         .compose(started -> {
-          call.onCancel(() -> ApiOps.TURN_STOP.call(bus, new ConversationRef(call.userId(), conversationId)));
+          // A stopped answer sends no event of its end: the stop's reply, which comes once it is saved, is that end.
+          call.onCancel(() -> ApiOps.TURN_STOP.call(bus, new ConversationRef(call.userId(), conversationId))
+              .onComplete(stopped -> follower.ended.tryComplete()));
           follower.started(started.messageId());
           return follower.ended.future().compose(end -> stored(call, conversationId, started.messageId(), end));
         });
