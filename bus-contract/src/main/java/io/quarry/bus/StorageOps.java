@@ -210,6 +210,23 @@ public final class StorageOps {
       return new NewToken(null);
     }
 
+    /** The longest a token may be made to last, in days (ten years). */
+    public static final int MAX_DAYS = 3650;
+
+    /**
+     * When a token made now for {@code days} days expires, as stored; null (never) for null. BAD_REQUEST unless 1 to
+     * {@value #MAX_DAYS}: the one rule of the CLI and the account page.
+     */
+    public static String expiresIn(Integer days) {
+      if (days == null) {
+        return null;
+      }
+      if (days < 1 || days > MAX_DAYS) {
+        throw QuarryException.badRequest("A token lasts 1 to " + MAX_DAYS + " days, or never expires");
+      }
+      return Timestamps.format(java.time.Instant.now().plus(java.time.Duration.ofDays(days)));
+    }
+
     /** A token of the user with this id (the account page's), named, expiring or not. */
     public static NewToken of(String userId, TokenScope scope, String name, String expiresAt) {
       return new NewToken(null, userId, scope, name, expiresAt);

@@ -257,13 +257,14 @@ final class BridgeConnection {
   }
 
   /**
-   * As the token's user, whoever the body names: an application acts for the user it was given a token by, and within
-   * the token's scope.
+   * As the token's user, whoever the body names: an application acts for the user it was given a token by, within the
+   * token's scope and pace.
    */
   private void request(Operation<?, ?> op, String address, String replyAddress, JsonObject body) {
     inFlight++;
     TokenScope needed = TokenScope.neededFor(address);
     user(tokenHash)
+        .compose(bridge.pace()::check)
         .compose(found -> found.scope().allows(needed)
             ? vertx.eventBus().<Object>request(address, body.copy().put("user_id", found.user().id()),
                 Deliveries.within(op.timeoutMs()))
@@ -296,12 +297,12 @@ final class BridgeConnection {
     }
   }
 
-  /** A connection that only follows events asks no more: its token is checked now and then. */
+  /** A connection that only follows events asks no more: its token is checked now and then (revoked, expired). */
   private void recheck(long timer) {
     user(tokenHash).onFailure(e -> {
       if (Failure.classify(e) == Failure.UNAUTHORIZED) {
         vertx.cancelTimer(timer);
-        cutOff(BAD_TOKEN);
+        cutOff(e.getMessage());
       }
     });
   }
