@@ -103,14 +103,14 @@ final class ApiTokens {
 
   private Future<TokenUser> live(Row row) {
     String now = Timestamps.now();
-    String expiresAt = row.getString("expires_at");
+    String expiresAt = row.getString(5);
     if (expiresAt != null && expiresAt.compareTo(now) <= 0) {
       return Future.failedFuture(new QuarryException(Failure.UNAUTHORIZED,
           "This token expired on " + expiresAt.substring(0, 10)));
     }
-    String id = row.getString("token_id");
-    used(id, row.getString("last_used_at"), now);
-    return Future.succeededFuture(new TokenUser(UserStore.user(row), TokenScope.of(row.getString("scope")), id));
+    String id = row.getString(4);
+    used(id, row.getString(6), now);
+    return Future.succeededFuture(new TokenUser(UserStore.user(row), TokenScope.of(row.getString(3)), id));
   }
 
   /**
