@@ -30,7 +30,8 @@ import java.util.Map;
 /**
  * One client of the bridge. It signs in first, sending its API token to {@link Addresses#BRIDGE_LOGIN}; then it may
  * send the public operations, each acting for the token's user whatever {@code user_id} it names, and follow that
- * user's events. The token is looked up again at every request, so that a revoked one stops at once. Frames larger
+ * user's events. The token is looked up again at every request, so that a revoked or expired one stops at once, and
+ * each request draws on the token's pace ({@link TokenPace}). Frames larger
  * than {@link #MAX_FRAME_BYTES} (before signing in, {@link #MAX_FRAME_BYTES_UNSIGNED}), a client that has not signed in
  * within {@link #SIGN_IN_MS}, one whose unfinished frames would pass its user's or the node's bound ({@link
  * FrameMemory}) or that holds one unfinished for the bridge's frame timeout, one that does not read its events as fast

@@ -130,13 +130,12 @@ final class ApiTokens {
   /** Any token by id (the operator's CLI), or only the named user's (the account page): another's is NOT_FOUND. */
   Future<Void> revoke(TokenId token) {
     String mine = token.userId() == null ? "" : " AND user_id = ?";
-    Object[] params = token.userId() == null ? new Object[] {token.id()} : new Object[] {token.id(), token.userId()};
-    Object[] update = new Object[params.length + 1];
-    update[0] = Timestamps.now();
-    System.arraycopy(params, 0, update, 1, params.length);
-    return db.run("UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL" + mine, update)
+    List<Object> which = token.userId() == null ? List.of(token.id()) : List.of(token.id(), token.userId());
+    List<Object> update = new ArrayList<>(List.of(Timestamps.now()));
+    update.addAll(which);
+    return db.run("UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL" + mine, update.toArray())
         .compose(rows -> rows.rowCount() > 0 ? Future.<Void>succeededFuture()
-            : db.exists(db.pool(), "SELECT 1 FROM api_tokens WHERE id = ?" + mine, params)
+            : db.exists(db.pool(), "SELECT 1 FROM api_tokens WHERE id = ?" + mine, which.toArray())
                 .compose(known -> known ? Future.<Void>succeededFuture()
                     : Future.failedFuture(new QuarryException(Failure.NOT_FOUND, "No token has the id " + token.id()))));
   }
