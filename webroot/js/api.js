@@ -70,6 +70,11 @@ export const api = {
   signUp: (account) => post('/api/auth/signup', account),
   signOut: () => post('/api/auth/signout'),
   usage: () => get('/api/usage'),
+  /** The user's API tokens, never the tokens themselves: {tokens: [{id, name, scope, created_at, ...}]} */
+  tokens: () => get('/api/tokens'),
+  /** @param token {name, scope, expires_in_days}: answers {id, token, ...}, the token this once */
+  createToken: (token) => post('/api/tokens', token),
+  revokeToken: (id) => del(`/api/tokens/${encodeURIComponent(id)}`),
   samples: () => get('/api/samples'),
 
   conversations: () => get('/api/conversations'),

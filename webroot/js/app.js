@@ -18,6 +18,7 @@ import { address, revealResult } from './address.js';
 import { showNotFound } from './not-found.js';
 import { drafts } from './drafts.js';
 import { switchUrlDraft } from './url-drafts.js';
+import { initTokens } from './tokens.js';
 
 const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false, asked: '' };
 const $ = elements([
@@ -396,6 +397,7 @@ async function start() {
     $('account-email').textContent = me.email;
     $('signout').addEventListener('click', signOut);
   }
+  initTokens();
   state.chatAvailable = me.chat_available !== false;
   if (!state.chatAvailable) {
     banner('Chat needs GEMINI_API_KEY: set it in the server\'s environment and restart. Datasets and SQL work without it.');

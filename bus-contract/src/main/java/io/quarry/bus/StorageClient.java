@@ -50,9 +50,27 @@ public final class StorageClient {
     return SESSION_FIND.call(bus, new SessionRef(tokenHash));
   }
 
-  /** The user of an API token that is not revoked, and its scope, by the token's hash; NOT_FOUND otherwise. */
+  /**
+   * The user of an API token that is neither revoked nor expired, its scope and id, by the token's hash; NOT_FOUND for
+   * an unknown or revoked one, UNAUTHORIZED saying when an expired one expired.
+   */
   public Future<StorageOps.TokenUser> tokenUser(String tokenHash) {
     return TOKEN_FIND.call(bus, new StorageOps.TokenHash(tokenHash));
+  }
+
+  /** A new API token, answered once. */
+  public Future<StorageOps.ApiToken> createToken(StorageOps.NewToken token) {
+    return TOKEN_CREATE.call(bus, token);
+  }
+
+  /** The user's tokens, oldest first, revoked and expired ones too. */
+  public Future<java.util.List<StorageOps.TokenInfo>> tokens(String userId) {
+    return TOKEN_LIST.call(bus, StorageOps.NewToken.whose(userId));
+  }
+
+  /** Revokes one of the user's tokens; NOT_FOUND when they have none of that id. */
+  public Future<Void> revokeToken(String id, String userId) {
+    return TOKEN_REVOKE.call(bus, new StorageOps.TokenId(id, userId));
   }
 
   public Future<Void> deleteSession(String tokenHash) {

@@ -185,16 +185,22 @@ public final class StorageOps {
         json -> new UsageSince(text(json, Keys.USER_ID), text(json, Keys.SINCE)));
   }
 
-  /** A new API token: its id (to revoke it by) and the token itself, answered once; only its hash is kept. */
   /**
-   * Whose token to make (or list): the user of {@code email}, or the local user when it is null; and what it may do
-   * ({@link TokenScope}; {@code chat}, everything, when it names none).
+   * Whose token to make (or list): the user of {@code userId}, else of {@code email}, else the local user; what it may
+   * do ({@link TokenScope}; {@code chat}, everything, when it names none); an optional {@code name} (at most {@value
+   * #TOKEN_NAME_MAX} characters) and when it stops working ({@code expiresAt}, ISO-8601; null: never).
    */
-  public record NewToken(String email, TokenScope scope) {
+  public record NewToken(String email, String userId, TokenScope scope, String name, String expiresAt) {
     static final Codec<NewToken> CODEC = Codec.json(
-        r -> new JsonObject().put(Keys.EMAIL, r.email).put("scope", r.scope.label()),
-        json -> new NewToken(json.getValue(Keys.EMAIL) instanceof String email ? email : null,
-            TokenScope.of(json.getString("scope", TokenScope.CHAT.label()))));
+        r -> new JsonObject().put(Keys.EMAIL, r.email).put(Keys.USER_ID, r.userId).put("scope", r.scope.label())
+            .put(Keys.NAME, r.name).put(Keys.EXPIRES_AT, r.expiresAt),
+        json -> new NewToken(Fields.optional(json, Keys.EMAIL), Fields.optional(json, Keys.USER_ID),
+            TokenScope.of(json.getString("scope", TokenScope.CHAT.label())), Fields.optional(json, Keys.NAME),
+            Fields.optional(json, Keys.EXPIRES_AT)));
+
+    public NewToken(String email, TokenScope scope) {
+      this(email, null, scope, null, null);
+    }
 
     public NewToken(String email) {
       this(email, TokenScope.CHAT);
@@ -203,22 +209,69 @@ public final class StorageOps {
     public static NewToken local() {
       return new NewToken(null);
     }
+
+    /** The longest a token may be made to last, in days (ten years). */
+    public static final int MAX_DAYS = 3650;
+
+    /**
+     * When a token made now for {@code days} days expires, as stored; null (never) for null. BAD_REQUEST unless 1 to
+     * {@value #MAX_DAYS}: the one rule of the CLI and the account page.
+     */
+    public static String expiresIn(Integer days) {
+      if (days == null) {
+        return null;
+      }
+      if (days < 1 || days > MAX_DAYS) {
+        throw QuarryException.badRequest("A token lasts 1 to " + MAX_DAYS + " days, or never expires");
+      }
+      return Timestamps.format(java.time.Instant.now().plus(java.time.Duration.ofDays(days)));
+    }
+
+    /** A token of the user with this id (the account page's), named, expiring or not. */
+    public static NewToken of(String userId, TokenScope scope, String name, String expiresAt) {
+      return new NewToken(null, userId, scope, name, expiresAt);
+    }
+
+    /** The tokens of the user with this id. */
+    public static NewToken whose(String userId) {
+      return new NewToken(null, userId, TokenScope.CHAT, null, null);
+    }
   }
 
-  /** A token's user and what the token may do. */
-  public record TokenUser(User user, TokenScope scope) {
+  /** The longest name a token may have. */
+  public static final int TOKEN_NAME_MAX = 100;
+
+  /** A token's user, what the token may do, and its id (what per-token limits count by). */
+  public record TokenUser(User user, TokenScope scope, String tokenId) {
     static final Codec<TokenUser> CODEC = Codec.json(
-        r -> r.user.toJson().put("scope", r.scope.label()),
-        json -> new TokenUser(User.fromJson(json), TokenScope.of(json.getString("scope"))));
+        r -> r.user.toJson().put("scope", r.scope.label()).put("token_id", r.tokenId),
+        json -> new TokenUser(User.fromJson(json), TokenScope.of(json.getString("scope")),
+            json.getString("token_id")));
   }
 
-  /** A token as its user may see it again: never the token itself, which was shown once. */
-  public record TokenInfo(String id, TokenScope scope, String createdAt, String revokedAt) {
+  /**
+   * A token as its user may see it again: never the token itself, which was shown once. {@code lastUsedAt} is to the
+   * minute (it is written at most once a minute); {@code expiresAt} and {@code revokedAt} are null when they are not.
+   */
+  public record TokenInfo(String id, String name, TokenScope scope, String createdAt, String lastUsedAt,
+      String expiresAt, String revokedAt) {
     static final Codec<TokenInfo> CODEC = Codec.json(
-        r -> new JsonObject().put(Keys.ID, r.id).put("scope", r.scope.label()).put(Keys.CREATED_AT, r.createdAt)
+        r -> new JsonObject().put(Keys.ID, r.id).put(Keys.NAME, r.name).put("scope", r.scope.label())
+            .put(Keys.CREATED_AT, r.createdAt).put("last_used_at", r.lastUsedAt).put(Keys.EXPIRES_AT, r.expiresAt)
             .put("revoked_at", r.revokedAt),
-        json -> new TokenInfo(json.getString(Keys.ID), TokenScope.of(json.getString("scope")),
-            json.getString(Keys.CREATED_AT), json.getString("revoked_at")));
+        json -> new TokenInfo(json.getString(Keys.ID), json.getString(Keys.NAME),
+            TokenScope.of(json.getString("scope")), json.getString(Keys.CREATED_AT), json.getString("last_used_at"),
+            json.getString(Keys.EXPIRES_AT), json.getString("revoked_at")));
+
+    /** {@code active}, {@code revoked} or {@code expired}, as of {@code now} (ISO-8601, as stored). */
+    public String status(String now) {
+      return revokedAt != null ? "revoked" : expiresAt != null && expiresAt.compareTo(now) <= 0 ? "expired" : "active";
+    }
+
+    /** As the account page shows it: the record's fields, and its status now. */
+    public JsonObject toJson(String now) {
+      return ((JsonObject) CODEC.encode(this)).put("status", status(now));
+    }
   }
 
   public record ApiToken(String id, String token, String userId) {
@@ -233,10 +286,17 @@ public final class StorageOps {
         json -> new TokenHash(text(json, Keys.TOKEN_HASH)));
   }
 
-  /** A token named by its id, as its operator revokes it. */
-  public record TokenId(String id) {
-    static final Codec<TokenId> CODEC = Codec.json(r -> new JsonObject().put(Keys.ID, r.id),
-        json -> new TokenId(text(json, Keys.ID)));
+  /**
+   * A token named by its id: as its operator revokes it ({@code userId} null, any user's), or as its user does (their
+   * own only: another user's is NOT_FOUND, as an unknown one).
+   */
+  public record TokenId(String id, String userId) {
+    static final Codec<TokenId> CODEC = Codec.json(r -> new JsonObject().put(Keys.ID, r.id).put(Keys.USER_ID, r.userId),
+        json -> new TokenId(text(json, Keys.ID), Fields.optional(json, Keys.USER_ID)));
+
+    public TokenId(String id) {
+      this(id, null);
+    }
   }
 
   // Codecs of the entities
@@ -346,10 +406,17 @@ public final class StorageOps {
    */
   public static final Operation<NewToken, ApiToken> TOKEN_CREATE = once(STORAGE_TOKEN_CREATE, NewToken.CODEC,
       ApiToken.CODEC);
-  /** The user of an API token that is not revoked, and its scope; NOT_FOUND otherwise. */
+  /**
+   * The user of an API token that is neither revoked nor expired, its scope and id; NOT_FOUND for an unknown or revoked
+   * one, UNAUTHORIZED "This token expired on 2026-12-01" for an expired one. Notes when the token was used, at most
+   * once a minute, without waiting for the write.
+   */
   public static final Operation<TokenHash, TokenUser> TOKEN_FIND = idempotent(STORAGE_TOKEN_FIND, TokenHash.CODEC,
       TokenUser.CODEC);
-  /** Revokes a token: the bridge refuses it from then on. NOT_FOUND for an unknown id. */
+  /**
+   * Revokes a token: every door refuses it from its next request. NOT_FOUND for an unknown id, and for another user's
+   * when the request names a user.
+   */
   public static final Operation<TokenId, Void> TOKEN_REVOKE = idempotent(STORAGE_TOKEN_REVOKE, TokenId.CODEC,
       Codec.NONE);
   /** A user's tokens, oldest first, the revoked ones too (with when); whose as {@link #TOKEN_CREATE} names them. */

@@ -3,6 +3,7 @@ package io.quarry.chat;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.Sha256;
+import io.quarry.bus.StorageOps.TokenUser;
 import io.quarry.bus.TokenScope;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.User;
@@ -13,7 +14,8 @@ import io.vertx.ext.web.RoutingContext;
  * Authentication at the edge. {@code local}: one person on one machine, every request is the local user.
  * {@code password}: a session cookie names the user; without a live session the answer is 401. In either mode a
  * program's request may carry an API token instead ({@code Authorization: Bearer qt_…}, the bridge's tokens): it acts
- * for the token's user, needs no cookie, and is looked up at every request, so a revoked token stops at once. A
+ * for the token's user, needs no cookie, and is looked up at every request, so a revoked or expired token stops at
+ * once (401 with the look-up's own reason). A
  * browser never sends one across sites (it would need a CORS preflight this server does not answer), so the
  * same-origin rules guard cookies alone.
  */
@@ -23,7 +25,7 @@ final class Auth {
   static final String PASSWORD = "password";
   private static final String USER_KEY = "quarry.user";
   private static final String SESSION_KEY = "quarry.session";
-  private static final String SCOPE_KEY = "quarry.scope";
+  private static final String TOKEN_KEY = "quarry.token";
 
   private final StorageClient storage;
   private final String mode;
@@ -39,8 +41,9 @@ final class Auth {
       ctx.put(USER_KEY, user);
       ctx.next();
     }).onFailure(e -> {
-      if (BridgeConnection.BAD_TOKEN.equals(e.getMessage())) {
-        HttpErrors.send(ctx, 401, BridgeConnection.BAD_TOKEN, null);
+      if (bearer(ctx) != null && Failure.classify(e) == Failure.UNAUTHORIZED) {
+        // The token's own refusal: unknown or revoked, or when it expired.
+        HttpErrors.send(ctx, 401, e.getMessage(), null);
       } else if (Failure.classify(e) == Failure.NOT_FOUND || Failure.classify(e) == Failure.UNAUTHORIZED) {
         HttpErrors.send(ctx, 401, "Sign in first", null);
       } else {
@@ -54,7 +57,7 @@ final class Auth {
     if (bearer != null) {
       return BridgeConnection.unknownRefused(storage.tokenUser(Sha256.hex(bearer)))
           .map(found -> {
-            ctx.put(SCOPE_KEY, found.scope());
+            ctx.put(TOKEN_KEY, found);
             return found.user();
           });
     }
@@ -94,13 +97,27 @@ final class Auth {
    * RestScopes}); one with a session, anything its user may.
    */
   static void scoped(RoutingContext ctx) {
-    TokenScope scope = ctx.get(SCOPE_KEY);
+    TokenUser token = token(ctx);
+    if (token == null) {
+      ctx.next();
+      return;
+    }
+    if (RestScopes.sessionOnly(ctx.normalizedPath())) {
+      HttpErrors.send(ctx, 403, RestScopes.SESSION_ONLY, null);
+      return;
+    }
+    TokenScope scope = token.scope();
     TokenScope needed = RestScopes.needed(ctx.request().method(), ctx.normalizedPath());
-    if (scope != null && !scope.allows(needed)) {
+    if (!scope.allows(needed)) {
       HttpErrors.send(ctx, 403, scope.refusal(needed), null);
       return;
     }
     ctx.next();
+  }
+
+  /** The API token the request was made with, or null when it has a session (or is local mode's browser). */
+  static TokenUser token(RoutingContext ctx) {
+    return ctx.get(TOKEN_KEY);
   }
 
   static User user(RoutingContext ctx) {

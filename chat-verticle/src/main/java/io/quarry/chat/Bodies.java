@@ -57,4 +57,18 @@ final class Bodies {
     }
     return atMost(field, text, maxLength);
   }
+
+  /** A whole number from {@code min} to {@code max}, or null when absent (or JSON null). */
+  static Integer optionalInt(JsonObject body, String field, int min, int max) {
+    Object value = body.getValue(field);
+    if (value == null) {
+      return null;
+    }
+    if (!(value instanceof Integer || value instanceof Long) || ((Number) value).longValue() < min
+        || ((Number) value).longValue() > max) {
+      throw QuarryException.badRequest("Field '" + field + "' must be a whole number from " + min + " to "
+          + String.format("%,d", max));
+    }
+    return ((Number) value).intValue();
+  }
 }

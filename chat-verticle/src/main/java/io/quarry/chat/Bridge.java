@@ -49,13 +49,15 @@ final class Bridge {
   private final WaitingLine<BridgeConnection> waiting = new WaitingLine<>();
   private final Map<String, Integer> signedIn = new HashMap<>();
   private final FrameMemory memory;
+  private final TokenPace pace;
   private int signed;
   private long trimming = -1;
 
-  Bridge(Vertx vertx, Bus bus, ChatSettings.BridgeSettings settings) {
+  Bridge(Vertx vertx, Bus bus, ChatSettings.BridgeSettings settings, TokenPace pace) {
     this.vertx = vertx;
     this.bus = bus;
     this.settings = settings;
+    this.pace = pace;
     this.memory = new FrameMemory(settings.maxFrameMemory(), settings.maxFrameMemoryPerUser());
   }
 
@@ -106,6 +108,11 @@ final class Bridge {
 
   FrameMemory memory() {
     return memory;
+  }
+
+  /** Each token's pace of requests, shared with the node's other doors. */
+  TokenPace pace() {
+    return pace;
   }
 
   long frameTimeoutMs() {

@@ -30,7 +30,8 @@ import java.util.Map;
 /**
  * One client of the bridge. It signs in first, sending its API token to {@link Addresses#BRIDGE_LOGIN}; then it may
  * send the public operations, each acting for the token's user whatever {@code user_id} it names, and follow that
- * user's events. The token is looked up again at every request, so that a revoked one stops at once. Frames larger
+ * user's events. The token is looked up again at every request, so that a revoked or expired one stops at once, and
+ * each request draws on the token's pace ({@link TokenPace}). Frames larger
  * than {@link #MAX_FRAME_BYTES} (before signing in, {@link #MAX_FRAME_BYTES_UNSIGNED}), a client that has not signed in
  * within {@link #SIGN_IN_MS}, one whose unfinished frames would pass its user's or the node's bound ({@link
  * FrameMemory}) or that holds one unfinished for the bridge's frame timeout, one that does not read its events as fast
@@ -257,13 +258,14 @@ final class BridgeConnection {
   }
 
   /**
-   * As the token's user, whoever the body names: an application acts for the user it was given a token by, and within
-   * the token's scope.
+   * As the token's user, whoever the body names: an application acts for the user it was given a token by, within the
+   * token's scope and pace.
    */
   private void request(Operation<?, ?> op, String address, String replyAddress, JsonObject body) {
     inFlight++;
     TokenScope needed = TokenScope.neededFor(address);
     user(tokenHash)
+        .compose(bridge.pace()::check)
         .compose(found -> found.scope().allows(needed)
             ? vertx.eventBus().<Object>request(address, body.copy().put("user_id", found.user().id()),
                 Deliveries.within(op.timeoutMs()))
@@ -296,12 +298,12 @@ final class BridgeConnection {
     }
   }
 
-  /** A connection that only follows events asks no more: its token is checked now and then. */
+  /** A connection that only follows events asks no more: its token is checked now and then (revoked, expired). */
   private void recheck(long timer) {
     user(tokenHash).onFailure(e -> {
       if (Failure.classify(e) == Failure.UNAUTHORIZED) {
         vertx.cancelTimer(timer);
-        cutOff(BAD_TOKEN);
+        cutOff(e.getMessage());
       }
     });
   }

@@ -15,8 +15,8 @@ import io.vertx.core.json.JsonObject;
  */
 public record ChatSettings(String host, int port, String authMode, String publicOrigins, NodeInfo node, int maxBodyBytes,
     String samplesBaseUrl, long pingIntervalMs, int maxConnections, long headerTimeoutMs, long idleTimeoutMs,
-    int writesPerMinute, int writeBurst, int passwordHashThreads, int passwordHashQueue, SignIn signIn,
-    QueryTimeouts timeouts, Exports exports, BridgeSettings bridge, McpSettings mcp) {
+    int writesPerMinute, int writeBurst, TokenPaceSettings tokenPace, int passwordHashThreads, int passwordHashQueue,
+    SignIn signIn, QueryTimeouts timeouts, Exports exports, BridgeSettings bridge, McpSettings mcp) {
 
   /**
    * The event-bus bridge ({@link Bridge}): off when {@code port} is 0; TLS when a certificate and key are named (PEM),
@@ -32,6 +32,10 @@ public record ChatSettings(String host, int port, String authMode, String public
     boolean tls() {
       return !certFile.isBlank() && !keyFile.isBlank();
     }
+  }
+
+  /** Each API token's requests ({@link TokenPace}): {@code burst} at once, then {@code perMinute}. */
+  record TokenPaceSettings(int perMinute, int burst) {
   }
 
   /**
@@ -90,7 +94,9 @@ public record ChatSettings(String host, int port, String authMode, String public
         c.getString("publicOrigins"), NodeInfo.of(c), c.getInteger("maxBodyBytes"),
         c.getString("samplesBaseUrl"), c.getLong("pingIntervalMs"), c.getInteger("maxConnections"),
         c.getLong("headerTimeoutMs"), timeouts.connectionIdleMs(c.getLong("idleTimeoutMs")),
-        c.getInteger("writesPerMinute"), c.getInteger("writeBurst"), c.getInteger("passwordHashThreads"),
+        c.getInteger("writesPerMinute"), c.getInteger("writeBurst"),
+        new TokenPaceSettings(c.getInteger("tokenRequestsPerMinute"), c.getInteger("tokenBurst")),
+        c.getInteger("passwordHashThreads"),
         c.getInteger("passwordHashQueue"), signIn, timeouts, exports(config), new BridgeSettings(
             c.getString("bridgeHost"), c.getInteger("bridgePort"), c.getInteger("bridgeMaxConnections"),
             c.getInteger("bridgeMaxConnectionsPerUser"), c.getInteger("bridgeMaxWaiting"),

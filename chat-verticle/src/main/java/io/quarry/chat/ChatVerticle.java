@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * The HTTP edge: REST API, static web UI, authentication. Config: {@code host}, {@code port},
  * {@code authMode}, {@code publicOrigins} (the names it answers to besides loopback), {@code maxBodyBytes}, the
  * connection limits ({@code maxConnections}, {@code headerTimeoutMs}, {@code idleTimeoutMs}), the sign-in
- * throttle ({@code auth*}, {@code trustProxy}), the pace of changes ({@code writesPerMinute}, {@code writeBurst}), password hashing ({@code passwordHashThreads} at once,
+ * throttle ({@code auth*}, {@code trustProxy}), the pace of changes ({@code writesPerMinute}, {@code writeBurst}) and of
+ * each API token's requests ({@code tokenRequestsPerMinute}, {@code tokenBurst}), password hashing ({@code passwordHashThreads} at once,
  * {@code passwordHashQueue} waiting at most), and {@code node} ({@code {id, version, roles}}) for health.
  */
 public class ChatVerticle extends VerticleBase {
@@ -34,7 +35,7 @@ public class ChatVerticle extends VerticleBase {
   static final String LOCAL_TRUST = "auth.mode=local has no sign-in: every account on this machine that can reach"
       + " {}:{} uses Quarry as its one person. On a machine others log in to, set QUARRY_AUTH_MODE=password";
 
-  /** What the sign-in back-off measures time by: tests move it instead of waiting. */
+  /** What the sign-in back-off and the tokens' pace measure time by: tests move it instead of waiting. */
   private final LongSupplier clock;
   /** Null when deployed with a JSON config instead (the module's tests). */
   private final ChatSettings given;
@@ -43,6 +44,8 @@ public class ChatVerticle extends VerticleBase {
   private EventSocket socket;
   /** Each user's budget of changes, over HTTP and over the bus alike. */
   private WriteLimit writes;
+  /** Each API token's pace of requests, at every door that takes tokens. */
+  private TokenPace tokenPace;
   private ChatSettings settings;
 
   public ChatVerticle() {
@@ -65,6 +68,7 @@ public class ChatVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     settings = given != null ? given : ChatSettings.from(config());
+    tokenPace = new TokenPace(clock, settings.tokenPace().perMinute(), settings.tokenPace().burst());
     String host = settings.host();
     String mode = settings.authMode();
     if (!Auth.LOCAL.equals(mode) && !Auth.PASSWORD.equals(mode)) {
@@ -112,7 +116,7 @@ public class ChatVerticle extends VerticleBase {
     if (bridge.port() == 0) {
       return Future.succeededFuture();
     }
-    return new Bridge(vertx, new Bus(vertx), bridge).listen(loopback(bridge.host())).mapEmpty();
+    return new Bridge(vertx, new Bus(vertx), bridge, tokenPace).listen(loopback(bridge.host())).mapEmpty();
   }
 
   private Router router(StorageClient storage, CommonPasswords common, Connections connections) {
@@ -144,7 +148,7 @@ public class ChatVerticle extends VerticleBase {
     router.get("/ws").handler(ctx -> {
       ctx.request().pause();
       ctx.next();
-    }).handler(auth::handle).handler(socket::handle);
+    }).handler(auth::handle).handler(tokenPace::handle).handler(socket::handle);
     router.get("/api/health/nodes").handler(health::nodes);
     Routes.allowOnly(router, "/api/health/nodes", HttpMethod.GET);
     router.get("/api/me").handler(health::me);
@@ -154,6 +158,7 @@ public class ChatVerticle extends VerticleBase {
     new DatasetApi(datasets, storage).mount(router);
     new ExportApi(vertx, datasets, storage, settings.exports()).mount(router);
     new MessageApi(llm, draining).mount(router);
+    new TokenApi(storage).mount(router);
     // The same operations for applications on the event bus.
     new BusApi(new Bus(vertx), storage, datasets, llm, mode, settings.exports(), draining, writes,
         settings.node()).serve();
@@ -212,6 +217,7 @@ public class ChatVerticle extends VerticleBase {
     new AuthApi(storage, mode, guard, passwords, common).mount(router);
     Auth auth = new Auth(storage, mode);
     router.route("/api/*").handler(auth::handle);
+    router.route("/api/*").handler(tokenPace::handle);
     router.route("/api/*").handler(Auth::scoped);
     router.route("/api/*").handler(writes::handle);
     router.route("/api/*").handler(BodyHandler.create(false)

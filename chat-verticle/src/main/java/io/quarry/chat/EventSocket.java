@@ -7,6 +7,7 @@ import io.quarry.bus.Addresses;
 import io.quarry.bus.ChatEvents;
 import io.quarry.bus.Failure;
 import io.quarry.bus.SessionEnds;
+import io.quarry.bus.Sha256;
 import io.quarry.bus.StorageClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code /ws}: relays the user's events ({@code chat.events.<userId>}) to the browser, whichever node
- * produced them. The upgrade needs the user's session and an {@code Origin} equal to this server's own.
+ * produced them. The upgrade needs the user's session and an {@code Origin} equal to this server's own, or an API
+ * token ({@code Authorization: Bearer}), looked up again at every ping.
  * A ping every {@code pingIntervalMs}; a socket that misses two pongs is closed. The browser only ever
  * sends small {@code pong} messages: anything else closes the socket. A socket lives no longer than its
  * session: signing out closes it at once (on every web node), and an expired session at the next ping.
@@ -54,24 +56,30 @@ final class EventSocket {
     SessionEnds.listen(vertx.eventBus(), this::sessionEnded);
   }
 
+  /**
+   * A browser's upgrade carries its cookie and must come from this server's pages. A program's carries an API token
+   * ({@code Authorization: Bearer}, which no browser sends on a WebSocket, so no other site's page can): any scope
+   * will do, as the socket only reads.
+   */
   void handle(RoutingContext ctx) {
-    if (!Origins.same(ctx.request(), ctx.request().getHeader("Origin"))) {
+    String tokenHash = Auth.token(ctx) == null ? null : Sha256.hex(Auth.bearer(ctx));
+    if (tokenHash == null && !Origins.same(ctx.request(), ctx.request().getHeader("Origin"))) {
       HttpErrors.send(ctx, 403, "WebSocket connections are accepted from this server's own pages only", null);
       return;
     }
     String userId = Auth.user(ctx).id();
     String session = Auth.session(ctx);
     ctx.request().toWebSocket()
-        .onSuccess(ws -> bridge(ws, userId, session))
+        .onSuccess(ws -> bridge(ws, userId, session, tokenHash))
         .onFailure(e -> log.debug("WebSocket upgrade failed: {}", e.getMessage()));
   }
 
-  private void bridge(ServerWebSocket ws, String userId, String session) {
+  private void bridge(ServerWebSocket ws, String userId, String session, String tokenHash) {
     MessageConsumer<JsonObject> events = vertx.eventBus().consumer(Addresses.chatEvents(userId),
         message -> ws.writeTextMessage(message.body().encode()));
     open.incrementAndGet();
     long[] lastPong = {System.nanoTime()};
-    long pinger = vertx.setPeriodic(pingIntervalMs, id -> ping(ws, session, lastPong[0]));
+    long pinger = vertx.setPeriodic(pingIntervalMs, id -> ping(ws, session, tokenHash, lastPong[0]));
     ws.textMessageHandler(text -> {
       if ("pong".equals(type(text))) {
         lastPong[0] = System.nanoTime();
@@ -96,10 +104,18 @@ final class EventSocket {
     Metrics.globalRegistry.remove(openGauge);
   }
 
-  private void ping(ServerWebSocket ws, String session, long lastPong) {
+  private void ping(ServerWebSocket ws, String session, String tokenHash, long lastPong) {
     if (System.nanoTime() - lastPong > 2_500_000L * pingIntervalMs) {
       ws.close((short) 1001, "No pong");
       return;
+    }
+    if (tokenHash != null) {
+      // The same look-up as at the upgrade: a token revoked or expired since ends its socket at the next ping.
+      BridgeConnection.unknownRefused(storage.tokenUser(tokenHash)).onFailure(e -> {
+        if (Failure.classify(e) == Failure.UNAUTHORIZED) {
+          ws.close(POLICY_VIOLATION, e.getMessage());
+        }
+      });
     }
     if (session != null) {
       storage.sessionUser(session).onFailure(e -> {

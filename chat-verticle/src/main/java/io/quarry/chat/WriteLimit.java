@@ -4,7 +4,6 @@ import io.quarry.bus.QuarryException;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.RoutingContext;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -21,20 +20,10 @@ final class WriteLimit {
       HttpMethod.DELETE);
   private static final int MAX_USERS = 100_000;
 
-  private static final class Bucket {
-    double tokens;
-    long at;
-  }
-
-  private final LongSupplier clock;
-  private final double perMs;
-  private final int burst;
-  private final Map<String, Bucket> buckets = new Lru<>(MAX_USERS);
+  private final Buckets buckets;
 
   WriteLimit(LongSupplier clock, int perMinute, int burst) {
-    this.clock = clock;
-    this.perMs = perMinute / 60_000.0;
-    this.burst = burst;
+    this.buckets = new Buckets(clock, perMinute, burst, MAX_USERS);
   }
 
   void handle(RoutingContext ctx) {
@@ -66,7 +55,7 @@ final class WriteLimit {
   }
 
   private static long seconds(long waitMs) {
-    return (waitMs + 999) / 1_000;
+    return Buckets.seconds(waitMs);
   }
 
   private static String message(long seconds) {
@@ -75,19 +64,6 @@ final class WriteLimit {
 
   /** Takes one token; when there is none, how long until there is. */
   private long take(String userId) {
-    long now = clock.getAsLong();
-    Bucket bucket = buckets.computeIfAbsent(userId, id -> {
-      Bucket fresh = new Bucket();
-      fresh.tokens = burst;
-      fresh.at = now;
-      return fresh;
-    });
-    bucket.tokens = Math.min(burst, bucket.tokens + (now - bucket.at) * perMs);
-    bucket.at = now;
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return 0;
-    }
-    return (long) Math.ceil((1 - bucket.tokens) / perMs);
+    return buckets.take(userId);
   }
 }

@@ -58,7 +58,7 @@ class BridgeDefenceTest {
     new Bus(vertx).serve(StorageOps.TOKEN_FIND, hash -> List.of("ada", "bob", "reader").stream()
         .filter(name -> Sha256.hex("token-" + name).equals(hash.tokenHash())).findFirst()
         .map(name -> Future.succeededFuture(new StorageOps.TokenUser(new User(name, name + "@example.com",
-            "2026-01-01T00:00:00.000Z"), name.equals("reader") ? TokenScope.READ : TokenScope.CHAT)))
+            "2026-01-01T00:00:00.000Z"), name.equals("reader") ? TokenScope.READ : TokenScope.CHAT, "token-id-" + name)))
         .orElse(Future.failedFuture(new QuarryException(Failure.NOT_FOUND, "No such token")))).completion().await();
     try (ServerSocket free = new ServerSocket(0)) {
       port = free.getLocalPort();

@@ -73,7 +73,7 @@ class TextFieldsTest {
     bus.serve(StorageOps.USER_LOCAL, none -> Future.succeededFuture(ChatEdgeTest.LOCAL)).completion().await();
     bus.serve(StorageOps.USER_GET, ref -> Future.succeededFuture(ChatEdgeTest.LOCAL)).completion().await();
     bus.serve(StorageOps.TOKEN_FIND, hash -> Future.succeededFuture(new StorageOps.TokenUser(ChatEdgeTest.LOCAL,
-        io.quarry.bus.TokenScope.CHAT))).completion().await();
+        io.quarry.bus.TokenScope.CHAT, "token-id"))).completion().await();
     bus.serve(StorageOps.CONVERSATION_CREATE, made -> Future.succeededFuture(new Conversation(made.id(), made.userId(),
         made.title(), "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z"))).completion().await();
     try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
