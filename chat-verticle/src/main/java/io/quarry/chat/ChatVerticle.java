@@ -181,7 +181,7 @@ public class ChatVerticle extends VerticleBase {
       Bus bus = new Bus(vertx);
       McpProtocol protocol = new McpProtocol(new McpTools(vertx, settings.mcp()), new McpResources(bus),
           settings.node());
-      new McpEndpoint(vertx, storage, protocol, settings.maxBodyBytes()).mount(router);
+      new McpEndpoint(vertx, storage, protocol, tokenPace, settings.maxBodyBytes()).mount(router);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.quarry.chat;
 
 import io.quarry.bus.Failure;
+import io.quarry.bus.BusFailure;
 import io.quarry.bus.Sha256;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.StorageOps.TokenUser;
@@ -36,14 +37,16 @@ final class McpEndpoint {
   private final Vertx vertx;
   private final StorageClient storage;
   private final McpProtocol protocol;
+  private final TokenPace pace;
   private final int maxBodyBytes;
   /** Requests running on this node by user and request id, for {@code notifications/cancelled}. */
   private final Map<String, McpCall> running = new HashMap<>();
 
-  McpEndpoint(Vertx vertx, StorageClient storage, McpProtocol protocol, int maxBodyBytes) {
+  McpEndpoint(Vertx vertx, StorageClient storage, McpProtocol protocol, TokenPace pace, int maxBodyBytes) {
     this.vertx = vertx;
     this.storage = storage;
     this.protocol = protocol;
+    this.pace = pace;
     this.maxBodyBytes = maxBodyBytes;
   }
 
@@ -73,13 +76,19 @@ final class McpEndpoint {
       refuse(ctx, 401, JsonRpc.UNAUTHORIZED, NO_TOKEN);
       return;
     }
-    BridgeConnection.unknownRefused(storage.tokenUser(Sha256.hex(token))).onSuccess(found -> {
+    BridgeConnection.unknownRefused(storage.tokenUser(Sha256.hex(token))).compose(pace::check).onSuccess(found -> {
       ctx.put(CALLER, found);
       ctx.next();
     }).onFailure(e -> {
-      boolean refused = Failure.classify(e) == Failure.UNAUTHORIZED;
-      refuse(ctx, refused ? 401 : 503, refused ? JsonRpc.UNAUTHORIZED : JsonRpc.INTERNAL_ERROR,
-          HttpErrors.said(e, "MCP sign-in").message());
+      String said = HttpErrors.said(e, "MCP sign-in").message();
+      switch (Failure.classify(e)) {
+        case UNAUTHORIZED -> refuse(ctx, 401, JsonRpc.UNAUTHORIZED, said);
+        case RATE_LIMITED -> {
+          ctx.response().putHeader("Retry-After", String.valueOf(BusFailure.of(e).resetsInSeconds().orElse(1)));
+          refuse(ctx, 429, JsonRpc.INTERNAL_ERROR, said);
+        }
+        default -> refuse(ctx, 503, JsonRpc.INTERNAL_ERROR, said);
+      }
     });
   }
 
