@@ -50,7 +50,7 @@ class OpenApiResponsesTest extends ChatTestBase {
 
   @Test
   @DisplayName("ISSUE-50-3: the document, health, readiness, nodes, the user, usage and samples answer as documented;"
-      + " so do sign-out and a refused sign-in")
+      + " so do sign-out, a refused sign-in, an unknown token and a body that is not JSON")
   void nodeAndAccount() {
     valid("getOpenApi", 200, HttpMethod.GET, "/api/openapi.json", null);
     validJson("getHealth", 200, HttpMethod.GET, "/api/health", null);
@@ -65,6 +65,15 @@ class OpenApiResponsesTest extends ChatTestBase {
     validJson("signIn", 400, HttpMethod.POST, "/api/auth/signin", new JsonObject().put("email", "a@example.com")
         .put("password", "correct horse battery"));
     validJson("signOut", 200, HttpMethod.POST, "/api/auth/signout", new JsonObject());
+    // A program's unknown token, and a body that is not JSON: the error shape, with their documented statuses.
+    HttpResponse<Buffer> unknown = chat.client.get("/api/me").putHeader("Authorization", "Bearer qt_unknown").send()
+        .await();
+    assertThat(unknown.statusCode()).isEqualTo(401);
+    Contracts.validate(validator, "getMe", unknown);
+    HttpResponse<Buffer> text = chat.client.post("/api/conversations").putHeader("Content-Type", "text/plain")
+        .sendBuffer(Buffer.buffer("Sales")).await();
+    assertThat(text.statusCode()).isEqualTo(415);
+    Contracts.validate(validator, "createConversation", text);
   }
 
   @Test
