@@ -99,9 +99,10 @@ public class ChatVerticle extends VerticleBase {
     int port = settings.port();
     Connections connections = new Connections(vertx, settings.headerTimeoutMs(), settings.idleTimeoutMs(),
         settings.maxConnections());
+    router = router(new StorageClient(vertx), common, connections);
     server = vertx.createHttpServer(serverOptions())
         .connectionHandler(connections::accept)
-        .requestHandler(connections.guard(router = router(new StorageClient(vertx), common, connections)));
+        .requestHandler(connections.guard(router));
     return server.listen(port, host)
         .recover(e -> Future.failedFuture(new IllegalStateException(
             "Cannot listen on " + host + ":" + port + ": " + e.getMessage(), e)))
