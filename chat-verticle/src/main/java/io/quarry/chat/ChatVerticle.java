@@ -8,9 +8,11 @@ import io.quarry.bus.NodeOps;
 import io.quarry.bus.StorageClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.StaticHandler;
@@ -47,6 +49,10 @@ public class ChatVerticle extends VerticleBase {
   /** Each API token's pace of requests, at every door that takes tokens. */
   private TokenPace tokenPace;
   private ChatSettings settings;
+  /** The REST API's OpenAPI document, read once at start. */
+  private Buffer contract;
+  /** The routes, for the test that holds the OpenAPI document to them. */
+  private Router router;
 
   public ChatVerticle() {
     this(System::currentTimeMillis);
@@ -84,8 +90,10 @@ public class ChatVerticle extends VerticleBase {
     Future<CommonPasswords> common = vertx.executeBlocking(CommonPasswords::load, false);
     Future<Passwords> hasher = vertx.executeBlocking(() -> new Passwords(vertx, settings.passwordHashThreads(),
         settings.passwordHashQueue()), false);
-    return Future.all(assets, common, hasher).compose(ready -> {
+    Future<Buffer> openapi = vertx.executeBlocking(OpenApiDoc::load, false);
+    return Future.all(assets, common, hasher, openapi).compose(ready -> {
       passwords = hasher.result();
+      contract = openapi.result();
       return listen(common.result());
     });
   }
@@ -95,9 +103,10 @@ public class ChatVerticle extends VerticleBase {
     int port = settings.port();
     Connections connections = new Connections(vertx, settings.headerTimeoutMs(), settings.idleTimeoutMs(),
         settings.maxConnections());
+    router = router(new StorageClient(vertx), common, connections);
     server = vertx.createHttpServer(serverOptions())
         .connectionHandler(connections::accept)
-        .requestHandler(connections.guard(router(new StorageClient(vertx), common, connections)));
+        .requestHandler(connections.guard(router));
     return server.listen(port, host)
         .recover(e -> Future.failedFuture(new IllegalStateException(
             "Cannot listen on " + host + ":" + port + ": " + e.getMessage(), e)))
@@ -136,6 +145,7 @@ public class ChatVerticle extends VerticleBase {
     });
     HealthApi health = new HealthApi(new Bus(vertx), settings.node(), mode, llm, storage, draining);
     requestChecks(router);
+    OpenApiDoc.mount(router, contract);
     router.get("/api/health").handler(health::health);
     Routes.allowOnly(router, "/api/health", HttpMethod.GET);
     router.get("/api/health/live").handler(health::live);
@@ -246,6 +256,11 @@ public class ChatVerticle extends VerticleBase {
   /** How much password hashing this edge has done (tests compare the work of sign-in paths). */
   Passwords passwords() {
     return passwords;
+  }
+
+  /** Every route of the HTTP edge, as mounted (OpenApiRoutesTest compares them with the OpenAPI document). */
+  List<Route> routes() {
+    return router.getRoutes();
   }
 
   /** The port actually bound (useful when configured as 0). */

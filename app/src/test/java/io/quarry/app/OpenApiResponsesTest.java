@@ -1,0 +1,166 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.json.schema.OutputUnit;
+import io.vertx.openapi.validation.ResponseValidator;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 50 item 3: real answers of a node fit the contracts programs read. Each response of the main routes is
+ * validated against its operation in /api/openapi.json, and each event the WebSocket delivers against
+ * docs/schemas/quarry-bus.schema.json, both in the strict view ({@link Contracts}): a field the server sends that
+ * the contract does not declare, a type or a status it does not describe, fails here.
+ */
+class OpenApiResponsesTest extends ChatTestBase {
+
+  private static final String UNKNOWN = "00000000-0000-4000-8000-000000000000";
+
+  ResponseValidator validator;
+
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
+  @BeforeEach
+  void contract() {
+    validator = Contracts.responses(chat.outside);
+  }
+
+  /** Sends, checks the status, validates the answer as {@code operationId}'s, and gives it back. */
+  private HttpResponse<Buffer> valid(String operationId, int status, HttpMethod method, String path, JsonObject body) {
+    HttpResponse<Buffer> response = chat.send(method, path, body);
+    assertThat(response.statusCode()).as("%s %s: %s", method, path, response.bodyAsString()).isEqualTo(status);
+    Contracts.validate(validator, operationId, response);
+    return response;
+  }
+
+  private JsonObject validJson(String operationId, int status, HttpMethod method, String path, JsonObject body) {
+    return valid(operationId, status, method, path, body).bodyAsJsonObject();
+  }
+
+  @Test
+  @DisplayName("ISSUE-50-3: the document, health, readiness, nodes, the user, usage and samples answer as documented;"
+      + " so do sign-out, a refused sign-in, an unknown token and a body that is not JSON")
+  void nodeAndAccount() {
+    valid("getOpenApi", 200, HttpMethod.GET, "/api/openapi.json", null);
+    validJson("getHealth", 200, HttpMethod.GET, "/api/health", null);
+    validJson("getLive", 200, HttpMethod.GET, "/api/health/live", null);
+    valid("getReady", 200, HttpMethod.GET, "/api/health/ready", null);
+    JsonObject nodes = validJson("getNodes", 200, HttpMethod.GET, "/api/health/nodes", null);
+    assertThat(nodes.getJsonObject("local_workers").getJsonArray("workers")).isNotEmpty();
+    validJson("getMe", 200, HttpMethod.GET, "/api/me", null);
+    validJson("getUsage", 200, HttpMethod.GET, "/api/usage", null);
+    assertThat(validJson("listSamples", 200, HttpMethod.GET, "/api/samples", null).getJsonArray("samples")).isNotEmpty();
+    // Local mode has no accounts: a sign-in is refused with the error shape.
+    validJson("signIn", 400, HttpMethod.POST, "/api/auth/signin", new JsonObject().put("email", "a@example.com")
+        .put("password", "correct horse battery"));
+    validJson("signOut", 200, HttpMethod.POST, "/api/auth/signout", new JsonObject());
+    // A program's unknown token, and a body that is not JSON: the error shape, with their documented statuses.
+    HttpResponse<Buffer> unknown = chat.client.get("/api/me").putHeader("Authorization", "Bearer qt_unknown").send()
+        .await();
+    assertThat(unknown.statusCode()).isEqualTo(401);
+    Contracts.validate(validator, "getMe", unknown);
+    HttpResponse<Buffer> text = chat.client.post("/api/conversations").putHeader("Content-Type", "text/plain")
+        .sendBuffer(Buffer.buffer("Sales")).await();
+    assertThat(text.statusCode()).isEqualTo(415);
+    Contracts.validate(validator, "createConversation", text);
+  }
+
+  @Test
+  @DisplayName("ISSUE-50-3: conversations, datasets, a query, its stored result, a chart, a JSON export, and their"
+      + " errors answer as documented")
+  void conversationsDatasetsQueries() {
+    String path = "/api/conversations";
+    String id = validJson("createConversation", 201, HttpMethod.POST, path, new JsonObject().put("title", "Sales"))
+        .getString("id");
+    validJson("createConversation", 400, HttpMethod.POST, path, new JsonObject().put("title", 5));
+    validJson("renameConversation", 200, HttpMethod.PATCH, path + "/" + id, new JsonObject().put("title", "People"));
+    validJson("listConversations", 200, HttpMethod.GET, path, null);
+    assertThat(validJson("listConversations", 200, HttpMethod.GET, path + "?q=peop", null)
+        .getJsonArray("conversations").getJsonObject(0).containsKey("match")).isTrue();
+    String datasets = path + "/" + id + "/datasets";
+    String did = validJson("addDataset", 201, HttpMethod.POST, datasets,
+        new JsonObject().put("url", chat.files.url("/people.parquet"))).getString("id");
+    validJson("addDataset", 400, HttpMethod.POST, datasets, new JsonObject().put("url", "not a url"));
+    validJson("checkDatasetVersions", 200, HttpMethod.POST, datasets + "/versions", null);
+    validJson("renameDataset", 200, HttpMethod.PATCH, datasets + "/" + did, new JsonObject().put("name", "people"));
+    validJson("refreshDataset", 200, HttpMethod.POST, datasets + "/" + did + "/refresh", null);
+
+    String query = path + "/" + id + "/query";
+    JsonObject result = validJson("runQuery", 200, HttpMethod.POST, query, new JsonObject()
+        .put("sql", "SELECT name, age, score, joined, active FROM people ORDER BY id LIMIT 3").put("origin", "runner"));
+    assertThat(result.getString("origin")).isEqualTo("runner");
+    JsonObject wrong = validJson("runQuery", 400, HttpMethod.POST, query, new JsonObject().put("sql", "SELEC 1"));
+    assertThat(wrong.getString("error_type")).isEqualTo("sql");
+    String rid = result.getString("id");
+    validJson("getResult", 200, HttpMethod.GET, "/api/results/" + rid, null);
+    validJson("getResult", 404, HttpMethod.GET, "/api/results/" + UNKNOWN, null);
+    validJson("chartResult", 200, HttpMethod.POST, "/api/results/" + rid + "/chart",
+        new JsonObject().put("chart_type", "bar").put("x", "name").put("y", "age"));
+    valid("exportResult", 200, HttpMethod.GET, "/api/results/" + rid + "/export?format=json&sort=age&dir=desc", null);
+    validJson("exportResult", 400, HttpMethod.GET, "/api/results/" + rid + "/export?format=xls", null);
+
+    JsonObject read = validJson("getConversation", 200, HttpMethod.GET, path + "/" + id, null);
+    assertThat(read.getJsonArray("runs")).hasSize(1);
+    assertThat(read.getJsonArray("datasets")).hasSize(1);
+    validJson("getConversation", 404, HttpMethod.GET, path + "/" + UNKNOWN, null);
+    valid("removeDataset", 204, HttpMethod.DELETE, datasets + "/" + did, null);
+    valid("deleteConversation", 204, HttpMethod.DELETE, path + "/" + id, null);
+  }
+
+  @Test
+  @DisplayName("ISSUE-50-3: a question, its stored answer with its tool round and checked numbers, stopping and a refused"
+      + " continuation answer as documented, and every event the WebSocket delivered fits the event schemas")
+  void answerAndEvents() throws Exception {
+    chat.addDataset(conversation, "/people.parquet");
+    chat.model().next().text("Let me count. ").call("execute_sql", new JsonObject().put("query",
+        "SELECT count(*) AS n FROM table1")).usage(50, 10);
+    chat.model().next().answer("There are ", "100 people.");
+    String messages = "/api/conversations/" + conversation + "/messages";
+    String answer = validJson("ask", 202, HttpMethod.POST, messages, new JsonObject().put("content", "How many?"))
+        .getString("message_id");
+    socket.untilTurnEnds();
+    JsonObject read = validJson("getConversation", 200, HttpMethod.GET, "/api/conversations/" + conversation, null);
+    assertThat(read.getJsonArray("messages").getJsonObject(1).getJsonArray("tool_rounds")).isNotEmpty();
+    validJson("stopAnswer", 200, HttpMethod.POST, "/api/conversations/" + conversation + "/stop", null);
+    validJson("continueAnswer", 409, HttpMethod.POST, messages + "/" + answer + "/continue", null);
+    validJson("ask", 400, HttpMethod.POST, messages, new JsonObject().put("content", ""));
+
+    List<JsonObject> events = socket.seen();
+    assertThat(events.stream().map(e -> e.getString("type")).toList()).contains("dataset_loading", "dataset_loaded",
+        "chat_token", "tool_call_start", "query_result", "chat_complete");
+    for (JsonObject event : events) {
+      OutputUnit typed = Contracts.busValidate("event." + event.getString("type"), event);
+      assertThat(typed.getValid()).as("%s: %s", event.encode(), typed).isTrue();
+      assertThat(Contracts.busValidate("event", event).getValid()).as(event.encode()).isTrue();
+    }
+  }
+
+  @Test
+  @DisplayName("ISSUE-50-3: the records the REST document and the bus schemas share have the same fields in both")
+  void sameRecords() {
+    JsonObject rest = Contracts.openApi().getJsonObject("components").getJsonObject("schemas");
+    JsonObject bus = Contracts.busSchema().getJsonObject("$defs");
+    for (String name : List.of("User", "Conversation", "Column", "DatasetColumn", "Dataset", "Source", "ExportFile",
+        "ResultRun", "NumbersCheck", "ChatMessage", "ConversationRead", "ChartData", "Budget", "NodeInfo")) {
+      assertThat(fields(rest, name)).as(name).isEqualTo(fields(bus, name));
+    }
+    // REST's answer to a query sent with an origin says so; the bus's result has no such fields.
+    assertThat(fields(rest, "QueryResult")).containsAll(fields(bus, "QueryResult"))
+        .hasSize(fields(bus, "QueryResult").size() + 2).contains("origin", "message_id");
+  }
+
+  private static Set<String> fields(JsonObject schemas, String name) {
+    return schemas.getJsonObject(name).getJsonObject("properties").fieldNames();
+  }
+}
