@@ -49,7 +49,7 @@ class OpenApiResponsesTest extends ChatTestBase {
   }
 
   @Test
-  @DisplayName("ISSUE-50-3: the document, health, readiness, nodes, the user, usage and samples answer as documented;"
+  @DisplayName("the document, health, readiness, nodes, the user, usage and samples answer as documented;"
       + " so do sign-out, a refused sign-in, an unknown token and a body that is not JSON")
   void nodeAndAccount() {
     valid("getOpenApi", 200, HttpMethod.GET, "/api/openapi.json", null);
@@ -77,7 +77,7 @@ class OpenApiResponsesTest extends ChatTestBase {
   }
 
   @Test
-  @DisplayName("ISSUE-50-3: conversations, datasets, a query, its stored result, a chart, a JSON export, and their"
+  @DisplayName("conversations, datasets, a query, its stored result, a chart, a JSON export, and their"
       + " errors answer as documented")
   void conversationsDatasetsQueries() {
     String path = "/api/conversations";
@@ -119,7 +119,7 @@ class OpenApiResponsesTest extends ChatTestBase {
   }
 
   @Test
-  @DisplayName("ISSUE-50-3: a question, its stored answer with its tool round and checked numbers, stopping and a refused"
+  @DisplayName("a question, its stored answer with its tool round and checked numbers, stopping and a refused"
       + " continuation answer as documented, and every event the WebSocket delivered fits the event schemas")
   void answerAndEvents() throws Exception {
     chat.addDataset(conversation, "/people.parquet");
@@ -147,7 +147,7 @@ class OpenApiResponsesTest extends ChatTestBase {
   }
 
   @Test
-  @DisplayName("ISSUE-50-3: the records the REST document and the bus schemas share have the same fields in both")
+  @DisplayName("the records the REST document and the bus schemas share have the same fields in both")
   void sameRecords() {
     JsonObject rest = Contracts.openApi().getJsonObject("components").getJsonObject("schemas");
     JsonObject bus = Contracts.busSchema().getJsonObject("$defs");

@@ -141,7 +141,7 @@ class BusSchemasTest {
   }
 
   @Test
-  @DisplayName("ISSUE-50-3: the schema has a version and the compatibility policy; a request and a reply of every public"
+  @DisplayName("the schema has a version and the compatibility policy; a request and a reply of every public"
       + " operation, an event of every type, and nothing else of those names")
   void everything() throws Exception {
     JsonObject schema = schema();
@@ -159,7 +159,7 @@ class BusSchemasTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("addresses")
-  @DisplayName("ISSUE-50-3: the operation's filled request and reply, as its codecs write them, are valid and declare"
+  @DisplayName("the operation's filled request and reply, as its codecs write them, are valid and declare"
       + " every field")
   void operation(String address) throws Exception {
     Operation<?, ?> op = op(address);
@@ -174,7 +174,7 @@ class BusSchemasTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("eventTypes")
-  @DisplayName("ISSUE-50-3: the event, filled, is valid against its type's schema and is exactly one of all events")
+  @DisplayName("the event, filled, is valid against its type's schema and is exactly one of all events")
   void event(String type) throws Exception {
     JsonObject schema = schema();
     JsonObject event = new JsonObject(EVENTS.get(type).encode());
