@@ -1,11 +1,13 @@
 package io.quarry.chat;
 
 import io.quarry.bus.ChatMessage;
+import io.quarry.bus.Column;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.QueryResult;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
 
 /**
  * What MCP's tools and resources answer, from Quarry's records: the fields an agent needs under names it can guess
@@ -29,14 +31,7 @@ final class McpShapes {
 
   /** {@code [{name, type}]} of a dataset's schema or a result's columns. */
   static JsonArray columns(JsonArray columns) {
-    JsonArray named = new JsonArray();
-    if (columns != null) {
-      for (Object column : columns) {
-        JsonObject c = (JsonObject) column;
-        named.add(new JsonObject().put("name", c.getString("name")).put("type", c.getString("type")));
-      }
-    }
-    return named;
+    return new JsonArray(Column.of(columns).stream().map(Column::toJson).toList());
   }
 
   static JsonObject message(ChatMessage m) {
@@ -52,13 +47,11 @@ final class McpShapes {
         .put("result_ids", ids(m)).put("numbers", m.numbers());
   }
 
-  /** The statements an answer ran, as text ({@code sql} holds them as the model sent them). */
+  /** The statements an answer ran, in order. */
   private static JsonArray sql(ChatMessage m) {
     JsonArray texts = new JsonArray();
     if (m.sql() != null) {
-      for (Object s : m.sql()) {
-        texts.add(s instanceof JsonObject o ? o.getString("sql", o.encode()) : String.valueOf(s));
-      }
+      m.sql().forEach(s -> texts.add(String.valueOf(s)));
     }
     return texts;
   }
@@ -70,9 +63,9 @@ final class McpShapes {
   /** A stored result's rows as CSV (RFC 4180): a header of its column names, a line for each row. */
   static String csv(QueryResult result) {
     StringBuilder out = new StringBuilder();
-    JsonArray columns = result.columns();
-    for (int i = 0; i < columns.size(); i++) {
-      out.append(i == 0 ? "" : ",").append(cell(columns.getJsonObject(i).getString("name")));
+    List<String> names = result.columnNames();
+    for (int i = 0; i < names.size(); i++) {
+      out.append(i == 0 ? "" : ",").append(cell(names.get(i)));
     }
     out.append("\r\n");
     for (Object row : result.rowValues()) {
@@ -89,7 +82,7 @@ final class McpShapes {
     if (value == null) {
       return "";
     }
-    String text = value instanceof JsonObject || value instanceof JsonArray ? value.toString() : String.valueOf(value);
+    String text = String.valueOf(value);
     boolean quoted = text.indexOf(',') >= 0 || text.indexOf('"') >= 0 || text.indexOf('\n') >= 0
         || text.indexOf('\r') >= 0;
     return quoted ? '"' + text.replace("\"", "\"\"") + '"' : text;

@@ -13,6 +13,7 @@ import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
 
 /**
  * MCP's {@code run_sql}: the statement runs as {@code api.query.run} runs it (stored, at most
@@ -44,7 +45,7 @@ final class McpSql {
     String limited = "SELECT * FROM (\n" + withoutTrailingSemicolons(result.sql()) + "\n) LIMIT " + maxRows;
     return ApiOps.QUERY_EXPORT.call(bus, new ExportQuery(call.userId(), result.conversationId(), limited, "json"))
         .compose(exported -> read(Export.File.fromJson(exported.export()), Buffer.buffer()))
-        .map(exported -> arrays(exported, result.columns()));
+        .map(exported -> arrays(exported, result.columnNames()));
   }
 
   private JsonObject answer(QueryResult result, JsonArray rows, int maxRows) {
@@ -81,15 +82,11 @@ final class McpSql {
   }
 
   /** Quarry's JSON export is an array of objects keyed by column: each becomes the row's values in column order. */
-  private static JsonArray arrays(Buffer exported, JsonArray columns) {
+  private static JsonArray arrays(Buffer exported, List<String> columns) {
     JsonArray rows = new JsonArray();
     for (Object object : new JsonArray(exported)) {
       JsonObject row = (JsonObject) object;
-      JsonArray values = new JsonArray();
-      for (Object column : columns) {
-        values.add(row.getValue(((JsonObject) column).getString("name")));
-      }
-      rows.add(values);
+      rows.add(new JsonArray(columns.stream().map(row::getValue).toList()));
     }
     return rows;
   }
