@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * What the event-bus bridge costs a request, on loopback only: a public operation ({@code api.usage.get}, which asks
  * storage) sent by an application on the bus (the baseline, the same operation without the bridge) and sent over the
- * bridge by a TCP client in another Vert.x, one at a time (p50, p99) and 32 at once (requests per second).
+ * bridge by a TCP client in another Vert.x, one at a time (p50, p99) and 32 at once (requests per second). With
+ * {@code sql}: a query ({@code select 1}) on the bus, the bridge and MCP ({@link McpSqlBench}).
  */
 public final class BridgeBench {
 
@@ -41,6 +42,14 @@ public final class BridgeBench {
     env.put("QUARRY_AUTH_MODE", "password");
     env.put("QUARRY_LOCAL_WORKERS", "0");
     env.put("QUARRY_BRIDGE_PORT", String.valueOf(port));
+    // A benchmark's one token sends tens of thousands of requests: its pace is not what is measured.
+    env.put("QUARRY_CHAT_TOKEN_REQUESTS_PER_MINUTE", "100000000");
+    env.put("QUARRY_CHAT_TOKEN_BURST", "1000000");
+    boolean sql = args.length > 0 && args[0].equals("sql");
+    if (sql) {
+      env.put("QUARRY_LOCAL_WORKERS", "1");
+      env.put("QUARRY_MCP_ENABLED", "true");
+    }
     Node node = Launcher.start(env, "--config", work.resolve("none.json").toString()).await();
     Vertx client = Vertx.vertx();
     try {
@@ -55,6 +64,10 @@ public final class BridgeBench {
       }
       BridgeClient bridge = BridgeClient.connect(client, port);
       ok(bridge.request("quarry.bridge.login", new JsonObject().put("token", token))).await();
+      if (sql) {
+        McpSqlBench.run(bus, bridge, client, node.httpPort(), user, token);
+        return;
+      }
 
       System.out.printf(Locale.ROOT, "%napi.usage.get round trip, %d cores%n", Runtime.getRuntime().availableProcessors());
       sequential("bus (baseline)", WARM, () -> ApiOps.USAGE_GET.call(bus, new UserRef(user)).mapEmpty());
@@ -123,7 +136,7 @@ public final class BridgeBench {
   }
 
   /** Milliseconds at p50 and p99 of {@code n} requests one after another. */
-  private static double[] sequential(String label, int n, java.util.function.Supplier<Future<Void>> request) {
+  static double[] sequential(String label, int n, java.util.function.Supplier<Future<Void>> request) {
     List<Double> ms = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       long start = System.nanoTime();
@@ -167,7 +180,7 @@ public final class BridgeBench {
   }
 
   /** An answer's frame as a bench needs it: a failure for an err frame. */
-  private static Future<Void> ok(Future<JsonObject> answer) {
+  static Future<Void> ok(Future<JsonObject> answer) {
     return answer.compose(frame -> "err".equals(frame.getString("type"))
         ? Future.failedFuture(frame.encode()) : Future.succeededFuture());
   }
