@@ -18,7 +18,9 @@ import io.quarry.bus.ApiOps;
 import io.quarry.bus.ApiOps.CreateConversation;
 import io.quarry.bus.Bus;
 import io.quarry.bus.StorageOps;
+import io.quarry.testing.BridgeClient;
 import io.quarry.testing.FakeGemini;
+import io.quarry.testing.JarCommand;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
@@ -62,6 +64,7 @@ class McpClientsTest {
   static Node node;
   static Bus bus;
   static WebClient web;
+  static int bridgePort;
   static HttpClient client;
 
   @BeforeAll
@@ -77,6 +80,8 @@ class McpClientsTest {
     env.put("GEMINI_BASE_URL", gemini.baseUrl());
     env.put("QUARRY_LLM_RETRIES", "0");
     env.put("QUARRY_MCP_ENABLED", "true");
+    bridgePort = JarCommand.freeBlock(1);
+    env.put("QUARRY_BRIDGE_PORT", String.valueOf(bridgePort));
     node = TestNodes.start(env, dir);
     bus = new Bus(node.vertx());
     web = WebClient.create(outside);
@@ -413,6 +418,30 @@ class McpClientsTest {
       assertThat(result.getJsonObject("structuredContent").getString("text")).isEqualTo("Partly ");
     } finally {
       gemini.release("mcp-cancel");
+    }
+  }
+
+  @Test
+  @DisplayName("one token at every door: what MCP made, REST (Bearer) and the bridge see with the same token")
+  void sameTokenEverywhere() {
+    List<String> me = userWithToken("query");
+    try (McpSyncClient client = client(me.get(1), new ArrayList<>())) {
+      client.initialize();
+      String id = structured(call(client, "create_conversation", Map.of("title", "Everywhere"))).getString("id");
+      HttpResponse<Buffer> rest = web.get(node.httpPort(), "127.0.0.1", "/api/conversations/" + id)
+          .putHeader("Authorization", "Bearer " + me.get(1)).send().await();
+      assertThat(rest.statusCode()).isEqualTo(200);
+      assertThat(rest.bodyAsJsonObject().getJsonObject("conversation").getString("title")).isEqualTo("Everywhere");
+      BridgeClient bridge = BridgeClient.connect(outside, bridgePort);
+      try {
+        assertThat(bridge.request("quarry.bridge.login", new JsonObject().put("token", me.get(1))).await()
+            .getString("type")).isEqualTo("message");
+        JsonObject listed = bridge.request(ApiOps.CONVERSATION_LIST.address(), new JsonObject()).await();
+        assertThat(listed.getJsonObject("body").getJsonArray("items")).extracting(c -> ((JsonObject) c)
+            .getString("id")).containsExactly(id);
+      } finally {
+        bridge.close();
+      }
     }
   }
 
