@@ -157,7 +157,8 @@ class BrowserTest extends BrowserTestBase {
     page.locator("#schema-name").fill("cars");
     page.locator("#schema-rename").click();
     assertThat(page.locator("#schema-title")).hasText("cars");
-    page.getByText("Close").click();
+    // By role: the one Close the person sees (the closed API tokens dialog holds another, hidden).
+    page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Close").setExact(true)).click();
     assertThat(page.locator(".dataset-card .open")).hasText("cars [406 × 9]");
     chat.gemini.next().answer("Renamed.");
     ask("What tables are there?");

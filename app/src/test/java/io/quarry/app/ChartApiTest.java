@@ -138,6 +138,23 @@ class ChartApiTest extends ChatTestBase {
   }
 
   @Test
+  @DisplayName("a chart whose result's SQL fails now (its dataset removed since) says so in the result's own terms,"
+      + " naming none of the chart's helper columns")
+  void resultFailsNow() {
+    String datasetId = chat.addDataset(conversation, "/people.parquet").getString("id");
+    String resultId = query("SELECT name, id FROM table1").getString("id");
+    assertThat(chat.send(HttpMethod.DELETE, "/api/conversations/" + conversation + "/datasets/" + datasetId, null)
+        .statusCode()).isEqualTo(204);
+
+    HttpResponse<Buffer> refused = chart(resultId, new JsonObject().put("chart_type", "bar").put("x", "name")
+        .put("y", "id"));
+
+    assertThat(refused.statusCode()).isEqualTo(400);
+    String error = refused.bodyAsJsonObject().getString("error");
+    assertThat(error).startsWith("The chart could not be computed: ").contains("table1").doesNotContain("__quarry");
+  }
+
+  @Test
   @DisplayName("when the file changed since the result, the chart says so (409) instead of drawing other data")
   void dataChanged() throws Exception {
     chat.addDataset(conversation, "/people.parquet");

@@ -63,6 +63,7 @@ class McpClientsTest {
   static Map<String, String> env;
   static Node node;
   static Bus bus;
+  static final int PACE_BURST = 40;
   static WebClient web;
   static int bridgePort;
   static HttpClient client;
@@ -80,6 +81,9 @@ class McpClientsTest {
     env.put("GEMINI_BASE_URL", gemini.baseUrl());
     env.put("QUARRY_LLM_RETRIES", "0");
     env.put("QUARRY_MCP_ENABLED", "true");
+    // Each test's token makes fewer than 40 requests; pace() makes exactly that many and one more.
+    env.put("QUARRY_CHAT_TOKEN_BURST", String.valueOf(PACE_BURST));
+    env.put("QUARRY_CHAT_TOKEN_REQUESTS_PER_MINUTE", "1");
     bridgePort = JarCommand.freeBlock(1);
     env.put("QUARRY_BRIDGE_PORT", String.valueOf(bridgePort));
     node = TestNodes.start(env, dir);
@@ -419,6 +423,20 @@ class McpClientsTest {
     } finally {
       gemini.release("mcp-cancel");
     }
+  }
+
+  @Test
+  @DisplayName("MCP draws on the token's pace: its burst answers, the next request is 429 with Retry-After, naming the"
+      + " limit")
+  void pace() {
+    String token = userWithToken("read").get(1);
+    for (int i = 1; i <= PACE_BURST; i++) {
+      assertThat(post(token, rpc(i, "ping", null), Map.of()).statusCode()).as("request %d", i).isEqualTo(200);
+    }
+    HttpResponse<Buffer> past = post(token, rpc(PACE_BURST + 1, "ping", null), Map.of());
+    assertThat(past.statusCode()).isEqualTo(429);
+    assertThat(Long.parseLong(past.getHeader("Retry-After"))).isPositive();
+    assertThat(error(past)).startsWith("Too many requests with this token: it may make 1 a minute after a burst of 40");
   }
 
   @Test
