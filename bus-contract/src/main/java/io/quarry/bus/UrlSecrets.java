@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
 
 /**
  * What a secret of a dataset's URL is, in one place: the query parameters that carry credentials (S3 SigV4 and V2,
@@ -43,6 +44,8 @@ public final class UrlSecrets {
       "x-amz-signedheaders", "x-goog-algorithm", "x-goog-date", "x-goog-expires", "x-goog-signedheaders", "expires",
       "sv", "ss", "srt", "sp", "se", "st", "spr", "sr", "si", "skoid", "sktid", "skt", "ske", "sks", "skv", "sdd");
 
+  private static final Pattern SEALED_VALUE = Pattern.compile("(?<=[=:])" + Pattern.quote(UrlSeal.PREFIX)
+      + "[A-Za-z0-9_-]{38,}");
   private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
       .withZone(ZoneOffset.UTC);
 
@@ -52,6 +55,16 @@ public final class UrlSecrets {
   /** The form anyone may see: each secret value is {@value #REDACTED}, sealed or not. Null stays null. */
   public static String shown(String url) {
     return url == null ? null : rewrite(url, value -> REDACTED);
+  }
+
+  /**
+   * {@code text} with every sealed value in it shown as {@value #REDACTED}: the last step of every answer, event, page
+   * and prompt that leaves Quarry, so that no path that carries a dataset's URL (an error's details, a result's sources,
+   * an export's metadata) can show its sealed form. A sealed value follows {@code =} or {@code :} and is at least as
+   * long as a nonce and a tag; text without one is returned as it is, unscanned.
+   */
+  public static String shownIn(String text) {
+    return text == null || !text.contains(UrlSeal.PREFIX) ? text : SEALED_VALUE.matcher(text).replaceAll(REDACTED);
   }
 
   /** The form the bus carries and storage keeps: each secret value sealed under this cluster's key. */

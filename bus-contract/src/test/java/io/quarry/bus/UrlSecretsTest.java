@@ -48,6 +48,8 @@ class UrlSecretsTest {
     assertThat(UrlSecrets.sealed(sealed)).as("sealing twice changes nothing").isEqualTo(sealed);
     assertThat(UrlSecrets.shown(sealed)).isEqualTo(UrlSecrets.shown(S3));
     assertThat(UrlSecrets.opened(sealed)).isEqualTo(S3);
+    assertThat(UrlSecrets.shownIn("{\"url\":\"" + sealed + "\",\"note\":\"qs1.short\"}"))
+        .isEqualTo("{\"url\":\"" + UrlSecrets.shown(S3) + "\",\"note\":\"qs1.short\"}");
     assertThat(UrlSecrets.opened("https://h/plain.parquet")).isEqualTo("https://h/plain.parquet");
   }
 
