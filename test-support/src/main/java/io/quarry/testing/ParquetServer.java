@@ -76,6 +76,8 @@ public final class ParquetServer {
     private volatile String cacheControl;
     private volatile long roundTripMs;
     final AtomicLong requests = new AtomicLong();
+    /** Every request's query string (null for none), for tests of what reaches the origin of a signed link. */
+    final java.util.List<String> queries = new java.util.concurrent.CopyOnWriteArrayList<>();
     final AtomicLong rangeRequests = new AtomicLong();
     final AtomicLong tailRequests = new AtomicLong();
     final AtomicLong http2Requests = new AtomicLong();
@@ -308,6 +310,11 @@ public final class ParquetServer {
       return requests.get();
     }
 
+    /** The query string of every request so far, in order. */
+    public java.util.List<String> queries() {
+      return java.util.List.copyOf(queries);
+    }
+
     /** Body bytes this path has sent (headers not counted). */
     public long bodyBytes() {
       return bodyBytes.get();
@@ -489,6 +496,7 @@ public final class ParquetServer {
       return;
     }
     route.requests.incrementAndGet();
+    route.queries.add(request.query());
     if (request.version() == HttpVersion.HTTP_2 && refusedOverHttp2(route, request)) {
       return;
     }
