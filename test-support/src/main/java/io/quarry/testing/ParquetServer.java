@@ -49,6 +49,7 @@ public final class ParquetServer {
     private volatile String etag;
     private volatile boolean sendEtag = true;
     private volatile int status;
+    private volatile String statusBody = "";
     private volatile boolean refuseHead;
     private final AtomicLong streamsToRefuse = new AtomicLong();
     private volatile boolean ignoreRange;
@@ -108,6 +109,12 @@ public final class ParquetServer {
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
+    }
+
+    /** Every request is answered {@code code} with {@code body}, as an origin's XML refusal. */
+    public Route status(int code, String body) {
+      statusBody = body;
+      return status(code);
     }
 
     public Route status(int code) {
@@ -538,7 +545,7 @@ public final class ParquetServer {
       return;
     }
     if (route.status != 0) {
-      response.setStatusCode(route.status).end();
+      response.setStatusCode(route.status).end(route.statusBody);
       return;
     }
     if (request.method() == HttpMethod.HEAD) {
