@@ -68,7 +68,9 @@ final class Clustering {
           if (key.busSecret() != null) {
             BusSecret.install(vertx.eventBus(), key.busSecret());
             // Every process of the cluster seals and opens dataset URLs' secrets alike (see UrlSeal).
-            UrlSeal.useSecret(key.busSecret());
+            UrlSeal.useSecret(vertx, key.busSecret());
+          } else {
+            UrlSeal.noSharedKey(vertx);
           }
           tellWhenMembersLeave(vertx, manager);
           UncertifiedMembers.watch(vertx, manager, options.getEventBusOptions());

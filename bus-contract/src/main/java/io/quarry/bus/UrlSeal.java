@@ -1,11 +1,16 @@
 package io.quarry.bus;
 
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
 import javax.crypto.Cipher;
 import javax.crypto.Mac;
 import javax.crypto.spec.GCMParameterSpec;
@@ -16,7 +21,9 @@ import javax.crypto.spec.SecretKeySpec;
  * {@code qs1.<base64url>} instead. The key comes from the bus secret every process of a cluster shares (the node hands
  * it to its worker processes on their standard input); a node without one makes its own at start. Either way it lives
  * as long as the node: a link sealed before a restart no longer opens, and its user is asked for a fresh one, which
- * a signed link (minutes to days old) would soon need anyway.
+ * a signed link (minutes to days old) would soon need anyway. A configured cluster's members share no secret (their
+ * bus runs TLS between certificates instead): there values are not sealed ({@link #noSharedKey(Vertx)}), the bus's TLS
+ * protects them in flight, storage keeps them in clear, and {@link UrlSecrets#shownIn} redacts them by name.
  *
  * <p>The nonce is derived from the value (HMAC-SHA256 under a second key, as in SIV): the same link seals to the same
  * text, so storage still knows a link added twice. That reveals only that two sealed values are equal.
@@ -37,19 +44,53 @@ public final class UrlSeal {
   private record Keys(SecretKeySpec cipher, SecretKeySpec nonce) {
   }
 
-  private static volatile Keys keys = derive(BusSecret.random());
+  /** No key shared with the rest of the cluster: values pass unsealed. */
+  private static final Keys NONE = new Keys(null, null);
+  /**
+   * Each node's key, by its Vert.x: tests run several nodes in one JVM, each with worker processes that know only its
+   * key. Code on a node's threads uses the node's; code on no Vert.x thread (a unit test) the process's own.
+   */
+  private static final Map<Vertx, Keys> BY_NODE = Collections.synchronizedMap(new WeakHashMap<>());
+  private static volatile Keys own = derive(BusSecret.random());
 
   private UrlSeal() {
   }
 
-  /** From now on this process seals and opens under the key of {@code sharedSecret} (a cluster's bus secret). */
-  public static void useSecret(String sharedSecret) {
-    keys = derive(sharedSecret);
+  /** From now on {@code vertx}'s threads seal and open under the key of {@code sharedSecret} (its bus secret). */
+  public static void useSecret(Vertx vertx, String sharedSecret) {
+    Keys keys = derive(sharedSecret);
+    BY_NODE.put(vertx, keys);
+    // Threads of no Vert.x (an engine's own) use the last node's: a process runs one node but in tests.
+    own = keys;
+  }
+
+  /** A member of a configured cluster: no key is shared, so nothing is sealed (see the class comment). */
+  public static void noSharedKey(Vertx vertx) {
+    BY_NODE.put(vertx, NONE);
+    own = NONE;
+  }
+
+  /** For unit tests: the key of code on no node's threads. */
+  static void useSecret(String sharedSecret) {
+    own = sharedSecret == null ? NONE : derive(sharedSecret);
+  }
+
+  private static Keys keys() {
+    Context context = Vertx.currentContext();
+    Keys node = context == null ? null : BY_NODE.get(context.owner());
+    return node != null ? node : own;
+  }
+
+  static boolean sealing() {
+    return keys() != NONE;
   }
 
   static String seal(String value) {
+    Keys k = keys();
+    if (k == NONE) {
+      return value;
+    }
     try {
-      Keys k = keys;
       byte[] plain = value.getBytes(StandardCharsets.UTF_8);
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(k.nonce());
@@ -70,8 +111,12 @@ public final class UrlSeal {
       if (in.length < NONCE + TAG_BITS / 8) {
         throw new Unsealable();
       }
+      Keys k = keys();
+      if (k == NONE) {
+        throw new Unsealable();
+      }
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-      cipher.init(Cipher.DECRYPT_MODE, keys.cipher(), new GCMParameterSpec(TAG_BITS, in, 0, NONCE));
+      cipher.init(Cipher.DECRYPT_MODE, k.cipher(), new GCMParameterSpec(TAG_BITS, in, 0, NONCE));
       return new String(cipher.doFinal(in, NONCE, in.length - NONCE), StandardCharsets.UTF_8);
     } catch (GeneralSecurityException | IllegalArgumentException e) {
       throw new Unsealable();

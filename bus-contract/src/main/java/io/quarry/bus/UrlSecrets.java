@@ -46,6 +46,9 @@ public final class UrlSecrets {
 
   private static final Pattern SEALED_VALUE = Pattern.compile("(?<=[=:])" + Pattern.quote(UrlSeal.PREFIX)
       + "[A-Za-z0-9_-]{38,}");
+  private static final Pattern CLEAR_VALUE = Pattern.compile("([?&](?:" + String.join("|", SECRET_PARAMS.stream()
+      .map(Pattern::quote).toList()) + ")=)(?!" + Pattern.quote(REDACTED) + ")[^&#\"'\\s<>\\\\]+",
+      Pattern.CASE_INSENSITIVE);
   private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
       .withZone(ZoneOffset.UTC);
 
@@ -64,7 +67,12 @@ public final class UrlSecrets {
    * long as a nonce and a tag; text without one is returned as it is, unscanned.
    */
   public static String shownIn(String text) {
-    return text == null || !text.contains(UrlSeal.PREFIX) ? text : SEALED_VALUE.matcher(text).replaceAll(REDACTED);
+    if (text == null) {
+      return null;
+    }
+    String shown = text.contains(UrlSeal.PREFIX) ? SEALED_VALUE.matcher(text).replaceAll(REDACTED) : text;
+    // Unsealed values (a configured cluster's, see UrlSeal) are found by their parameters' names instead.
+    return UrlSeal.sealing() ? shown : CLEAR_VALUE.matcher(shown).replaceAll("$1" + REDACTED);
   }
 
   /** The form the bus carries and storage keeps: each secret value sealed under this cluster's key. */

@@ -68,6 +68,19 @@ class UrlSecretsTest {
   }
 
   @Test
+  @DisplayName("without a shared key (a configured cluster) nothing is sealed, and text shows clear values redacted")
+  void noSharedKey() {
+    UrlSeal.useSecret(null);
+    try {
+      assertThat(UrlSecrets.sealed(S3)).isEqualTo(S3);
+      assertThat(UrlSecrets.shownIn("{\"url\":\"" + S3 + "\",\"sql\":\"token\"}"))
+          .isEqualTo("{\"url\":\"" + UrlSecrets.shown(S3) + "\",\"sql\":\"token\"}");
+    } finally {
+      UrlSeal.useSecret(BusSecret.random());
+    }
+  }
+
+  @Test
   @DisplayName("a fresh link names the same object as the expired one; a plain link names none")
   void sameObject() {
     String fresh = S3.replace("20261129T010000Z", "20261130T010000Z").replace("SECRETSIG", "OTHERSIG");
