@@ -8,6 +8,7 @@ import { elements } from './elements.js';
 import { describeNewVersion, showChange } from './schema-change.js';
 import { SchemaModal } from './schema-modal.js';
 import { returnUrl } from './url-drafts.js';
+import { shownUrl } from './url-secrets.js';
 
 export const INVALID_URL = 'Invalid URL format';
 
@@ -160,8 +161,9 @@ export class DatasetPanel {
   /** A dataset_error of an add: the server kept nothing, or keeps a row that costs nothing. */
   failedAdd(dataset) {
     this.removed(dataset);
-    this.notAdded({ url: dataset.url, message: dataset.error_message, details: dataset.error_details, retry: true,
-      storedId: dataset.id });
+    // A signed link comes back redacted: adding that again cannot work, a fresh link pasted can.
+    this.notAdded({ url: dataset.url, message: dataset.error_message, details: dataset.error_details,
+      retry: !/[=:]\[redacted\]/.test(dataset.url), storedId: dataset.id });
   }
 
   removed(dataset) {
@@ -173,7 +175,7 @@ export class DatasetPanel {
 
   /** The loading card of an add whose answer was a failure (its dataset_error may not have come). */
   dropLoading(url) {
-    this.all().filter((d) => d.url === url && d.status === 'loading' && d.row_count == null)
+    this.all().filter((d) => d.url === shownUrl(url) && d.status === 'loading' && d.row_count == null)
       .forEach((d) => this.removed(d));
   }
 
@@ -182,7 +184,7 @@ export class DatasetPanel {
   }
 
   notAddedCard(url) {
-    return [...this.list.querySelectorAll('.dataset-card.not-added')].find((li) => li.dataset.url === url);
+    return [...this.list.querySelectorAll('.dataset-card.not-added')].find((li) => li.dataset.url === shownUrl(url));
   }
 
   /** One card per URL: what failed last, with Retry (add it again) unless the URL itself is malformed. */
@@ -194,12 +196,15 @@ export class DatasetPanel {
   }
 
   notAddedCardOf({ url, message, details, retry, storedId }) {
-    const li = this.cardShell({ status: 'error', url, error_message: message, error_details: details }, 'Not added');
+    // A signed link's secrets stay in the box and in Retry's memory; the card shows them as the server does.
+    const shown = shownUrl(url);
+    const li = this.cardShell({ status: 'error', url: shown, error_message: message, error_details: details },
+      'Not added');
     li.classList.add('not-added');
-    li.dataset.url = url;
+    li.dataset.url = shown;
     const actions = li.querySelector('.actions');
-    if (retry) actions.append(this.button('Retry', `Retry adding ${url}`, () => this.add(url)));
-    actions.append(this.button('Dismiss', `Dismiss ${url}`, () => this.dismiss(li, storedId)));
+    if (retry) actions.append(this.button('Retry', `Retry adding ${shown}`, () => this.add(url)));
+    actions.append(this.button('Dismiss', `Dismiss ${shown}`, () => this.dismiss(li, storedId)));
     return li;
   }
 

@@ -8,6 +8,7 @@ import io.quarry.client.Departures;
 import io.quarry.worker.pool.ClusterKey;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.BusSecret;
+import io.quarry.bus.UrlSeal;
 import io.quarry.bus.Defaults;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -66,6 +67,10 @@ final class Clustering {
         .onSuccess(vertx -> {
           if (key.busSecret() != null) {
             BusSecret.install(vertx.eventBus(), key.busSecret());
+            // Every process of the cluster seals and opens dataset URLs' secrets alike (see UrlSeal).
+            UrlSeal.useSecret(vertx, key.busSecret());
+          } else {
+            UrlSeal.noSharedKey(vertx);
           }
           tellWhenMembersLeave(vertx, manager);
           UncertifiedMembers.watch(vertx, manager, options.getEventBusOptions());

@@ -43,6 +43,12 @@ public record Dataset(
     return ERROR.equals(status) && rowCount == null;
   }
 
+  /** The same dataset at a fresh link to its object: its id, name and history kept (see {@link UrlSecrets#object}). */
+  public Dataset at(String freshUrl) {
+    return new Dataset(id, conversationId, freshUrl, name, rowCount, columnCount, schema, LOADING, null, fileSize, etag,
+        createdAt, updatedAt);
+  }
+
   public Dataset loading() {
     return new Dataset(id, conversationId, url, name, rowCount, columnCount, schema, LOADING, null, fileSize, etag,
         createdAt, updatedAt);

@@ -17,10 +17,14 @@ public final class DatasetOps {
   private DatasetOps() {
   }
 
-  /** {@code url} is checked by the pipeline's first step, which names a missing one "Invalid URL format". */
+  /**
+   * {@code url} is checked by the pipeline's first step, which names a missing one "Invalid URL format". Its secrets
+   * cross the bus sealed ({@link UrlSecrets#sealed}), as everything after it carries them.
+   */
   public record AddDataset(String userId, String conversationId, String url) {
     static final Codec<AddDataset> CODEC = Codec.json(
-        r -> new ConversationRef(r.userId, r.conversationId).toJson().put(Keys.URL, r.url),
+        r -> new ConversationRef(r.userId, r.conversationId).toJson()
+            .put(Keys.URL, r.url == null ? null : UrlSecrets.sealed(r.url)),
         json -> new AddDataset(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID),
             Fields.optional(json, Keys.URL)));
   }

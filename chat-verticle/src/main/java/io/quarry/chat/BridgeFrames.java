@@ -1,5 +1,6 @@
 package io.quarry.chat;
 
+import io.quarry.bus.UrlSecrets;
 import io.quarry.bus.BusFailure;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -35,7 +36,8 @@ final class BridgeFrames {
   }
 
   static Buffer encode(JsonObject frame) {
-    Buffer json = frame.toBuffer();
+    // An application on the bridge sees dataset URLs as a page does: secrets redacted (see UrlSecrets#shownIn).
+    Buffer json = Buffer.buffer(UrlSecrets.shownIn(frame.encode()));
     return Buffer.buffer(json.length() + 4).appendInt(json.length()).appendBuffer(json);
   }
 

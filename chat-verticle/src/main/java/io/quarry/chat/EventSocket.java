@@ -1,5 +1,6 @@
 package io.quarry.chat;
 
+import io.quarry.bus.UrlSecrets;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Metrics;
@@ -76,7 +77,7 @@ final class EventSocket {
 
   private void bridge(ServerWebSocket ws, String userId, String session, String tokenHash) {
     MessageConsumer<JsonObject> events = vertx.eventBus().consumer(Addresses.chatEvents(userId),
-        message -> ws.writeTextMessage(message.body().encode()));
+        message -> ws.writeTextMessage(UrlSecrets.shownIn(message.body().encode())));
     open.incrementAndGet();
     long[] lastPong = {System.nanoTime()};
     long pinger = vertx.setPeriodic(pingIntervalMs, id -> ping(ws, session, tokenHash, lastPong[0]));

@@ -1,5 +1,6 @@
 package io.quarry.chat;
 
+import io.quarry.bus.UrlSecrets;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
 import io.vertx.core.eventbus.ReplyException;
@@ -86,7 +87,7 @@ final class HttpErrors {
   }
 
   private static void reply(RoutingContext ctx, int status, JsonObject body) {
-    ctx.response().setStatusCode(status).putHeader("content-type", "application/json").end(body.encode());
+    ctx.response().setStatusCode(status).putHeader("content-type", "application/json").end(UrlSecrets.shownIn(body.encode()));
   }
 
   /** A client that went away mid-request is nobody's error and has nobody to answer. */

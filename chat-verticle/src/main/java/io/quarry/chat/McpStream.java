@@ -1,5 +1,6 @@
 package io.quarry.chat;
 
+import io.quarry.bus.UrlSecrets;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
@@ -28,13 +29,13 @@ final class McpStream {
   }
 
   void send(JsonObject message) {
-    write("event: message\ndata: " + message.encode() + "\n\n");
+    write("event: message\ndata: " + UrlSecrets.shownIn(message.encode()) + "\n\n");
   }
 
   void end(JsonObject message) {
     vertx.cancelTimer(heartbeat);
     if (!response.closed() && !response.ended()) {
-      response.end("event: message\ndata: " + message.encode() + "\n\n");
+      response.end("event: message\ndata: " + UrlSecrets.shownIn(message.encode()) + "\n\n");
     }
   }
 

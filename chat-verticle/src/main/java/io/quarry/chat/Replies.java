@@ -1,5 +1,6 @@
 package io.quarry.chat;
 
+import io.quarry.bus.UrlSecrets;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -10,8 +11,10 @@ final class Replies {
   private Replies() {
   }
 
+  /** Dataset URLs in any answer show their secrets as {@code [redacted]} (see {@link UrlSecrets#shownIn}). */
   static void json(RoutingContext ctx, int status, JsonObject body) {
-    ctx.response().setStatusCode(status).putHeader("content-type", "application/json").end(body.toBuffer());
+    ctx.response().setStatusCode(status).putHeader("content-type", "application/json")
+        .end(UrlSecrets.shownIn(body.encode()));
   }
 
   static void noContent(RoutingContext ctx) {

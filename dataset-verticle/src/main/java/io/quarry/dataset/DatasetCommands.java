@@ -13,10 +13,13 @@ import io.quarry.bus.QuarryException;
 import io.quarry.bus.Scopes.DatasetRef;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.StorageOps.RenameDataset;
+import io.quarry.bus.UrlSecrets;
 import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.EventBus;
 import java.net.URI;
+import java.time.Instant;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,13 +47,41 @@ final class DatasetCommands {
     this.maxDatasets = maxDatasets;
   }
 
-  /** Step 1 (format) first, then the slot (duplicate, limit), then steps 2–5. */
+  /**
+   * Step 1 (format, and a signed link's own expiry) first, then the slot (duplicate, limit), then steps 2–5. A fresh
+   * signed link to an object the conversation already has replaces that dataset's link instead (see {@link #renew}).
+   */
   Future<Dataset> add(AddDataset request) {
     String userId = request.userId();
     String conversationId = request.conversationId();
-    String url = request.url();
+    // The codec sealed it already; sealing again changes nothing, and a caller in this process may not have.
+    String url = request.url() == null ? null : UrlSecrets.sealed(request.url());
     URI uri = OutboundHttp.parse(url).orElseThrow(() -> QuarryException.badRequest(INVALID_URL));
-    return claim(userId, conversationId, url).compose(claimed -> load(userId, claimed, uri, true));
+    if (UrlSecrets.expired(url, Instant.now())) {
+      return Future.failedFuture(QuarryException.badRequest(UrlSecrets.EXPIRED));
+    }
+    return sameObject(userId, conversationId, url).compose(old -> old.isPresent()
+        ? renew(userId, old.get(), url, uri)
+        : claim(userId, conversationId, url).compose(claimed -> load(userId, claimed, uri, true)));
+  }
+
+  /** The conversation's dataset at another signed link to the object {@code url} names, if any. */
+  private Future<Optional<Dataset>> sameObject(String userId, String conversationId, String url) {
+    String object = UrlSecrets.object(url);
+    if (object == null) {
+      return Future.succeededFuture(Optional.empty());
+    }
+    return storage.datasets(userId, conversationId).map(all -> all.stream()
+        .filter(d -> !d.url().equals(url) && object.equals(UrlSecrets.object(d.url()))).findFirst());
+  }
+
+  /**
+   * A fresh link for an expired one: the same dataset (id, table name, history) at the new link, loaded again as a
+   * refresh is, so it takes no new slot and no new name; a failure leaves it in error with the new link kept.
+   */
+  private Future<Dataset> renew(String userId, Dataset old, String url, URI uri) {
+    log.info("Dataset {} of conversation {} takes a fresh link to the same object", old.id(), old.conversationId());
+    return storage.updateDataset(userId, old.at(url)).compose(renewed -> load(userId, renewed, uri, false));
   }
 
   /**

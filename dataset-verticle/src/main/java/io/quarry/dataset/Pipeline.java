@@ -5,6 +5,7 @@ import io.quarry.bus.FileEnd;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.Source;
 import io.quarry.bus.Sizes;
+import io.quarry.bus.UrlSecrets;
 import io.quarry.bus.net.Deadline;
 import io.quarry.bus.net.OutboundHttp;
 import io.quarry.bus.net.OutboundHttp.Exchange;
@@ -149,23 +150,23 @@ final class Pipeline {
             return Future.succeededFuture(Optional.of(new Tail(exchange, range.from(),
                 new Probe(range.total(), version(exchange), true))));
           }
-          exchange.discard();
           if (status == 200 || status == 206 || status == 416) {
+            exchange.discard();
             return Future.succeededFuture(Optional.empty());
           }
-          return fail(COULD_NOT_ACCESS, answered(exchange));
+          return refused(url, exchange);
         });
   }
 
   private Future<Probe> head(URI url, Deadline deadline) {
     return http.send(HttpMethod.HEAD, url, Map.of(), deadline).compose(exchange -> {
       int status = exchange.response().statusCode();
+      if (status / 100 != 2 && status != 405 && status != 501) {
+        return refused(url, exchange);
+      }
       exchange.discard();
       if (status == 405 || status == 501) {
         return Future.succeededFuture(new Probe(-1, null, true));
-      }
-      if (status / 100 != 2) {
-        return fail(COULD_NOT_ACCESS, answered(exchange));
       }
       return Future.succeededFuture(new Probe(BodyReader.contentLength(exchange), version(exchange), true));
     });
@@ -178,9 +179,12 @@ final class Pipeline {
   private Future<Probe> magic(URI url, Deadline deadline) {
     return http.send(HttpMethod.GET, url, Map.of("Range", "bytes=0-3"), deadline).compose(exchange -> {
       int status = exchange.response().statusCode();
-      if (status != 200 && status != 206) {
+      if (status == 416) {
         exchange.discard();
-        return fail(status == 416 ? NOT_PARQUET : COULD_NOT_ACCESS, answered(exchange));
+        return fail(NOT_PARQUET, answered(exchange));
+      }
+      if (status != 200 && status != 206) {
+        return refused(url, exchange);
       }
       ContentRange range = ContentRange.of(exchange);
       long size = status != 206 ? BodyReader.contentLength(exchange) : range == null ? -1 : range.total();
@@ -334,6 +338,13 @@ final class Pipeline {
     // The origin writes the phrase: shown as text, and kept short.
     reason = reason.equals("null") ? "" : reason.substring(0, Math.min(reason.length(), 60));
     return "The server answered HTTP " + exchange.response().statusCode() + (reason.isEmpty() ? "" : " " + reason);
+  }
+
+  /** "Could not access URL", or, for a signed link its origin says has expired, that it has (see ExpiredLinks). */
+  private static <T> Future<T> refused(URI url, Exchange exchange) {
+    String answered = answered(exchange);
+    return ExpiredLinks.expired(url, exchange)
+        .compose(expired -> fail(expired ? UrlSecrets.EXPIRED : COULD_NOT_ACCESS, answered));
   }
 
   private static <T> Future<T> fail(String message, String details) {

@@ -165,6 +165,26 @@ class PipelineTest {
   }
 
   @Test
+  @DisplayName("a signed link its origin refuses as expired (S3's 403 'Request has expired', Azure's 'Signed expiry"
+      + " time') says so; a signed link refused for another reason, and an unsigned one, cannot be accessed")
+  void expiredSignedLink() {
+    server.route("/s3.parquet").status(403, "<Error><Code>AccessDenied</Code><Message>Request has expired</Message>"
+        + "</Error>");
+    QuarryException e = failure(server.url("/s3.parquet") + "?X-Amz-Signature=abc&X-Amz-Credential=c");
+    assertThat(e.getMessage()).isEqualTo("The link has expired; paste a fresh one");
+    assertThat(e.details()).isEqualTo("The server answered HTTP 403 Forbidden");
+    server.route("/azure.parquet").status(403, "<Error><Code>AuthenticationFailed</Code><AuthenticationErrorDetail>"
+        + "Signed expiry time [Mon, 01 Jan 2024] must be after signed start time</AuthenticationErrorDetail></Error>");
+    assertThat(failure(server.url("/azure.parquet") + "?sv=2022-11-02&sig=abc").getMessage())
+        .isEqualTo("The link has expired; paste a fresh one");
+    server.route("/denied.parquet").status(403, "<Error><Code>AccessDenied</Code></Error>");
+    assertThat(failure(server.url("/denied.parquet") + "?X-Amz-Signature=abc").getMessage())
+        .isEqualTo("Could not access URL");
+    server.route("/plain.parquet").status(403, "Request has expired");
+    assertThat(failure(server.url("/plain.parquet")).getMessage()).isEqualTo("Could not access URL");
+  }
+
+  @Test
   @DisplayName("adding a file costs one round trip: the tail (size, version, footer) and the magic number are asked"
       + " at once, before either is answered, on connections kept for the next add")
   void oneRoundTrip() {

@@ -13,6 +13,7 @@ import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.quarry.bus.Sizes;
+import io.quarry.bus.UrlSecrets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,7 +67,8 @@ final class SseStream {
           if (cancelled) {
             req.reset();
           }
-          return req.send(body.toBuffer());
+          // The model sees dataset URLs as a page does: secrets redacted, whatever carried them into the prompt.
+          return req.send(Buffer.buffer(UrlSecrets.shownIn(body.encode())));
         })
         .onSuccess(this::onResponse)
         .onFailure(e -> fail(failure(0, String.valueOf(e.getMessage()), null, false)));

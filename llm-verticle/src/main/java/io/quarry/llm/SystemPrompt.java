@@ -1,6 +1,7 @@
 package io.quarry.llm;
 
 import io.quarry.bus.Dataset;
+import io.quarry.bus.UrlSecrets;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 
@@ -21,7 +22,7 @@ final class SystemPrompt {
     } else {
       p.append("## Datasets\nQuery these tables by exactly these names:\n");
       for (Dataset d : ready) {
-        p.append("\n### ").append(d.name()).append(" (").append(d.rowCount()).append(" rows, from ").append(d.url())
+        p.append("\n### ").append(d.name()).append(" (").append(d.rowCount()).append(" rows, from ").append(UrlSecrets.shown(d.url()))
             .append(")\n");
         d.schema().forEach(c -> {
           JsonObject column = (JsonObject) c;

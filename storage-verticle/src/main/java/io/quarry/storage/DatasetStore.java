@@ -143,11 +143,11 @@ final class DatasetStore {
   Future<Dataset> update(UpdateDataset update) {
     String userId = update.userId();
     Dataset d = update.dataset();
-    return lists.write(d.conversationId(), () -> Db.changed(db.run("UPDATE datasets SET row_count = ?,"
-                + " column_count = ?, schema_json = ?, status = ?, error_message = ?, file_size = ?, etag = ?,"
+    return lists.write(d.conversationId(), () -> Db.changed(db.run("UPDATE datasets SET url = ?,"
+                + " row_count = ?, column_count = ?, schema_json = ?, status = ?, error_message = ?, file_size = ?, etag = ?,"
                 + " updated_at = ? WHERE id = ? AND conversation_id IN (SELECT id FROM conversations WHERE user_id = ?"
                 + " AND id = ?)",
-            d.rowCount(), d.columnCount(), Db.text(d.schema()), d.status(), d.errorMessage(), d.fileSize(), d.etag(),
+            d.url(), d.rowCount(), d.columnCount(), Db.text(d.schema()), d.status(), d.errorMessage(), d.fileSize(), d.etag(),
             Timestamps.now(), d.id(), userId, d.conversationId()), NOT_FOUND))
         .compose(v -> get(db.pool(), userId, d.conversationId(), d.id()));
   }

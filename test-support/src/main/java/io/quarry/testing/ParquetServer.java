@@ -49,6 +49,7 @@ public final class ParquetServer {
     private volatile String etag;
     private volatile boolean sendEtag = true;
     private volatile int status;
+    private volatile String statusBody = "";
     private volatile boolean refuseHead;
     private final AtomicLong streamsToRefuse = new AtomicLong();
     private volatile boolean ignoreRange;
@@ -76,6 +77,8 @@ public final class ParquetServer {
     private volatile String cacheControl;
     private volatile long roundTripMs;
     final AtomicLong requests = new AtomicLong();
+    /** Every request's query string (null for none), for tests of what reaches the origin of a signed link. */
+    final java.util.List<String> queries = new java.util.concurrent.CopyOnWriteArrayList<>();
     final AtomicLong rangeRequests = new AtomicLong();
     final AtomicLong tailRequests = new AtomicLong();
     final AtomicLong http2Requests = new AtomicLong();
@@ -106,6 +109,12 @@ public final class ParquetServer {
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
+    }
+
+    /** Every request is answered {@code code} with {@code body}, as an origin's XML refusal. */
+    public Route status(int code, String body) {
+      statusBody = body;
+      return status(code);
     }
 
     public Route status(int code) {
@@ -308,6 +317,11 @@ public final class ParquetServer {
       return requests.get();
     }
 
+    /** The query string of every request so far, in order. */
+    public java.util.List<String> queries() {
+      return java.util.List.copyOf(queries);
+    }
+
     /** Body bytes this path has sent (headers not counted). */
     public long bodyBytes() {
       return bodyBytes.get();
@@ -489,6 +503,7 @@ public final class ParquetServer {
       return;
     }
     route.requests.incrementAndGet();
+    route.queries.add(request.query());
     if (request.version() == HttpVersion.HTTP_2 && refusedOverHttp2(route, request)) {
       return;
     }
@@ -530,7 +545,7 @@ public final class ParquetServer {
       return;
     }
     if (route.status != 0) {
-      response.setStatusCode(route.status).end();
+      response.setStatusCode(route.status).end(route.statusBody);
       return;
     }
     if (request.method() == HttpMethod.HEAD) {

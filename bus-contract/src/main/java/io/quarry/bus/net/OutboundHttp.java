@@ -1,6 +1,8 @@
 package io.quarry.bus.net;
 
 import io.netty.handler.codec.http2.Http2Error;
+import io.quarry.bus.UrlSeal;
+import io.quarry.bus.UrlSecrets;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -141,10 +143,17 @@ public final class OutboundHttp {
     String host = Hosts.host(url).orElseThrow();
     boolean https = url.getScheme().equalsIgnoreCase("https");
     int port = Hosts.port(url, https);
+    String target;
+    try {
+      target = pathAndQuery(url);
+    } catch (UrlSeal.Unsealable e) {
+      // Sealed under a key this node no longer has (it restarted): the link cannot be asked for again.
+      return Future.failedFuture(new Refused(UrlSecrets.EXPIRED));
+    }
     return resolve(host, hops > 0, policy.trusts(url.toString()))
         .compose(address -> {
           RequestOptions options = new RequestOptions().setMethod(method).setHost(host).setPort(port).setSsl(https)
-              .setURI(pathAndQuery(url)).setFollowRedirects(false)
+              .setURI(target).setFollowRedirects(false)
               .setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()));
           headers.forEach(options::putHeader);
           return exchange(https ? secure : plain, options, url, deadline, true);
@@ -217,9 +226,10 @@ public final class OutboundHttp {
         });
   }
 
+  /** The only place a sealed URL is opened: its secrets go to its origin and nowhere else (see {@link UrlSecrets}). */
   private static String pathAndQuery(URI url) {
     String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
-    return url.getRawQuery() == null ? path : path + "?" + url.getRawQuery();
+    return url.getRawQuery() == null ? path : path + "?" + UrlSecrets.opened("?" + url.getRawQuery()).substring(1);
   }
 
   /**
