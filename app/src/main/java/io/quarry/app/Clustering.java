@@ -67,8 +67,8 @@ final class Clustering {
         .onSuccess(vertx -> {
           if (key.busSecret() != null) {
             BusSecret.install(vertx.eventBus(), key.busSecret());
-            // Every process of the cluster seals and opens dataset URLs' secrets alike (see UrlSeal).
-            UrlSeal.useSecret(vertx, key.busSecret());
+            // Every process of the cluster seals and opens dataset URLs' secrets alike, at every start (see UrlSeal).
+            UrlSeal.useSecret(vertx, key.urlSecret());
           } else {
             UrlSeal.noSharedKey(vertx);
           }

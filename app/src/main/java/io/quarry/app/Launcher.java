@@ -3,6 +3,7 @@ package io.quarry.app;
 import io.quarry.bus.LogContext;
 import io.quarry.bus.NodeInfo;
 import io.quarry.bus.PrivateFiles;
+import io.quarry.bus.UrlSeal;
 import io.quarry.chat.ChatRole;
 import io.quarry.worker.pool.ClusterKey;
 import io.quarry.worker.pool.NodeWatch;
@@ -68,7 +69,10 @@ public final class Launcher {
     JsonObject config = ConfigLoader.load(args.config(), env, args.roles().contains(Role.WEB));
     Plan plan = Plan.of(args, config);
     plan.dataDirs(config).forEach(Launcher::ownDataDir);
-    ClusterKey key = plan.clustered() ? plan.key(config.getJsonObject("cluster"), fromNode) : null;
+    java.util.function.Supplier<String> urlSecret = () -> UrlKeyFile.in(
+        Path.of(config.getJsonObject("storage").getString("dataDir")).toAbsolutePath());
+    ClusterKey key = plan.clustered() ? plan.key(config.getJsonObject("cluster"), fromNode, urlSecret)
+        : ClusterKey.alone(urlSecret.get());
     // A wrong port is a configuration error, said before anything starts, clustered or not.
     BusPort.parse(config.getJsonObject("cluster").getString("busPort"));
     NodeSettings settings = NodeSettings.from(config);
@@ -86,7 +90,9 @@ public final class Launcher {
 
   private static Future<Clustering.Joined> join(Setup setup, NodeMetrics metrics) {
     if (!setup.plan().clustered()) {
-      return Future.succeededFuture(Clustering.Joined.alone(metrics.into(Vertx.builder(), setup.options()).build()));
+      Vertx vertx = metrics.into(Vertx.builder(), setup.options()).build();
+      UrlSeal.useSecret(vertx, setup.key().urlSecret());
+      return Future.succeededFuture(Clustering.Joined.alone(vertx));
     }
     return Clustering.start(setup.plan().cluster(setup.config().getJsonObject("cluster")), setup.key(),
         setup.args().config(), setup.options(), metrics, busPlace(setup));

@@ -97,14 +97,14 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
    * nodes on one machine never merge, and no other program joins or sends), or what the node's supervisor
    * handed a worker process over its standard input, or the configured cluster's name.
    */
-  ClusterKey key(JsonObject configured, NodeWatch fromSupervisor) {
+  ClusterKey key(JsonObject configured, NodeWatch fromSupervisor, java.util.function.Supplier<String> urlSecret) {
     if (supervisor != null) {
       if (fromSupervisor == null) {
         throw new IllegalArgumentException("--supervisor is for the worker processes a node starts");
       }
       return ClusterKey.parse(fromSupervisor.keyLine());
     }
-    return privateCluster() ? ClusterKey.random() : ClusterKey.named(configured.getString("name"));
+    return privateCluster() ? ClusterKey.random(urlSecret.get()) : ClusterKey.named(configured.getString("name"));
   }
 
   /**

@@ -35,12 +35,14 @@ class PlanTest {
     JsonObject cluster = plan.cluster(configured);
     assertThat(cluster.getString("host")).isEqualTo("127.0.0.1");
     assertThat(cluster.getString("members")).isEmpty();
-    ClusterKey key = plan.key(configured, null);
-    ClusterKey another = plan.key(configured, null);
+    ClusterKey key = plan.key(configured, null, () -> "the data directory's url key");
+    ClusterKey another = plan.key(configured, null, () -> "the data directory's url key");
     assertThat(key.name()).startsWith("quarry-local-").hasSizeGreaterThan(50).isNotEqualTo(another.name());
     assertThat(key.busSecret()).hasSizeGreaterThan(40).isNotEqualTo(another.busSecret()).isNotEqualTo(key.name());
     assertThat(key.memberSecret()).hasSizeGreaterThan(40).isNotEqualTo(another.memberSecret())
         .isNotIn(key.name(), key.busSecret());
+    assertThat(key.urlSecret()).as("kept across starts, unlike the rest").isEqualTo(another.urlSecret())
+        .isEqualTo("the data directory's url key");
   }
 
   @Test
@@ -51,7 +53,9 @@ class PlanTest {
     assertThat(plan.privateCluster()).isFalse();
     JsonObject configured = new JsonObject().put("name", "quarry").put("members", "10.0.0.1");
     assertThat(plan.cluster(configured)).isEqualTo(configured);
-    assertThat(plan.key(configured, null)).isEqualTo(ClusterKey.named("quarry"));
+    assertThat(plan.key(configured, null, () -> {
+      throw new AssertionError("a configured cluster's members share no url key");
+    })).isEqualTo(ClusterKey.named("quarry"));
   }
 
   @Test

@@ -18,10 +18,10 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Seals the secret values of dataset URLs (see {@link UrlSecrets}) with AES-256-GCM, so the bus and storage carry
- * {@code qs1.<base64url>} instead. The key comes from the bus secret every process of a cluster shares (the node hands
- * it to its worker processes on their standard input); a node without one makes its own at start. Either way it lives
- * as long as the node: a link sealed before a restart no longer opens, and its user is asked for a fresh one, which
- * a signed link (minutes to days old) would soon need anyway. A configured cluster's members share no secret (their
+ * {@code qs1.<base64url>} instead. The key comes from a secret the node keeps in its data directory (made at its first
+ * start, 0600) and hands its worker processes on their standard input with the rest of its private cluster's key, so
+ * a link stored before a restart still opens after it; one sealed under another key (a data directory's key deleted)
+ * cannot, and its user is asked for a fresh link. A configured cluster's members share no secret (their
  * bus runs TLS between certificates instead): there values are not sealed ({@link #noSharedKey(Vertx)}), the bus's TLS
  * protects them in flight, storage keeps them in clear, and {@link UrlSecrets#shownIn} redacts them by name.
  *
@@ -56,7 +56,7 @@ public final class UrlSeal {
   private UrlSeal() {
   }
 
-  /** From now on {@code vertx}'s threads seal and open under the key of {@code sharedSecret} (its bus secret). */
+  /** From now on {@code vertx}'s threads seal and open under the key of {@code sharedSecret} (the node's url key). */
   public static void useSecret(Vertx vertx, String sharedSecret) {
     Keys keys = derive(sharedSecret);
     BY_NODE.put(vertx, keys);

@@ -39,7 +39,7 @@ class NodeWatchTest {
   @DisplayName("the node's key comes first; a stop the node asks for is told apart from the pipe's end")
   void stopAsked() throws Exception {
     NodeWatch watch = watch();
-    ClusterKey key = ClusterKey.random();
+    ClusterKey key = ClusterKey.random("url-secret");
     key.send(node);
     assertThat(ClusterKey.parse(watch.keyLine())).isEqualTo(key);
     NodeWatch.askToStop(node);
@@ -51,7 +51,7 @@ class NodeWatchTest {
   @DisplayName("a pipe that ends unannounced, after the key or before it, means the node is gone")
   void nodeGone() throws Exception {
     NodeWatch watch = watch();
-    ClusterKey.random().send(node);
+    ClusterKey.random("url-secret").send(node);
     watch.keyLine();
     node.close();
     assertThat(ending.get(10, TimeUnit.SECONDS)).isEqualTo("node gone");
