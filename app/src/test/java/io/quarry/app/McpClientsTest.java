@@ -273,8 +273,8 @@ class McpClientsTest {
 
   @Test
   @DisplayName("refusals: a read token lists but runs no SQL and asks nothing (saying which scope it needs); another"
-      + " user's conversation is not found; bad SQL, a missing or unknown argument are the tool's error in Quarry's"
-      + " words; an unknown tool is the protocol's error")
+      + " user's conversation, and their result and messages as resources, are not found; bad SQL, a missing or"
+      + " unknown argument are the tool's error in Quarry's words; an unknown tool is the protocol's error")
   void refusals() {
     List<String> reader = userWithToken("read");
     List<String> other = userWithToken("chat");
@@ -299,6 +299,15 @@ class McpClientsTest {
           .isEqualTo("Unknown argument 'limit': list_datasets takes conversation_id");
       assertThatThrownBy(() -> call(client, "drop_everything", Map.of()))
           .isInstanceOfSatisfying(McpError.class, e -> assertThat(e.getJsonRpcError().code()).isEqualTo(-32602));
+      String theirResult = ApiOps.QUERY_RUN.call(bus, new ApiOps.Query(other.get(0), theirs, "SELECT 42 AS secret"))
+          .await().id();
+      for (String uri : List.of("quarry://results/" + theirResult + "/rows.csv",
+          "quarry://conversations/" + theirs + "/messages")) {
+        assertThatThrownBy(() -> read(client, uri)).as(uri).isInstanceOfSatisfying(McpError.class, e -> {
+          assertThat(e.getJsonRpcError().code()).isEqualTo(-32002);
+          assertThat(e.getMessage()).doesNotContain("42");
+        });
+      }
     }
     try (McpSyncClient client = client(other.get(1), new ArrayList<>())) {
       client.initialize();
