@@ -51,6 +51,8 @@ public class ChatVerticle extends VerticleBase {
   private ChatSettings settings;
   /** The REST API's OpenAPI document, read once at start. */
   private Buffer contract;
+  /** The MCP tools as declared, read with the other resources off the event loop. */
+  private McpToolList mcpTools;
   /** The routes, for the test that holds the OpenAPI document to them. */
   private Router router;
 
@@ -91,9 +93,11 @@ public class ChatVerticle extends VerticleBase {
     Future<Passwords> hasher = vertx.executeBlocking(() -> new Passwords(vertx, settings.passwordHashThreads(),
         settings.passwordHashQueue()), false);
     Future<Buffer> openapi = vertx.executeBlocking(OpenApiDoc::load, false);
-    return Future.all(assets, common, hasher, openapi).compose(ready -> {
+    Future<McpToolList> tools = vertx.executeBlocking(McpToolList::load, false);
+    return Future.all(List.of(assets, common, hasher, openapi, tools)).compose(ready -> {
       passwords = hasher.result();
       contract = openapi.result();
+      mcpTools = tools.result();
       return listen(common.result());
     });
   }
@@ -189,7 +193,7 @@ public class ChatVerticle extends VerticleBase {
   private void mcp(Router router, StorageClient storage) {
     if (settings.mcp().enabled()) {
       Bus bus = new Bus(vertx);
-      McpProtocol protocol = new McpProtocol(new McpTools(vertx, settings.mcp()), new McpResources(bus),
+      McpProtocol protocol = new McpProtocol(new McpTools(vertx, mcpTools, settings.mcp()), new McpResources(bus),
           settings.node());
       new McpEndpoint(vertx, storage, protocol, tokenPace, settings.maxBodyBytes()).mount(router);
     }

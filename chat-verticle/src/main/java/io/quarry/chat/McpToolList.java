@@ -40,6 +40,7 @@ final class McpToolList {
     }
   }
 
+  /** Reads the declaration from the classpath: blocking, so once, at start. */
   static McpToolList load() {
     try (InputStream in = McpToolList.class.getResourceAsStream("/mcp/tools.json")) {
       return new McpToolList(new JsonObject(Buffer.buffer(in.readAllBytes())));

@@ -23,7 +23,7 @@ import java.util.function.BiFunction;
  */
 final class McpTools {
 
-  private final McpToolList list = McpToolList.load();
+  private final McpToolList list;
   private final Bus bus;
   private final McpSql sql;
   private final McpAsk asks;
@@ -37,7 +37,8 @@ final class McpTools {
       "run_sql", this::runSql,
       "ask", this::ask);
 
-  McpTools(Vertx vertx, ChatSettings.McpSettings limits) {
+  McpTools(Vertx vertx, McpToolList list, ChatSettings.McpSettings limits) {
+    this.list = list;
     this.bus = new Bus(vertx);
     this.limits = limits;
     this.sql = new McpSql(bus, limits);
