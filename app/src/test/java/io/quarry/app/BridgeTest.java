@@ -52,13 +52,7 @@ class BridgeTest {
     outside = Vertx.vertx();
     gemini = FakeGemini.start(outside);
     files = ParquetServer.start(outside);
-    env = TestNodes.env(dir);
-    env.put("QUARRY_AUTH_MODE", "password");
-    env.put("QUARRY_LOCAL_WORKERS", "1");
-    env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
-    env.put("GEMINI_API_KEY", "test-key");
-    env.put("GEMINI_BASE_URL", gemini.baseUrl());
-    env.put("QUARRY_LLM_RETRIES", "0");
+    env = TestNodes.programsEnv(dir, gemini);
     bridgePort = JarCommand.freeBlock(1);
     env.put("QUARRY_BRIDGE_PORT", String.valueOf(bridgePort));
     node = TestNodes.start(env, dir);

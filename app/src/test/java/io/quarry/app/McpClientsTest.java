@@ -73,13 +73,7 @@ class McpClientsTest {
     outside = Vertx.vertx();
     gemini = FakeGemini.start(outside);
     files = ParquetServer.start(outside);
-    env = TestNodes.env(dir);
-    env.put("QUARRY_AUTH_MODE", "password");
-    env.put("QUARRY_LOCAL_WORKERS", "1");
-    env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
-    env.put("GEMINI_API_KEY", "test-key");
-    env.put("GEMINI_BASE_URL", gemini.baseUrl());
-    env.put("QUARRY_LLM_RETRIES", "0");
+    env = TestNodes.programsEnv(dir, gemini);
     env.put("QUARRY_MCP_ENABLED", "true");
     // Each test's token makes fewer than 40 requests; pace() makes exactly that many and one more.
     env.put("QUARRY_CHAT_TOKEN_BURST", String.valueOf(PACE_BURST));

@@ -1,5 +1,6 @@
 package io.quarry.app;
 
+import io.quarry.testing.FakeGemini;
 import io.quarry.testing.JarCommand;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -28,6 +29,21 @@ final class TestNodes {
     // Tests change files between queries and expect every use to ask the origin, as before the freshness window:
     // FreshnessTest runs the default window, and the jar nodes of the integration tests run every default.
     env.put("QUARRY_WORKER_FRESH_FOR_MS", "0");
+    return env;
+  }
+
+  /**
+   * A server as a program's client meets it: people sign in with passwords, one worker process, files from the tests'
+   * loopback server, and {@code gemini} as the model, asked once (no retries).
+   */
+  static Map<String, String> programsEnv(Path dataDir, FakeGemini gemini) {
+    Map<String, String> env = env(dataDir);
+    env.put("QUARRY_AUTH_MODE", "password");
+    env.put("QUARRY_LOCAL_WORKERS", "1");
+    env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
+    env.put("GEMINI_API_KEY", "test-key");
+    env.put("GEMINI_BASE_URL", gemini.baseUrl());
+    env.put("QUARRY_LLM_RETRIES", "0");
     return env;
   }
 
