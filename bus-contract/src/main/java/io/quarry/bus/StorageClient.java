@@ -194,8 +194,8 @@ public final class StorageClient {
 
   /**
    * Stores a result (at most {@link QueryResult#MAX_ROWS} rows) and returns it with its id: the one it
-   * carries, or a new one. A read of that id waits until this save has ended, so a caller may hand the id
-   * out before then. Storage answers with the id alone: echoing a thousand rows back would only cost a copy.
+   * carries, or a new one; the id names the result once this has succeeded. Storage answers with the id alone:
+   * echoing a thousand rows back would only cost a copy.
    */
   public Future<QueryResult> saveResult(String userId, QueryResult result) {
     QueryResult capped = result.id() == null ? result.capped().stored(newId(), Timestamps.now()) : result.capped();
@@ -207,7 +207,7 @@ public final class StorageClient {
   }
 
   /**
-   * Marks a result the user ran themselves (see {@link ResultRun}), once its save has ended; the run comes back with
+   * Marks a result the user ran themselves (see {@link ResultRun}); the run comes back with
    * the time it was marked. NOT_FOUND when the result is not the user's.
    */
   public Future<ResultRun> saveRun(String userId, ResultRun run) {

@@ -389,7 +389,7 @@ public final class StorageOps {
       Saved.CODEC);
   public static final Operation<ResultRef, QueryResult> RESULT_GET = idempotent(STORAGE_RESULT_GET, ResultRef.CODEC,
       Codec.json(QueryResult::toJson, QueryResult::fromJson));
-  /** Waits for the result's save; NOT_FOUND when the result is not the user's; a second delivery changes nothing. */
+  /** NOT_FOUND when the result is not the user's; a second delivery changes nothing. */
   public static final Operation<SaveRun, ResultRun> RUN_SAVE = idempotent(STORAGE_RUN_SAVE, SaveRun.CODEC, RUN);
   /** Oldest first. */
   public static final Operation<ConversationRef, java.util.List<ResultRun>> RUN_LIST = idempotent(STORAGE_RUN_LIST,

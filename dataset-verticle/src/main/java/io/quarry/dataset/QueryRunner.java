@@ -73,7 +73,7 @@ final class QueryRunner {
 
   private Future<QueryResult> runNow(String userId, String conversationId, String sql, String stopKey) {
     return answer(userId, conversationId, sql, stopKey, null)
-        .map(result -> store(userId, result.withIdentity(null, conversationId, sql)));
+        .compose(result -> store(userId, result.withIdentity(null, conversationId, sql)));
   }
 
   /** The whole result written by a worker for download: not stored, its reply says where to read it. */
@@ -95,14 +95,18 @@ final class QueryRunner {
   }
 
   /**
-   * The answer does not wait for the result to be stored: its id is chosen here, and storage makes a
-   * read of that id wait for the save. A save that fails (the conversation was deleted meanwhile) is logged.
+   * The answer waits for its result's save: an id handed out before the row is written would name nothing if this
+   * node died in between (the save never sent), and the model, the message and its charts would point at it. A save
+   * that fails (the conversation was deleted meanwhile) is logged and the answer goes on, as its rows are still true.
    */
-  private QueryResult store(String userId, QueryResult result) {
+  private Future<QueryResult> store(String userId, QueryResult result) {
     QueryResult named = result.capped().stored(UUID.randomUUID().toString(), Timestamps.now());
-    storage.saveResult(userId, named).onFailure(e -> log.warn("Result {} of conversation {} was not stored: {}",
-        named.id(), named.conversationId(), e.getMessage()));
-    return named;
+    return storage.saveResult(userId, named)
+        .recover(e -> {
+          log.warn("Result {} of conversation {} was not stored: {}", named.id(), named.conversationId(),
+              e.getMessage());
+          return Future.succeededFuture(named);
+        });
   }
 
   /**

@@ -30,6 +30,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -225,15 +226,29 @@ class QueryPathTest {
   }
 
   @Test
-  @DisplayName("the answer does not wait for its result to be saved: with storage's save held, the query answers "
-      + "with the result's id")
-  void answerDoesNotWaitForTheSave() {
-    storage.hangNext(STORAGE_RESULT_SAVE, 1).await();
+  @DisplayName("the answer comes once its result is stored: while storage holds the save, no answer; once it lets"
+      + " go, the answer names the stored result")
+  void answerWaitsForTheSave() {
+    Future<Void> held = storage.holdNext(STORAGE_RESULT_SAVE);
+
+    Future<QueryResult> answer = query();
+    held.await();
+
+    assertThat(Failures.failure(answer.timeout(300, TimeUnit.MILLISECONDS))).isInstanceOf(TimeoutException.class);
+    assertThat(answer.isComplete()).as("an answer while its save is held").isFalse();
+    storage.release().await();
+    QueryResult result = answer.await();
+    assertThat(storage.results().await()).extracting(QueryResult::id).containsExactly(result.id());
+    assertThat(FakeWorker.tablesOf(result)).isEqualTo("sales");
+  }
+
+  @Test
+  @DisplayName("a save that fails (the conversation deleted meanwhile) still lets the query answer with its rows")
+  void failedSaveStillAnswers() {
+    storage.failNext(STORAGE_RESULT_SAVE, 1, QuarryException.notFound("Conversation not found")).await();
 
     QueryResult result = query().await();
 
-    assertThat(result.id()).isNotBlank();
-    assertThat(result.createdAt()).isNotBlank();
     assertThat(FakeWorker.tablesOf(result)).isEqualTo("sales");
     assertThat(storage.results().await()).isEmpty();
   }

@@ -1,6 +1,5 @@
 package io.quarry.storage;
 
-import io.quarry.bus.Failure;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.RowsJson;
 import io.quarry.bus.StorageOps.ResultRef;
@@ -8,7 +7,6 @@ import io.quarry.bus.StorageOps.SaveResult;
 import io.quarry.bus.StorageOps.Saved;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Row;
 
 /** Stored query results, at most {@link QueryResult#MAX_ROWS} rows each, so a reload redraws every table and chart. */
@@ -16,28 +14,14 @@ final class ResultStore {
 
   private final Db db;
   private final Quotas quotas;
-  private final PendingSaves pending = new PendingSaves();
 
-  /**
-   * The query's answer does not wait for its result's save, and a read may come before the save has started here:
-   * on a clustered bus a later message can overtake an earlier one from another sender, and with several storage
-   * nodes (PostgreSQL) the save may be under way on another node. So a result not found is looked for again, every
-   * {@value #LOOK_AGAIN_MS} ms, {@value #LOOKS} times.
-   */
-  private static final int LOOKS = 10;
-  private static final long LOOK_AGAIN_MS = 50;
-
-  private final Vertx vertx;
-
-  ResultStore(Vertx vertx, Db db, Quotas quotas) {
-    this.vertx = vertx;
+  ResultStore(Db db, Quotas quotas) {
     this.db = db;
     this.quotas = quotas;
   }
 
   /**
-   * Keeps the id a result comes with (the caller may already have handed it out, see {@link PendingSaves}),
-   * or gives it one. A second delivery of a save finds the result stored and changes nothing.
+   * Keeps the id a result comes with (the dataset verticle names it), or gives it one. A second delivery of a save finds the result stored and changes nothing.
    */
   Future<Saved> save(SaveResult request) {
     String userId = request.userId();
@@ -59,7 +43,7 @@ final class ResultStore {
         .compose(rows -> rows.rowCount() > 0 ? Future.<Void>succeededFuture() : alreadyStored(stored.id(), userId)
             .onSuccess(v -> quotas.resultStored(userId, -bytes)))
         .onFailure(e -> quotas.resultStored(userId, -bytes));
-    return pending.save(stored.id(), insert).map(v -> new Saved(stored.id(), stored.createdAt()));
+    return insert.map(v -> new Saved(stored.id(), stored.createdAt()));
   }
 
   /** Nothing inserted: a second delivery of a save that was made, or a conversation that is not the user's. */
@@ -74,21 +58,17 @@ final class ResultStore {
   }
 
   Future<QueryResult> get(ResultRef ref) {
-    return pending.read(ref.resultId(), () -> find("r.*", ref.resultId(), ref.userId(), LOOKS))
-        .map(ResultStore::result);
+    return find("r.*", ref.resultId(), ref.userId()).map(ResultStore::result);
   }
 
-  /** Completes once the result is stored and the user's, waiting for its save as {@link #get} does; else NOT_FOUND. */
+  /** Completes when the result is stored and the user's; else NOT_FOUND. */
   Future<Void> stored(String resultId, String userId) {
-    return pending.read(resultId, () -> find("r.id", resultId, userId, LOOKS)).mapEmpty();
+    return find("r.id", resultId, userId).mapEmpty();
   }
 
-  private Future<Row> find(String columns, String resultId, String userId, int looks) {
+  private Future<Row> find(String columns, String resultId, String userId) {
     return db.one("Result not found", "SELECT " + columns + " FROM query_results r JOIN conversations c"
-            + " ON c.id = r.conversation_id WHERE r.id = ? AND c.user_id = ?", resultId, userId)
-        .recover(e -> looks > 1 && Failure.classify(e) == Failure.NOT_FOUND
-            ? vertx.timer(LOOK_AGAIN_MS).compose(t -> find(columns, resultId, userId, looks - 1))
-            : Future.failedFuture(e));
+        + " ON c.id = r.conversation_id WHERE r.id = ? AND c.user_id = ?", resultId, userId);
   }
 
   private static QueryResult result(Row row) {

@@ -23,7 +23,7 @@ final class RunStore {
   }
 
   /**
-   * Marks a result once its save has ended (the query's answer does not wait for it). The result must be the user's
+   * Marks a stored result. The result must be the user's
    * and of the conversation named; a second delivery finds the mark made and answers with it.
    */
   Future<ResultRun> save(SaveRun request) {

@@ -135,7 +135,7 @@ public class StorageVerticle extends VerticleBase {
     ConversationStore conversations = new ConversationStore(db, datasetLists, quotas);
     MessageStore messages = new MessageStore(db, quotas);
     DatasetStore datasets = new DatasetStore(db, datasetLists, quotas);
-    ResultStore results = new ResultStore(vertx, db, quotas);
+    ResultStore results = new ResultStore(db, quotas);
     RunStore runs = new RunStore(db, results);
     UsageStore usage = new UsageStore(db);
     ApiTokens tokens = new ApiTokens(db, users);

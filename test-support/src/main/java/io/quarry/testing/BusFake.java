@@ -35,6 +35,8 @@ public abstract class BusFake extends VerticleBase {
   private final List<Request> requests = new ArrayList<>();
   /** What the next calls of an address get instead of their answer, in order. */
   private final Map<String, Deque<Supplier<Future<?>>>> planned = new HashMap<>();
+  /** Calls held by {@link #holdNext}, oldest first. */
+  private final Deque<Promise<Void>> held = new ArrayDeque<>();
 
   /** Each operation this fake serves, with how. */
   protected abstract List<Handler<?, ?>> handlers();
@@ -57,13 +59,37 @@ public abstract class BusFake extends VerticleBase {
     return bus.serve(handler.op(), request -> answer(handler, request));
   }
 
-  @SuppressWarnings("unchecked")
   private <Q, R> Future<R> answer(Handler<Q, R> handler, Q request) {
     String address = handler.op().address();
     requests.add(new Request(address, request));
     Deque<Supplier<Future<?>>> next = planned.getOrDefault(address, new ArrayDeque<>());
-    // What is planned only fails or never answers, so it stands for any reply.
-    return next.isEmpty() ? Future.succeededFuture(handler.answer().apply(request)) : (Future<R>) next.poll().get();
+    if (next.isEmpty()) {
+      return Future.succeededFuture(handler.answer().apply(request));
+    }
+    // What is planned fails, never answers, or holds the call until the test lets it have its answer.
+    return next.poll().get().compose(v -> Future.succeededFuture(handler.answer().apply(request)));
+  }
+
+  /**
+   * The next call of {@code address} waits until {@link #release} before it is answered as usual. The future
+   * completes when that call has arrived and is held.
+   */
+  public Future<Void> holdNext(String address) {
+    Promise<Void> reached = Promise.promise();
+    Promise<Void> gate = Promise.promise();
+    return plan(address, 1, () -> {
+      held.add(gate);
+      reached.complete();
+      return gate.future();
+    }).compose(v -> reached.future());
+  }
+
+  /** Lets the oldest held call go on to its answer. */
+  public Future<Void> release() {
+    return onLoop(() -> {
+      held.poll().complete();
+      return null;
+    });
   }
 
   /** Every request received so far, oldest first, including those that were failed or held. */
