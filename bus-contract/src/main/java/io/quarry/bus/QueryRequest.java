@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * SQL for a worker: the statement and the only tables it may read, each a name bound to a Parquet URL.
+ * SQL for a worker: the statement and the only tables it may read, each a name bound to a file's URL.
  *
  * @param tables table name → URL, in the order the datasets were added
  * @param userId whom it runs for: a node that holds queries while its workers are busy serves users in turn;
@@ -21,13 +21,21 @@ import java.util.Map;
  *     confirmed (empty: none known)
  * @param ends the last bytes of tables' files as adding them just read them, for a worker holding no copy to start
  *     from (empty: none)
+ * @param formats URL → the file's format, for the files that are not Parquet (the others: none)
  */
 public record QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId,
-    String conversationId, String stopKey, Export export, List<Source> recorded, List<FileEnd> ends) {
+    String conversationId, String stopKey, Export export, List<Source> recorded, List<FileEnd> ends,
+    Map<String, DataFormat> formats) {
 
   public QueryRequest {
     recorded = recorded == null ? List.of() : List.copyOf(recorded);
     ends = ends == null ? List.of() : List.copyOf(ends);
+    formats = formats == null ? Map.of() : Map.copyOf(formats);
+  }
+
+  public QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId, String conversationId,
+      String stopKey, Export export, List<Source> recorded, List<FileEnd> ends) {
+    this(sql, tables, timeoutMs, userId, conversationId, stopKey, export, recorded, ends, Map.of());
   }
 
   public QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId, String conversationId,
@@ -55,12 +63,19 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
 
   /** The same query with less time left, e.g. after waiting for a worker. */
   public QueryRequest withTimeout(long newTimeoutMs) {
-    return new QueryRequest(sql, tables, newTimeoutMs, userId, conversationId, stopKey, export, recorded, ends);
+    return new QueryRequest(sql, tables, newTimeoutMs, userId, conversationId, stopKey, export, recorded, ends,
+        formats);
   }
 
   public JsonObject toJson() {
     JsonArray list = new JsonArray();
-    tables.forEach((name, url) -> list.add(new JsonObject().put("name", name).put("url", url)));
+    tables.forEach((name, url) -> {
+      JsonObject table = new JsonObject().put("name", name).put("url", url);
+      if (formats.containsKey(url)) {
+        table.put("format", formats.get(url).wire());
+      }
+      list.add(table);
+    });
     return new JsonObject().put("sql", sql).put("tables", list).put("timeout_ms", timeoutMs)
         .put(Keys.USER_ID, userId).put(Keys.CONVERSATION_ID, conversationId).put(Keys.STOP_KEY, stopKey)
         .put(Keys.EXPORT, export == null ? null : export.toJson()).put("recorded", Source.toJson(recorded))
@@ -69,14 +84,24 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
 
   public static QueryRequest fromJson(JsonObject json) {
     Map<String, String> tables = new LinkedHashMap<>();
+    Map<String, DataFormat> formats = new LinkedHashMap<>();
     for (Object item : json.getJsonArray("tables", new JsonArray())) {
       JsonObject table = (JsonObject) item;
       tables.put(table.getString("name"), table.getString("url"));
+      DataFormat format = DataFormat.of(table.getString("format"));
+      if (format != DataFormat.PARQUET) {
+        formats.put(table.getString("url"), format);
+      }
     }
     return new QueryRequest(json.getString("sql"), tables, json.getLong("timeout_ms", 0L),
         json.getString(Keys.USER_ID, ""), json.getString(Keys.CONVERSATION_ID, ""), json.getString(Keys.STOP_KEY, ""),
         Export.fromJson(json.getJsonObject(Keys.EXPORT)), Source.of(json.getJsonArray("recorded")),
-        FileEnd.of(json.getJsonArray("ends")));
+        FileEnd.of(json.getJsonArray("ends")), formats);
+  }
+
+  /** The format of the file at {@code url}: Parquet unless the request says otherwise. */
+  public DataFormat formatOf(String url) {
+    return formats.getOrDefault(url, DataFormat.PARQUET);
   }
 
   /** The last bytes of the file at {@code url} that came with the request, or null. */

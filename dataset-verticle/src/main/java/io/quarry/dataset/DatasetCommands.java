@@ -129,7 +129,8 @@ final class DatasetCommands {
   }
 
   private Future<Dataset> ready(String userId, Dataset dataset, Pipeline.Loaded loaded) {
-    Dataset ready = dataset.ready(loaded.rowCount(), loaded.columns(), loaded.size(), loaded.etag());
+    Dataset ready = dataset.ready(loaded.rowCount(), loaded.columns(), loaded.size(), loaded.etag(),
+        loaded.format());
     return storage.updateDataset(userId, ready)
         .onSuccess(stored -> ChatEvents.publish(bus, userId, ChatEvents.dataset(DATASET_LOADED, stored)));
   }

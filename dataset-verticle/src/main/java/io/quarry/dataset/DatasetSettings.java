@@ -31,7 +31,7 @@ public record DatasetSettings(Pipeline.Settings pipeline, AddressPolicy policy, 
     return new DatasetSettings(
         new Pipeline.Settings(c.getLong("headTimeoutMs"), c.getLong("magicTimeoutMs"), c.getLong("schemaTimeoutMs"),
             c.getLong("maxFileSizeBytes"), c.getLong("rangelessMaxBytes"), c.getInteger("maxFooterBytes"),
-            c.getInteger("tailBytes")),
+            c.getInteger("tailBytes"), c.getLong("textMaxBytes")),
         AddressPolicy.of(c.getBoolean("allowPrivateNetworks"), c.getString("allowedAddresses"),
             c.getString("trustedUrlPrefixes")),
         c.getInteger("maxDatasets"), c.getInteger("maxSqlChars"), c.getInteger("maxQueriesPerUser"),

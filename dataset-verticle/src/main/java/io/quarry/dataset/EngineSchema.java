@@ -1,5 +1,6 @@
 package io.quarry.dataset;
 
+import io.quarry.bus.DataFormat;
 import io.quarry.bus.Failure;
 import io.quarry.bus.FileEnd;
 import io.quarry.bus.QuarryException;
@@ -36,8 +37,25 @@ final class EngineSchema {
    * described a page at a time.
    */
   Future<JsonArray> describe(URI url, Source version, FileEnd end, String conversationId, long timeoutMs) {
-    return page(url, version, end, conversationId, new JsonArray(), System.nanoTime() + timeoutMs * 1_000_000)
-        .recover(e -> Future.failedFuture(refusal(e)));
+    return page(url, version, end, DataFormat.PARQUET, conversationId, new JsonArray(),
+        System.nanoTime() + timeoutMs * 1_000_000).recover(e -> Future.failedFuture(refusal(e, Pipeline.NO_SCHEMA)));
+  }
+
+  /** A text file's columns and rows. */
+  record Read(long rows, JsonArray columns) {
+  }
+
+  /**
+   * A CSV or JSON file as its reader reads it: the worker fetches it whole (this first look is its first query) and
+   * reads every row, so a row the reader refuses refuses the file here, with the line DuckDB names.
+   */
+  Future<Read> read(URI url, Source version, DataFormat format, String conversationId, long timeoutMs) {
+    long deadline = System.nanoTime() + timeoutMs * 1_000_000;
+    return page(url, version, null, format, conversationId, new JsonArray(), deadline)
+        .compose(columns -> worker.run(request("SELECT count(*) FROM " + TABLE, url, version, null, format,
+                conversationId, leftMs(deadline)), leftMs(deadline))
+            .map(counted -> new Read(counted.rowValues().getJsonArray(0).getLong(0), columns)))
+        .recover(e -> Future.failedFuture(refusal(e, Pipeline.unreadable(format))));
   }
 
   /**
@@ -46,13 +64,11 @@ final class EngineSchema {
    * {@code conversationId}: whose queries will read the file, so that the worker process that runs them is the one
    * whose copy begins here (empty: none).
    */
-  private Future<JsonArray> page(URI url, Source version, FileEnd end, String conversationId, JsonArray described,
-      long deadline) {
-    long leftMs = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
-    QueryRequest request = new QueryRequest("SELECT column_name, column_type FROM (DESCRIBE " + TABLE + ") LIMIT "
-        + QueryResult.MAX_ROWS + " OFFSET " + described.size(), Map.of(TABLE, url.toString()), leftMs, "",
-        conversationId, "", null,
-        List.of(version), end == null ? List.of() : List.of(end));
+  private Future<JsonArray> page(URI url, Source version, FileEnd end, DataFormat format, String conversationId,
+      JsonArray described, long deadline) {
+    long leftMs = leftMs(deadline);
+    QueryRequest request = request("SELECT column_name, column_type FROM (DESCRIBE " + TABLE + ") LIMIT "
+        + QueryResult.MAX_ROWS + " OFFSET " + described.size(), url, version, end, format, conversationId, leftMs);
     return worker.run(request, leftMs).compose(result -> {
       for (Object row : result.rowValues()) {
         String type = ((JsonArray) row).getString(1);
@@ -60,21 +76,32 @@ final class EngineSchema {
             .put("friendly_type", FriendlyTypes.of(type)));
       }
       return result.totalRows() < QueryResult.MAX_ROWS ? Future.succeededFuture(described)
-          : page(url, version, end, conversationId, described, deadline);
+          : page(url, version, end, format, conversationId, described, deadline);
     });
+  }
+
+  private static QueryRequest request(String sql, URI url, Source version, FileEnd end, DataFormat format,
+      String conversationId, long leftMs) {
+    return new QueryRequest(sql, Map.of(TABLE, url.toString()), leftMs, "", conversationId, "", null, List.of(version),
+        end == null ? List.of() : List.of(end),
+        format == DataFormat.PARQUET ? Map.of() : Map.of(url.toString(), format));
+  }
+
+  private static long leftMs(long deadline) {
+    return Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
   }
 
   /**
    * DuckDB refusing the file is the pipeline's step 4 failing, in its words; a worker that cannot be had (busy, none,
    * timed out) is said as it is.
    */
-  private static Throwable refusal(Throwable e) {
+  private static Throwable refusal(Throwable e, String message) {
     Failure failure = Failure.classify(e);
     if (failure == Failure.UNAVAILABLE || failure == Failure.TIMEOUT) {
       return e instanceof QuarryException ? e : new QuarryException(Failure.UNAVAILABLE, WorkerClient.NO_WORKER);
     }
     String details = Failure.detailsOf(e);
-    return new QuarryException(Failure.BAD_REQUEST, Pipeline.NO_SCHEMA,
+    return new QuarryException(Failure.BAD_REQUEST, message,
         details == null || details.isBlank() ? Failure.messageOf(e) : details);
   }
 }

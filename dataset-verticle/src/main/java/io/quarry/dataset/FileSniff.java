@@ -1,12 +1,50 @@
 package io.quarry.dataset;
 
+import io.quarry.bus.DataFormat;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
 /**
- * What a file that is not Parquet looks like, from the first bytes the magic-number check read: a user who pasted
- * the address of a CSV file, a JSON API or a web page learns which, not only that it is "Not a valid parquet file".
+ * What a file is, from the first bytes the magic-number check read, with its name as a hint: Parquet, CSV or JSON
+ * (plain or compressed), or something Quarry does not read — and then what it looks like, so that a user who pasted
+ * the address of a web page or an archive learns which, not only that it is "Not a valid parquet file".
  */
 final class FileSniff {
 
+  private static final Pattern JSON_NAME = Pattern.compile(".*\\.(json|ndjson|jsonl)(\\.(gz|gzip|zst|zstd))?$",
+      Pattern.CASE_INSENSITIVE);
+
   private FileSniff() {
+  }
+
+  /**
+   * The format these first bytes begin, or empty for a file Quarry does not read. A compressed file's content cannot
+   * be seen in its first bytes: its name says JSON ({@code .json.gz}, {@code .ndjson.zst}), else it is read as CSV.
+   */
+  static Optional<DataFormat> format(byte[] head, String path) {
+    if (head.length >= 4 && head[0] == 'P' && head[1] == 'A' && head[2] == 'R' && head[3] == '1') {
+      return Optional.of(DataFormat.PARQUET);
+    }
+    if (gzip(head) || zstd(head)) {
+      return Optional.of(JSON_NAME.matcher(path).matches() ? DataFormat.JSON : DataFormat.CSV);
+    }
+    String text = text(head);
+    if (text == null || text.startsWith("<")) {
+      return Optional.empty();
+    }
+    if (text.startsWith("{") || text.startsWith("[") || text.isEmpty() && JSON_NAME.matcher(path).matches()) {
+      return Optional.of(DataFormat.JSON);
+    }
+    return text.isEmpty() && head.length == 0 ? Optional.empty() : Optional.of(DataFormat.CSV);
+  }
+
+  private static boolean gzip(byte[] head) {
+    return head.length >= 2 && (head[0] & 0xff) == 0x1f && (head[1] & 0xff) == 0x8b;
+  }
+
+  private static boolean zstd(byte[] head) {
+    return head.length >= 4 && (head[0] & 0xff) == 0x28 && (head[1] & 0xff) == 0xb5 && (head[2] & 0xff) == 0x2f
+        && (head[3] & 0xff) == 0xfd;
   }
 
   /** ": this looks like …", or "" when the bytes say nothing recognisable. */
@@ -16,7 +54,7 @@ final class FileSniff {
   }
 
   private static String kind(byte[] head) {
-    if (head.length >= 2 && (head[0] & 0xff) == 0x1f && (head[1] & 0xff) == 0x8b) {
+    if (gzip(head)) {
       return "a gzip archive";
     }
     if (head.length >= 2 && head[0] == 'P' && head[1] == 'K') {

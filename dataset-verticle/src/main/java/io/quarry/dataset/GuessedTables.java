@@ -1,5 +1,6 @@
 package io.quarry.dataset;
 
+import io.quarry.bus.DataFormat;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.Source;
@@ -31,7 +32,7 @@ final class GuessedTables {
    * A query's tables (name → URL, in the order the datasets were added) and the versions of their files the datasets
    * record.
    */
-  record Tables(Map<String, String> names, List<Source> recorded) {
+  record Tables(Map<String, String> names, List<Source> recorded, Map<String, DataFormat> formats) {
   }
 
   private final Map<String, Tables> last = new LinkedHashMap<>(64, 0.75f, true) {
@@ -58,10 +59,14 @@ final class GuessedTables {
   private static Tables tables(List<Dataset> datasets) {
     Map<String, String> names = new LinkedHashMap<>();
     List<Source> recorded = new ArrayList<>();
+    Map<String, DataFormat> formats = new LinkedHashMap<>();
     datasets.stream().filter(d -> !Dataset.LOADING.equals(d.status())).forEach(d -> {
       names.put(d.name(), d.url());
       recorded.add(new Source(d.name(), d.url(), d.etag(), null, d.fileSize()));
+      if (d.dataFormat() != DataFormat.PARQUET) {
+        formats.put(d.url(), d.dataFormat());
+      }
     });
-    return new Tables(Collections.unmodifiableMap(names), List.copyOf(recorded));
+    return new Tables(Collections.unmodifiableMap(names), List.copyOf(recorded), Map.copyOf(formats));
   }
 }

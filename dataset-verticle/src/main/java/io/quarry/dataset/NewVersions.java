@@ -67,13 +67,13 @@ final class NewVersions {
   private Future<Dataset> reread(Dataset d, Long size, String etag) {
     return pipeline.run(OutboundHttp.parse(d.url()).orElseThrow(), d.conversationId())
         .map(loaded -> d.ready(loaded.rowCount(), loaded.columns(), loaded.size(),
-            loaded.etag() == null ? etag : loaded.etag()))
+            loaded.etag() == null ? etag : loaded.etag(), loaded.format()))
         .recover(e -> {
           log.debug("The new version of {} could not be read, only its version is recorded: {}", d.name(),
               e.getMessage());
           long known = size != null && size >= 0 ? size : d.fileSize() == null ? -1 : d.fileSize();
           return Future.succeededFuture(d.ready(d.rowCount() == null ? 0 : d.rowCount(), d.schema(), known,
-              etag == null ? d.etag() : etag));
+              etag == null ? d.etag() : etag, d.dataFormat()));
         });
   }
 

@@ -1,5 +1,6 @@
 package io.quarry.dataset;
 
+import io.quarry.bus.DataFormat;
 import io.quarry.bus.Failure;
 import io.quarry.bus.FileEnd;
 import io.quarry.bus.QuarryException;
@@ -52,16 +53,30 @@ final class Pipeline {
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
   private static final Pattern CONTENT_RANGE = Pattern.compile("bytes (\\d+)-(\\d+)/(\\d+)");
 
+  /** First bytes read by step 3: enough to tell Parquet, CSV and JSON, plain or compressed, apart. */
+  static final int HEAD_BYTES = 256;
+
+  /** @param textMaxBytes the largest CSV or JSON file: those are fetched whole */
   record Settings(long headTimeoutMs, long magicTimeoutMs, long schemaTimeoutMs, long maxFileSize,
-      long rangelessMaxBytes, int maxFooterBytes, int tailBytes) {
+      long rangelessMaxBytes, int maxFooterBytes, int tailBytes, long textMaxBytes) {
+
+    Settings(long headTimeoutMs, long magicTimeoutMs, long schemaTimeoutMs, long maxFileSize, long rangelessMaxBytes,
+        int maxFooterBytes, int tailBytes) {
+      this(headTimeoutMs, magicTimeoutMs, schemaTimeoutMs, maxFileSize, rangelessMaxBytes, maxFooterBytes, tailBytes,
+          2L << 30);
+    }
   }
 
   /** What a successful pipeline learned; {@code columns} as {@code [{name, type, friendly_type}]}, the engine's. */
-  record Loaded(long rowCount, JsonArray columns, long size, String etag) {
+  record Loaded(long rowCount, JsonArray columns, long size, String etag, DataFormat format) {
   }
 
-  /** What step 2 and 3 learned about the file and its server. */
-  private record Probe(long size, String etag, boolean rangeSupported) {
+  /** What step 2 and 3 learned about the file and its server; {@code format} from step 3's first bytes. */
+  private record Probe(long size, String etag, boolean rangeSupported, DataFormat format) {
+
+    Probe(long size, String etag, boolean rangeSupported) {
+      this(size, etag, rangeSupported, DataFormat.PARQUET);
+    }
   }
 
   /** {@code Content-Range: bytes from-to/total}; null when absent, malformed, or of an unknown total ({@code /*}). */
@@ -109,9 +124,35 @@ final class Pipeline {
     Future<Probe> magic = step(magicDeadline, NOT_PARQUET, d -> magic(url, d));
     // A step failing first ends the magic-number request still under way: nothing waits for it.
     return step(settings.headTimeoutMs(), COULD_NOT_ACCESS, d -> tail(url, d))
-        .compose(tail -> tail.isPresent() ? fromTail(url, conversationId, tail.get(), magic)
-            : classic(url, conversationId, magic))
+        .compose(tail -> magic.transform(first -> first.succeeded() && first.result().format() != DataFormat.PARQUET
+            ? text(url, conversationId, tail, first.result())
+            : tail.isPresent() ? fromTail(url, conversationId, tail.get(), magic) : classic(url, conversationId, magic)))
         .onFailure(e -> magicDeadline.cancel());
+  }
+
+  /**
+   * A CSV or JSON file: no footer to read, so a worker fetches it whole and DuckDB's reader says its columns and rows
+   * (step 4), within the schema's limit; past {@link Settings#textMaxBytes} it is refused before a byte of it moves.
+   */
+  private Future<Loaded> text(URI url, String conversationId, Optional<Tail> tail, Probe first) {
+    tail.ifPresent(t -> t.exchange().discard());
+    Probe probe = tail.map(Tail::probe).orElse(first);
+    DataFormat format = first.format();
+    long limit = Math.min(settings.textMaxBytes(), settings.maxFileSize());
+    if (probe.size() > limit) {
+      return Future.failedFuture(new QuarryException(Failure.BAD_REQUEST, "File is too large ("
+          + Sizes.human(probe.size()) + "); the maximum for a " + format.label() + " file, which is read whole, is "
+          + Sizes.human(limit)));
+    }
+    Source version = new Source(null, url.toString(), probe.etag(), null, probe.size());
+    return step(settings.schemaTimeoutMs(), unreadable(format), deadline ->
+        engine.read(url, version, format, conversationId, deadline.remainingMs()))
+        .map(read -> new Loaded(read.rows(), read.columns(), probe.size(), probe.etag(), format));
+  }
+
+  /** The refusal of a file of {@code format} its reader cannot read: "Could not read the CSV file". */
+  static String unreadable(DataFormat format) {
+    return format == DataFormat.PARQUET ? NO_SCHEMA : "Could not read the " + format.label() + " file";
   }
 
   private Future<Loaded> fromTail(URI url, String conversationId, Tail tail, Future<Probe> magic) {
@@ -173,11 +214,12 @@ final class Pipeline {
   }
 
   /**
-   * Step 3: the first four bytes ({@code Range: bytes=0-3}) must be {@code PAR1}. The answer also says whether the
-   * server honours ranges, and the file's size and version, for a server whose HEAD did not.
+   * Step 3: the first bytes ({@code Range: bytes=0-255}) must begin Parquet ({@code PAR1}), CSV or JSON, plain or
+   * compressed (see {@link FileSniff#format}). The answer also says whether the server honours ranges, and the file's
+   * size and version, for a server whose HEAD did not.
    */
   private Future<Probe> magic(URI url, Deadline deadline) {
-    return http.send(HttpMethod.GET, url, Map.of("Range", "bytes=0-3"), deadline).compose(exchange -> {
+    return http.send(HttpMethod.GET, url, Map.of("Range", "bytes=0-" + (HEAD_BYTES - 1)), deadline).compose(exchange -> {
       int status = exchange.response().statusCode();
       if (status == 416) {
         exchange.discard();
@@ -188,10 +230,12 @@ final class Pipeline {
       }
       ContentRange range = ContentRange.of(exchange);
       long size = status != 206 ? BodyReader.contentLength(exchange) : range == null ? -1 : range.total();
-      Probe learned = new Probe(size, version(exchange), status == 206);
-      return BodyReader.read(exchange, 4, true).compose(head -> startsWithMagic(head)
-          ? Future.succeededFuture(learned)
-          : fail(NOT_PARQUET, "The file does not start with PAR1" + FileSniff.looksLike(head.getBytes())));
+      return BodyReader.read(exchange, HEAD_BYTES, true).compose(head -> FileSniff.format(head.getBytes(),
+              url.getPath() == null ? "" : url.getPath())
+          .map(format -> Future.succeededFuture(new Probe(size, version(exchange), status == 206, format)))
+          .orElseGet(() -> fail(NOT_PARQUET, "The file does not start with PAR1"
+              + FileSniff.looksLike(head.getBytes())
+              + "; Quarry reads Parquet, CSV and JSON files")));
     });
   }
 
@@ -219,7 +263,7 @@ final class Pipeline {
         }
         return engine.describe(url, new Source(null, url.toString(), probe.etag(), null, probe.size()), read.end(),
                 conversationId, deadline.remainingMs())
-            .map(columns -> new Loaded(rows, columns, probe.size(), probe.etag()));
+            .map(columns -> new Loaded(rows, columns, probe.size(), probe.etag(), DataFormat.PARQUET));
       });
     });
   }
@@ -349,10 +393,6 @@ final class Pipeline {
 
   private static <T> Future<T> fail(String message, String details) {
     return Future.failedFuture(new QuarryException(Failure.BAD_REQUEST, message, details));
-  }
-
-  private static boolean startsWithMagic(Buffer head) {
-    return head.length() == 4 && regionIsMagic(head.getBytes(), 0);
   }
 
   private static boolean regionIsMagic(byte[] bytes, int offset) {

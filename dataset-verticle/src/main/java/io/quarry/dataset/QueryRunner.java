@@ -86,7 +86,7 @@ final class QueryRunner {
   private Future<QueryResult> answer(String userId, String conversationId, String sql, String stopKey, Export export) {
     return guessed.run(userId, conversationId, () -> storage.datasetsForQuery(userId, conversationId),
             tables -> runOnAWorker(new QueryRequest(sql, tables.names(), timeoutMs, userId, conversationId, stopKey,
-                export, confirmations.confirm(tables.recorded()))))
+                export, confirmations.confirm(tables.recorded()), List.of(), tables.formats())))
         .compose(confirmed -> confirmed.answer().recover(e -> markUnreachable(userId, confirmed.datasets(), e))
             .onSuccess(result -> {
               confirmations.learn(result.sourceList());

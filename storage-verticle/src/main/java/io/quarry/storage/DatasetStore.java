@@ -29,7 +29,7 @@ final class DatasetStore {
   static final String NOT_FOUND = "Dataset not found";
   private static final Pattern DEFAULT_NAME = Pattern.compile("table(\\d{1,9})", Pattern.CASE_INSENSITIVE);
   private static final String COLUMNS = "d.id, d.conversation_id, d.url, d.name, d.row_count, d.column_count,"
-      + " d.schema_json, d.status, d.error_message, d.file_size, d.etag, d.created_at, d.updated_at";
+      + " d.schema_json, d.status, d.error_message, d.file_size, d.etag, d.created_at, d.updated_at, d.format";
   private static final String OWNED = " FROM datasets d JOIN conversations c ON c.id = d.conversation_id"
       + " WHERE c.user_id = ? AND d.conversation_id = ?";
 
@@ -145,10 +145,10 @@ final class DatasetStore {
     Dataset d = update.dataset();
     return lists.write(d.conversationId(), () -> Db.changed(db.run("UPDATE datasets SET url = ?,"
                 + " row_count = ?, column_count = ?, schema_json = ?, status = ?, error_message = ?, file_size = ?, etag = ?,"
-                + " updated_at = ? WHERE id = ? AND conversation_id IN (SELECT id FROM conversations WHERE user_id = ?"
+                + " format = ?, updated_at = ? WHERE id = ? AND conversation_id IN (SELECT id FROM conversations WHERE user_id = ?"
                 + " AND id = ?)",
             d.url(), d.rowCount(), d.columnCount(), Db.text(d.schema()), d.status(), d.errorMessage(), d.fileSize(), d.etag(),
-            Timestamps.now(), d.id(), userId, d.conversationId()), NOT_FOUND))
+            d.format(), Timestamps.now(), d.id(), userId, d.conversationId()), NOT_FOUND))
         .compose(v -> get(db.pool(), userId, d.conversationId(), d.id()));
   }
 
@@ -185,6 +185,6 @@ final class DatasetStore {
     return new Dataset(row.getString("id"), row.getString("conversation_id"), row.getString("url"),
         row.getString("name"), row.getLong("row_count"), row.getInteger("column_count"), Db.array(row, "schema_json"),
         row.getString("status"), row.getString("error_message"), row.getLong("file_size"), row.getString("etag"),
-        row.getString("created_at"), row.getString("updated_at"));
+        row.getString("created_at"), row.getString("updated_at"), row.getString("format"));
   }
 }

@@ -2,6 +2,7 @@ package io.quarry.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.bus.DataFormat;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.Failure;
@@ -68,7 +69,7 @@ class DatasetStoreTest extends StorageTestBase {
   void failedAddsHoldNoSlot() {
     Conversation c = storage.createConversation(alice.id(), "Data").await();
     Dataset ready = storage.claimDataset(alice.id(), c.id(), "https://x.test/ok.parquet", 5).await();
-    storage.updateDataset(alice.id(), ready.ready(1, new JsonArray(), 10, null)).await();
+    storage.updateDataset(alice.id(), ready.ready(1, new JsonArray(), 10, null, DataFormat.PARQUET)).await();
     for (int i = 1; i <= 3; i++) {
       Dataset failed = storage.claimDataset(alice.id(), c.id(), "https://x.test/gone" + i + ".parquet", 5).await();
       storage.updateDataset(alice.id(), failed.failed("Could not access URL")).await();
@@ -86,8 +87,8 @@ class DatasetStoreTest extends StorageTestBase {
   void failedAddIsReplaced() {
     Conversation c = storage.createConversation(alice.id(), "Data").await();
     Dataset loaded = storage.claimDataset(alice.id(), c.id(), "https://x.test/loaded.parquet", 5).await();
-    storage.updateDataset(alice.id(), loaded.ready(1, new JsonArray(), 10, null)).await();
-    storage.updateDataset(alice.id(), loaded.ready(1, new JsonArray(), 10, null).failed("Could not access URL")).await();
+    storage.updateDataset(alice.id(), loaded.ready(1, new JsonArray(), 10, null, DataFormat.PARQUET)).await();
+    storage.updateDataset(alice.id(), loaded.ready(1, new JsonArray(), 10, null, DataFormat.PARQUET).failed("Could not access URL")).await();
     Dataset failed = storage.claimDataset(alice.id(), c.id(), "https://x.test/gone.parquet", 5).await();
     storage.updateDataset(alice.id(), failed.failed("Could not access URL")).await();
 
@@ -142,8 +143,12 @@ class DatasetStoreTest extends StorageTestBase {
     Dataset two = storage.claimDataset(alice.id(), c.id(), "https://x.test/2.parquet", 5).await();
     JsonArray columns = new JsonArray().add(new JsonObject().put("name", "id").put("type", "BIGINT")
         .put("friendly_type", "Integer"));
-    Dataset ready = storage.updateDataset(alice.id(), one.ready(42, columns, 1234, "\"etag1\"")).await();
+    assertThat(one.format()).as("a dataset before it loads").isEqualTo("parquet");
+    Dataset ready = storage.updateDataset(alice.id(), one.ready(42, columns, 1234, "\"etag1\"", DataFormat.CSV))
+        .await();
     assertThat(ready.status()).isEqualTo(Dataset.READY);
+    assertThat(ready.dataFormat()).isEqualTo(DataFormat.CSV);
+    assertThat(storage.datasets(alice.id(), c.id()).await().get(0).format()).isEqualTo("csv");
     assertThat(ready.rowCount()).isEqualTo(42);
     assertThat(ready.columnCount()).isEqualTo(1);
     assertThat(ready.schema()).isEqualTo(columns);
@@ -167,7 +172,7 @@ class DatasetStoreTest extends StorageTestBase {
     assertThat(storage.datasets(alice.id(), c.id()).await()).isEmpty();
     Dataset one = storage.claimDataset(alice.id(), c.id(), "https://x.test/1.parquet", 5).await();
     assertThat(storage.datasets(alice.id(), c.id()).await()).extracting(Dataset::status).containsExactly(Dataset.LOADING);
-    storage.updateDataset(alice.id(), one.ready(1, new JsonArray(), 10, null)).await();
+    storage.updateDataset(alice.id(), one.ready(1, new JsonArray(), 10, null, DataFormat.PARQUET)).await();
     assertThat(storage.datasets(alice.id(), c.id()).await()).extracting(Dataset::status).containsExactly(Dataset.READY);
     storage.renameDataset(alice.id(), c.id(), one.id(), "sales").await();
     assertThat(storage.datasets(alice.id(), c.id()).await()).extracting(Dataset::name).containsExactly("sales");

@@ -47,7 +47,7 @@ final class StoredDatasets {
 
   static Dataset renamed(Dataset d, String name) {
     return new Dataset(d.id(), d.conversationId(), d.url(), name, d.rowCount(), d.columnCount(), d.schema(),
-        d.status(), d.errorMessage(), d.fileSize(), d.etag(), d.createdAt(), Timestamps.now());
+        d.status(), d.errorMessage(), d.fileSize(), d.etag(), d.createdAt(), Timestamps.now(), d.format());
   }
 
   Dataset add(Dataset dataset) {

@@ -7,6 +7,7 @@ import static io.quarry.testing.Failures.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.quarry.bus.DataFormat;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Dataset;
@@ -106,7 +107,7 @@ class FakeStorageTest {
     assertFails(storage.claimDataset(ALICE, talk.id(), "https://example.com/c.parquet", 2), Failure.CONFLICT,
         "Maximum 2 datasets reached");
 
-    Dataset ready = storage.updateDataset(ALICE, first.ready(42, SCHEMA, 1_000, "etag-1")).await();
+    Dataset ready = storage.updateDataset(ALICE, first.ready(42, SCHEMA, 1_000, "etag-1", DataFormat.PARQUET)).await();
     assertThat(ready.status()).isEqualTo(Dataset.READY);
     assertThat(ready.schema()).isEqualTo(SCHEMA);
     assertThat(storage.dataset(ALICE, talk.id(), first.id()).await().rowCount()).isEqualTo(42);

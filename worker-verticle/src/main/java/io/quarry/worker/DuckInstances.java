@@ -1,5 +1,6 @@
 package io.quarry.worker;
 
+import io.quarry.bus.DataFormat;
 import io.quarry.bus.PrivateFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -443,6 +444,37 @@ final class DuckInstances implements AutoCloseable {
   }
 
   /** Where a new copy keeps each column, read from its footer on a database of its own (blocks). */
+  /**
+   * Reads a downloaded CSV or JSON file into a Parquet file (see {@link TextCopies}) in a database that may read that
+   * one file and write the other, within a query's memory and with its own spill directory, then is closed.
+   */
+  void convert(Path source, DataFormat format, Path target) throws SQLException, IOException {
+    Path spill = limits.spillDir().resolve("db-" + nextNumber());
+    PrivateFiles.directory(spill);
+    DuckDBConnection database = spares.take();
+    try (Statement s = database.createStatement()) {
+      s.execute("SET memory_limit = '" + limits.memoryLimit().replace("'", "") + "';"
+          + " SET temp_directory = " + literal(spill.toString()) + ";"
+          + " SET allowed_paths = [" + literal(source.toString()) + ", " + literal(target.toString()) + "];"
+          + " SET enable_external_access = false; SET lock_configuration = true");
+      s.execute("COPY (SELECT * FROM " + TextReaders.reader(source, format) + ") TO " + literal(target.toString())
+          + " (FORMAT PARQUET)");
+      PrivateFiles.file(target);
+    } finally {
+      spares.retire(database);
+      deleteEmpty(spill);
+    }
+  }
+
+  /** DuckDB removes its spill files as it closes; a directory it still holds files in stays for the next start. */
+  private static void deleteEmpty(Path dir) {
+    try {
+      java.nio.file.Files.deleteIfExists(dir);
+    } catch (IOException ignored) {
+      // Not empty yet: the worker's spill directory is cleared when it starts.
+    }
+  }
+
   Layout layout(Path file, long footerAt) throws SQLException, IOException {
     DuckDBConnection database = spares.take();
     try {

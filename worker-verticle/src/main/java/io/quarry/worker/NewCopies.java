@@ -1,5 +1,6 @@
 package io.quarry.worker;
 
+import io.quarry.bus.DataFormat;
 import io.quarry.bus.FileEnd;
 import io.quarry.bus.Sha256;
 import io.quarry.bus.QuarryException;
@@ -27,12 +28,13 @@ final class NewCopies {
   private final SparseCopies sparse;
   private final CachedCopies copies;
   private final CacheFailures failures;
+  private final TextCopies text;
   private long versions;
 
   /** @param layouts reads a sparse copy's layout from its footer (off the event loop) */
   NewCopies(Vertx vertx, RangeFetch ranges, ParquetCache.Settings settings,
       BiFunction<Path, Long, Future<Layout>> layouts, Downloads downloads, SparseCopies sparse, CachedCopies copies,
-      CacheFailures failures) {
+      CacheFailures failures, TextCopies text) {
     this.vertx = vertx;
     this.ranges = ranges;
     this.settings = settings;
@@ -41,16 +43,20 @@ final class NewCopies {
     this.sparse = sparse;
     this.copies = copies;
     this.failures = failures;
+    this.text = text;
   }
 
-  /** {@code exchange} answered 200 or 206 with a version the cache does not hold; its body is not read yet. */
-  Future<Path> fetch(String url, URI uri, Exchange exchange, TailResponse tail) {
+  /**
+   * {@code exchange} answered 200 or 206 with a version the cache does not hold; its body is not read yet. A text
+   * {@code format}'s answer is a 200, its whole file.
+   */
+  Future<Path> fetch(String url, URI uri, Exchange exchange, TailResponse tail, DataFormat format) {
     if (tail.size() > settings.maxFileSize()) {
       exchange.discard();
       return Future.failedFuture(failures.tooLarge(url));
     }
-    return exchange.response().statusCode() == 206 ? sparseCopy(url, uri, exchange, tail)
-        : whole(url, exchange, tail.size());
+    return exchange.response().statusCode() == 206 && format == DataFormat.PARQUET
+        ? sparseCopy(url, uri, exchange, tail) : whole(url, exchange, tail.size(), format);
   }
 
   /**
@@ -87,8 +93,8 @@ final class NewCopies {
         .onFailure(e -> vertx.fileSystem().delete(target.toString()).otherwiseEmpty());
   }
 
-  /** The whole file is also every query's read of it. */
-  private Future<Path> whole(String url, Exchange exchange, long length) {
+  /** The whole file is also every query's read of it; a text file is read into Parquet first. */
+  private Future<Path> whole(String url, Exchange exchange, long length, DataFormat format) {
     if (length > settings.maxQueryBytes()) {
       exchange.discard();
       return Future.failedFuture(failures.overQueryLimit(url, length, length));
@@ -104,8 +110,10 @@ final class NewCopies {
         })
         .compose(size -> {
           Path target = newFile(url);
-          return vertx.fileSystem().move(part.toString(), target.toString())
-              .compose(v -> install(url, TailResponse.of(exchange.response()).withSize(size), target, null));
+          Future<Path> placed = format == DataFormat.PARQUET
+              ? vertx.fileSystem().move(part.toString(), target.toString()).map(target)
+              : text.read(url, part, format, target);
+          return placed.compose(v -> install(url, TailResponse.of(exchange.response()).withSize(size), target, null));
         });
   }
 

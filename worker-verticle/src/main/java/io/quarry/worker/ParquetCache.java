@@ -1,6 +1,7 @@
 package io.quarry.worker;
 
 import io.quarry.bus.PrivateFiles;
+import io.quarry.bus.DataFormat;
 import io.quarry.bus.FileEnd;
 import io.quarry.bus.Source;
 import io.quarry.bus.net.OutboundHttp;
@@ -19,7 +20,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * A size-bounded disk cache of remote Parquet files, as a query sees it: each file revalidated on every use
+ * A size-bounded disk cache of remote files, as a query sees it (a CSV or JSON file's copy is the Parquet file its
+ * reader made of it, see {@link TextCopies}): each file revalidated on every use
  * ({@link Revalidation}), read sparsely where its server allows ({@link SparseCopies}), pinned while in use
  * ({@link PinnedFiles}), the least recently used given up past its size ({@link CachedCopies}). The limit counts
  * bytes held, not file sizes. All of it lives on the owning verticle's event loop.
@@ -48,7 +50,7 @@ final class ParquetCache {
    * @param onDropped told of every file that leaves the cache, once no query uses it
    */
   ParquetCache(Vertx vertx, OutboundHttp http, Settings settings, BiFunction<Path, Long, Future<Layout>> layouts,
-      Consumer<Path> onDropped) {
+      TextCopies.Converter converter, Consumer<Path> onDropped) {
     this.vertx = vertx;
     this.settings = settings;
     this.onDropped = onDropped;
@@ -57,7 +59,8 @@ final class ParquetCache {
     this.copies = new CachedCopies(settings.maxBytes(), this::heldBytes, pinned, settings.freshForMs());
     this.sparse = new SparseCopies(ranges, downloads, settings.maxQueryBytes(), failures, copies::evictBeyondLimit,
         copies::forget);
-    NewCopies newCopies = new NewCopies(vertx, ranges, settings, layouts, downloads, sparse, copies, failures);
+    NewCopies newCopies = new NewCopies(vertx, ranges, settings, layouts, downloads, sparse, copies, failures,
+        new TextCopies(vertx, converter));
     this.revalidation = new Revalidation(vertx, http, settings.downloadTimeoutMs(), copies, newCopies, failures);
   }
 
@@ -76,13 +79,14 @@ final class ParquetCache {
   /**
    * Every URL's current file (for a sparse copy, its footer), each pinned in {@code pins} as soon as it is known.
    * {@code recorded}: the version a URL's dataset records, or null; {@code ends}: the last bytes of a URL's file as
-   * adding it read them, or null ({@link Revalidation#current}).
+   * adding it read them, or null ({@link Revalidation#current}); {@code formats}: each URL's file format.
    */
   Future<Map<String, Path>> fetchAll(Map<String, String> tables, PinnedFiles.Pins into,
-      Function<String, Source> recorded, Function<String, FileEnd> ends) {
+      Function<String, Source> recorded, Function<String, FileEnd> ends, Function<String, DataFormat> formats) {
     Map<String, Path> files = new LinkedHashMap<>();
     List<Future<Path>> fetches = new ArrayList<>();
-    tables.forEach((name, url) -> fetches.add(revalidation.current(url, recorded.apply(url), ends.apply(url)).onSuccess(file -> {
+    tables.forEach((name, url) -> fetches.add(revalidation.current(url, recorded.apply(url), ends.apply(url),
+        formats.apply(url)).onSuccess(file -> {
       into.hold(file);
       files.put(name, file);
     })));

@@ -87,7 +87,8 @@ final class QueryRun {
 
   /** The current version of every table's file, revalidated (or fetched), holding the columns the query reads. */
   private Future<Map<String, Path>> current() {
-    return waitingForData(services.cache().fetchAll(tables, pins, request::recordedOf, request::endOf).compose(files ->
+    return waitingForData(services.cache().fetchAll(tables, pins, request::recordedOf, request::endOf,
+        request::formatOf).compose(files ->
         services.cache().columns(tables, files, layout -> reads.columnsOf(layout.columns()), budget, ended.future())
             .map(files)));
   }

@@ -1,5 +1,6 @@
 package io.quarry.worker;
 
+import io.quarry.bus.DataFormat;
 import io.quarry.bus.FileEnd;
 import io.quarry.bus.Source;
 import io.quarry.bus.net.Deadline;
@@ -64,9 +65,10 @@ final class Revalidation {
   /**
    * The URL's current file: the copy held while it is fresh and of the version {@code recorded} (null: none known),
    * else once its server confirms it, else its new version's. With no copy held, a new one starts from {@code end}
-   * (the file's last bytes as adding it just read them; null: none) without asking the server.
+   * (the file's last bytes as adding it just read them; null: none) without asking the server. A file of a text
+   * {@code format} is fetched whole (see {@link TextCopies}).
    */
-  Future<Path> current(String url, Source recorded, FileEnd end) {
+  Future<Path> current(String url, Source recorded, FileEnd end, DataFormat format) {
     CachedCopies.Entry held = copies.get(url);
     if (held != null && asRecorded(held, recorded) && held.fresh(Instant.now(), recorded)) {
       CacheMetrics.fresh();
@@ -76,7 +78,8 @@ final class Revalidation {
     if (running != null) {
       return running;
     }
-    Future<Path> fetched = held == null && end != null ? begin(url, end) : revalidate(url);
+    Future<Path> fetched = format != DataFormat.PARQUET ? revalidate(url, format)
+        : held == null && end != null ? begin(url, end) : revalidate(url, format);
     if (!fetched.isComplete()) {
       inflight.put(url, fetched);
       fetched.onComplete(done -> inflight.remove(url));
@@ -114,32 +117,36 @@ final class Revalidation {
     URI uri = OutboundHttp.parse(url).orElse(null);
     boolean whole = end.from() >= 0 && end.size() - end.from() == end.bytes().length;
     if (uri == null || !whole) {
-      return revalidate(url);
+      return revalidate(url, DataFormat.PARQUET);
     }
     return newCopies.fromEnd(url, uri, end).onSuccess(copy -> CacheMetrics.begun(end.bytes().length))
-        .recover(e -> revalidate(url));
+        .recover(e -> revalidate(url, DataFormat.PARQUET));
   }
 
   /**
    * One request both revalidates and, for a new version, says how long its footer is: the file's last
-   * {@link #TAIL_BYTES}, or {@link #NEW_COPY_TAIL_BYTES} when there is nothing to revalidate.
+   * {@link #TAIL_BYTES}, or {@link #NEW_COPY_TAIL_BYTES} when there is nothing to revalidate. A text file held is
+   * revalidated the same way; one not held is asked for whole.
    */
-  private Future<Path> revalidate(String url) {
+  private Future<Path> revalidate(String url, DataFormat format) {
     URI uri = OutboundHttp.parse(url).orElse(null);
     if (uri == null) {
       return Future.failedFuture(QueryFailure.network(url, "The URL is not a valid http(s) URL"));
     }
     CachedCopies.Entry cached = copies.get(url);
     Map<String, String> headers = conditional(cached);
-    headers.put("Range", "bytes=-" + (cached == null ? NEW_COPY_TAIL_BYTES : TAIL_BYTES));
+    if (cached != null || format == DataFormat.PARQUET) {
+      headers.put("Range", "bytes=-" + (cached == null ? NEW_COPY_TAIL_BYTES : TAIL_BYTES));
+    }
     Deadline deadline = new Deadline(vertx, timeoutMs);
     Future<Path> outcome = http.send(HttpMethod.GET, uri, headers, deadline)
-        .compose(exchange -> answer(url, uri, cached, exchange));
+        .compose(exchange -> answer(url, uri, cached, exchange, format, deadline));
     return deadline.close(outcome).recover(e -> Future.failedFuture(failures.explain(url, e)));
   }
 
   /** Runs where the response's headers arrive, before any of its body: a download can still pause it. */
-  private Future<Path> answer(String url, URI uri, CachedCopies.Entry cached, Exchange exchange) {
+  private Future<Path> answer(String url, URI uri, CachedCopies.Entry cached, Exchange exchange, DataFormat format,
+      Deadline deadline) {
     int status = exchange.response().statusCode();
     TailResponse tail = TailResponse.of(exchange.response());
     boolean current = cached != null && (status == 304 || ((status == 200 || status == 206) && sameVersion(cached, tail)));
@@ -153,7 +160,20 @@ final class Revalidation {
       exchange.discard();
       return Future.failedFuture(QueryFailure.network(url, "The server answered HTTP " + status));
     }
-    return newCopies.fetch(url, uri, exchange, tail);
+    if (format != DataFormat.PARQUET && status == 206) {
+      // A text file's new version: its end says only that it changed; the whole of it is asked for.
+      exchange.discard();
+      return http.send(HttpMethod.GET, uri, Map.of(), deadline).compose(whole -> whole.response().statusCode() == 200
+          ? newCopies.fetch(url, uri, whole, TailResponse.of(whole.response()), format)
+          : refusedWhole(url, whole));
+    }
+    return newCopies.fetch(url, uri, exchange, tail, format);
+  }
+
+  private static Future<Path> refusedWhole(String url, Exchange exchange) {
+    exchange.discard();
+    return Future.failedFuture(QueryFailure.network(url, "The server answered HTTP "
+        + exchange.response().statusCode()));
   }
 
   private static Map<String, String> conditional(CachedCopies.Entry cached) {

@@ -2,6 +2,7 @@ package io.quarry.worker;
 
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
+import io.quarry.bus.DataFormat;
 import io.quarry.bus.Export;
 import io.quarry.bus.Failure;
 import io.quarry.bus.Keys;
@@ -70,7 +71,7 @@ public class WorkerVerticle extends VerticleBase {
     instances = new DuckInstances(settings.duckdb());
     engine = new QueryEngine(instances, settings.home());
     http = new OutboundHttp(vertx, settings.policy(), 10_000, settings.originCaFile(), settings.fetchConnections());
-    cache = new ParquetCache(vertx, http, settings.cache(), this::layout, this::forget);
+    cache = new ParquetCache(vertx, http, settings.cache(), this::layout, this::convert, this::forget);
     RunWhileRevalidating revalidating = new RunWhileRevalidating(vertx, cache, settings.revalidateWaitMs());
     FetchProgress progress = new FetchProgress(vertx, cache, settings.progressIntervalMs());
     services = new QueryRun.Services(cache, revalidating, progress, this::execute, unused -> { });
@@ -232,6 +233,14 @@ public class WorkerVerticle extends VerticleBase {
   /** Reads a new copy's layout from its footer (DuckDB blocks). */
   private Future<Layout> layout(Path file, long footerAt) {
     return executor.executeBlocking(() -> instances.layout(file, footerAt), false);
+  }
+
+  /** Reads a downloaded text file into the Parquet file its copy will be (DuckDB blocks). */
+  private Future<Void> convert(Path source, DataFormat format, Path target) {
+    return executor.executeBlocking(() -> {
+      instances.convert(source, format, target);
+      return null;
+    }, false);
   }
 
   /** A file left the cache: databases reading it are retired (closing DuckDB can block, so not here). */
