@@ -53,8 +53,11 @@ final class Pipeline {
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
   private static final Pattern CONTENT_RANGE = Pattern.compile("bytes (\\d+)-(\\d+)/(\\d+)");
 
-  /** First bytes read by step 3: enough to tell Parquet, CSV and JSON, plain or compressed, apart. */
-  static final int HEAD_BYTES = 256;
+  /**
+   * First bytes read by step 3, the seed's magic number: they also tell Parquet ({@code PAR1}), gzip and zstd apart,
+   * and text that opens a JSON document from other text (see {@link FileSniff#format}).
+   */
+  static final int HEAD_BYTES = 4;
 
   /** @param textMaxBytes the largest CSV or JSON file: those are fetched whole */
   record Settings(long headTimeoutMs, long magicTimeoutMs, long schemaTimeoutMs, long maxFileSize,
@@ -214,7 +217,7 @@ final class Pipeline {
   }
 
   /**
-   * Step 3: the first bytes ({@code Range: bytes=0-255}) must begin Parquet ({@code PAR1}), CSV or JSON, plain or
+   * Step 3: the first four bytes ({@code Range: bytes=0-3}) must begin Parquet ({@code PAR1}), CSV or JSON, plain or
    * compressed (see {@link FileSniff#format}). The answer also says whether the server honours ranges, and the file's
    * size and version, for a server whose HEAD did not.
    */

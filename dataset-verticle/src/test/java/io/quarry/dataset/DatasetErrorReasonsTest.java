@@ -90,19 +90,18 @@ class DatasetErrorReasonsTest {
   }
 
   @Test
-  @DisplayName("a file that is not Parquet says 'Not a valid parquet file' and what it looks like: CSV, JSON, an HTML"
-      + " page, a ZIP or gzip archive")
+  @DisplayName("a file that is neither Parquet, CSV nor JSON says 'Not a valid parquet file', what it looks like and"
+      + " what Quarry reads: an HTML page, XML, a ZIP archive, other binary")
   void looksLike() throws Exception {
-    serve("/data.csv", "id,name\n1,a\n2,b\n");
-    serve("/data.json", "  [{\"id\": 1}]");
     serve("/index.html", "<!DOCTYPE html><html><body>Sign in</body></html>");
+    serve("/feed.xml", "<?xml version=\"1.0\"?><feed/>");
     files.route("/data.zip").content(new byte[] {'P', 'K', 3, 4, 20, 0, 0, 0});
-    files.route("/data.csv.gz").content(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0});
-    String prefix = "The file does not start with PAR1: this looks like ";
-    assertRefused("/data.csv", "Not a valid parquet file", prefix + "CSV text");
-    assertRefused("/data.json", "Not a valid parquet file", prefix + "JSON text");
-    assertRefused("/index.html", "Not a valid parquet file", prefix + "an HTML page");
-    assertRefused("/data.zip", "Not a valid parquet file", prefix + "a ZIP archive");
-    assertRefused("/data.csv.gz", "Not a valid parquet file", prefix + "a gzip archive");
+    files.route("/data.bin").content(new byte[] {0, 1, 2, 3, 4, 5});
+    String prefix = "The file does not start with PAR1";
+    String reads = "; Quarry reads Parquet, CSV and JSON files";
+    assertRefused("/index.html", "Not a valid parquet file", prefix + ": this looks like an HTML page" + reads);
+    assertRefused("/feed.xml", "Not a valid parquet file", prefix + ": this looks like XML text" + reads);
+    assertRefused("/data.zip", "Not a valid parquet file", prefix + ": this looks like a ZIP archive" + reads);
+    assertRefused("/data.bin", "Not a valid parquet file", prefix + reads);
   }
 }

@@ -2,6 +2,7 @@ package io.quarry.dataset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.bus.DataFormat;
 import io.quarry.bus.Failure;
 import io.quarry.bus.FileEnd;
 import io.quarry.bus.QuarryException;
@@ -302,10 +303,60 @@ class PipelineTest {
   }
 
   @Test
-  @DisplayName("a file without the PAR1 magic number fails with 'Not a valid parquet file'")
+  @DisplayName("a file without the PAR1 magic number that is not CSV or JSON either fails with 'Not a valid parquet"
+      + " file'")
   void wrongMagic() {
-    server.route("/data.csv").content("id,name\n1,a\n2,b\n".getBytes());
-    assertThat(failure(server.url("/data.csv")).getMessage()).isEqualTo("Not a valid parquet file");
+    server.route("/page.parquet").content("<html><body>Moved</body></html>".getBytes());
+    assertThat(failure(server.url("/page.parquet")).getMessage()).isEqualTo("Not a valid parquet file");
+  }
+
+  @Test
+  @DisplayName("a CSV file is found from its bytes: the worker reads it as CSV (its columns, then its rows), no footer"
+      + " is asked for, and the dataset is CSV")
+  void csvByUrl() {
+    ParquetServer.Route csv = server.route("/export").content("id,name\n1,a\n2,b\n".getBytes());
+    worker.thenAnswer(rows(new JsonArray().add("id").add("BIGINT"), new JsonArray().add("name").add("VARCHAR")))
+        .thenAnswer(rows(new JsonArray().add(2)));
+
+    Pipeline.Loaded loaded = load(server.url("/export"));
+
+    assertThat(loaded.format()).isEqualTo(DataFormat.CSV);
+    assertThat(loaded.rowCount()).isEqualTo(2);
+    assertThat(loaded.columns().stream().map(c -> ((JsonObject) c).getString("name"))).containsExactly("id", "name");
+    assertThat(worker.requests()).hasSize(2).allSatisfy(request ->
+        assertThat(request.formatOf(server.url("/export"))).isEqualTo(DataFormat.CSV));
+    assertThat(csv.requests()).as("requests: the first bytes and the tail, no footer").isEqualTo(2);
+    assertThat(csv.tailRequests()).isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName("a text file is read whole, so one past dataset.textMaxBytes is refused before the worker is asked;"
+      + " one at it is read")
+  void textAtAndPastItsLimit() {
+    byte[] csv = "id\n1\n2\n".getBytes();
+    server.route("/at.csv").content(csv);
+    worker.thenAnswer(rows(new JsonArray().add("id").add("BIGINT"))).thenAnswer(rows(new JsonArray().add(2)));
+    assertThat(load(pipeline(textLimit(csv.length), AddressPolicy.of(true, "")), server.url("/at.csv")).rowCount())
+        .isEqualTo(2);
+
+    int asked = worker.requests().size();
+    QuarryException e = failure(pipeline(textLimit(csv.length - 1), AddressPolicy.of(true, "")),
+        server.url("/at.csv"));
+    assertThat(e.getMessage()).isEqualTo("File is too large (" + csv.length + " bytes); the maximum for a CSV file,"
+        + " which is read whole, is " + (csv.length - 1) + " bytes");
+    assertThat(worker.requests()).hasSize(asked);
+  }
+
+  private static Pipeline.Settings textLimit(long bytes) {
+    return new Pipeline.Settings(300, 300, 300, 2L << 30, 4096, 1 << 20, TAIL, bytes);
+  }
+
+  private static QueryResult rows(JsonArray... rows) {
+    JsonArray all = new JsonArray();
+    for (JsonArray row : rows) {
+      all.add(row);
+    }
+    return new QueryResult(null, null, null, new JsonArray(), RowsJson.of(all), rows.length, false, 1, null, null);
   }
 
   @Test
