@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a benchmark on this machine: bench/run.sh dataset|chart|chat|cluster|startup|load|fetch|metrics|export|bridge|fresh|far|cold
+# Runs a benchmark on this machine: bench/run.sh dataset|chart|chat|cluster|startup|load|fetch|metrics|export|bridge|fresh|far|cold|text
 # Traffic stays on loopback. Figures are ratios against a baseline measured in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +8,7 @@ mvn -B -q -pl bench dependency:build-classpath -Dmdep.outputFile=target/bench.cl
 args=("${@:2}")
 case "${1:-dataset}" in
   dataset) main=io.quarry.bench.DatasetBench ;;
+  text) main=io.quarry.bench.TextBench ;;
   chart) main=io.quarry.bench.ChartBench ;;
   chat) main=io.quarry.bench.ChatBench ;;
   bridge) main=io.quarry.bench.BridgeBench ;;

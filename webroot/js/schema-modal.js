@@ -7,6 +7,9 @@ import { elements } from './elements.js';
 import { describeRefresh } from './schema-change.js';
 import { SchemaColumns, humanSize } from './schema-columns.js';
 
+/** A dataset's format as its user names it. */
+const FORMATS = { parquet: 'Parquet', csv: 'CSV', json: 'JSON' };
+
 const $ = elements(['schema-modal', 'schema-form', 'schema-close', 'schema-refresh', 'schema-error', 'schema-status',
   'schema-title', 'schema-url', 'schema-name', 'schema-stats']);
 
@@ -84,7 +87,7 @@ export class SchemaModal {
     $('schema-title').textContent = d.name;
     $('schema-url').textContent = d.url;
     $('schema-name').value = typed || d.name;
-    $('schema-stats').textContent = `${Number(d.row_count).toLocaleString()} rows · `
+    $('schema-stats').textContent = `${FORMATS[d.format] || 'Parquet'} · ${Number(d.row_count).toLocaleString()} rows · `
       + `${Number(d.column_count).toLocaleString()} columns` + (d.file_size ? ` · ${humanSize(d.file_size)}` : '');
     this.columns.show(d.schema);
   }

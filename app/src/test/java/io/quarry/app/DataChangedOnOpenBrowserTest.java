@@ -74,7 +74,7 @@ class DataChangedOnOpenBrowserTest extends BrowserTestBase {
     assertThat(card.locator(".dataset-change")).hasText("120 rows, was 100");
     card.locator(".open").click();
     String size = (String) page.evaluate("n => import('/js/schema-columns.js').then(m => m.humanSize(n))", grown.length);
-    assertThat(page.locator("#schema-stats")).hasText("120 rows · 6 columns · " + size);
+    assertThat(page.locator("#schema-stats")).hasText("Parquet · 120 rows · 6 columns · " + size);
     page.locator("#schema-close").click();
 
     chat.gemini.next().answer("There are 120 people.");

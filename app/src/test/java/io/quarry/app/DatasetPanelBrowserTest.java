@@ -88,20 +88,21 @@ class DatasetPanelBrowserTest extends BrowserTestBase {
 
   @Test
   @DisplayName("issue 49 (4a): a card not added says which failure under the seed's message: the status the server"
-      + " answered, what a file that is not Parquet looks like; the URL box is described by both")
+      + " answered, what a file Quarry does not read looks like; the URL box is described by both")
   void cardSaysWhichFailure() {
     chat.files.route("/missing.parquet").status(404);
-    chat.files.route("/table.csv").content("id,name\n1,a\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    chat.files.route("/table.csv").content("<html><body>Sign in</body></html>".getBytes(
+        java.nio.charset.StandardCharsets.UTF_8));
     add("/missing.parquet");
     assertThat(notAdded("/missing.parquet").locator(".message-text")).hasText("Could not access URL");
     assertThat(notAdded("/missing.parquet").locator(".message-details"))
         .hasText("The server answered HTTP 404 Not Found");
     add("/table.csv");
     assertThat(notAdded("/table.csv").locator(".message-text")).hasText("Not a valid parquet file");
-    assertThat(notAdded("/table.csv").locator(".message-details"))
-        .hasText("The file does not start with PAR1: this looks like CSV text");
-    assertThat(page.locator("#dataset-url")).hasAccessibleDescription(
-        "Not a valid parquet file The file does not start with PAR1: this looks like CSV text");
+    String details = "The file does not start with PAR1: this looks like an HTML page; Quarry reads Parquet, CSV and"
+        + " JSON files";
+    assertThat(notAdded("/table.csv").locator(".message-details")).hasText(details);
+    assertThat(page.locator("#dataset-url")).hasAccessibleDescription("Not a valid parquet file " + details);
   }
 
   @Test

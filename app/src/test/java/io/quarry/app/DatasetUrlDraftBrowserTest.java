@@ -69,7 +69,7 @@ class DatasetUrlDraftBrowserTest extends BrowserTestBase {
     new PageActions(page, chat, url()).open();
     assertThat(page.locator("#conversation-title")).hasText("Penguins");
     ParquetServer.Held tail = chat.files.route("/notes.parquet")
-        .content("id,name\n1,a\n".getBytes(StandardCharsets.UTF_8)).holdTails();
+        .content("<html><body>Moved</body></html>".getBytes(StandardCharsets.UTF_8)).holdTails();
     String notes = chat.files.url("/notes.parquet");
     Locator box = page.locator("#dataset-url");
     box.fill(notes);

@@ -14,16 +14,23 @@ final class FileSniff {
   private static final Pattern JSON_NAME = Pattern.compile(".*\\.(json|ndjson|jsonl)(\\.(gz|gzip|zst|zstd))?$",
       Pattern.CASE_INSENSITIVE);
 
+  /** A URL named as Parquet is held to the seed's check: it is Parquet or "Not a valid parquet file". */
+  private static final Pattern PARQUET_NAME = Pattern.compile(".*\\.(parquet|parq|pq)$", Pattern.CASE_INSENSITIVE);
+
   private FileSniff() {
   }
 
   /**
    * The format these first bytes begin, or empty for a file Quarry does not read. A compressed file's content cannot
-   * be seen in its first bytes: its name says JSON ({@code .json.gz}, {@code .ndjson.zst}), else it is read as CSV.
+   * be seen in its first bytes: its name says JSON ({@code .json.gz}, {@code .ndjson.zst}), else it is read as CSV. A
+   * file named {@code .parquet} is Parquet or nothing, as the seed has it.
    */
   static Optional<DataFormat> format(byte[] head, String path) {
     if (head.length >= 4 && head[0] == 'P' && head[1] == 'A' && head[2] == 'R' && head[3] == '1') {
       return Optional.of(DataFormat.PARQUET);
+    }
+    if (PARQUET_NAME.matcher(path).matches()) {
+      return Optional.empty();
     }
     if (gzip(head) || zstd(head)) {
       return Optional.of(JSON_NAME.matcher(path).matches() ? DataFormat.JSON : DataFormat.CSV);

@@ -26,7 +26,7 @@ class FileSniffTest {
   @DisplayName("the first four bytes say Parquet, JSON or CSV; a compressed file's name says which text it holds")
   void formats() {
     assertThat(of("PAR1", "/a.csv")).contains(DataFormat.PARQUET);
-    assertThat(of("id,n", "/a.parquet")).contains(DataFormat.CSV);
+    assertThat(of("id,n", "/a")).contains(DataFormat.CSV);
     assertThat(of("id\tn", "/a.tsv")).contains(DataFormat.CSV);
     assertThat(of("[{\"i", "/export")).contains(DataFormat.JSON);
     assertThat(of(" {\"i", "/a.ndjson")).contains(DataFormat.JSON);
@@ -45,5 +45,13 @@ class FileSniffTest {
     assertThat(of("<?xm", "/a.json")).isEmpty();
     assertThat(of(new int[] {'P', 'K', 3, 4}, "/a.csv")).isEmpty();
     assertThat(of(new int[] {0, 1, 2, 3}, "/a.csv")).isEmpty();
+  }
+
+  @Test
+  @DisplayName("a URL named .parquet is held to the seed's check: text there is not read as CSV or JSON")
+  void parquetByName() {
+    assertThat(of("BAD ", "/data/badFormat.parquet")).isEmpty();
+    assertThat(of("{\"a\"", "/x.PARQUET")).isEmpty();
+    assertThat(of(new int[] {0x1f, 0x8b, 8, 0}, "/a.pq")).isEmpty();
   }
 }

@@ -17,12 +17,12 @@ final class SystemPrompt {
     List<Dataset> ready = datasets.stream().filter(d -> Dataset.READY.equals(d.status())).toList();
     if (ready.isEmpty()) {
       p.append("## Datasets\nNo datasets are loaded in this conversation yet. If the user's message contains the URL of a"
-          + " Parquet file, call load_dataset with that URL before answering. Otherwise tell the user to add a dataset"
-          + " by pasting the URL of a public Parquet file in the datasets panel.\n\n");
+          + " Parquet, CSV or JSON file, call load_dataset with that URL before answering. Otherwise tell the user to add a dataset"
+          + " by pasting the URL of a public Parquet, CSV or JSON file in the datasets panel.\n\n");
     } else {
       p.append("## Datasets\nQuery these tables by exactly these names:\n");
       for (Dataset d : ready) {
-        p.append("\n### ").append(d.name()).append(" (").append(d.rowCount()).append(" rows, from ").append(UrlSecrets.shown(d.url()))
+        p.append("\n### ").append(d.name()).append(" (").append(d.rowCount()).append(" rows, ").append(d.dataFormat().label()).append(", from ").append(UrlSecrets.shown(d.url()))
             .append(")\n");
         d.schema().forEach(c -> {
           JsonObject column = (JsonObject) c;
@@ -30,7 +30,7 @@ final class SystemPrompt {
               .append(" (").append(column.getString("type")).append(")\n");
         });
       }
-      p.append("\nIf the user's message contains the URL of a Parquet file that is not loaded yet, call load_dataset"
+      p.append("\nIf the user's message contains the URL of a Parquet, CSV or JSON file that is not loaded yet, call load_dataset"
           + " with it before answering.\n\n");
     }
     p.append("""

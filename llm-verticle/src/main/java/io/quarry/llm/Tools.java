@@ -24,9 +24,9 @@ final class Tools {
       declare(EXECUTE_SQL, "Execute one read-only DuckDB SQL SELECT statement against the conversation's datasets."
               + " Returns a result_id, the columns, the total row count and the first rows.",
           Map.of("query", string("The SQL SELECT statement")), List.of("query")),
-      declare(LOAD_DATASET, "Load a public Parquet file from a URL into the conversation as a new table (for URLs the"
+      declare(LOAD_DATASET, "Load a public Parquet, CSV or JSON file from a URL into the conversation as a new table (for URLs the"
               + " user writes in a message). Returns the table name and its columns.",
-          Map.of("url", string("The http(s) URL of the Parquet file")), List.of("url")),
+          Map.of("url", string("The http(s) URL of the file")), List.of("url")),
       declare(RENDER_CHART, "Format query results as a chart, computed from every row of the result (rows sharing an"
               + " x are aggregated, a histogram bins them, a large scatter is sampled); the response says what it"
               + " shows. IMPORTANT: If recent query results are available in conversation history, use that data"

@@ -1,0 +1,131 @@
+package io.quarry.app;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import io.quarry.testing.TextFixtures;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * CSV, TSV, NDJSON and gzipped CSV files added by URL in the browser answer a question end to end with the fake model,
+ * each result the same as bare DuckDB's over the same bytes; a CSV whose row the reader refuses is not added, and its
+ * card names the line.
+ */
+class TextDatasetsBrowserTest extends BrowserTestBase {
+
+  /** What the model asks of each table: rows, a sum of decimals with empty fields among them, and a date range. */
+  private static final String QUESTION = "SELECT count(*) AS n, sum(score) AS total, min(joined) AS first,"
+      + " max(joined) AS last FROM %s";
+
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
+  @BeforeEach
+  void open() {
+    page.navigate(url());
+    assertThat(page.locator("body")).hasAttribute("data-ready", "true");
+  }
+
+  private void add(String path) {
+    page.locator("#dataset-url").fill(chat.files.url(path));
+    page.locator("#dataset-url").press("Enter");
+  }
+
+  @Test
+  @DisplayName("a CSV, a TSV, an NDJSON and a gzipped CSV file by URL: each gets its card and format, and answers a"
+      + " question with bare DuckDB's rows")
+  void eachFormatAnswers() throws Exception {
+    String[][] files = {{"/people.csv", "read_csv"}, {"/people.tsv", "read_csv"}, {"/people.ndjson", "read_json"},
+        {"/people.csv.gz", "read_csv"}};
+    byte[][] contents = {TextFixtures.csv(), TextFixtures.tsv(), TextFixtures.ndjson(),
+        TextFixtures.gzip(TextFixtures.csv())};
+    for (int i = 0; i < files.length; i++) {
+      chat.files.route(files[i][0]).content(contents[i]);
+      add(files[i][0]);
+      int columns = files[i][1].equals("read_json") ? 6 : 5;
+      assertThat(page.locator(".dataset-card .open").nth(i)).hasText("table" + (i + 1) + " [120 × " + columns + "]");
+    }
+    page.locator(".dataset-card .open").nth(2).click();
+    assertThat(page.locator("#schema-stats")).containsText("JSON · 120 rows · 6 columns");
+    page.keyboard().press("Escape");
+
+    String conversation = chat.send(HttpMethod.GET, "/api/conversations", null).bodyAsJsonObject()
+        .getJsonArray("conversations").getJsonObject(0).getString("id");
+    for (int i = 0; i < files.length; i++) {
+      String table = "table" + (i + 1);
+      chat.model().next().call("execute_sql", new JsonObject().put("query", String.format(QUESTION, table)))
+          .usage(100, 10);
+      chat.model().next().answer("Counted " + table + ".").usage(100, 5);
+      page.locator("#input").fill("How many people in " + table + "?");
+      page.locator("#input").press("Enter");
+      assertThat(page.locator(".message.assistant .content").nth(i)).hasText("Counted " + table + ".");
+
+      Path local = dir.resolve("local" + i + files[i][0].substring(files[i][0].indexOf('.')));
+      Files.write(local, contents[i]);
+      JsonArray expected = bare(String.format(QUESTION, files[i][1] + "('" + local + "')"));
+      JsonObject answer = chat.conversationJson(conversation).getJsonArray("messages").getJsonObject(2 * i + 1);
+      JsonObject result = chat.send(HttpMethod.GET, "/api/results/" + answer.getJsonArray("result_ids").getString(0),
+          null).bodyAsJsonObject();
+      assertThat(text(result.getJsonArray("rows"))).as(files[i][0]).isEqualTo(text(expected));
+    }
+    assertThat(page.locator(".result-table")).hasCount(files.length);
+  }
+
+  @Test
+  @DisplayName("a CSV file with a row of three fields among rows of two is not added: its card says which line and"
+      + " what is wrong")
+  void malformedCsvNamesItsLine() {
+    chat.files.route("/broken.csv").content(TextFixtures.malformedCsv(30_000));
+    add("/broken.csv");
+    Locator card = page.locator(".dataset-card.not-added", new Page.LocatorOptions().setHasText("broken.csv"));
+    assertThat(card.locator(".message-text")).hasText("Could not read the CSV file");
+    assertThat(card.locator(".message-details")).containsText("CSV Error on Line: 30002");
+    assertThat(card.locator(".message-details")).containsText("Expected Number of Columns: 2 Found: 3");
+    assertThat(page.locator(".dataset-card:not(.not-added)")).hasCount(0);
+  }
+
+  /** Rows as text, so a number is compared as its value whatever JSON or JDBC made of its type. */
+  private static String text(JsonArray rows) {
+    StringBuilder text = new StringBuilder();
+    for (Object row : rows) {
+      for (Object value : (JsonArray) row) {
+        text.append(value instanceof Number n ? new java.math.BigDecimal(n.toString()).stripTrailingZeros()
+            .toPlainString() : String.valueOf(value)).append('|');
+      }
+      text.append('\n');
+    }
+    return text.toString();
+  }
+
+  private static JsonArray bare(String sql) throws Exception {
+    JsonArray rows = new JsonArray();
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      int width = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        JsonArray row = new JsonArray();
+        for (int i = 1; i <= width; i++) {
+          Object value = rs.getObject(i);
+          row.add(value instanceof Number ? value : value == null ? null : value.toString());
+        }
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+}
