@@ -30,7 +30,7 @@ final class ConfigLoader {
       Map.entry("OPENAI_BASE_URL", List.of("llm.openaiBaseUrl")),
       Map.entry("QUARRY_HTTP_HOST", List.of("chat.host")),
       Map.entry("QUARRY_HTTP_PORT", List.of("chat.port")),
-      Map.entry("QUARRY_DATA_DIR", List.of("storage.dataDir", "worker.dataDir")),
+      Map.entry("QUARRY_DATA_DIR", List.of("storage.dataDir", "worker.dataDir", "chat.dataDir")),
       Map.entry("QUARRY_AUTH_MODE", List.of("chat.authMode")),
       Map.entry("QUARRY_BRIDGE_HOST", List.of("chat.bridgeHost")),
       Map.entry("QUARRY_BRIDGE_PORT", List.of("chat.bridgePort")),
@@ -81,27 +81,36 @@ final class ConfigLoader {
   }
 
   /**
-   * The sample datasets this server serves under {@code /samples/} must pass the outbound address
-   * policy: their exact URL prefix (an IP literal) is trusted by the dataset and worker roles, and the UI
-   * offers the same URLs.
+   * The sample datasets this server serves under {@code /samples/}, and the files its users upload, served under
+   * {@code /uploads/}, must pass the outbound address policy: their exact URL prefix (an IP literal) is trusted by the
+   * dataset and worker roles, and the UI offers the same URLs.
    */
   static JsonObject selfServedSamples(JsonObject config) {
     JsonObject chat = config.getJsonObject("chat");
     long port = chat.getLong("port", 0L);
-    if (port == 0 || !chat.getString("samplesBaseUrl", "").isBlank()) {
+    if (port == 0) {
       return config;
     }
     String host = chat.getString("host", "127.0.0.1");
     String self = host.equals("0.0.0.0") || host.equals("::") || host.equals("localhost") ? "127.0.0.1"
         : host.contains(":") ? "[" + host + "]" : host;
-    String base = "http://" + self + ":" + port + "/samples/";
-    chat.put("samplesBaseUrl", base);
+    for (String kind : new String[] {"samples", "uploads"}) {
+      String key = kind + "BaseUrl";
+      if (chat.getString(key, "").isBlank()) {
+        String base = "http://" + self + ":" + port + "/" + kind + "/";
+        chat.put(key, base);
+        trust(config, base);
+      }
+    }
+    return config;
+  }
+
+  private static void trust(JsonObject config, String base) {
     for (String section : new String[] {"dataset", "worker"}) {
       JsonObject values = config.getJsonObject(section);
       String trusted = values.getString("trustedUrlPrefixes", "");
       values.put("trustedUrlPrefixes", trusted.isBlank() ? base : trusted + "," + base);
     }
-    return config;
   }
 
   static JsonObject defaults() {

@@ -47,7 +47,10 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
     return new Plan(List.copyOf(roles), local, args.cluster(), args.supervisor());
   }
 
-  /** The data directories this node writes: SQLite's (storage role on SQLite), and its workers' (worker role). */
+  /**
+   * The data directories this node writes: SQLite's (storage role on SQLite), its workers' (worker role), and its
+   * users' uploads (web role).
+   */
   Set<Path> dataDirs(JsonObject config) {
     Set<Path> dirs = new LinkedHashSet<>();
     JsonObject storage = config.getJsonObject("storage");
@@ -56,6 +59,9 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
     }
     if (inProcess.contains(Role.WORKER) || localWorkers > 0) {
       dirs.add(Path.of(config.getJsonObject("worker").getString("dataDir")).toAbsolutePath());
+    }
+    if (inProcess.contains(Role.WEB)) {
+      dirs.add(Path.of(config.getJsonObject("chat").getString("dataDir")).toAbsolutePath());
     }
     return dirs;
   }

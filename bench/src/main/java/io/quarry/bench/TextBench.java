@@ -79,7 +79,7 @@ public final class TextBench {
       System.out.printf(Locale.ROOT, "   second query        %,6d ms  against bare DuckDB's second %,d ms (%.2f×)%n",
           secondMs, bareSecond, secondMs / (double) bareSecond);
     } finally {
-      node.close().await();
+      node.stop().await();
     }
   }
 

@@ -16,7 +16,18 @@ import io.vertx.core.json.JsonObject;
 public record ChatSettings(String host, int port, String authMode, String publicOrigins, NodeInfo node, int maxBodyBytes,
     String samplesBaseUrl, long pingIntervalMs, int maxConnections, long headerTimeoutMs, long idleTimeoutMs,
     int writesPerMinute, int writeBurst, TokenPaceSettings tokenPace, int passwordHashThreads, int passwordHashQueue,
-    SignIn signIn, QueryTimeouts timeouts, Exports exports, BridgeSettings bridge, McpSettings mcp) {
+    SignIn signIn, QueryTimeouts timeouts, Exports exports, BridgeSettings bridge, McpSettings mcp,
+    UploadSettings uploads) {
+
+  /**
+   * Files users upload ({@link UploadApi}): kept under {@code dataDir}/uploads, served to workers under {@code baseUrl}.
+   *
+   * @param baseUrl where this node serves them, as the workers' address policy trusts it; blank: loopback, this port
+   * @param maxBytes one file's limit ({@code dataset.uploadMaxBytes}); {@code userBytes} what one user's uploads may
+   *     hold on this node together ({@code dataset.userUploadBytes})
+   */
+  record UploadSettings(String baseUrl, java.nio.file.Path dir, long maxBytes, long userBytes, int maxDatasets) {
+  }
 
   /**
    * The event-bus bridge ({@link Bridge}): off when {@code port} is 0; TLS when a certificate and key are named (PEM),
@@ -64,6 +75,13 @@ public record ChatSettings(String host, int port, String authMode, String public
   record McpSettings(boolean enabled, int defaultRows, int maxRows, int maxChars) {
   }
 
+  private static UploadSettings uploads(JsonObject chat, JsonObject config) {
+    JsonObject d = Defaults.section("dataset", config == null ? null : config.getJsonObject("dataset"));
+    return new UploadSettings(chat.getString("uploadsBaseUrl"),
+        java.nio.file.Path.of(chat.getString("dataDir")).toAbsolutePath().resolve("uploads"), d.getLong("uploadMaxBytes"),
+        d.getLong("userUploadBytes"), d.getInteger("maxDatasets"));
+  }
+
   private static McpSettings mcp(JsonObject config) {
     JsonObject m = Defaults.section("mcp", config == null ? null : config.getJsonObject("mcp"));
     return new McpSettings(m.getBoolean("enabled"), m.getInteger("defaultRows"), m.getInteger("maxRows"),
@@ -76,10 +94,14 @@ public record ChatSettings(String host, int port, String authMode, String public
         e.getLong("minBytesPerSecond"), e.getLong("slowWindowMs"));
   }
 
-  /** From a node's whole configuration: the web role also reads its {@code export} and {@code mcp} sections. */
+  /**
+   * From a node's whole configuration: the web role also reads its {@code export} and {@code mcp} sections, and the
+   * upload limits of {@code dataset}.
+   */
   public static ChatSettings of(JsonObject nodeConfig, NodeInfo node) {
     return from(node.roleConfig(nodeConfig, "chat").put("export", nodeConfig.getJsonObject("export").copy())
-        .put("mcp", nodeConfig.getJsonObject("mcp").copy()));
+        .put("mcp", nodeConfig.getJsonObject("mcp").copy())
+        .put("dataset", nodeConfig.getJsonObject("dataset").copy()));
   }
 
   static ChatSettings from(JsonObject config) {
@@ -101,6 +123,6 @@ public record ChatSettings(String host, int port, String authMode, String public
             c.getString("bridgeHost"), c.getInteger("bridgePort"), c.getInteger("bridgeMaxConnections"),
             c.getInteger("bridgeMaxConnectionsPerUser"), c.getInteger("bridgeMaxWaiting"),
             c.getLong("bridgeMaxFrameMemory"), c.getLong("bridgeMaxFrameMemoryPerUser"), c.getLong("bridgeFrameTimeoutMs"),
-            c.getString("bridgeCertFile"), c.getString("bridgeKeyFile")), mcp(config));
+            c.getString("bridgeCertFile"), c.getString("bridgeKeyFile")), mcp(config), uploads(c, config));
   }
 }

@@ -53,6 +53,9 @@ public class ChatVerticle extends VerticleBase {
   private Buffer contract;
   /** The MCP tools as declared, read with the other resources off the event loop. */
   private McpToolList mcpTools;
+  private Uploads uploads;
+  /** How often a node deletes the uploads no dataset reads any more (deleted through another node or the bus). */
+  private static final long UPLOAD_SWEEP_MS = 60_000;
   /** The routes, for the test that holds the OpenAPI document to them. */
   private Router router;
 
@@ -94,7 +97,9 @@ public class ChatVerticle extends VerticleBase {
         settings.passwordHashQueue()), false);
     Future<Buffer> openapi = vertx.executeBlocking(OpenApiDoc::load, false);
     Future<McpToolList> tools = vertx.executeBlocking(McpToolList::load, false);
-    return Future.all(List.of(assets, common, hasher, openapi, tools)).compose(ready -> {
+    uploads = new Uploads(vertx, settings.uploads(), this::uploadsBaseUrl);
+    Future<Void> uploadsOpen = vertx.executeBlocking(uploads::open, false);
+    return Future.all(List.of(assets, common, hasher, openapi, tools, uploadsOpen)).compose(ready -> {
       passwords = hasher.result();
       contract = openapi.result();
       mcpTools = tools.result();
@@ -167,9 +172,12 @@ public class ChatVerticle extends VerticleBase {
     Routes.allowOnly(router, "/api/health/nodes", HttpMethod.GET);
     router.get("/api/me").handler(health::me);
     Routes.allowOnly(router, "/api/me", HttpMethod.GET);
-    new ConversationApi(storage).mount(router);
+    new ConversationApi(storage, uploads).mount(router);
     DatasetClient datasets = new DatasetClient(vertx, settings.timeouts());
-    new DatasetApi(datasets, storage).mount(router);
+    // Before the datasets' ":did" routes, whose 405 for POST would otherwise answer an upload.
+    new UploadApi(uploads, datasets, storage).mount(router);
+    vertx.setPeriodic(UPLOAD_SWEEP_MS, id -> uploads.sweepAll(storage));
+    new DatasetApi(datasets, storage, uploads).mount(router);
     new ExportApi(vertx, datasets, storage, settings.exports()).mount(router);
     new MessageApi(llm, draining).mount(router);
     new TokenApi(storage).mount(router);
@@ -206,7 +214,13 @@ public class ChatVerticle extends VerticleBase {
   private void requestChecks(Router router) {
     router.route("/api/*").handler(JsonBodies::holdUnread);
     router.route("/api/*").handler(Origins::check);
-    router.route("/api/*").handler(JsonBodies::check);
+    router.route("/api/*").handler(ctx -> {
+      if (UploadApi.isUpload(ctx)) {
+        ctx.next();
+      } else {
+        JsonBodies.check(ctx);
+      }
+    });
     router.route("/api/auth/*").handler(BodyHandler.create(false).setBodyLimit(AuthApi.MAX_BODY_BYTES));
   }
 
@@ -234,8 +248,15 @@ public class ChatVerticle extends VerticleBase {
     router.route("/api/*").handler(tokenPace::handle);
     router.route("/api/*").handler(Auth::scoped);
     router.route("/api/*").handler(writes::handle);
-    router.route("/api/*").handler(BodyHandler.create(false)
-        .setBodyLimit(settings.maxBodyBytes()));
+    BodyHandler bodies = BodyHandler.create(false).setBodyLimit(settings.maxBodyBytes());
+    // An upload's body is a file: streamed to disk by its handler, never buffered here.
+    router.route("/api/*").handler(ctx -> {
+      if (UploadApi.isUpload(ctx)) {
+        ctx.next();
+      } else {
+        bodies.handle(ctx);
+      }
+    });
     return auth;
   }
 
@@ -249,6 +270,12 @@ public class ChatVerticle extends VerticleBase {
 
   private static boolean loopback(String host) {
     return host.startsWith("127.") || host.equals("localhost") || host.equals("::1") || host.equals("[::1]");
+  }
+
+  /** Where this server serves its users' uploads to workers, as the outbound policy trusts it. */
+  private String uploadsBaseUrl() {
+    String configured = settings.uploads().baseUrl();
+    return configured.isBlank() ? "http://127.0.0.1:" + server.actualPort() + Uploads.PREFIX : configured;
   }
 
   /** Where this server's sample files are, as the outbound policy trusts them. */

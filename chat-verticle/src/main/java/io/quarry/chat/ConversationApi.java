@@ -25,9 +25,11 @@ final class ConversationApi {
   static final int MAX_QUERY = 200;
 
   private final StorageClient storage;
+  private final Uploads uploads;
 
-  ConversationApi(StorageClient storage) {
+  ConversationApi(StorageClient storage, Uploads uploads) {
     this.storage = storage;
+    this.uploads = uploads;
   }
 
   void mount(Router router) {
@@ -93,6 +95,7 @@ final class ConversationApi {
 
   private void delete(RoutingContext ctx) {
     storage.deleteConversation(userId(ctx), ctx.pathParam("id"))
+        .compose(v -> uploads.conversationDeleted(userId(ctx), ctx.pathParam("id")))
         .onSuccess(v -> Replies.noContent(ctx))
         .onFailure(e -> HttpErrors.respond(ctx, e));
   }

@@ -25,10 +25,12 @@ final class DatasetApi {
 
   private final DatasetClient datasets;
   private final StorageClient storage;
+  private final Uploads uploads;
 
-  DatasetApi(DatasetClient datasets, StorageClient storage) {
+  DatasetApi(DatasetClient datasets, StorageClient storage, Uploads uploads) {
     this.datasets = datasets;
     this.storage = storage;
+    this.uploads = uploads;
   }
 
   void mount(Router router) {
@@ -92,7 +94,9 @@ final class DatasetApi {
   }
 
   private void remove(RoutingContext ctx) {
+    // A file uploaded for the dataset goes with it (the answer waits, so that it is gone once the user hears so).
     datasets.remove(userId(ctx), ctx.pathParam("id"), ctx.pathParam("did"))
+        .compose(v -> uploads.sweep(storage, userId(ctx), ctx.pathParam("id")))
         .onSuccess(v -> Replies.noContent(ctx))
         .onFailure(e -> HttpErrors.respond(ctx, e));
   }
