@@ -21,6 +21,8 @@ final class BareDuckDb {
 
   /** Where a statement names the table; replaced by the file here, by the table's name in Quarry. */
   static final String TABLE = "{table}";
+  /** The rows, counted: DuckDB reads the footer alone. */
+  static final String COUNT = "SELECT count(*) AS n FROM " + TABLE;
   /** Every row, as text, in a digest that does not depend on the order rows come in. */
   static final String WHOLE_ROWS = "SELECT count(*) AS n, md5(coalesce(string_agg(r, chr(30) ORDER BY r), ''))"
       + " AS digest FROM (SELECT CAST(x AS VARCHAR) AS r FROM " + TABLE + " AS x)";
@@ -48,11 +50,6 @@ final class BareDuckDb {
       shared = DriverManager.getConnection("jdbc:duckdb:");
     }
     return shared.createStatement();
-  }
-
-  /** {@code sql} over the file as Quarry binds a table: through a view (a projection of all its columns). */
-  static Answer throughView(Path file, String sql) {
-    return run(sql.replace(TABLE, "(SELECT * FROM read_parquet(" + literal(file.toString()) + "))"));
   }
 
   static Path write(Path file, String select) throws SQLException {

@@ -9,8 +9,11 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,15 +28,36 @@ final class Placeholders {
   private static final String MARK = "quarry-unfetched-column:";
   private static final Pattern FIRED = Pattern.compile(Pattern.quote(MARK) + "(\\d+)");
 
-  /** A table's file, the columns (by position) its copy does not hold, and the URL it is a copy of. */
-  record Bound(Path file, BitSet unfetched, String url) {
+  /**
+   * A table's file, the columns (by position) its copy does not hold, and the URL it is a copy of; {@code only}, when
+   * not null, the names (lower-case) of the columns a statement reads: the view reads no other column of the file (see
+   * {@link DirectReads}).
+   */
+  record Bound(Path file, BitSet unfetched, String url, Set<String> only) {
+
+    Bound(Path file, BitSet unfetched, String url) {
+      this(file, unfetched, url, null);
+    }
+
+    /** The same table, its view reading only the columns so named. */
+    Bound reading(Set<String> names) {
+      return new Bound(file, unfetched, url, Set.copyOf(names));
+    }
 
     String key() {
-      return file + (unfetched.isEmpty() ? "" : "#" + unfetched);
+      return file + (unfetched.isEmpty() ? "" : "#" + unfetched) + (only == null ? "" : "@" + new TreeSet<>(only));
+    }
+
+    /** Whether the view shows this column (by position, named so) as a placeholder rather than reading it. */
+    boolean placeholder(int column, String name) {
+      return unfetched.get(column) || only != null && !only.contains(name.toLowerCase(Locale.ROOT));
     }
   }
 
-  /** A placeholder that fired: the table and the column (by position) the query needed. */
+  /**
+   * A placeholder that fired: the table and the column (by position) the query needed: one its copy does not hold, or
+   * one a view bound to a statement's columns left out.
+   */
   record Missing(String table, int column) {
   }
 
@@ -61,8 +85,9 @@ final class Placeholders {
   /**
    * Creates each table's view. Through a view DuckDB decodes the statistics of every column the view projects, and a
    * few files it reads directly it cannot read this way (Drill's decimal statistics, duckdb/duckdb#15467); their
-   * queries fail with DuckDB's reason, as bare DuckDB's through a view do. Needs the files readable (before {@code enable_external_access} is locked): a view's
-   * column types come from the footer.
+   * queries are run again over views of only the columns they read ({@link DirectReads}), as DuckDB reads the file
+   * directly. Needs the files readable (before {@code enable_external_access} is locked): a view's column types come
+   * from the footer.
    */
   static Views createViews(Connection database, Map<String, Bound> bindings) {
     List<Missing> made = new ArrayList<>();
@@ -81,14 +106,14 @@ final class Placeholders {
   private static void createView(Statement s, String table, Bound bound, List<Missing> made) throws SQLException {
     String file = DuckInstances.literal(bound.file().toString());
     String select = "*";
-    if (!bound.unfetched().isEmpty()) {
+    if (!bound.unfetched().isEmpty() || bound.only() != null) {
       List<String> columns = new ArrayList<>();
       List<Missing> mine = new ArrayList<>();
       try (ResultSet rs = s.executeQuery("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet("
           + file + "))")) {
         for (int i = 0; rs.next(); i++) {
           String name = DuckInstances.identifier(rs.getString(1));
-          if (bound.unfetched().get(i)) {
+          if (bound.placeholder(i, rs.getString(1))) {
             columns.add("CAST(error('" + MARK + (made.size() + mine.size()) + "') AS " + rs.getString(2) + ") AS "
                 + name);
             mine.add(new Missing(table, i));

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,11 +36,16 @@ import org.slf4j.LoggerFactory;
 final class QueryEngine {
 
   private static final Logger log = LoggerFactory.getLogger(QueryEngine.class);
+  /**
+   * A failure in resolving names: views of fewer columns show the same names and types, so would fail the same.
+   */
+  private static final Pattern NAMES = Pattern.compile("^\\s*(Binder|Catalog) Error:");
 
   private final DuckInstances instances;
   /** The worker's folder: no path under it reaches a message. */
   private final Path home;
   private final CheckedStatements checked = new CheckedStatements();
+  private final DirectReads directReads = new DirectReads();
 
   QueryEngine(DuckInstances instances, Path home) {
     this.instances = instances;
@@ -67,15 +73,34 @@ final class QueryEngine {
     return checked.reads(sql, tables);
   }
 
-  /** Runs a checked statement over the tables it reads. */
-  QueryResult run(Map<String, Placeholders.Bound> bindings, String sql, long timeoutMs, Alarm alarm)
-      throws SQLException {
+  /**
+   * Runs a checked statement over the tables it reads: over views of all the columns their copies hold, or, for a
+   * statement DuckDB cannot plan that way, over views of only the columns it reads ({@link DirectReads}).
+   */
+  QueryResult run(Map<String, Placeholders.Bound> bindings, Reads reads, String sql, long timeoutMs, Alarm alarm)
+      throws SQLException, IOException {
+    return directReads.run(bindings, reads, timeoutMs, false, (bound, leftMs, checkPlan) ->
+        runOver(bound, sql, new Limit(timeoutMs, leftMs), alarm, checkPlan));
+  }
+
+  private QueryResult runOver(Map<String, Placeholders.Bound> bindings, String sql, Limit limit, Alarm alarm,
+      boolean checkPlan) throws SQLException {
     DuckInstances.Instance instance = instances.lease(bindings);
     try (Connection connection = instance.connect()) {
-      return execute(connection, instance, bindings, sql, timeoutMs, alarm);
+      return execute(connection, instance, bindings, sql, limit, alarm, checkPlan);
     } finally {
       instances.release(instance);
     }
+  }
+
+  /** A file that left the cache. */
+  void forget(Path file) {
+    instances.forget(file);
+    directReads.forget(file);
+  }
+
+  /** A query's time: {@code timeoutMs} its limit as told, {@code leftMs} what is left of it. */
+  private record Limit(long timeoutMs, long leftMs) {
   }
 
   /** What an export wrote. */
@@ -84,15 +109,23 @@ final class QueryEngine {
 
   /**
    * Writes a checked statement's whole result to {@code output} with DuckDB's own COPY, in a database of its own that
-   * may write that one file; fails, leaving no file, past the export's rows or bytes.
+   * may write that one file; fails, leaving no file, past the export's rows or bytes. That database is the export's
+   * alone, so its views read only the columns the statement reads, as DuckDB reads the files directly
+   * ({@link DirectReads}).
    */
-  Exported export(Map<String, Placeholders.Bound> bindings, String sql, Export export, Path output, long timeoutMs,
-      Alarm alarm) throws SQLException, IOException {
+  Exported export(Map<String, Placeholders.Bound> bindings, Reads reads, String sql, Export export, Path output,
+      long timeoutMs, Alarm alarm) throws SQLException, IOException {
+    return directReads.run(bindings, reads, timeoutMs, true, (bound, leftMs, checkPlan) ->
+        exportOver(bound, sql, export, output, new Limit(timeoutMs, leftMs), alarm));
+  }
+
+  private Exported exportOver(Map<String, Placeholders.Bound> bindings, String sql, Export export, Path output,
+      Limit limit, Alarm alarm) throws SQLException, IOException {
     DuckInstances.Instance instance = instances.forExport(bindings, output);
     try (Connection connection = instance.connect()) {
       String copy = "COPY (SELECT * FROM (" + statementOf(sql) + ") LIMIT " + (export.maxRows() + 1) + ") TO "
           + DuckInstances.literal(output.toString()) + " " + options(export.format());
-      long rows = copy(connection, instance, bindings, copy, timeoutMs, alarm);
+      long rows = copy(connection, instance, bindings, copy, limit, alarm);
       long bytes = Files.size(output);
       if (rows > export.maxRows() || bytes > export.maxBytes()) {
         Files.deleteIfExists(output);
@@ -129,10 +162,10 @@ final class QueryEngine {
   }
 
   private QueryResult execute(Connection connection, DuckInstances.Instance instance,
-      Map<String, Placeholders.Bound> bindings,
-      String sql, long timeoutMs, Alarm alarm) throws SQLException {
+      Map<String, Placeholders.Bound> bindings, String sql, Limit limit, Alarm alarm, boolean checkPlan)
+      throws SQLException {
     long started = System.nanoTime();
-    return guarded(connection, instance, bindings, timeoutMs, alarm, statement -> {
+    return guarded(connection, instance, bindings, limit, alarm, checkPlan ? sql : null, statement -> {
       try (ResultSet rs = statement.executeQuery(sql)) {
         JsonArray columns = columns(rs.getMetaData());
         RowsJson.Writer rows = RowsJson.writer();
@@ -155,8 +188,8 @@ final class QueryEngine {
 
   /** The rows a COPY wrote, which DuckDB gives as its update count. */
   private long copy(Connection connection, DuckInstances.Instance instance,
-      Map<String, Placeholders.Bound> bindings, String copy, long timeoutMs, Alarm alarm) throws SQLException {
-    return guarded(connection, instance, bindings, timeoutMs, alarm, statement -> {
+      Map<String, Placeholders.Bound> bindings, String copy, Limit limit, Alarm alarm) throws SQLException {
+    return guarded(connection, instance, bindings, limit, alarm, null, statement -> {
       if (statement.execute(copy)) {
         try (ResultSet rs = statement.getResultSet()) {
           return rs.next() ? rs.getLong(1) : 0L;
@@ -170,12 +203,17 @@ final class QueryEngine {
     T on(Statement statement) throws SQLException;
   }
 
-  /** Runs {@code work} on a statement the alarm cancels, turning DuckDB's errors into the user's. */
+  /**
+   * Runs {@code work} on a statement the alarm cancels, turning DuckDB's errors into the user's; a failure of
+   * {@code plannable} (when not null) that DuckDB meets in planning it is thrown as {@link DirectReads.Unplanned}.
+   */
   private <T> T guarded(Connection connection, DuckInstances.Instance instance,
-      Map<String, Placeholders.Bound> bindings, long timeoutMs, Alarm alarm, Work<T> work) throws SQLException {
+      Map<String, Placeholders.Bound> bindings, Limit limit, Alarm alarm, String plannable, Work<T> work)
+      throws SQLException {
+    long timeoutMs = limit.timeoutMs();
     AtomicBoolean timedOut = new AtomicBoolean();
     try (Statement statement = connection.createStatement()) {
-      Runnable disarm = alarm.arm(timeoutMs, () -> {
+      Runnable disarm = alarm.arm(limit.leftMs(), () -> {
         timedOut.set(true);
         cancel(statement);
       });
@@ -193,7 +231,27 @@ final class QueryEngine {
       if (timedOut.get()) {
         throw QueryFailure.timeout(timeoutMs, "");
       }
-      throw failure(e.getMessage() == null ? e.toString() : e.getMessage(), instance, bindings);
+      String duckdb = e.getMessage() == null ? e.toString() : e.getMessage();
+      RuntimeException failure = failure(duckdb, instance, bindings);
+      if (plannable != null && !(failure instanceof Placeholders.Unfetched) && !NAMES.matcher(duckdb).find()
+          && !plans(connection, plannable)) {
+        throw new DirectReads.Unplanned(failure);
+      }
+      throw failure;
+    }
+  }
+
+  /**
+   * Whether DuckDB plans the statement (binds and optimizes it, running nothing: its EXPLAIN; preparing it does not
+   * optimize). A statement that failed and cannot be planned failed on what its views project, and views of fewer
+   * columns may plan it; one that plans failed as it ran, reading only the columns it uses, which fewer would not change.
+   */
+  private static boolean plans(Connection connection, String sql) {
+    try (Statement explain = connection.createStatement()) {
+      explain.execute("EXPLAIN " + sql);
+      return true;
+    } catch (SQLException e) {
+      return false;
     }
   }
 

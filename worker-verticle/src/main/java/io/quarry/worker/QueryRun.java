@@ -29,10 +29,13 @@ final class QueryRun {
 
   static final int SINGLE_COLUMN_ROUNDS = 3;
 
-  /** Runs a statement over these bindings on a worker thread, by {@code deadline}, until {@code abort} fires. */
+  /**
+   * Runs a statement (which reads {@code reads}) over these bindings on a worker thread, by {@code deadline}, until
+   * {@code abort} fires.
+   */
   interface Execution {
-    Future<Buffer> run(Map<String, Placeholders.Bound> bindings, String sql, long timeoutMs, long deadline,
-        Abort abort);
+    Future<Buffer> run(Map<String, Placeholders.Bound> bindings, Reads reads, String sql, long timeoutMs,
+        long deadline, Abort abort);
   }
 
   /**
@@ -97,7 +100,7 @@ final class QueryRun {
     Map<String, Placeholders.Bound> bindings = new LinkedHashMap<>();
     alsoCached(files).forEach((name, file) ->
         bindings.put(name, new Placeholders.Bound(file, services.cache().unfetched(file), request.tables().get(name))));
-    return services.execution().run(bindings, request.sql(), timeoutMs, deadline, abort).recover(e -> {
+    return services.execution().run(bindings, reads, request.sql(), timeoutMs, deadline, abort).recover(e -> {
       if (!(e instanceof Placeholders.Unfetched unfetched) || round > SINGLE_COLUMN_ROUNDS + tables.size()) {
         return Future.failedFuture(e);
       }

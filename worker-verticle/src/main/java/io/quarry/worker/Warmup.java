@@ -59,11 +59,11 @@ final class Warmup {
             + " (FORMAT PARQUET, ROW_GROUP_SIZE 1000)");
       }
       instances.layout(file, footerAt(file));
-      engine.check(SQL, Set.of(TABLE));
+      Reads reads = engine.check(SQL, Set.of(TABLE));
       BitSet unfetched = new BitSet();
       unfetched.set(0); // a sparse copy's placeholder, as a first query over a big file has
       Map<String, Placeholders.Bound> bindings = Map.of(TABLE, new Placeholders.Bound(file, unfetched, "warm-up"));
-      WorkerReply.encode(engine.run(bindings, SQL, 10_000, (delayMs, action) -> () -> { }), "");
+      WorkerReply.encode(engine.run(bindings, reads, SQL, 10_000, (delayMs, action) -> () -> { }), "");
       return null;
     } finally {
       instances.forget(file);

@@ -157,8 +157,8 @@ public class WorkerVerticle extends VerticleBase {
   private Future<Buffer> answer(QueryRequest request, Reads reads, long timeoutMs, long deadline,
       PinnedFiles.Pins pins, boolean again) {
     QueryRun.Services mine = request.export() == null ? services : new QueryRun.Services(services.cache(),
-        services.revalidating(), services.progress(), (bindings, sql, limit, until, abort) -> export(request.export(),
-            request.userId(), bindings, sql, limit, until, abort), this::unusedExport);
+        services.revalidating(), services.progress(), (bindings, read, sql, limit, until, abort) -> export(
+            request.export(), request.userId(), bindings, read, sql, limit, until, abort), this::unusedExport);
     QueryRun run = new QueryRun(mine, request, reads, timeoutMs, deadline, pins);
     Runnable done = stops.whileRunning(request.stopKey(), run::stop);
     return run.answer().onComplete(ended -> done.run()).recover(e -> {
@@ -171,9 +171,9 @@ public class WorkerVerticle extends VerticleBase {
   }
 
   /** The reply is encoded on the worker thread too, where the rows were just written. */
-  private Future<Buffer> execute(Map<String, Placeholders.Bound> bindings, String sql, long timeoutMs, long deadline,
-      Abort abort) {
-    return executor.executeBlocking(() -> WorkerReply.encode(engine.run(bindings, sql, timeoutMs,
+  private Future<Buffer> execute(Map<String, Placeholders.Bound> bindings, Reads reads, String sql, long timeoutMs,
+      long deadline, Abort abort) {
+    return executor.executeBlocking(() -> WorkerReply.encode(engine.run(bindings, reads, sql, timeoutMs,
         alarm(deadline, abort)), settings.servedBy()), false);
   }
 
@@ -182,12 +182,12 @@ public class WorkerVerticle extends VerticleBase {
    * how many rows and bytes it holds, instead of carrying rows. The file counts toward its user's
    * {@link ExportQuota} from its first byte until it is deleted; past it, it is stopped and deleted.
    */
-  private Future<Buffer> export(Export export, String userId, Map<String, Placeholders.Bound> bindings, String sql,
-      long timeoutMs, long deadline, Abort abort) {
+  private Future<Buffer> export(Export export, String userId, Map<String, Placeholders.Bound> bindings, Reads reads,
+      String sql, long timeoutMs, long deadline, Abort abort) {
     Path output = exports.newFile(export.format());
     ExportQuota.Charge charge = quota.charge(userId, output, export.maxBytes(), abort::fire);
     long started = System.nanoTime();
-    return executor.executeBlocking(() -> engine.export(bindings, sql, export, output, timeoutMs,
+    return executor.executeBlocking(() -> engine.export(bindings, reads, sql, export, output, timeoutMs,
             alarm(deadline, abort)), false)
         // The engine's own verdict on a finished file (its rows, then its bytes) stands; the quota's is for a file it
         // stopped, or one that fits the limits but not what its user already holds.
@@ -246,7 +246,7 @@ public class WorkerVerticle extends VerticleBase {
   /** A file left the cache: databases reading it are retired (closing DuckDB can block, so not here). */
   private void forget(Path file) {
     executor.executeBlocking(() -> {
-      instances.forget(file);
+      engine.forget(file);
       return null;
     }, false);
   }
