@@ -7,6 +7,7 @@ import { askDialog } from './ask-dialog.js';
 import { elements } from './elements.js';
 import { describeNewVersion, showChange } from './schema-change.js';
 import { SchemaModal } from './schema-modal.js';
+import { DatasetUploads } from './uploads.js';
 import { returnUrl } from './url-drafts.js';
 import { shownUrl } from './url-secrets.js';
 
@@ -48,6 +49,7 @@ export class DatasetPanel {
       this.add(this.input.value);
     });
     this.schema = new SchemaModal(this);
+    this.uploads = new DatasetUploads(this);
   }
 
   /** The conversation's datasets, and its "Not added" cards (those of another shown are kept aside for it). */

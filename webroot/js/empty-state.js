@@ -47,6 +47,6 @@ export function showEmptyState(visible, datasets, ask) {
     $('onboarding-text').textContent = 'You can ask about it as soon as it is ready.';
   } else {
     $('onboarding-title').textContent = 'Ask questions of Parquet files';
-    $('onboarding-text').textContent = 'Paste the URL of a public Parquet file in the datasets panel, or try sample data:';
+    $('onboarding-text').textContent = 'Paste the URL of a Parquet, CSV or JSON file in the datasets panel, upload one, or try sample data:';
   }
 }

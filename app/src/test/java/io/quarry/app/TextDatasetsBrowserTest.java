@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -46,27 +47,76 @@ class TextDatasetsBrowserTest extends BrowserTestBase {
     page.locator("#dataset-url").press("Enter");
   }
 
+  /** The four files: their name, the bare reader of their bytes, their bytes. */
+  private record Sample(String name, String reader, byte[] bytes) {
+    int columns() {
+      return reader.equals("read_json") ? 6 : 5;
+    }
+  }
+
+  private static final List<Sample> SAMPLES = List.of(new Sample("people.csv", "read_csv", TextFixtures.csv()),
+      new Sample("people.tsv", "read_csv", TextFixtures.tsv()),
+      new Sample("people.ndjson", "read_json", TextFixtures.ndjson()),
+      new Sample("people.csv.gz", "read_csv", TextFixtures.gzip(TextFixtures.csv())));
+
   @Test
   @DisplayName("a CSV, a TSV, an NDJSON and a gzipped CSV file by URL: each gets its card and format, and answers a"
       + " question with bare DuckDB's rows")
-  void eachFormatAnswers() throws Exception {
-    String[][] files = {{"/people.csv", "read_csv"}, {"/people.tsv", "read_csv"}, {"/people.ndjson", "read_json"},
-        {"/people.csv.gz", "read_csv"}};
-    byte[][] contents = {TextFixtures.csv(), TextFixtures.tsv(), TextFixtures.ndjson(),
-        TextFixtures.gzip(TextFixtures.csv())};
-    for (int i = 0; i < files.length; i++) {
-      chat.files.route(files[i][0]).content(contents[i]);
-      add(files[i][0]);
-      int columns = files[i][1].equals("read_json") ? 6 : 5;
-      assertThat(page.locator(".dataset-card .open").nth(i)).hasText("table" + (i + 1) + " [120 × " + columns + "]");
+  void eachFormatByUrl() throws Exception {
+    for (int i = 0; i < SAMPLES.size(); i++) {
+      Sample sample = SAMPLES.get(i);
+      chat.files.route("/" + sample.name()).content(sample.bytes());
+      add("/" + sample.name());
+      assertCard(i, sample);
     }
     page.locator(".dataset-card .open").nth(2).click();
     assertThat(page.locator("#schema-stats")).containsText("JSON · 120 rows · 6 columns");
     page.keyboard().press("Escape");
+    askEach();
+  }
 
+  @Test
+  @DisplayName("the same four files uploaded in the browser (the file picker, a progress card): each gets its card and"
+      + " answers a question with bare DuckDB's rows")
+  void eachFormatByUpload() throws Exception {
+    for (int i = 0; i < SAMPLES.size(); i++) {
+      Sample sample = SAMPLES.get(i);
+      page.locator("#dataset-file").setInputFiles(local(sample));
+      assertCard(i, sample);
+    }
+    assertThat(page.locator(".dataset-card.uploading")).hasCount(0);
+    assertThat(page.locator(".dataset-card .url").first()).containsText("people.csv?sig=[redacted]");
+    askEach();
+  }
+
+  @Test
+  @DisplayName("the same four files by the REST upload route: each is a dataset of its format whose rows are bare"
+      + " DuckDB's")
+  void eachFormatByRestUpload() throws Exception {
+    String conversation = chat.conversation();
+    for (int i = 0; i < SAMPLES.size(); i++) {
+      Sample sample = SAMPLES.get(i);
+      JsonObject added = chat.client.post("/api/conversations/" + conversation + "/datasets/upload")
+          .addQueryParam("name", sample.name()).putHeader("Content-Type", "application/octet-stream")
+          .sendBuffer(io.vertx.core.buffer.Buffer.buffer(sample.bytes())).await().bodyAsJsonObject();
+      assertThat(added.getString("format")).as(sample.name()).isEqualTo(sample.reader().equals("read_json") ? "json"
+          : "csv");
+      JsonObject answer = chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/query",
+          new JsonObject().put("sql", String.format(QUESTION, added.getString("name")))).bodyAsJsonObject();
+      assertThat(text(answer.getJsonArray("rows"))).as(sample.name()).isEqualTo(text(bare(sample)));
+    }
+  }
+
+  private void assertCard(int i, Sample sample) {
+    assertThat(page.locator(".dataset-card .open").nth(i)).hasText("table" + (i + 1) + " [120 × " + sample.columns()
+        + "]");
+  }
+
+  /** One question per table, the model's SQL the same for each; each answer's rows are bare DuckDB's. */
+  private void askEach() throws Exception {
     String conversation = chat.send(HttpMethod.GET, "/api/conversations", null).bodyAsJsonObject()
         .getJsonArray("conversations").getJsonObject(0).getString("id");
-    for (int i = 0; i < files.length; i++) {
+    for (int i = 0; i < SAMPLES.size(); i++) {
       String table = "table" + (i + 1);
       chat.model().next().call("execute_sql", new JsonObject().put("query", String.format(QUESTION, table)))
           .usage(100, 10);
@@ -75,15 +125,24 @@ class TextDatasetsBrowserTest extends BrowserTestBase {
       page.locator("#input").press("Enter");
       assertThat(page.locator(".message.assistant .content").nth(i)).hasText("Counted " + table + ".");
 
-      Path local = dir.resolve("local" + i + files[i][0].substring(files[i][0].indexOf('.')));
-      Files.write(local, contents[i]);
-      JsonArray expected = bare(String.format(QUESTION, files[i][1] + "('" + local + "')"));
       JsonObject answer = chat.conversationJson(conversation).getJsonArray("messages").getJsonObject(2 * i + 1);
       JsonObject result = chat.send(HttpMethod.GET, "/api/results/" + answer.getJsonArray("result_ids").getString(0),
           null).bodyAsJsonObject();
-      assertThat(text(result.getJsonArray("rows"))).as(files[i][0]).isEqualTo(text(expected));
+      assertThat(text(result.getJsonArray("rows"))).as(SAMPLES.get(i).name()).isEqualTo(text(bare(SAMPLES.get(i))));
     }
-    assertThat(page.locator(".result-table")).hasCount(files.length);
+    assertThat(page.locator(".result-table")).hasCount(SAMPLES.size());
+  }
+
+  private Path local(Sample sample) throws Exception {
+    Path local = dir.resolve(sample.name());
+    if (!Files.exists(local)) {
+      Files.write(local, sample.bytes());
+    }
+    return local;
+  }
+
+  private JsonArray bare(Sample sample) throws Exception {
+    return bare(String.format(QUESTION, sample.reader() + "('" + local(sample) + "')"));
   }
 
   @Test

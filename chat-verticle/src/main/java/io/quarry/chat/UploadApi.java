@@ -52,12 +52,18 @@ final class UploadApi {
     Routes.allowOnly(router, "/api/conversations/:id/datasets/upload", HttpMethod.POST);
     StaticHandler files = StaticHandler.create(FileSystemAccess.ROOT, uploads.settings().dir().toString())
         .setCachingEnabled(false).setDirectoryListing(false).setIncludeHidden(false);
-    router.route(HttpMethod.GET, Uploads.PREFIX + "*").handler(this::signed).handler(files);
-    router.route(HttpMethod.HEAD, Uploads.PREFIX + "*").handler(this::signed).handler(files);
+    // Not an API route (the document lists none of these): a worker reads the file as it reads any URL.
+    router.route(Uploads.PREFIX + "*").handler(this::signed).handler(files);
   }
 
   /** A file is served to whoever holds its signed URL (a worker reading its dataset), to nobody else. */
   private void signed(RoutingContext ctx) {
+    HttpMethod method = ctx.request().method();
+    if (method != HttpMethod.GET && method != HttpMethod.HEAD) {
+      ctx.response().putHeader("Allow", "GET, HEAD");
+      HttpErrors.send(ctx, 405, "Method not allowed", null);
+      return;
+    }
     if (!uploads.signed(ctx.request().path(), ctx.request().getParam("sig"))) {
       HttpErrors.send(ctx, 404, "Not found", null);
       return;
