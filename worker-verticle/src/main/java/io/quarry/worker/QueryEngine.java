@@ -78,6 +78,18 @@ final class QueryEngine {
     }
   }
 
+  /** The footer statistics of one bound table ({@link FooterStatistics}), in the database its queries share. */
+  QueryResult statistics(Map<String, Placeholders.Bound> bindings, String table, long timeoutMs, Alarm alarm)
+      throws SQLException {
+    DuckInstances.Instance instance = instances.lease(bindings);
+    try (Connection connection = instance.connect()) {
+      return guarded(connection, instance, bindings, timeoutMs, alarm,
+          statement -> FooterStatistics.read(connection, table, bindings.get(table).file()));
+    } finally {
+      instances.release(instance);
+    }
+  }
+
   /** What an export wrote. */
   record Exported(long rows, long bytes) {
   }
