@@ -8,7 +8,6 @@ import io.quarry.bus.Sizes;
 import io.quarry.bus.Source;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,19 +55,18 @@ final class ProfileScan {
         });
   }
 
-  /** The footer's figures, or (when DuckDB could not decode them) the dataset's columns with none. */
+  /**
+   * The footer's figures. A column whose weight the footer did not give (DuckDB could not decode its statistics)
+   * weighs an equal share of the file.
+   */
   private List<Known> known(QueryResult statistics, Dataset dataset) {
+    JsonArray rows = statistics.rowValues();
+    long share = dataset.fileSize() == null ? 0 : dataset.fileSize() / Math.max(1, rows.size());
     List<Known> known = new ArrayList<>();
-    for (Object item : statistics.rowValues()) {
+    for (Object item : rows) {
       JsonArray row = (JsonArray) item;
       known.add(new Known(row.getString(0), row.getString(1), row.getLong(2), row.getString(3), row.getString(4),
-          row.getLong(5) == null ? 0L : row.getLong(5)));
-    }
-    if (known.isEmpty()) {
-      int columns = Math.max(1, dataset.schema().size());
-      long each = dataset.fileSize() == null ? 0 : dataset.fileSize() / columns;
-      dataset.schema().forEach(c -> known.add(new Known(((JsonObject) c).getString("name"),
-          ((JsonObject) c).getString("type"), null, null, null, each)));
+          row.getLong(5) == null ? share : row.getLong(5)));
     }
     return known;
   }

@@ -108,14 +108,12 @@ final class ToolRunner {
   }
 
   private static JsonObject described(String table, Profile profile) {
-    JsonObject json = profile.toJson().put("table", table).put("hint", "distinct is an estimate"
+    int columns = profile.columns().size();
+    Profile shown = columns <= MAX_PROFILED ? profile : new Profile(profile.rows(),
+        profile.columns().subList(0, MAX_PROFILED), profile.top(), profile.note());
+    JsonObject json = shown.toJson().put("table", table).put("hint", "distinct is an estimate"
         + " (approx_count_distinct); from_statistics means nulls, min and max came from the file's footer");
-    JsonArray columns = json.getJsonArray("columns");
-    if (columns.size() > MAX_PROFILED) {
-      json.put("columns", new JsonArray(columns.getList().subList(0, MAX_PROFILED)))
-          .put("columns_left_out", columns.size() - MAX_PROFILED);
-    }
-    return json;
+    return columns <= MAX_PROFILED ? json : json.put("columns_left_out", columns - MAX_PROFILED);
   }
 
   /** Drawn from every row of the result, on a worker; the response says what the chart shows. */

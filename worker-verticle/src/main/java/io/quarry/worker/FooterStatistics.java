@@ -53,13 +53,17 @@ final class FooterStatistics {
     JsonArray rows = new JsonArray();
     try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql(file, columns))) {
       while (rs.next()) {
-        String[] column = columns.get(rs.getInt("position"));
-        rows.add(new JsonArray().add(column[0]).add(column[1]).add(whole(rs, "nulls", "null_chunks"))
-            .add(whole(rs, "min", "min_chunks")).add(whole(rs, "max", "max_chunks")).add(rs.getLong("bytes")));
+        // By position: position, groups, bytes, chunks, then each figure with how many chunks held it.
+        String[] column = columns.get(rs.getInt(1));
+        rows.add(new JsonArray().add(column[0]).add(column[1]).add(whole(rs, 5)).add(whole(rs, 7)).add(whole(rs, 9))
+            .add(rs.getLong(3)));
       }
     } catch (SQLException e) {
+      // The columns stand, with no figures and no weight: the caller scans them all.
       log.debug("The footer's statistics of {} did not decode: {}", table, e.getMessage());
       rows.clear();
+      columns.forEach(column -> rows.add(new JsonArray().add(column[0]).add(column[1]).addNull().addNull().addNull()
+          .addNull()));
     }
     JsonArray names = new JsonArray();
     QueryRequest.STATISTICS_COLUMNS.forEach(name -> names.add(new JsonObject().put("name", name).put("type",
@@ -68,11 +72,11 @@ final class FooterStatistics {
         (System.nanoTime() - started) / 1_000_000, null, null);
   }
 
-  /** A figure every row group held: otherwise none. */
-  private static Object whole(ResultSet rs, String figure, String chunks) throws SQLException {
-    long groups = rs.getLong("groups");
-    Object value = rs.getObject(figure);
-    boolean every = rs.getLong("chunks") == groups && rs.getLong(chunks) == groups;
+  /** The figure in column {@code at} if every row group held it (its count of chunks follows it): otherwise none. */
+  private static Object whole(ResultSet rs, int at) throws SQLException {
+    long groups = rs.getLong(2);
+    Object value = rs.getObject(at);
+    boolean every = rs.getLong(4) == groups && rs.getLong(at + 1) == groups;
     return !every || value == null ? null : value instanceof Number n ? (Object) n.longValue() : value.toString();
   }
 
