@@ -97,6 +97,9 @@ export const api = {
   renameDataset: (conversationId, id, name) => patch(`${datasetsPath(conversationId)}/${id}`, { name }),
   refreshDataset: (conversationId, id) => post(`${datasetsPath(conversationId)}/${id}/refresh`),
   removeDataset: (conversationId, id) => del(`${datasetsPath(conversationId)}/${id}`),
+  /** The dataset's column profile; with top, that column's most frequent values and histogram too. */
+  datasetProfile: (conversationId, id, top) => get(`${datasetsPath(conversationId)}/${id}/profile`
+    + (top ? `?top=${encodeURIComponent(top)}` : '')),
   /** Whether the datasets' files changed since they were read: {changed, datasets}. */
   checkDatasetVersions: (conversationId) => post(`${datasetsPath(conversationId)}/versions`),
 

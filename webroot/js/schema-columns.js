@@ -18,7 +18,9 @@ export function humanSize(bytes) {
 }
 
 export class SchemaColumns {
-  constructor() {
+  /** @param profile what the profile adds to each column's row (schema-profile.js) */
+  constructor(profile) {
+    this.profile = profile;
     this.schema = [];
     $('schema-filter').addEventListener('input', () => this.draw());
   }
@@ -44,6 +46,7 @@ export class SchemaColumns {
         td.textContent = text;
         tr.append(td);
       }
+      tr.append(...this.profile.cells(c.name));
       return tr;
     }));
     const all = this.schema.length.toLocaleString();

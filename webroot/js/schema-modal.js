@@ -6,6 +6,7 @@ import { askDialog } from './ask-dialog.js';
 import { elements } from './elements.js';
 import { describeRefresh } from './schema-change.js';
 import { SchemaColumns, humanSize } from './schema-columns.js';
+import { SchemaProfile } from './schema-profile.js';
 
 /** A dataset's format as its user names it. */
 const FORMATS = { parquet: 'Parquet', csv: 'CSV', json: 'JSON' };
@@ -21,7 +22,8 @@ export class SchemaModal {
   constructor(panel) {
     this.panel = panel;
     this.modal = $('schema-modal');
-    this.columns = new SchemaColumns();
+    this.profile = new SchemaProfile();
+    this.columns = new SchemaColumns(this.profile);
     $('schema-form').addEventListener('submit', (e) => {
       e.preventDefault();
       this.rename();
@@ -52,8 +54,10 @@ export class SchemaModal {
     $('schema-error').textContent = '';
     $('schema-status').textContent = '';
     this.columns.reset();
-    this.fill(this.panel.datasets.get(id), false);
+    const dataset = this.panel.datasets.get(id);
+    this.fill(dataset, false);
     this.modal.showModal();
+    if (dataset.status === 'ready') this.profile.load(this.panel.conversationId(), dataset, () => this.columns.draw());
   }
 
   /** A dataset changed: the modal shows it anew when it is the one open. */

@@ -138,4 +138,29 @@ class SchemaModalBrowserTest extends BrowserTestBase {
     assertThat(box.y).isGreaterThanOrEqualTo(0);
     assertThat(box.y + box.height).isLessThanOrEqualTo(VIEWPORT_HEIGHT);
   }
+
+  @Test
+  @DisplayName("the modal profiles every column (nulls, min, max, distinct marked as an estimate, which figures the"
+      + " footer gave with no scan), shows the first 10 rows, and on demand a column's most frequent values and"
+      + " histogram")
+  void profileFirstRowsAndTopValues() {
+    ui.addCars();
+    page.locator(".dataset-card .open").click();
+    assertThat(page.locator("#schema-profile-status")).containsText("406 rows. Distinct counts are estimates.");
+    assertThat(page.locator("#schema-profile-status")).containsText("footer statistics, with no scan");
+    Locator cylinders = page.locator("#schema-columns tr").filter(new Locator.FilterOptions().setHasText("cylinders"));
+    // SUMMARIZE over the sample says: min 3, max 8, approx_unique 5, no nulls; horsepower has 6 nulls (1.48 %).
+    assertThat(cylinders.locator("td")).containsText(new String[] {"cylinders", "Integer", "BIGINT", "0", "3", "8",
+        "≈ 5", "footer", "Top values"});
+    Locator horsepower = page.locator("#schema-columns tr").filter(new Locator.FilterOptions()
+        .setHasText("horsepower"));
+    assertThat(horsepower.locator("td").nth(3)).hasText("6");
+    assertThat(page.getByRole(AriaRole.REGION, new Page.GetByRoleOptions().setName("First rows"))
+        .locator("tbody tr")).hasCount(10);
+    page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Top values of cylinders")).click();
+    assertThat(page.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Most frequent values of"
+        + " cylinders"))).isVisible();
+    assertThat(page.locator("#schema-top-values tr").first().locator("td")).containsText(new String[] {"4", "207"});
+    assertThat(page.locator("#schema-histogram li")).not().hasCount(0);
+  }
 }

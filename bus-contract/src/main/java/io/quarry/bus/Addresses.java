@@ -23,6 +23,7 @@ public final class Addresses {
   public static final String API_DATASET_RENAME = "api.dataset.rename";
   public static final String API_DATASET_REFRESH = "api.dataset.refresh";
   public static final String API_DATASET_REMOVE = "api.dataset.remove";
+  public static final String API_DATASET_PROFILE = "api.dataset.profile";
   public static final String API_QUERY_RUN = "api.query.run";
   public static final String API_QUERY_EXPORT = "api.query.export";
   public static final String API_RESULT_GET = "api.result.get";
@@ -86,6 +87,7 @@ public final class Addresses {
   public static final String DATASET_QUERY_RUN = "dataset.query.run";
   public static final String DATASET_VERSIONS_CHECK = "dataset.versions.check";
   public static final String DATASET_CHART = "dataset.chart";
+  public static final String DATASET_PROFILE = "dataset.profile";
 
   // llm-verticle: chat turns.
   public static final String LLM_TURN_START = "llm.turn.start";

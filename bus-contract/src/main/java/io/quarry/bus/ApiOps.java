@@ -106,6 +106,14 @@ public final class ApiOps {
             optional(json, "format")));
   }
 
+  /** A dataset's column profile; {@code column}: optional, the one whose most frequent values and histogram to add. */
+  public record ProfileDataset(String userId, String conversationId, String datasetId, String column) {
+    static final Codec<ProfileDataset> CODEC = Codec.json(
+        r -> new DatasetRef(r.userId, r.conversationId, r.datasetId).toJson().put(Keys.COLUMN, r.column),
+        json -> new ProfileDataset(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID),
+            text(json, Keys.DATASET_ID), optional(json, Keys.COLUMN)));
+  }
+
   private static List<JsonObject> objects(JsonObject json, String key) {
     return json.getJsonArray(key, new JsonArray()).stream().map(JsonObject.class::cast).toList();
   }
@@ -165,6 +173,15 @@ public final class ApiOps {
   public static final Operation<DatasetRef, Dataset> DATASET_REMOVE = Operation.of(API_DATASET_REMOVE,
       DatasetRef.CODEC, DATASET, WAIT_MS, Resend.NEVER);
 
+  /**
+   * A ready dataset's column profile ({@link Profile}): rows, and per column nulls, min, max and distinct values (an
+   * estimate); with {@code column}, that column's most frequent values and histogram too. Footer statistics are read
+   * with no scan; the rest is computed once per version of the file. NOT_FOUND (also for an unknown column), CONFLICT
+   * (not ready), TOO_LARGE (past the profile's byte budget), and what a query fails with.
+   */
+  public static final Operation<ProfileDataset, Profile> DATASET_PROFILE = Operation.of(API_DATASET_PROFILE,
+      ProfileDataset.CODEC, Codec.json(Profile::toJson, Profile::fromJson), QUERY_WAIT_MS, Resend.NOT_ON_TIMEOUT);
+
   // Queries
 
   /**
@@ -221,7 +238,7 @@ public final class ApiOps {
   /** Every public operation, for whoever serves, documents or forwards them (a bridge permits these alone). */
   public static final List<Operation<?, ?>> ALL = List.of(USER_LOCAL, USER_FIND, CONVERSATION_CREATE, CONVERSATION_LIST,
       CONVERSATION_GET, CONVERSATION_RENAME, CONVERSATION_DELETE, DATASET_ADD, DATASET_LIST, DATASET_RENAME,
-      DATASET_REFRESH, DATASET_REMOVE, QUERY_RUN, QUERY_EXPORT, RESULT_GET, TURN_START, TURN_CONTINUE, TURN_STOP,
+      DATASET_REFRESH, DATASET_REMOVE, DATASET_PROFILE, QUERY_RUN, QUERY_EXPORT, RESULT_GET, TURN_START, TURN_CONTINUE, TURN_STOP,
       USAGE_GET, PING);
 
   /** Safe to deliver twice: it reads, or sets what it sets again, or names what it makes. */

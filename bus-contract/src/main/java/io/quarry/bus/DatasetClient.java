@@ -47,6 +47,13 @@ public final class DatasetClient {
     return VERSIONS_CHECK.call(bus, new ConversationRef(userId, conversationId));
   }
 
+  /** See {@link DatasetOps#PROFILE}; {@code column} null for none, {@code stopKey} stops its queries. */
+  public Future<Profile> profile(String userId, String conversationId, String datasetId, String column,
+      String stopKey) {
+    return PROFILE.call(bus, new DatasetOps.ProfileRequest(userId, conversationId, datasetId, column, stopKey),
+        timeouts.datasetWaitMs());
+  }
+
   /** See {@link DatasetOps#QUERY_RUN}. */
   public Future<QueryResult> query(String userId, String conversationId, String sql) {
     return query(userId, conversationId, sql, "");

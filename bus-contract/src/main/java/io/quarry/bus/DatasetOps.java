@@ -61,6 +61,19 @@ public final class DatasetOps {
             json.getString(Keys.STOP_KEY, "")));
   }
 
+  /**
+   * A dataset's column profile ({@link Profile}); {@code column}: the one whose most frequent values and histogram
+   * come with it, or null for none.
+   */
+  public record ProfileRequest(String userId, String conversationId, String datasetId, String column,
+      String stopKey) {
+    static final Codec<ProfileRequest> CODEC = Codec.json(
+        r -> new DatasetRef(r.userId, r.conversationId, r.datasetId).toJson().put(Keys.COLUMN, r.column)
+            .put(Keys.STOP_KEY, r.stopKey),
+        json -> new ProfileRequest(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID),
+            text(json, Keys.DATASET_ID), Fields.optional(json, Keys.COLUMN), json.getString(Keys.STOP_KEY, "")));
+  }
+
   /** How many of the conversation's servers were asked whether their file changed, and how many had. */
   public record VersionsChecked(int checked, long changed) {
     static final Codec<VersionsChecked> CODEC = Codec.json(VersionsChecked::toJson,
@@ -99,6 +112,14 @@ public final class DatasetOps {
    */
   public static final Operation<ChartRequest, ChartData> CHART = Operation.of(DATASET_CHART, ChartRequest.CODEC,
       Codec.json(ChartData::toJson, ChartData::fromJson), Deliveries.DATASET_TIMEOUT_MS, Resend.NOT_ON_TIMEOUT);
+  /**
+   * A ready dataset's column profile, computed once per version of its file: footer statistics first (no scan), the
+   * rest by queries on a worker like any other, within {@code dataset.profileMaxBytes}. NOT_FOUND (not the user's, or
+   * no column of that name), CONFLICT (the dataset is not ready), TOO_LARGE (a column's values past the budget), and
+   * what a query fails with.
+   */
+  public static final Operation<ProfileRequest, Profile> PROFILE = Operation.of(DATASET_PROFILE, ProfileRequest.CODEC,
+      Codec.json(Profile::toJson, Profile::fromJson), Deliveries.DATASET_TIMEOUT_MS, Resend.NOT_ON_TIMEOUT);
   /**
    * Asks the servers of the conversation's ready datasets (HEAD) whether their files changed since they were
    * recorded: a changed one takes its new version and its browsers hear {@code dataset_loaded}. Each dataset is asked

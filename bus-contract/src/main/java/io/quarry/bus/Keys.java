@@ -13,6 +13,7 @@ public final class Keys {
   public static final String USER_ID = "user_id";
   public static final String CONVERSATION_ID = "conversation_id";
   public static final String DATASET_ID = "dataset_id";
+  public static final String COLUMN = "column";
   public static final String RESULT_ID = "result_id";
   public static final String MESSAGE_ID = "message_id";
   public static final String NODE_ID = "node_id";

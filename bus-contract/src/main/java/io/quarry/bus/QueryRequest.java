@@ -22,15 +22,32 @@ import java.util.Map;
  * @param ends the last bytes of tables' files as adding them just read them, for a worker holding no copy to start
  *     from (empty: none)
  * @param formats URL → the file's format, for the files that are not Parquet (the others: none)
+ * @param statistics a table whose copy's footer statistics are the answer, instead of the statement's rows (the
+ *     statement still says which files to make current: one that reads the table and no column moves its footer alone);
+ *     empty for a query. The answer's rows are {@link #STATISTICS_COLUMNS}, one per column of the table, and none when
+ *     DuckDB cannot decode the footer's statistics.
  */
 public record QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId,
     String conversationId, String stopKey, Export export, List<Source> recorded, List<FileEnd> ends,
-    Map<String, DataFormat> formats) {
+    Map<String, DataFormat> formats, String statistics) {
+
+  /**
+   * A statistics answer's columns: the column's name and DuckDB type; its nulls, min and max over every row group
+   * (each null unless every row group's statistics hold it exactly); the compressed bytes of its column chunks.
+   */
+  public static final java.util.List<String> STATISTICS_COLUMNS = List.of("name", "type", "nulls", "min", "max",
+      "bytes");
 
   public QueryRequest {
     recorded = recorded == null ? List.of() : List.copyOf(recorded);
     ends = ends == null ? List.of() : List.copyOf(ends);
     formats = formats == null ? Map.of() : Map.copyOf(formats);
+    statistics = statistics == null ? "" : statistics;
+  }
+
+  public QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId, String conversationId,
+      String stopKey, Export export, List<Source> recorded, List<FileEnd> ends, Map<String, DataFormat> formats) {
+    this(sql, tables, timeoutMs, userId, conversationId, stopKey, export, recorded, ends, formats, "");
   }
 
   public QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId, String conversationId,
@@ -64,7 +81,7 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
   /** The same query with less time left, e.g. after waiting for a worker. */
   public QueryRequest withTimeout(long newTimeoutMs) {
     return new QueryRequest(sql, tables, newTimeoutMs, userId, conversationId, stopKey, export, recorded, ends,
-        formats);
+        formats, statistics);
   }
 
   public JsonObject toJson() {
@@ -79,7 +96,8 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
     return new JsonObject().put("sql", sql).put("tables", list).put("timeout_ms", timeoutMs)
         .put(Keys.USER_ID, userId).put(Keys.CONVERSATION_ID, conversationId).put(Keys.STOP_KEY, stopKey)
         .put(Keys.EXPORT, export == null ? null : export.toJson()).put("recorded", Source.toJson(recorded))
-        .put("ends", ends.isEmpty() ? null : FileEnd.toJson(ends));
+        .put("ends", ends.isEmpty() ? null : FileEnd.toJson(ends))
+        .put("statistics", statistics.isEmpty() ? null : statistics);
   }
 
   public static QueryRequest fromJson(JsonObject json) {
@@ -96,7 +114,7 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
     return new QueryRequest(json.getString("sql"), tables, json.getLong("timeout_ms", 0L),
         json.getString(Keys.USER_ID, ""), json.getString(Keys.CONVERSATION_ID, ""), json.getString(Keys.STOP_KEY, ""),
         Export.fromJson(json.getJsonObject(Keys.EXPORT)), Source.of(json.getJsonArray("recorded")),
-        FileEnd.of(json.getJsonArray("ends")), formats);
+        FileEnd.of(json.getJsonArray("ends")), formats, json.getString("statistics", ""));
   }
 
   /** The format of the file at {@code url}: Parquet unless the request says otherwise. */

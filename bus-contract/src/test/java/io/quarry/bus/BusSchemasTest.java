@@ -64,6 +64,10 @@ class BusSchemasTest {
   static final ChartData CHART = new ChartData(new JsonObject().put("chart_type", "bar").put("x", "n"), COLUMNS,
       new JsonArray().add(new JsonArray().add(1)), "every row");
 
+  static final Profile PROFILE = new Profile(100L, List.of(new Profile.Column("a", "BIGINT", 0L, "1", "99", 98L, true)),
+      new Profile.Top("a", List.of(new Profile.Frequent(7, 3)), List.of(new Profile.Bin(50, 60))),
+      "Distinct values of 1 column (b) were not computed");
+
   /** A reply of each public operation with every field it has filled in. */
   static final Map<Operation<?, ?>, Object> REPLIES = new LinkedHashMap<>();
 
@@ -81,6 +85,7 @@ class BusSchemasTest {
     REPLIES.put(ApiOps.DATASET_RENAME, DATASET);
     REPLIES.put(ApiOps.DATASET_REFRESH, DATASET);
     REPLIES.put(ApiOps.DATASET_REMOVE, DATASET);
+    REPLIES.put(ApiOps.DATASET_PROFILE, PROFILE);
     REPLIES.put(ApiOps.QUERY_RUN, RESULT);
     REPLIES.put(ApiOps.QUERY_EXPORT, EXPORTED);
     REPLIES.put(ApiOps.RESULT_GET, RESULT);

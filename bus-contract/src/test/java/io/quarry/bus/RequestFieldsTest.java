@@ -50,6 +50,7 @@ class RequestFieldsTest {
     FILLED.put(ApiOps.DATASET_RENAME, new RenameDataset("u", "c", "d", "people"));
     FILLED.put(ApiOps.DATASET_REFRESH, new DatasetRef("u", "c", "d"));
     FILLED.put(ApiOps.DATASET_REMOVE, new DatasetRef("u", "c", "d"));
+    FILLED.put(ApiOps.DATASET_PROFILE, new ApiOps.ProfileDataset("u", "c", "d", "price"));
     FILLED.put(ApiOps.QUERY_RUN, new Query("u", "c", "SELECT 1"));
     FILLED.put(ApiOps.QUERY_EXPORT, new ExportQuery("u", "c", "SELECT 1", "csv"));
     FILLED.put(ApiOps.RESULT_GET, new StorageOps.ResultRef("u", "r"));

@@ -73,6 +73,8 @@ final class BusApi {
         () -> datasets.refresh(r.userId(), r.conversationId(), r.datasetId())));
     bus.serve(ApiOps.DATASET_REMOVE, r -> writes.change(r.userId(),
         () -> datasets.remove(r.userId(), r.conversationId(), r.datasetId())));
+    bus.serve(ApiOps.DATASET_PROFILE, r -> datasets.profile(r.userId(), r.conversationId(), r.datasetId(),
+        r.column(), ""));
     bus.serve(ApiOps.QUERY_RUN, this::query);
     bus.serve(ApiOps.QUERY_EXPORT, this::export);
     bus.serve(ApiOps.RESULT_GET, r -> storage.result(r.userId(), r.resultId()));

@@ -42,12 +42,14 @@ final class DatasetApi {
     router.patch(base + "/:did").handler(this::rename);
     router.delete(base + "/:did").handler(this::remove);
     router.post(base + "/:did/refresh").handler(this::refresh);
+    router.get(base + "/:did/profile").handler(this::profile);
     router.post("/api/conversations/:id/query").handler(this::query);
     router.get("/api/results/:rid").handler(this::result);
     router.post("/api/results/:rid/chart").handler(this::chart);
     Routes.allowOnly(router, base, HttpMethod.POST);
     Routes.allowOnly(router, base + "/:did", HttpMethod.PATCH, HttpMethod.DELETE);
     Routes.allowOnly(router, base + "/:did/refresh", HttpMethod.POST);
+    Routes.allowOnly(router, base + "/:did/profile", HttpMethod.GET);
     Routes.allowOnly(router, "/api/conversations/:id/query", HttpMethod.POST);
     Routes.allowOnly(router, "/api/results/:rid", HttpMethod.GET);
     Routes.allowOnly(router, "/api/results/:rid/chart", HttpMethod.POST);
@@ -71,6 +73,19 @@ final class DatasetApi {
   private void refresh(RoutingContext ctx) {
     Replies.send(ctx, 200, datasets.refresh(userId(ctx), ctx.pathParam("id"), ctx.pathParam("did"))
         .map(Dataset::toJson));
+  }
+
+  /**
+   * The dataset's column profile ({@link io.quarry.bus.Profile}); {@code ?top=<column>} adds that column's most
+   * frequent values and histogram.
+   */
+  private void profile(RoutingContext ctx) {
+    String top = ctx.queryParams().get("top");
+    if (top != null && (top.isBlank() || top.length() > MAX_NAME)) {
+      throw QuarryException.badRequest("Parameter 'top' must name a column");
+    }
+    Replies.send(ctx, 200, datasets.profile(userId(ctx), ctx.pathParam("id"), ctx.pathParam("did"), top, "")
+        .map(io.quarry.bus.Profile::toJson));
   }
 
   /**

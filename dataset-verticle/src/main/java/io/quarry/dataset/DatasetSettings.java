@@ -14,10 +14,12 @@ import io.vertx.core.json.JsonObject;
  *     when set, else the query timeout plus 10 s
  * @param originCaFile a PEM file of the authorities trusted for https dataset origins instead of the JVM's; blank: the
  *     JVM's
+ * @param profileMaxBytes the compressed bytes of columns a profile may scan (footer statistics cost none)
+ * @param profilesCached how many profiles (one per version of a file) a node keeps
  */
 public record DatasetSettings(Pipeline.Settings pipeline, AddressPolicy policy, int maxDatasets, int maxSqlChars,
     int maxQueriesPerUser, int maxWaitingQueriesPerUser, QueryTimeouts timeouts, long workerWaitMs,
-    long versionCheckIntervalMs, String originCaFile) {
+    long versionCheckIntervalMs, String originCaFile, long profileMaxBytes, int profilesCached) {
 
   /** From a node's whole configuration. */
   public static DatasetSettings of(JsonObject nodeConfig, NodeInfo node) {
@@ -36,6 +38,7 @@ public record DatasetSettings(Pipeline.Settings pipeline, AddressPolicy policy, 
             c.getString("trustedUrlPrefixes")),
         c.getInteger("maxDatasets"), c.getInteger("maxSqlChars"), c.getInteger("maxQueriesPerUser"),
         c.getInteger("maxWaitingQueriesPerUser"), timeouts, workerWait > 0 ? workerWait : timeouts.workerWaitMs(),
-        c.getLong("versionCheckIntervalMs"), c.getString("originCaFile"));
+        c.getLong("versionCheckIntervalMs"), c.getString("originCaFile"), c.getLong("profileMaxBytes"),
+        c.getInteger("profilesCached"));
   }
 }

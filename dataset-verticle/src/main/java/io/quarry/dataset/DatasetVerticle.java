@@ -53,7 +53,9 @@ public class DatasetVerticle extends VerticleBase {
         ops.serve(REMOVE, commands::remove).completion(),
         ops.serve(VERSIONS_CHECK, versions::check).completion(),
         ops.serve(QUERY_RUN, DatasetMetrics.queries(queries::run)).completion(),
-        ops.serve(CHART, new Charts(storage, queries)::chart).completion()));
+        ops.serve(CHART, new Charts(storage, queries)::chart).completion(),
+        ops.serve(PROFILE, new Profiles(storage, queries, settings.profileMaxBytes(), settings.profilesCached())::profile)
+            .completion()));
   }
 
   @Override

@@ -71,6 +71,15 @@ final class QueryRunner {
     return lanes.submit(userId, UUID.randomUUID().toString(), () -> answer(userId, conversationId, sql, stopKey, null));
   }
 
+  /**
+   * The footer statistics of {@code table}'s copy ({@link QueryRequest#statistics}), in the user's lane like any
+   * query: {@code sql} reads the table and no column, so the worker makes its copy current and moves no column.
+   */
+  Future<QueryResult> statistics(String userId, String conversationId, String table, String sql, String stopKey) {
+    return lanes.submit(userId, UUID.randomUUID().toString(),
+        () -> answer(userId, conversationId, sql, stopKey, null, table));
+  }
+
   private Future<QueryResult> runNow(String userId, String conversationId, String sql, String stopKey) {
     return answer(userId, conversationId, sql, stopKey, null)
         .compose(result -> store(userId, result.withIdentity(null, conversationId, sql)));
@@ -84,9 +93,14 @@ final class QueryRunner {
 
   /** A worker's answer over the conversation's datasets; {@code export} null for rows in the reply. */
   private Future<QueryResult> answer(String userId, String conversationId, String sql, String stopKey, Export export) {
+    return answer(userId, conversationId, sql, stopKey, export, "");
+  }
+
+  private Future<QueryResult> answer(String userId, String conversationId, String sql, String stopKey, Export export,
+      String statistics) {
     return guessed.run(userId, conversationId, () -> storage.datasetsForQuery(userId, conversationId),
             tables -> runOnAWorker(new QueryRequest(sql, tables.names(), timeoutMs, userId, conversationId, stopKey,
-                export, confirmations.confirm(tables.recorded()), List.of(), tables.formats())))
+                export, confirmations.confirm(tables.recorded()), List.of(), tables.formats(), statistics)))
         .compose(confirmed -> confirmed.answer().recover(e -> markUnreachable(userId, confirmed.datasets(), e))
             .onSuccess(result -> {
               confirmations.learn(result.sourceList());

@@ -40,7 +40,9 @@ final class SystemPrompt {
         - DuckDB notes: strings use single quotes; ILIKE for case-insensitive matching; date_trunc, strftime and
           extract for dates; count(DISTINCT x); QUALIFY filters window results; GROUP BY ALL and ORDER BY ALL exist.
         - Always use LIMIT 1000 or less on result sets.
-        - When unsure about the data, explore first (distinct values, ranges, types) and then answer.
+        - When unsure about the data, explore first and then answer: describe_columns gives a table's rows and each
+          column's nulls, min, max and distinct values (an estimate), and with a column its most frequent values and
+          a histogram.
         - If a query fails, read the error, fix the query and try again.
 
         ## Results, charts and tables

@@ -4,8 +4,10 @@ import static io.quarry.bus.ChatEvents.*;
 
 import io.quarry.bus.ChartData;
 import io.quarry.bus.ChartSpec;
+import io.quarry.bus.Dataset;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.Failure;
+import io.quarry.bus.Profile;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.StorageClient;
 import io.vertx.core.Future;
@@ -19,6 +21,9 @@ import io.vertx.core.json.JsonObject;
  * the model can correct itself.
  */
 final class ToolRunner {
+
+  /** Columns a describe_columns answer lists at most. */
+  static final int MAX_PROFILED = 200;
 
   private final DatasetClient datasets;
   private final StorageClient storage;
@@ -52,6 +57,7 @@ final class ToolRunner {
       case Tools.LOAD_DATASET -> loadDataset(args.getString("url", ""));
       case Tools.RENDER_CHART -> renderChart(args);
       case Tools.RENDER_TABLE -> renderTable(args);
+      case Tools.DESCRIBE_COLUMNS -> describeColumns(args.getString("table", ""), args.getString("column"));
       default -> Future.succeededFuture(error("Unknown tool '" + tool + "'", null));
     };
   }
@@ -82,6 +88,32 @@ final class ToolRunner {
         : Future.succeededFuture(error(Failure.messageOf(outcome.cause()), null)
             .put("details", Failure.detailsOf(outcome.cause()))
             .put("hint", "Tell the user the dataset could not be loaded and suggest adding it in the datasets panel")));
+  }
+
+  /**
+   * The table's column profile ({@link Profile}), computed once per version of its file; at most
+   * {@link #MAX_PROFILED} columns go back, so a very wide table's answer stays bounded.
+   */
+  private Future<JsonObject> describeColumns(String table, String column) {
+    events.phase("executing");
+    return storage.datasets(userId, conversationId).compose(tables -> {
+      Dataset dataset = tables.stream().filter(d -> d.name().equalsIgnoreCase(table)).findFirst().orElse(null);
+      if (dataset == null) {
+        return Future.succeededFuture(error("No table '" + table + "' in this conversation; its tables are: "
+            + String.join(", ", tables.stream().map(Dataset::name).toList()), null));
+      }
+      return datasets.profile(userId, conversationId, dataset.id(), column == null || column.isBlank() ? null : column,
+          stopKey).map(profile -> described(dataset.name(), profile));
+    }).recover(e -> Future.succeededFuture(error(Failure.messageOf(e), Failure.classify(e).errorType())));
+  }
+
+  private static JsonObject described(String table, Profile profile) {
+    int columns = profile.columns().size();
+    Profile shown = columns <= MAX_PROFILED ? profile : new Profile(profile.rows(),
+        profile.columns().subList(0, MAX_PROFILED), profile.top(), profile.note());
+    JsonObject json = shown.toJson().put("table", table).put("hint", "distinct is an estimate"
+        + " (approx_count_distinct); from_statistics means nulls, min and max came from the file's footer");
+    return columns <= MAX_PROFILED ? json : json.put("columns_left_out", columns - MAX_PROFILED);
   }
 
   /** Drawn from every row of the result, on a worker; the response says what the chart shows. */

@@ -19,6 +19,7 @@ final class Tools {
   static final String LOAD_DATASET = "load_dataset";
   static final String RENDER_CHART = "render_chart";
   static final String RENDER_TABLE = "render_table";
+  static final String DESCRIBE_COLUMNS = "describe_columns";
 
   private static final Tool TOOL = Tool.builder().functionDeclarations(List.of(
       declare(EXECUTE_SQL, "Execute one read-only DuckDB SQL SELECT statement against the conversation's datasets."
@@ -46,7 +47,13 @@ final class Tools {
           Map.of("result_id", string("The result_id of an earlier execute_sql result"),
               "title", string("Optional table title"),
               "columns", Schema.builder().type("ARRAY").items(string("A column")).description("Optional columns to show").build()),
-          List.of("result_id")))).build();
+          List.of("result_id")),
+      declare(DESCRIBE_COLUMNS, "Profile a table's columns: its rows, and per column its nulls, min, max and distinct"
+              + " values (an estimate). With column, also that column's most frequent values and a histogram. Use it"
+              + " to learn what the data holds before writing SQL about values you have not seen.",
+          Map.of("table", string("The table's name"),
+              "column", string("Optional: a column whose most frequent values and histogram to add")),
+          List.of("table")))).build();
 
   /** The {@code tools} array of a Gemini request body. */
   static final JsonArray GEMINI = new JsonArray().add(new JsonObject(TOOL.toJson()));
@@ -54,9 +61,9 @@ final class Tools {
   /** The {@code tools} array of a Chat Completions request body: each declaration as a function, its schema lower-cased. */
   static final JsonArray OPENAI = openAi(GEMINI.getJsonObject(0).getJsonArray("functionDeclarations"));
 
-  /** A tool's name as a metric may carry it: one of the four, or "unknown" (the model may name anything). */
+  /** A tool's name as a metric may carry it: one of the five, or "unknown" (the model may name anything). */
   static String known(String name) {
-    return List.of(EXECUTE_SQL, LOAD_DATASET, RENDER_CHART, RENDER_TABLE).contains(name) ? name : "unknown";
+    return List.of(EXECUTE_SQL, LOAD_DATASET, RENDER_CHART, RENDER_TABLE, DESCRIBE_COLUMNS).contains(name) ? name : "unknown";
   }
 
   private Tools() {

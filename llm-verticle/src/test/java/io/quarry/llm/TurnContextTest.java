@@ -66,7 +66,7 @@ class TurnContextTest extends TurnTestBase {
     String system = askAndRecord("Hello").systemText();
     assertThat(system).contains("No datasets are loaded", "call load_dataset", "tell the user to add a dataset");
     assertThat(TurnHarness.toolNames(turn.request(0)))
-        .containsExactly("execute_sql", "load_dataset", "render_chart", "render_table");
+        .containsExactly("execute_sql", "load_dataset", "render_chart", "render_table", "describe_columns");
   }
 
   /** Questions and answers 1 to {@code messages}, odd ones asked, even ones answered. */

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.bus.ChartData;
 import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Failure;
+import io.quarry.bus.Profile;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryResult;
 import io.quarry.testing.EventLog;
@@ -113,6 +114,33 @@ class TurnToolTest extends TurnTestBase {
     assertThat(response.getString("error")).isEqualTo("Could not access URL");
     assertThat(response.getString("details")).isEqualTo("HTTP 404");
     assertThat(response.getString("hint")).contains("datasets panel");
+  }
+
+  @Test
+  @DisplayName("describe_columns finds the table by name, asks dataset.profile for it (with the column asked) and gives"
+      + " the model the profile, distinct said to be an estimate; an unknown table names the conversation's")
+  void describeColumns() throws Exception {
+    turn.datasets.profiles(request -> new Profile(100, List.of(new Profile.Column("age", "INTEGER", 2L, "20", "69", 50L,
+        true)), request.column() == null ? null : new Profile.Top(request.column(), List.of(new Profile.Frequent(20, 3)),
+        List.of(new Profile.Bin(30, 40))), null)).await();
+    turn.model.next().call("describe_columns", new JsonObject().put("table", "TABLE1").put("column", "age"))
+        .usage(10, 1);
+    turn.model.next().call("describe_columns", new JsonObject().put("table", "nope")).usage(10, 1);
+    turn.model.next().answer("Ages run from 20 to 69.");
+
+    turn.asked("What ages are there?");
+    turn.events.untilTurnEnds();
+
+    JsonObject profile = lastResponse(turn.request(1));
+    assertThat(profile.getString("table")).isEqualTo("table1");
+    assertThat(profile.getLong("rows")).isEqualTo(100);
+    JsonObject age = profile.getJsonArray("columns").getJsonObject(0);
+    assertThat(age.getString("min")).isEqualTo("20");
+    assertThat(age.getBoolean("distinct_estimated")).isTrue();
+    assertThat(profile.getJsonObject("top").getJsonArray("values").getJsonObject(0).getLong("count")).isEqualTo(3);
+    assertThat(profile.getString("hint")).contains("estimate");
+    assertThat(lastResponse(turn.request(2)).getString("error")).isEqualTo("No table 'nope' in this conversation; its"
+        + " tables are: table1");
   }
 
   @Test

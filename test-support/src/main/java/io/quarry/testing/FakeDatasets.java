@@ -39,6 +39,10 @@ public final class FakeDatasets extends BusFake {
   /** How charts are drawn: by default, with no rows and a sentence that says the fake drew it. */
   private Function<ChartRequest, ChartData> charts = request -> new ChartData(request.spec(), new JsonArray(),
       new JsonArray(), "drawn by FakeDatasets");
+  /** How profiles are answered: by default, NOT_FOUND. */
+  private Function<io.quarry.bus.DatasetOps.ProfileRequest, io.quarry.bus.Profile> profiles = request -> {
+    throw new QuarryException(Failure.NOT_FOUND, "No profile scripted");
+  };
   /** What {@code add} answered, by id, so that rename, refresh and remove find them. */
   private final Map<String, Dataset> loaded = new HashMap<>();
 
@@ -58,7 +62,8 @@ public final class FakeDatasets extends BusFake {
         handle(ADD, this::add),
         handle(RENAME, rename -> keep(StoredDatasets.renamed(find(rename.ref()), Fields.text(Keys.NAME, rename.name())))),
         handle(REFRESH, this::find),
-        handle(REMOVE, ref -> loaded.remove(find(ref).id())));
+        handle(REMOVE, ref -> loaded.remove(find(ref).id())),
+        handle(PROFILE, request -> profiles.apply(request)));
   }
 
   /**
@@ -80,6 +85,14 @@ public final class FakeDatasets extends BusFake {
   public Future<Void> charts(Function<ChartRequest, ChartData> draw) {
     return onLoop(() -> {
       charts = draw;
+      return null;
+    });
+  }
+
+  /** Profiles are answered by {@code answer}, from the request (its dataset id and column). */
+  public Future<Void> profiles(Function<io.quarry.bus.DatasetOps.ProfileRequest, io.quarry.bus.Profile> answer) {
+    return onLoop(() -> {
+      profiles = answer;
       return null;
     });
   }

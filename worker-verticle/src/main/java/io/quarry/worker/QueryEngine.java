@@ -99,6 +99,18 @@ final class QueryEngine {
     directReads.forget(file);
   }
 
+  /** The footer statistics of one bound table ({@link FooterStatistics}), in the database its queries share. */
+  QueryResult statistics(Map<String, Placeholders.Bound> bindings, String table, long timeoutMs, Alarm alarm)
+      throws SQLException {
+    DuckInstances.Instance instance = instances.lease(bindings);
+    try (Connection connection = instance.connect()) {
+      return guarded(connection, instance, bindings, new Limit(timeoutMs, timeoutMs), alarm, null,
+          statement -> FooterStatistics.read(connection, table, bindings.get(table).file()));
+    } finally {
+      instances.release(instance);
+    }
+  }
+
   /** A query's time: {@code timeoutMs} its limit as told, {@code leftMs} what is left of it. */
   private record Limit(long timeoutMs, long leftMs) {
   }

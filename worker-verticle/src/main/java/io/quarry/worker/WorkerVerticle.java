@@ -156,7 +156,10 @@ public class WorkerVerticle extends VerticleBase {
   /** A file that changed on its server while its columns were fetched: the query runs once more, on the new version. */
   private Future<Buffer> answer(QueryRequest request, Reads reads, long timeoutMs, long deadline,
       PinnedFiles.Pins pins, boolean again) {
-    QueryRun.Services mine = request.export() == null ? services : new QueryRun.Services(services.cache(),
+    QueryRun.Services mine = !request.statistics().isEmpty() ? new QueryRun.Services(services.cache(),
+        services.revalidating(), services.progress(), (bindings, read, sql, limit, until, abort) ->
+            statistics(bindings, request.statistics(), limit, until, abort), services.unused())
+        : request.export() == null ? services : new QueryRun.Services(services.cache(),
         services.revalidating(), services.progress(), (bindings, read, sql, limit, until, abort) -> export(
             request.export(), request.userId(), bindings, read, sql, limit, until, abort), this::unusedExport);
     QueryRun run = new QueryRun(mine, request, reads, timeoutMs, deadline, pins);
@@ -174,6 +177,16 @@ public class WorkerVerticle extends VerticleBase {
   private Future<Buffer> execute(Map<String, Placeholders.Bound> bindings, Reads reads, String sql, long timeoutMs,
       long deadline, Abort abort) {
     return executor.executeBlocking(() -> WorkerReply.encode(engine.run(bindings, reads, sql, timeoutMs,
+        alarm(deadline, abort)), settings.servedBy()), false);
+  }
+
+  /** A table's footer statistics instead of the statement's rows ({@link QueryRequest#statistics}). */
+  private Future<Buffer> statistics(Map<String, Placeholders.Bound> bindings, String table, long timeoutMs,
+      long deadline, Abort abort) {
+    if (!bindings.containsKey(table)) {
+      return Future.failedFuture(QueryFailure.validation("No table " + table + " to read the statistics of"));
+    }
+    return executor.executeBlocking(() -> WorkerReply.encode(engine.statistics(bindings, table, timeoutMs,
         alarm(deadline, abort)), settings.servedBy()), false);
   }
 
