@@ -199,15 +199,17 @@ class LauncherTest {
   }
 
   @Test
-  @DisplayName("a process that serves HTTP trusts its own sample files' URL; one that does not (a worker process, a "
-      + "worker-only node) trusts only what its configuration names, not its default port's samples")
+  @DisplayName("a process that serves HTTP trusts its own sample files' and uploads' URLs; one that does not (a worker"
+      + " process, a worker-only node) trusts only what its configuration names, not its default port's samples")
   void samplesTrustedByTheServerOnly() {
     Path none = dir.resolve("absent.json");
     String prefix = "http://127.0.0.1:9099/samples/";
+    String uploads = "http://127.0.0.1:9099/uploads/";
     JsonObject web = ConfigLoader.load(none, Map.of("QUARRY_HTTP_PORT", "9099"), true);
-    assertThat(web.getJsonObject("worker").getString("trustedUrlPrefixes")).isEqualTo(prefix);
-    assertThat(web.getJsonObject("dataset").getString("trustedUrlPrefixes")).isEqualTo(prefix);
+    assertThat(web.getJsonObject("worker").getString("trustedUrlPrefixes")).isEqualTo(prefix + "," + uploads);
+    assertThat(web.getJsonObject("dataset").getString("trustedUrlPrefixes")).isEqualTo(prefix + "," + uploads);
     assertThat(web.getJsonObject("chat").getString("samplesBaseUrl")).isEqualTo(prefix);
+    assertThat(web.getJsonObject("chat").getString("uploadsBaseUrl")).isEqualTo(uploads);
     JsonObject worker = ConfigLoader.load(none, Map.of("QUARRY_HTTP_PORT", "9099",
         "QUARRY_WORKER_TRUSTED_URL_PREFIXES", "http://127.0.0.1:8123/samples/"), false);
     assertThat(worker.getJsonObject("worker").getString("trustedUrlPrefixes"))

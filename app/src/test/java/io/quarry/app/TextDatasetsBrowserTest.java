@@ -124,6 +124,9 @@ class TextDatasetsBrowserTest extends BrowserTestBase {
       page.locator("#input").fill("How many people in " + table + "?");
       page.locator("#input").press("Enter");
       assertThat(page.locator(".message.assistant .content").nth(i)).hasText("Counted " + table + ".");
+      // The turn has ended (its answer stored) once the cursor goes.
+      assertThat(page.locator(".message.assistant .content.cursor")).hasCount(0);
+      assertThat(page.locator(".result-table")).hasCount(i + 1);
 
       JsonObject answer = chat.conversationJson(conversation).getJsonArray("messages").getJsonObject(2 * i + 1);
       JsonObject result = chat.send(HttpMethod.GET, "/api/results/" + answer.getJsonArray("result_ids").getString(0),

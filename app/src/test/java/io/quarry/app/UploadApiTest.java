@@ -20,35 +20,51 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code POST /api/conversations/:id/datasets/upload}: a file from the user's disk becomes a dataset like a URL's,
  * within its limits (413 at once past them, nothing kept), kept 0600 by the node that received it, read by workers
- * through its signed URL only, gone with its dataset or conversation, and still read after the node restarts.
+ * through its signed URL only, gone with its dataset or conversation, and still read after the node restarts. One node
+ * for the class (a node costs more than most tests here); each test's conversation is deleted after it, its uploads
+ * with it, so that every test starts with none.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class UploadApiTest {
 
   /** dataset.uploadMaxBytes here: the CSV fixture is a little smaller. */
   static final long MAX = 8_000;
 
   @TempDir
-  Path dir;
+  static Path dir;
 
   int port;
   Node node;
   WebClient client;
   String conversation;
 
-  @BeforeEach
+  @BeforeAll
   void start() throws Exception {
     port = JarCommand.freePort();
     node = startNode();
+  }
+
+  @BeforeEach
+  void newConversation() {
     conversation = client.post("/api/conversations").send().await().bodyAsJsonObject().getString("id");
+  }
+
+  @AfterEach
+  void deleteConversation() throws Exception {
+    assertThat(client.delete("/api/conversations/" + conversation).send().await().statusCode()).isEqualTo(204);
+    assertThat(uploadedFiles()).as("uploads after the conversation was deleted").isEmpty();
   }
 
   /** A fixed port, as a deployment has: the uploads' URLs name it, and the policy trusts it without private networks. */
@@ -64,7 +80,7 @@ class UploadApiTest {
     return started;
   }
 
-  @AfterEach
+  @AfterAll
   void stop() {
     if (node != null) {
       node.stop().await();
@@ -155,6 +171,7 @@ class UploadApiTest {
 
     assertThat(client.delete("/api/conversations/" + conversation).send().await().statusCode()).isEqualTo(204);
     assertThat(uploadedFiles()).isEmpty();
+    newConversation();
   }
 
   @Test
