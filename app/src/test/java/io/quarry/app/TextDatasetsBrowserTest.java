@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
+import io.quarry.testing.DuckRows;
 import io.quarry.testing.TextFixtures;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -145,7 +142,7 @@ class TextDatasetsBrowserTest extends BrowserTestBase {
   }
 
   private JsonArray bare(Sample sample) throws Exception {
-    return bare(String.format(QUESTION, sample.reader() + "('" + local(sample) + "')"));
+    return DuckRows.of(String.format(QUESTION, sample.reader() + "('" + local(sample) + "')"));
   }
 
   @Test
@@ -174,20 +171,4 @@ class TextDatasetsBrowserTest extends BrowserTestBase {
     return text.toString();
   }
 
-  private static JsonArray bare(String sql) throws Exception {
-    JsonArray rows = new JsonArray();
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      int width = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        JsonArray row = new JsonArray();
-        for (int i = 1; i <= width; i++) {
-          Object value = rs.getObject(i);
-          row.add(value instanceof Number ? value : value == null ? null : value.toString());
-        }
-        rows.add(row);
-      }
-    }
-    return rows;
-  }
 }

@@ -129,7 +129,8 @@ final class Pipeline {
     return step(settings.headTimeoutMs(), COULD_NOT_ACCESS, d -> tail(url, d))
         .compose(tail -> magic.transform(first -> first.succeeded() && first.result().format() != DataFormat.PARQUET
             ? text(url, conversationId, tail, first.result())
-            : tail.isPresent() ? fromTail(url, conversationId, tail.get(), magic) : classic(url, conversationId, magic)))
+            : tail.isPresent() ? fromTail(url, conversationId, tail.get(), magic)
+            : classic(url, conversationId, magic)))
         .onFailure(e -> magicDeadline.cancel());
   }
 
@@ -222,7 +223,8 @@ final class Pipeline {
    * size and version, for a server whose HEAD did not.
    */
   private Future<Probe> magic(URI url, Deadline deadline) {
-    return http.send(HttpMethod.GET, url, Map.of("Range", "bytes=0-" + (HEAD_BYTES - 1)), deadline).compose(exchange -> {
+    Map<String, String> first = Map.of("Range", "bytes=0-" + (HEAD_BYTES - 1));
+    return http.send(HttpMethod.GET, url, first, deadline).compose(exchange -> {
       int status = exchange.response().statusCode();
       if (status == 416) {
         exchange.discard();

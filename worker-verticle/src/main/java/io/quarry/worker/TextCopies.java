@@ -27,7 +27,7 @@ final class TextCopies {
     this.converter = converter;
   }
 
-  /** The downloaded {@code part} read into {@code target}; {@code part} is deleted either way, {@code target} on failure. */
+  /** The downloaded {@code part} read into {@code target}; {@code part} goes either way, {@code target} on failure. */
   Future<Path> read(String url, Path part, DataFormat format, Path target) {
     return converter.convert(part, format, target)
         .recover(e -> Future.failedFuture(e instanceof SQLException ? refused(url, format, part, e) : e))

@@ -8,6 +8,7 @@ import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
 import io.quarry.testing.Failures;
 import io.quarry.testing.ParquetServer;
+import io.quarry.testing.DuckRows;
 import io.quarry.testing.TextFixtures;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -16,11 +17,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -101,9 +97,9 @@ class TextFilesTest {
     QueryResult rows = query(String.format(WHOLE_ROWS, "t"), "/" + name, format).await();
 
     String reader = (format == DataFormat.CSV ? "read_csv" : "read_json") + "('" + local + "')";
-    assertThat(described.rowValues()).isEqualTo(bare("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM "
-        + reader + ")"));
-    assertThat(rows.rowValues()).isEqualTo(bare(String.format(WHOLE_ROWS, reader)));
+    assertThat(described.rowValues()).isEqualTo(DuckRows.of("SELECT column_name, column_type FROM (DESCRIBE SELECT *"
+        + " FROM " + reader + ")"));
+    assertThat(rows.rowValues()).isEqualTo(DuckRows.of(String.format(WHOLE_ROWS, reader)));
     assertThat(rows.rowValues().getJsonArray(0).getLong(0)).isEqualTo(TextFixtures.ROWS);
   }
 
@@ -138,20 +134,4 @@ class TextFilesTest {
     return query("SELECT count(*) FROM t", path, DataFormat.CSV).await().rowValues().getJsonArray(0).getLong(0);
   }
 
-  private static JsonArray bare(String sql) throws SQLException {
-    JsonArray rows = new JsonArray();
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      int width = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        JsonArray row = new JsonArray();
-        for (int i = 1; i <= width; i++) {
-          Object value = rs.getObject(i);
-          row.add(value instanceof Number n ? (Object) n.longValue() : value == null ? null : value.toString());
-        }
-        rows.add(row);
-      }
-    }
-    return rows;
-  }
 }
