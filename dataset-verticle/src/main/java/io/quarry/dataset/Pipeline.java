@@ -139,7 +139,10 @@ final class Pipeline {
    * (step 4), within the schema's limit; past {@link Settings#textMaxBytes} it is refused before a byte of it moves.
    */
   private Future<Loaded> text(URI url, String conversationId, Optional<Tail> tail, Probe first) {
-    tail.ifPresent(t -> t.exchange().discard());
+    // The tail's few kilobytes are read, not reset: its connection stays for the worker's fetch, and the origin (this
+    // node, for an upload) has no write cut short to log.
+    tail.ifPresent(t -> BodyReader.read(t.exchange(), settings.tailBytes(), true)
+        .onFailure(e -> t.exchange().discard()));
     Probe probe = tail.map(Tail::probe).orElse(first);
     DataFormat format = first.format();
     long limit = Math.min(settings.textMaxBytes(), settings.maxFileSize());
