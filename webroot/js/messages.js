@@ -8,6 +8,7 @@ import { EVENTS } from './events.js';
 import { showProgress } from './progress.js';
 import { isRun, timeline } from './timeline.js';
 import { finishAnswer } from './answer-finish.js';
+import { followUpChips, followUps } from './follow-ups.js';
 
 const PHASES = { generating: 'Generating SQL…', executing: 'Executing query…', formatting: 'Formatting response…' };
 /** What a stored answer's status says under it when the server gave no notice of its own. */
@@ -29,7 +30,7 @@ export class MessageView {
   /**
    * @param announce (text) => void: tells screen readers about a finished answer (the list itself is not a live
    *                 region, or every token would be read out)
-   * @param retry    (question) => void: asks a question again, for an answer that failed
+   * @param retry    (question) => void: asks a question (again, for an answer that failed; a follow-up's)
    * @param resume   (messageId) => void: continues an answer cut off at the model's output limit
    */
   constructor(container, conversationId, { announce = () => {}, retry = () => {}, resume = () => {} } = {}) {
@@ -41,6 +42,13 @@ export class MessageView {
     this.active = null;
     this.results = new Map();
     this.follow = true;
+    /** The conversation's datasets as the panel last had them, for follow-up questions. */
+    this.datasets = [];
+    document.addEventListener('quarry:datasets', (e) => {
+      this.datasets = e.detail || [];
+      // The panel's datasets may come after a reloaded conversation's answers: its suggestions are made again.
+      if (this.offer?.answer.isConnected) this.showFollowUps();
+    });
     this.artifacts = new Artifacts({
       stored: (id) => this.result(id),
       query: (sql) => api.query(this.conversationId(), { sql }),
@@ -70,6 +78,7 @@ export class MessageView {
   clear() {
     this.container.replaceChildren();
     this.active = null;
+    this.offer = null;
     this.results.clear();
     this.follow = true;
   }
@@ -93,17 +102,21 @@ export class MessageView {
     this.clear();
     const { items, editsOf } = timeline(messages, runs);
     let question = '';
+    let last = null;
     for (const item of items) {
+      last = null;
       if (isRun(item)) {
         await this.addStoredRun(this.runArticle(), item);
       } else if (item.role === 'user') {
         question = item.content;
         this.addUser(item.content);
       } else if (item.role === 'assistant') {
-        const { artifacts } = await this.addStoredAnswer(item, question);
-        for (const run of editsOf(item.id)) await this.addStoredRun(artifacts, run);
+        const parts = await this.addStoredAnswer(item, question);
+        for (const run of editsOf(item.id)) await this.addStoredRun(parts.artifacts, run);
+        last = item.status === 'complete' ? parts : null;
       }
     }
+    if (last?.lastResult) this.offerFollowUps(last.el, last.lastResult);
     this.scrollToEnd();
   }
 
@@ -142,6 +155,9 @@ export class MessageView {
     const el = document.createElement('article');
     el.className = 'message user';
     el.textContent = text;
+    // Suggestions belong to the answer before this question.
+    this.offer = null;
+    this.container.querySelectorAll('.follow-ups').forEach((chips) => chips.remove());
     // Only the conversation's last answer can be continued.
     this.container.querySelectorAll('.continue-answer').forEach((b) => b.remove());
     this.container.append(el);
@@ -173,6 +189,7 @@ export class MessageView {
       const block = this.artifacts.block(artifacts);
       try {
         const result = await this.result(id);
+        parts.lastResult = result;
         // Its edits and re-runs stand under this answer, after a reload as when it was written.
         this.artifacts.result(block, result.sql, result, { messageId: () => message.id });
       } catch (e) {
@@ -280,7 +297,10 @@ export class MessageView {
         if (a && event.tool === 'load_dataset') a.phase.textContent = 'Loading dataset…';
         break;
       case EVENTS.QUERY_RESULT:
-        if (a) this.artifacts.storedResult(this.artifacts.block(a.artifacts), event, () => a.id);
+        if (a) {
+          a.lastResult = event;
+          this.artifacts.storedResult(this.artifacts.block(a.artifacts), event, () => a.id);
+        }
         break;
       case EVENTS.QUERY_ERROR:
         if (a) this.artifacts.error(this.artifacts.block(a.artifacts), event.sql, event.error);
@@ -295,6 +315,9 @@ export class MessageView {
         if (a && event.notice && (!a.id || a.id === event.message_id)) {
           this.note(a.artifacts, event.notice);
           if (event.notice === CUT_OFF) this.continueButton(a.artifacts, event.message_id);
+        }
+        if (a && !a.finished && a.lastResult && (!a.id || a.id === event.message_id)) {
+          this.offerFollowUps(a.el, a.lastResult);
         }
         this.finish(event.message_id, event.numbers);
         break;
@@ -337,6 +360,20 @@ export class MessageView {
     this.scroll();
     const text = a.content.textContent.trim();
     if (text) this.announce(`Answer: ${text.length > ANNOUNCE_CHARS ? `${text.slice(0, ANNOUNCE_CHARS)}…` : text}`);
+  }
+
+  /** Next questions under an answer that showed a result (see follow-ups.js); a click asks one. */
+  offerFollowUps(answer, result) {
+    this.offer = { answer, result };
+    this.showFollowUps();
+  }
+
+  showFollowUps() {
+    const { answer, result } = this.offer;
+    answer.querySelectorAll(':scope > .follow-ups').forEach((chips) => chips.remove());
+    const asked = [...this.container.querySelectorAll('.message.user')].map((el) => el.textContent);
+    const questions = followUps(result, this.datasets, asked);
+    if (questions.length) answer.append(followUpChips(questions, (question) => this.retry(question)));
   }
 
   stopped() {

@@ -1,0 +1,86 @@
+package io.quarry.app;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.options.AriaRole;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 52 item 4: after an answer with a result, two or three next questions made from its columns and the tables
+ * (no model call); one click asks it; they go when another question is asked, and the last answer has them again after
+ * a reload.
+ */
+class FollowUpsBrowserTest extends BrowserTestBase {
+
+  @Override
+  boolean sharesNode() {
+    return true;
+  }
+
+  @BeforeEach
+  void open() {
+    page.navigate(url());
+    assertThat(page.locator("body")).hasAttribute("data-ready", "true");
+    page.getByText("Try sample data: Cars").click();
+    assertThat(page.locator(".dataset-card .open")).hasText("table1 [406 × 9]");
+  }
+
+  private void ask(String question) {
+    page.locator("#input").fill(question);
+    page.locator("#input").press("Enter");
+  }
+
+  private Locator chips() {
+    return page.getByRole(AriaRole.GROUP, new Page.GetByRoleOptions().setName("Suggested next questions"))
+        .getByRole(AriaRole.BUTTON);
+  }
+
+  @Test
+  @DisplayName("a count by a category suggests its chart and the group that leads; a click asks it, the model is"
+      + " asked nothing more for the suggestions, and they go with the next question")
+  void groupedResult() {
+    chat.gemini.next().call("execute_sql", new JsonObject().put("query",
+        "SELECT origin, count(*) AS cars FROM table1 GROUP BY origin ORDER BY cars DESC")).usage(100, 10);
+    chat.gemini.next().answer("Most cars come from USA.").usage(100, 5);
+    ask("Where do the cars come from?");
+
+    assertThat(chips()).hasCount(3);
+    assertThat(chips().nth(0)).hasText("Show this as a bar chart of cars by origin");
+    assertThat(chips().nth(1)).hasText("Which origin has the highest cars?");
+    assertThat(chat.gemini.requests()).as("the model's requests: the question's two, none for suggestions").hasSize(2);
+
+    chat.gemini.next().answer("USA leads.").usage(100, 5);
+    chips().nth(1).click();
+    assertThat(page.locator(".message.user").nth(1)).hasText("Which origin has the highest cars?");
+    assertThat(page.locator(".message.assistant .content").nth(1)).hasText("USA leads.");
+    assertThat(chat.gemini.requests().get(2).userTexts()).last().isEqualTo("Which origin has the highest cars?");
+    // No result in the last answer: no suggestions.
+    assertThat(page.locator(".follow-ups")).hasCount(0);
+  }
+
+  @Test
+  @DisplayName("a single figure suggests breaking it down by a category of the table it read; the last answer has its"
+      + " suggestions again after a reload, questions already asked left out")
+  void singleFigureAndReload() {
+    chat.gemini.next().call("execute_sql", new JsonObject().put("query", "SELECT count(*) AS n FROM table1"))
+        .usage(100, 10);
+    chat.gemini.next().answer("406 cars.").usage(100, 5);
+    ask("How many rows does table1 have?");
+
+    assertThat(chips().first()).hasText("Break this down by origin");
+    List<String> offered = chips().allTextContents();
+    assertThat(offered).doesNotContain("How many rows does table1 have?").hasSizeLessThanOrEqualTo(3);
+
+    page.reload();
+    assertThat(page.locator(".message.assistant .content")).hasText("406 cars.");
+    assertThat(chips()).hasCount(offered.size());
+    assertThat(chips().allTextContents()).isEqualTo(offered);
+  }
+}
