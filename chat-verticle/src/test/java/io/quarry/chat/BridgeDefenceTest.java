@@ -42,6 +42,12 @@ class BridgeDefenceTest {
   Vertx outside = Vertx.vertx();
   /** The client with a token, in a process of its own: an attacker does not share its victim's event loops. */
   Vertx user = Vertx.vertx();
+  /**
+   * One client each, held for the test: a NetClient nothing references is closed when the garbage collector finds it,
+   * and under the flood's garbage that came between a connect and its connection ("Client is closed").
+   */
+  NetClient outsideNet = outside.createNetClient();
+  NetClient userNet = user.createNetClient();
   List<Client> clients = new java.util.concurrent.CopyOnWriteArrayList<>();
   int port;
 
@@ -81,7 +87,7 @@ class BridgeDefenceTest {
     int signedIn = 0;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
     while ((tries < 25 || flood.givenUp.get() - givenUpBefore < 1_200) && System.nanoTime() < deadline) {
-      Client ada = Client.connect(user, port);
+      Client ada = Client.connect(userNet, port);
       clients.add(ada);
       tries++;
       if ("message".equals(ada.request("quarry.bridge.login", new JsonObject().put("token", "token-ada"))
@@ -171,7 +177,7 @@ class BridgeDefenceTest {
   }
 
   private Client connect() {
-    Client client = Client.connect(outside, port);
+    Client client = Client.connect(outsideNet, port);
     clients.add(client);
     return client;
   }
@@ -204,8 +210,8 @@ class BridgeDefenceTest {
       socket.closeHandler(v -> closed.tryComplete());
     }
 
-    static Client connect(Vertx vertx, int port) {
-      return new Client(vertx.createNetClient().connect(port, "127.0.0.1").await());
+    static Client connect(NetClient net, int port) {
+      return new Client(net.connect(port, "127.0.0.1").await());
     }
 
     private void read(Buffer bytes) {
