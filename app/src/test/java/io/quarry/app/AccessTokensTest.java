@@ -15,6 +15,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -196,24 +197,29 @@ class AccessTokensTest {
     assertThat(listed(ada).getJsonObject(0).getString("status")).isEqualTo("expired");
   }
 
-  /** A socket that answers pings, and the reason it was closed with. */
-  private record Socket(WebSocket ws, Future<String> closed) {
+  /**
+   * A socket that answers pings, and the reason it was closed with; with its client, held as long as the socket is:
+   * Vert.x closes a client nothing references (and its sockets) when the garbage collector finds it.
+   */
+  private record Socket(WebSocketClient client, WebSocket ws, Future<String> closed) {
   }
 
   /** A program's socket: its token, and no Origin (Vert.x's client sends one unless told not to). */
   private static Socket open(String token) {
     WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(node.httpPort())
         .setURI("/ws").addHeader("Authorization", "Bearer " + token).setAllowOriginHeader(false);
-    WebSocket ws = node.vertx().createWebSocketClient().connect(options).await();
+    WebSocketClient client = node.vertx().createWebSocketClient();
+    WebSocket ws = client.connect(options).await();
     Promise<String> closed = Promise.promise();
     ws.closeHandler(v -> closed.tryComplete(ws.closeReason()));
-    return new Socket(ws, closed.future());
+    return new Socket(client, ws, closed.future());
   }
 
   private static int upgradeRefused(String token) {
     WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(node.httpPort())
         .setURI("/ws").addHeader("Authorization", "Bearer " + token).setAllowOriginHeader(false);
-    Throwable refused = catchThrowable(() -> node.vertx().createWebSocketClient().connect(options).await());
+    WebSocketClient client = node.vertx().createWebSocketClient();
+    Throwable refused = catchThrowable(() -> client.connect(options).await());
     assertThat(refused).isInstanceOf(UpgradeRejectedException.class);
     return ((UpgradeRejectedException) refused).getStatus();
   }
@@ -250,7 +256,8 @@ class AccessTokensTest {
     assertThat(send(ada.delete("/api/tokens/" + made.getString("id")), null).statusCode()).isEqualTo(204);
     assertThat(socket.closed().timeout(10, TimeUnit.SECONDS).await()).isEqualTo("Unknown or revoked token");
     assertThat(upgradeRefused(made.getString("token"))).isEqualTo(401);
-    assertThatThrownBy(() -> node.vertx().createWebSocketClient().connect(new WebSocketConnectOptions()
+    WebSocketClient client = node.vertx().createWebSocketClient();
+    assertThatThrownBy(() -> client.connect(new WebSocketConnectOptions()
         .setHost("127.0.0.1").setPort(node.httpPort()).setURI("/ws").setAllowOriginHeader(false)).await())
         .as("neither a token nor a session").isInstanceOf(UpgradeRejectedException.class);
   }

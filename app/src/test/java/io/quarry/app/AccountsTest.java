@@ -8,6 +8,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.UpgradeRejectedException;
+import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -166,13 +167,16 @@ class AccountsTest {
   }
 
   private final class WebConnect {
+    /** Held while the test runs: Vert.x closes a client nothing references (and its sockets) when it is collected. */
+    private final WebSocketClient sockets = node.vertx().createWebSocketClient();
+
     Object open(String session, String origin) {
       WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(node.httpPort())
           .setURI("/ws").setHeaders(MultiMap.caseInsensitiveMultiMap().add("Origin", origin));
       if (session != null) {
         options.addHeader("Cookie", "quarry_session=" + session);
       }
-      return node.vertx().createWebSocketClient().connect(options).await();
+      return sockets.connect(options).await();
     }
   }
 

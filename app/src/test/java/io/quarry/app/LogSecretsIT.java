@@ -12,6 +12,7 @@ import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -40,6 +41,8 @@ class LogSecretsIT {
   final FakeGemini gemini = FakeGemini.start(vertx);
   final ParquetServer files = ParquetServer.start(vertx);
   JarNode node;
+  /** Held for the test: Vert.x closes a client nothing references (and its sockets) when it is collected. */
+  final WebSocketClient sockets = vertx.createWebSocketClient();
 
   @AfterEach
   void stop() {
@@ -85,7 +88,7 @@ class LogSecretsIT {
     String token = cookie.substring(cookie.indexOf('=') + 1);
 
     EventLog events = new EventLog();
-    WebSocket ws = vertx.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1")
+    WebSocket ws = sockets.connect(new WebSocketConnectOptions().setHost("127.0.0.1")
         .setPort(port).setURI("/ws").addHeader("Origin", "http://127.0.0.1:" + port).addHeader("Cookie", cookie))
         .await();
     ws.textMessageHandler(text -> events.add(new JsonObject(text)));

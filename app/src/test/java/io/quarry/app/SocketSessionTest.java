@@ -7,6 +7,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
@@ -70,15 +71,19 @@ class SocketSessionTest {
     throw new AssertionError("no session cookie");
   }
 
-  /** A socket that answers pings, and the status it was closed with. */
-  private record Socket(WebSocket ws, Future<Short> closed) {
+  /**
+   * A socket that answers pings, and the status it was closed with; with its client, held as long as the socket is:
+   * Vert.x closes a client nothing references (and its sockets) when the garbage collector finds it.
+   */
+  private record Socket(WebSocketClient client, WebSocket ws, Future<Short> closed) {
   }
 
   private Socket open(WebClientSession session) {
     WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(node.httpPort())
         .setURI("/ws").addHeader("Origin", "http://127.0.0.1:" + node.httpPort())
         .addHeader("Cookie", "quarry_session=" + token(session));
-    WebSocket ws = node.vertx().createWebSocketClient().connect(options).await();
+    WebSocketClient client = node.vertx().createWebSocketClient();
+    WebSocket ws = client.connect(options).await();
     Promise<Short> closed = Promise.promise();
     ws.textMessageHandler(text -> {
       if ("ping".equals(new JsonObject(text).getString("type"))) {
@@ -86,7 +91,7 @@ class SocketSessionTest {
       }
     });
     ws.closeHandler(v -> closed.tryComplete(ws.closeStatusCode()));
-    return new Socket(ws, closed.future());
+    return new Socket(client, ws, closed.future());
   }
 
   private static short closedWith(Socket socket) throws Exception {
