@@ -5,6 +5,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -46,6 +47,9 @@ final class TextCopies {
         .map(String::strip).filter(line -> !line.isEmpty())
         .map(line -> line.replace(part.toString(), url).replaceFirst("^Invalid Input Error: ", ""))
         .collect(Collectors.joining("; "));
-    return QueryFailure.unreadable("the " + format.label() + " file at " + url, reason);
+    // As any engine text: no path of the worker's own folder (its cache, where the part is, and its spill files beside
+    // it) reaches the user.
+    return QueryFailure.unreadable("the " + format.label() + " file at " + url,
+        EngineText.clean(reason, Map.of(), part.getParent().getParent()));
   }
 }
