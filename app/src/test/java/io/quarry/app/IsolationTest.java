@@ -110,6 +110,8 @@ class IsolationTest {
         {HttpMethod.PATCH, d, new JsonObject().put("name", "stolen")},
         {HttpMethod.DELETE, d, null},
         {HttpMethod.POST, d + "/refresh", null},
+        {HttpMethod.GET, d + "/profile", null},
+        {HttpMethod.POST, c + "/datasets/upload?name=stolen.csv", new JsonObject()},
         {HttpMethod.POST, c + "/query", new JsonObject().put("sql", "SELECT * FROM table1")},
         {HttpMethod.POST, c + "/messages/" + answer + "/continue", null},
         {HttpMethod.POST, c + "/stop", null},
@@ -155,6 +157,7 @@ class IsolationTest {
     assertThat(failure(datasets.rename(bobId, conversation, dataset, "stolen"))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(datasets.refresh(bobId, conversation, dataset))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(datasets.remove(bobId, conversation, dataset))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(datasets.profile(bobId, conversation, dataset, null, ""))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(datasets.query(bobId, conversation, "SELECT * FROM table1"))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(llm.start(bobId, conversation, "Leak it"))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(llm.stop(bobId, conversation))).isEqualTo(Failure.NOT_FOUND);
