@@ -87,6 +87,9 @@ export const api = {
   /** A question; the answer comes over the event socket. */
   sendMessage: (conversationId, content) => post(`${conversationPath(conversationId)}/messages`, { content }),
   /** Continues an answer cut off at the model's output limit; the rest streams under the same message id. */
+  /** The model's next questions for an answer (only where chat.followUps=model): {questions: [...]} */
+  followUps: (conversationId, messageId) => post(
+    `${conversationPath(conversationId)}/messages/${encodeURIComponent(messageId)}/follow-ups`),
   continueAnswer: (conversationId, messageId) => post(
     `${conversationPath(conversationId)}/messages/${encodeURIComponent(messageId)}/continue`),
   stop: (conversationId) => post(`${conversationPath(conversationId)}/stop`),

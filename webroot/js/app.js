@@ -399,6 +399,7 @@ async function start() {
   }
   initTokens();
   state.chatAvailable = me.chat_available !== false;
+  messages.followUpsByModel = me.follow_ups === 'model';
   if (!state.chatAvailable) {
     banner('Chat needs GEMINI_API_KEY: set it in the server\'s environment and restart. Datasets and SQL work without it.');
   }

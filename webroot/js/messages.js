@@ -44,6 +44,9 @@ export class MessageView {
     this.follow = true;
     /** The conversation's datasets as the panel last had them, for follow-up questions. */
     this.datasets = [];
+    /** Whether the model writes the follow-up questions (the server's chat.followUps), and what it wrote, by answer. */
+    this.followUpsByModel = false;
+    this.written = new Map();
     document.addEventListener('quarry:datasets', (e) => {
       this.datasets = e.detail || [];
       // The panel's datasets may come after a reloaded conversation's answers: its suggestions are made again.
@@ -103,6 +106,7 @@ export class MessageView {
     const { items, editsOf } = timeline(messages, runs);
     let question = '';
     let last = null;
+    let lastId = null;
     for (const item of items) {
       last = null;
       if (isRun(item)) {
@@ -114,9 +118,10 @@ export class MessageView {
         const parts = await this.addStoredAnswer(item, question);
         for (const run of editsOf(item.id)) await this.addStoredRun(parts.artifacts, run);
         last = item.status === 'complete' ? parts : null;
+        lastId = item.id;
       }
     }
-    if (last?.lastResult) this.offerFollowUps(last.el, last.lastResult);
+    if (last?.lastResult) this.offerFollowUps(last.el, last.lastResult, lastId);
     this.scrollToEnd();
   }
 
@@ -317,7 +322,7 @@ export class MessageView {
           if (event.notice === CUT_OFF) this.continueButton(a.artifacts, event.message_id);
         }
         if (a && !a.finished && a.lastResult && (!a.id || a.id === event.message_id)) {
-          this.offerFollowUps(a.el, a.lastResult);
+          this.offerFollowUps(a.el, a.lastResult, event.message_id);
         }
         this.finish(event.message_id, event.numbers);
         break;
@@ -362,17 +367,48 @@ export class MessageView {
     if (text) this.announce(`Answer: ${text.length > ANNOUNCE_CHARS ? `${text.slice(0, ANNOUNCE_CHARS)}…` : text}`);
   }
 
-  /** Next questions under an answer that showed a result (see follow-ups.js); a click asks one. */
-  offerFollowUps(answer, result) {
-    this.offer = { answer, result };
+  /**
+   * Next questions under an answer that showed a result; a click asks one. The page makes them from the schema and
+   * the result (follow-ups.js), or, where the server says chat.followUps=model, the model writes them (its own are
+   * offered when it cannot).
+   */
+  offerFollowUps(answer, result, messageId) {
+    this.offer = { answer, result, messageId };
     this.showFollowUps();
   }
 
   showFollowUps() {
-    const { answer, result } = this.offer;
-    answer.querySelectorAll(':scope > .follow-ups').forEach((chips) => chips.remove());
+    const { answer, result, messageId } = this.offer;
     const asked = [...this.container.querySelectorAll('.message.user')].map((el) => el.textContent);
-    const questions = followUps(result, this.datasets, asked);
+    const own = followUps(result, this.datasets, asked);
+    if (this.followUpsByModel && messageId) {
+      this.writtenFollowUps(messageId).then((written) => this.showChips(answer, written?.length ? written : own));
+    } else {
+      this.showChips(answer, own);
+    }
+  }
+
+  /**
+   * Asked once an answer, whatever redraws it: kept for the tab's session, so a reload spends no more of the budget;
+   * null when the model could not write them.
+   */
+  writtenFollowUps(messageId) {
+    const key = `quarry.followUps.${messageId}`;
+    const kept = sessionStorage.getItem(key);
+    if (kept) return Promise.resolve(JSON.parse(kept));
+    if (!this.written.has(messageId)) {
+      this.written.set(messageId, api.followUps(this.conversationId(), messageId).then((r) => {
+        sessionStorage.setItem(key, JSON.stringify(r.questions));
+        return r.questions;
+      }, () => null));
+    }
+    return this.written.get(messageId);
+  }
+
+  showChips(answer, questions) {
+    // A question asked meanwhile took the suggestions away: they stay away.
+    if (this.offer?.answer !== answer) return;
+    answer.querySelectorAll(':scope > .follow-ups').forEach((chips) => chips.remove());
     if (questions.length) answer.append(followUpChips(questions, (question) => this.retry(question)));
   }
 

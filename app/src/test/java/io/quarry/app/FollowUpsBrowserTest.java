@@ -3,9 +3,11 @@ package io.quarry.app;
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.microsoft.playwright.APIResponse;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
+import com.microsoft.playwright.options.RequestOptions;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -82,5 +84,26 @@ class FollowUpsBrowserTest extends BrowserTestBase {
     assertThat(page.locator(".message.assistant .content")).hasText("406 cars.");
     assertThat(chips()).hasCount(offered.size());
     assertThat(chips().allTextContents()).isEqualTo(offered);
+  }
+
+  @Test
+  @DisplayName("with chat.followUps=schema (the default) the page is told so, and the model's route refuses with why")
+  void modelRouteRefused() {
+    chat.gemini.next().answer("Hello.").usage(100, 5);
+    ask("Hi");
+    assertThat(page.locator(".message.assistant .content")).hasText("Hello.");
+    APIResponse me = page.request().get(url() + "api/me");
+    assertThat(new JsonObject(me.text()).getString("follow_ups")).isEqualTo("schema");
+    JsonObject conversation = new JsonObject(page.request().get(url() + "api/conversations").text())
+        .getJsonArray("conversations").getJsonObject(0);
+    JsonObject answer = new JsonObject(page.request().get(url() + "api/conversations/" + conversation.getString("id"))
+        .text()).getJsonArray("messages").getJsonObject(1);
+    APIResponse refused = page.request().post(url() + "api/conversations/" + conversation.getString("id")
+        + "/messages/" + answer.getString("id") + "/follow-ups",
+        RequestOptions.create().setHeader("Origin", url().substring(0, url().length() - 1)));
+    assertThat(refused.status()).isEqualTo(409);
+    assertThat(new JsonObject(refused.text()).getString("error"))
+        .isEqualTo("This server suggests next questions without the model (chat.followUps=schema)");
+    assertThat(chat.gemini.requests()).hasSize(1);
   }
 }

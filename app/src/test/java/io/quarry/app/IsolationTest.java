@@ -44,7 +44,8 @@ class IsolationTest {
   @BeforeEach
   void start() throws Exception {
     // One worker process runs the one query: a node with one starts in about half the time of the default two.
-    chat = new ChatHarness(dir, Map.of("QUARRY_AUTH_MODE", "password", "QUARRY_LOCAL_WORKERS", "1"));
+    chat = new ChatHarness(dir, Map.of("QUARRY_AUTH_MODE", "password", "QUARRY_LOCAL_WORKERS", "1",
+        "QUARRY_CHAT_FOLLOW_UPS", "model"));
     alice = signUp("alice@example.com");
     bob = signUp("bob@example.com");
     aliceId = send(alice, HttpMethod.GET, "/api/me", null).bodyAsJsonObject().getString("id");
@@ -114,6 +115,7 @@ class IsolationTest {
         {HttpMethod.POST, c + "/datasets/upload?name=stolen.csv", new JsonObject()},
         {HttpMethod.POST, c + "/query", new JsonObject().put("sql", "SELECT * FROM table1")},
         {HttpMethod.POST, c + "/messages/" + answer + "/continue", null},
+        {HttpMethod.POST, c + "/messages/" + answer + "/follow-ups", null},
         {HttpMethod.POST, c + "/stop", null},
         {HttpMethod.POST, "/api/conversations/" + UUID.randomUUID() + "/stop", null},
         {HttpMethod.GET, "/api/results/" + result, null}};
@@ -161,6 +163,7 @@ class IsolationTest {
     assertThat(failure(datasets.query(bobId, conversation, "SELECT * FROM table1"))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(llm.start(bobId, conversation, "Leak it"))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(llm.stop(bobId, conversation))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(llm.followUps(bobId, conversation, answer))).isEqualTo(Failure.NOT_FOUND);
     assertUnchanged();
   }
 

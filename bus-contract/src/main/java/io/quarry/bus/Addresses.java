@@ -30,6 +30,7 @@ public final class Addresses {
   public static final String API_TURN_START = "api.turn.start";
   public static final String API_TURN_STOP = "api.turn.stop";
   public static final String API_TURN_CONTINUE = "api.turn.continue";
+  public static final String API_TURN_FOLLOW_UPS = "api.turn.follow_ups";
   public static final String API_USAGE_GET = "api.usage.get";
   public static final String API_PING = "api.ping";
   /**
@@ -93,6 +94,7 @@ public final class Addresses {
   public static final String LLM_TURN_START = "llm.turn.start";
   public static final String LLM_TURN_STOP = "llm.turn.stop";
   public static final String LLM_TURN_CONTINUE = "llm.turn.continue";
+  public static final String LLM_TURN_FOLLOW_UPS = "llm.turn.follow_ups";
   public static final String LLM_STATUS = "llm.status";
   public static final String LLM_USAGE_GET = "llm.usage.get";
 

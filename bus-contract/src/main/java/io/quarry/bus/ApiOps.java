@@ -5,7 +5,9 @@ import static io.quarry.bus.Fields.optional;
 import static io.quarry.bus.Fields.text;
 
 import io.quarry.bus.DatasetOps.AddDataset;
+import io.quarry.bus.LlmOps.AnswerRef;
 import io.quarry.bus.LlmOps.Budget;
+import io.quarry.bus.LlmOps.FollowUps;
 import io.quarry.bus.LlmOps.ContinueTurn;
 import io.quarry.bus.LlmOps.TurnContinued;
 import io.quarry.bus.LlmOps.StartTurn;
@@ -226,6 +228,15 @@ public final class ApiOps {
   public static final Operation<ConversationRef, Stopped> TURN_STOP = Operation.of(API_TURN_STOP,
       ConversationRef.CODEC, Stopped.CODEC, WAIT_MS, Resend.NEVER);
 
+  /**
+   * Two or three next questions for an answer, written by the model (one request without tools, counted in the user's
+   * token budget), where the server's {@code chat.followUps} is {@code model}; elsewhere CONFLICT, and the page makes
+   * its own from the schema and the result. NOT_FOUND (not a complete answer of the user's conversation),
+   * RATE_LIMITED, UNAVAILABLE (chat not configured, or the model failed). Sent once.
+   */
+  public static final Operation<AnswerRef, FollowUps> TURN_FOLLOW_UPS = Operation.of(API_TURN_FOLLOW_UPS,
+      AnswerRef.CODEC, FollowUps.CODEC, WAIT_MS, Resend.NEVER);
+
   // Usage
 
   /** The user's token budget over the rolling 24 hours. */
@@ -239,6 +250,7 @@ public final class ApiOps {
   public static final List<Operation<?, ?>> ALL = List.of(USER_LOCAL, USER_FIND, CONVERSATION_CREATE, CONVERSATION_LIST,
       CONVERSATION_GET, CONVERSATION_RENAME, CONVERSATION_DELETE, DATASET_ADD, DATASET_LIST, DATASET_RENAME,
       DATASET_REFRESH, DATASET_REMOVE, DATASET_PROFILE, QUERY_RUN, QUERY_EXPORT, RESULT_GET, TURN_START, TURN_CONTINUE, TURN_STOP,
+      TURN_FOLLOW_UPS,
       USAGE_GET, PING);
 
   /** Safe to deliver twice: it reads, or sets what it sets again, or names what it makes. */

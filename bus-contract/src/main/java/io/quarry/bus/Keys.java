@@ -16,6 +16,7 @@ public final class Keys {
   public static final String COLUMN = "column";
   public static final String RESULT_ID = "result_id";
   public static final String MESSAGE_ID = "message_id";
+  public static final String QUESTIONS = "questions";
   public static final String NODE_ID = "node_id";
   public static final String NOTICE = "notice";
   public static final String TITLE = "title";

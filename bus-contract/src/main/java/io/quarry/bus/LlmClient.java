@@ -33,6 +33,11 @@ public final class LlmClient {
     return TURN_CONTINUE.call(bus, new ContinueTurn(userId, conversationId, messageId));
   }
 
+  /** See {@link LlmOps#TURN_FOLLOW_UPS}. */
+  public Future<FollowUps> followUps(String userId, String conversationId, String messageId) {
+    return TURN_FOLLOW_UPS.call(bus, new AnswerRef(userId, conversationId, messageId));
+  }
+
   /** Stops the conversation's running turn, keeping its partial answer; says whether one ran. */
   public Future<Stopped> stop(String userId, String conversationId) {
     return TURN_STOP.call(bus, new ConversationRef(userId, conversationId));

@@ -5,7 +5,9 @@ import static io.quarry.bus.Fields.text;
 
 import io.quarry.bus.Scopes.ConversationRef;
 import io.quarry.bus.Scopes.UserRef;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
 
 /**
  * Chat turns. Starting one stores the user's message and answers at once with the id of the assistant message that
@@ -51,6 +53,26 @@ public final class LlmOps {
       return new JsonObject().put(Keys.MESSAGE_ID, messageId);
     }
   }
+
+  /** An answer of the user's conversation, by its id. */
+  public record AnswerRef(String userId, String conversationId, String messageId) {
+    static final Codec<AnswerRef> CODEC = Codec.json(
+        r -> new ConversationRef(r.userId, r.conversationId).toJson().put(Keys.MESSAGE_ID, r.messageId),
+        json -> new AnswerRef(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID), text(json, Keys.MESSAGE_ID)));
+  }
+
+  /** Next questions the model suggests after an answer, at most {@link #MAX_FOLLOW_UPS}. */
+  public record FollowUps(List<String> questions) {
+    static final Codec<FollowUps> CODEC = Codec.json(FollowUps::toJson, json -> new FollowUps(
+        json.getJsonArray(Keys.QUESTIONS, new JsonArray()).stream().map(String::valueOf).toList()));
+
+    public JsonObject toJson() {
+      return new JsonObject().put(Keys.QUESTIONS, new JsonArray(questions));
+    }
+  }
+
+  /** Most next questions a {@link FollowUps} holds, as the page's own chips. */
+  public static final int MAX_FOLLOW_UPS = 3;
 
   /** Whether a turn was running (and is now stopped, its partial answer kept). */
   public record Stopped(boolean stopped) {
@@ -118,6 +140,13 @@ public final class LlmOps {
    */
   public static final Operation<ContinueTurn, TurnContinued> TURN_CONTINUE = Operation.of(LLM_TURN_CONTINUE,
       ContinueTurn.CODEC, TurnContinued.CODEC, Deliveries.ACROSS_STORAGE_MS, Resend.NEVER);
+  /**
+   * Next questions for an answer, written by the model in one request without tools, counted in the user's budget
+   * like a turn. NOT_FOUND (no complete answer of the user's conversation), RATE_LIMITED (the budget), UNAVAILABLE
+   * (chat not configured, or the model failed: the page then offers its own).
+   */
+  public static final Operation<AnswerRef, FollowUps> TURN_FOLLOW_UPS = Operation.of(LLM_TURN_FOLLOW_UPS,
+      AnswerRef.CODEC, FollowUps.CODEC, Deliveries.ACROSS_STORAGE_MS, Resend.NEVER);
   /** Stops the conversation's running turn, wherever it runs, keeping its partial answer. */
   public static final Operation<ConversationRef, Stopped> TURN_STOP = Operation.of(LLM_TURN_STOP, ConversationRef.CODEC,
       Stopped.CODEC, Deliveries.ACROSS_STORAGE_MS, Resend.NEVER);

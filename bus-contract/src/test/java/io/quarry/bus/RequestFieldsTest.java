@@ -56,6 +56,7 @@ class RequestFieldsTest {
     FILLED.put(ApiOps.RESULT_GET, new StorageOps.ResultRef("u", "r"));
     FILLED.put(ApiOps.TURN_START, new StartTurn("u", "c", "Hello"));
     FILLED.put(ApiOps.TURN_CONTINUE, new LlmOps.ContinueTurn("u", "c", "m"));
+    FILLED.put(ApiOps.TURN_FOLLOW_UPS, new LlmOps.AnswerRef("u", "c", "m"));
     FILLED.put(ApiOps.TURN_STOP, new ConversationRef("u", "c"));
     FILLED.put(ApiOps.USAGE_GET, new UserRef("u"));
   }

@@ -39,8 +39,12 @@ final class BusApi {
   private final NodeInfo node;
 
   /** {@code writes}: the users' budgets of changes, shared with the browser's API; {@code node}: what a ping says. */
+  private final FollowUpQuestions followUps;
+
   BusApi(Bus bus, StorageClient storage, DatasetClient datasets, LlmClient llm, String authMode,
-      ChatSettings.Exports exports, AtomicBoolean draining, WriteLimit writes, NodeInfo node) {
+      ChatSettings.Exports exports, AtomicBoolean draining, WriteLimit writes, NodeInfo node,
+      FollowUpQuestions followUps) {
+    this.followUps = followUps;
     this.bus = bus;
     this.storage = storage;
     this.datasets = datasets;
@@ -82,6 +86,8 @@ final class BusApi {
         : writes.change(r.userId(), () -> llm.start(r.userId(), r.conversationId(), r.content())));
     bus.serve(ApiOps.TURN_CONTINUE, r -> draining.get() ? refused(Failure.UNAVAILABLE, LlmClient.RESTARTING)
         : writes.change(r.userId(), () -> llm.continueTurn(r.userId(), r.conversationId(), r.messageId())));
+    bus.serve(ApiOps.TURN_FOLLOW_UPS, r -> writes.change(r.userId(),
+        () -> followUps.ask(r.userId(), r.conversationId(), r.messageId())));
     bus.serve(ApiOps.TURN_STOP, r -> writes.change(r.userId(), () -> llm.stop(r.userId(), r.conversationId())));
     bus.serve(ApiOps.USAGE_GET, r -> llm.usage(r.userId()));
     bus.serve(ApiOps.PING, none -> Future.succeededFuture(node));

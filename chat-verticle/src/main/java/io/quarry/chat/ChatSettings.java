@@ -17,7 +17,27 @@ public record ChatSettings(String host, int port, String authMode, String public
     String samplesBaseUrl, long pingIntervalMs, int maxConnections, long headerTimeoutMs, long idleTimeoutMs,
     int writesPerMinute, int writeBurst, TokenPaceSettings tokenPace, int passwordHashThreads, int passwordHashQueue,
     SignIn signIn, QueryTimeouts timeouts, Exports exports, BridgeSettings bridge, McpSettings mcp,
-    UploadSettings uploads) {
+    UploadSettings uploads, FollowUpSource followUps) {
+
+  /**
+   * Who writes the next questions offered after an answer: the page, from the schema and the result ({@code schema},
+   * no model call), or the model ({@code model}, one small request counted in the user's budget).
+   */
+  enum FollowUpSource {
+    SCHEMA, MODEL;
+
+    static FollowUpSource of(String value) {
+      return switch (value) {
+        case "schema" -> SCHEMA;
+        case "model" -> MODEL;
+        default -> throw new IllegalArgumentException("chat.followUps must be 'schema' or 'model', got '" + value + "'");
+      };
+    }
+
+    String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
 
   /**
    * Files users upload ({@link UploadApi}): kept under {@code dataDir}/uploads, served to workers under {@code baseUrl}.
@@ -123,6 +143,7 @@ public record ChatSettings(String host, int port, String authMode, String public
             c.getString("bridgeHost"), c.getInteger("bridgePort"), c.getInteger("bridgeMaxConnections"),
             c.getInteger("bridgeMaxConnectionsPerUser"), c.getInteger("bridgeMaxWaiting"),
             c.getLong("bridgeMaxFrameMemory"), c.getLong("bridgeMaxFrameMemoryPerUser"), c.getLong("bridgeFrameTimeoutMs"),
-            c.getString("bridgeCertFile"), c.getString("bridgeKeyFile")), mcp(config), uploads(c, config));
+            c.getString("bridgeCertFile"), c.getString("bridgeKeyFile")), mcp(config), uploads(c, config),
+        FollowUpSource.of(c.getString("followUps")));
   }
 }

@@ -152,7 +152,8 @@ public class ChatVerticle extends VerticleBase {
       draining.set(true);
       return Future.succeededFuture();
     });
-    HealthApi health = new HealthApi(new Bus(vertx), settings.node(), mode, llm, storage, draining);
+    HealthApi health = new HealthApi(new Bus(vertx), settings.node(), mode, llm, storage, draining,
+        settings.followUps());
     requestChecks(router);
     OpenApiDoc.mount(router, contract);
     router.get("/api/health").handler(health::health);
@@ -179,11 +180,12 @@ public class ChatVerticle extends VerticleBase {
     vertx.setPeriodic(UPLOAD_SWEEP_MS, id -> uploads.sweepAll(storage));
     new DatasetApi(datasets, storage, uploads).mount(router);
     new ExportApi(vertx, datasets, storage, settings.exports()).mount(router);
-    new MessageApi(llm, draining).mount(router);
+    FollowUpQuestions followUps = new FollowUpQuestions(llm, settings.followUps());
+    new MessageApi(llm, draining, followUps).mount(router);
     new TokenApi(storage).mount(router);
     // The same operations for applications on the event bus.
     new BusApi(new Bus(vertx), storage, datasets, llm, mode, settings.exports(), draining, writes,
-        settings.node()).serve();
+        settings.node(), followUps).serve();
     mcp(router, storage);
     router.get("/api/samples").handler(new SampleApi(this::samplesBaseUrl)::list);
     router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id()).map(LlmOps.Budget::toJson)));

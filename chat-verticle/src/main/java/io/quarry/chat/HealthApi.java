@@ -36,8 +36,12 @@ final class HealthApi {
   private final LlmClient llm;
   private final StorageClient storage;
   private final AtomicBoolean draining;
+  /** Who writes the next questions after an answer, which the page asks the model for only when it is the model. */
+  private final ChatSettings.FollowUpSource followUps;
 
-  HealthApi(Bus bus, NodeInfo node, String authMode, LlmClient llm, StorageClient storage, AtomicBoolean draining) {
+  HealthApi(Bus bus, NodeInfo node, String authMode, LlmClient llm, StorageClient storage, AtomicBoolean draining,
+      ChatSettings.FollowUpSource followUps) {
+    this.followUps = followUps;
     this.bus = bus;
     this.node = node;
     this.authMode = authMode;
@@ -122,7 +126,7 @@ final class HealthApi {
 
   /** The user, and whether chat can run here (the UI says plainly when it cannot). */
   void me(RoutingContext ctx) {
-    JsonObject me = Auth.user(ctx).toJson().put("auth_mode", authMode);
+    JsonObject me = Auth.user(ctx).toJson().put("auth_mode", authMode).put("follow_ups", followUps.label());
     llm.status()
         .otherwise(LlmStatus.NO_SERVICE)
         .onSuccess(status -> Replies.json(ctx, 200, me.put("chat_available", status.available())

@@ -15,19 +15,23 @@ final class MessageApi {
 
   private final LlmClient llm;
   private final AtomicBoolean draining;
+  private final FollowUpQuestions followUps;
 
   /** {@code draining}: the node is stopping, and new questions go elsewhere (503). */
-  MessageApi(LlmClient llm, AtomicBoolean draining) {
+  MessageApi(LlmClient llm, AtomicBoolean draining, FollowUpQuestions followUps) {
     this.llm = llm;
     this.draining = draining;
+    this.followUps = followUps;
   }
 
   void mount(Router router) {
     router.post("/api/conversations/:id/messages").handler(this::send);
     router.post("/api/conversations/:id/messages/:mid/continue").handler(this::continueAnswer);
+    router.post("/api/conversations/:id/messages/:mid/follow-ups").handler(this::followUps);
     router.post("/api/conversations/:id/stop").handler(this::stop);
     Routes.allowOnly(router, "/api/conversations/:id/messages", HttpMethod.POST);
     Routes.allowOnly(router, "/api/conversations/:id/messages/:mid/continue", HttpMethod.POST);
+    Routes.allowOnly(router, "/api/conversations/:id/messages/:mid/follow-ups", HttpMethod.POST);
     Routes.allowOnly(router, "/api/conversations/:id/stop", HttpMethod.POST);
   }
 
@@ -51,6 +55,12 @@ final class MessageApi {
     }
     llm.continueTurn(Auth.user(ctx).id(), ctx.pathParam("id"), ctx.pathParam("mid"))
         .onSuccess(continued -> Replies.json(ctx, 202, continued.toJson()))
+        .onFailure(e -> refused(ctx, e));
+  }
+
+  private void followUps(RoutingContext ctx) {
+    followUps.ask(Auth.user(ctx).id(), ctx.pathParam("id"), ctx.pathParam("mid"))
+        .onSuccess(questions -> Replies.json(ctx, 200, questions.toJson()))
         .onFailure(e -> refused(ctx, e));
   }
 

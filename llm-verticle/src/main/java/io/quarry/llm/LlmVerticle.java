@@ -68,12 +68,13 @@ public class LlmVerticle extends VerticleBase {
         .compose(v -> TurnRegistry.open(vertx, settings.node().id(), turnsMap))
         .compose(registry -> {
           Orphans orphans = new Orphans(vertx, registry, storage, datasets);
-          return serve(new Bus(vertx), new Turns(context, budget, registry, orphans), registry, status)
+          return serve(new Bus(vertx), new Turns(context, budget, registry, orphans), registry, status,
+              new FollowUpWriter(context, budget))
               .compose(v -> orphans.watch());
         });
   }
 
-  private Future<?> serve(Bus bus, Turns turns, TurnRegistry registry, LlmStatus status) {
+  private Future<?> serve(Bus bus, Turns turns, TurnRegistry registry, LlmStatus status, FollowUpWriter followUps) {
     MessageConsumer<Object> starts = bus.serve(TURN_START, turns::start);
     MessageConsumer<Object> continues = bus.serve(TURN_CONTINUE, turns::resume);
     // Draining, it takes no new turn: its consumers go, so that other llm nodes get the cluster's questions.
@@ -85,6 +86,7 @@ public class LlmVerticle extends VerticleBase {
         bus.serve(turnStopAt(registry.owner), turns::stopHere).completion(),
         bus.serve(turnHeldAt(registry.owner), turns::holds).completion(),
         bus.serve(USAGE_GET, turns::usage).completion(),
+        bus.serve(TURN_FOLLOW_UPS, followUps::write).completion(),
         bus.serve(STATUS, none -> Future.succeededFuture(status)).completion()));
   }
 
