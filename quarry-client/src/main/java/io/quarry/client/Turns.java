@@ -51,6 +51,14 @@ public final class Turns {
     return ApiOps.TURN_CONTINUE.call(bus, new LlmOps.ContinueTurn(userId, conversationId, messageId));
   }
 
+  /**
+   * Two or three next questions for a complete answer, written by the model and counted in the user's token budget,
+   * where the server's {@code chat.followUps} is {@code model} (elsewhere CONFLICT). Sent once.
+   */
+  public Future<LlmOps.FollowUps> followUps(String userId, String conversationId, String messageId) {
+    return ApiOps.TURN_FOLLOW_UPS.call(bus, new LlmOps.AnswerRef(userId, conversationId, messageId));
+  }
+
   /** Stops the running answer, keeping what it wrote; {@code stopped} is false when none was running. */
   public Future<Stopped> stop(String userId, String conversationId) {
     return ApiOps.TURN_STOP.call(bus, new ConversationRef(userId, conversationId));
