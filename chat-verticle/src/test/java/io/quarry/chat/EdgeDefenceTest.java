@@ -14,8 +14,10 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetSocket;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
@@ -40,6 +42,8 @@ class EdgeDefenceTest {
 
   ChatVerticle chat;
   WebClient client;
+  /** The clients of raw connections, held as long as the test (see {@link #connect(Vertx, Promise)}). */
+  private final List<NetClient> netClients = new java.util.ArrayList<>();
 
   private void deploy(Vertx vertx, JsonObject config) {
     new Bus(vertx).serve(StorageOps.USER_LOCAL,
@@ -175,7 +179,9 @@ class EdgeDefenceTest {
     // Long enough for the WebSocket's own head to arrive in time on a busy machine (the first one in a JVM loads its
     // classes between connecting and sending); the slow head still never completes.
     deploy(vertx, new JsonObject().put("headerTimeoutMs", 2_000));
-    WebSocket socket = vertx.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1")
+    // Held to the end: Vert.x closes a client nothing references when it is collected, and its WebSocket with it.
+    WebSocketClient sockets = vertx.createWebSocketClient();
+    WebSocket socket = sockets.connect(new WebSocketConnectOptions().setHost("127.0.0.1")
         .setPort(chat.port()).setURI("/ws").addHeader("Origin", "http://127.0.0.1:" + chat.port())).await();
     // The slow head is sent after the WebSocket opened: its closing says the WebSocket's deadline passed too.
     Promise<Void> closed = Promise.promise();
@@ -186,6 +192,7 @@ class EdgeDefenceTest {
     // Closed here: a Vert.x closing with a WebSocket of its own still open waits out its shutdown grace (30 s), past
     // the test extension's patience.
     socket.close().await();
+    sockets.close().await();
   }
 
   @Test
@@ -194,8 +201,9 @@ class EdgeDefenceTest {
   void connectionCap(Vertx vertx) throws Exception {
     deploy(vertx, new JsonObject().put("maxConnections", 3));
     List<WebSocket> busy = new java.util.ArrayList<>();
+    WebSocketClient sockets = vertx.createWebSocketClient();
     for (int i = 0; i < 3; i++) {
-      busy.add(vertx.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1")
+      busy.add(sockets.connect(new WebSocketConnectOptions().setHost("127.0.0.1")
           .setPort(chat.port()).setURI("/ws").addHeader("Origin", "http://127.0.0.1:" + chat.port())).await());
     }
     Promise<Void> refused = Promise.promise();
@@ -203,6 +211,7 @@ class EdgeDefenceTest {
     refused.future().await(WAIT_S, TimeUnit.SECONDS);
     busy.forEach(socket -> assertThat(socket.isClosed()).isFalse());
     Future.all(busy.stream().map(WebSocket::close).toList()).await();
+    sockets.close().await();
   }
 
   @Test
@@ -300,9 +309,15 @@ class EdgeDefenceTest {
     return received.toString();
   }
 
-  /** Watches for the close from the moment of connecting: the server may close before await() returns. */
+  /**
+   * Watches for the close from the moment of connecting: the server may close before await() returns. Its client is
+   * held by the test: Vert.x closes a client nothing references when it is collected, and its sockets with it, which
+   * would look like the server closing them.
+   */
   private NetSocket connect(Vertx vertx, Promise<Void> closed) {
-    return vertx.createNetClient().connect(chat.port(), "127.0.0.1")
+    NetClient client = vertx.createNetClient();
+    netClients.add(client);
+    return client.connect(chat.port(), "127.0.0.1")
         .onSuccess(socket -> socket.closeHandler(v -> closed.tryComplete())).await();
   }
 
