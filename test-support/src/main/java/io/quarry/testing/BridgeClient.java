@@ -5,6 +5,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetSocket;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,6 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class BridgeClient {
 
+  /** Held as long as the socket: Vert.x closes a client nothing references when it is collected, its socket with it. */
+  private final NetClient client;
   private final NetSocket socket;
   private final Map<String, Promise<JsonObject>> waiting = new ConcurrentHashMap<>();
   private final LinkedBlockingQueue<JsonObject> others = new LinkedBlockingQueue<>();
@@ -26,7 +29,8 @@ public final class BridgeClient {
   private final AtomicLong replies = new AtomicLong();
   private Buffer pending = Buffer.buffer();
 
-  private BridgeClient(NetSocket socket) {
+  private BridgeClient(NetClient client, NetSocket socket) {
+    this.client = client;
     this.socket = socket;
     socket.handler(this::read);
     socket.closeHandler(v -> closed.tryComplete());
@@ -34,7 +38,8 @@ public final class BridgeClient {
 
   /** Connected to the bridge on loopback. */
   public static BridgeClient connect(Vertx vertx, int port) {
-    return new BridgeClient(vertx.createNetClient().connect(port, "127.0.0.1").await());
+    NetClient client = vertx.createNetClient();
+    return new BridgeClient(client, client.connect(port, "127.0.0.1").await());
   }
 
   private void read(Buffer bytes) {
@@ -64,7 +69,7 @@ public final class BridgeClient {
   }
 
   public void close() {
-    socket.close();
+    socket.close().onComplete(closed -> client.close());
   }
 
   /** Sends {@code body} to {@code address}; completes with the answer's frame, a message or an err. */
