@@ -1,5 +1,6 @@
 // What a finished answer gets, live and after a reload alike: its numbers marked as checked against the data, and
-// "Copy answer", which copies the answer as it was written (its markdown), not as the page shows it.
+// "Copy answer", which copies the answer as it was written (its markdown), not as the page shows it, and "Share", a
+// read-only link to this answer and its question (share.js).
 import { markNumbers } from './numbers.js';
 import { copyButton } from './save-file.js';
 
@@ -14,5 +15,13 @@ export function finishAnswer(parts, text, numbers) {
   const bar = document.createElement('div');
   bar.className = 'answer-actions';
   bar.append(copyButton('Copy answer', () => text, 'Copies the answer\'s text (markdown)'));
+  const share = document.createElement('button');
+  share.type = 'button';
+  share.textContent = 'Share answer';
+  share.setAttribute('aria-haspopup', 'dialog');
+  // The answer's id, known once it is stored: asked at the click, not now.
+  share.addEventListener('click', () => document.dispatchEvent(new CustomEvent('quarry:share',
+    { detail: { messageId: parts.el.dataset.messageId, opener: share } })));
+  bar.append(share);
   parts.el.insertBefore(bar, parts.artifacts);
 }
