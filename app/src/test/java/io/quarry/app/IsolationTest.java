@@ -101,7 +101,12 @@ class IsolationTest {
   void restMatrix() throws Exception {
     String c = "/api/conversations/" + conversation;
     String d = c + "/datasets/" + dataset;
+    String share = send(alice, HttpMethod.POST, "/api/shares", new JsonObject().put("conversation_id", conversation))
+        .bodyAsJsonObject().getString("id");
     Object[][] calls = {
+        {HttpMethod.POST, "/api/shares", new JsonObject().put("conversation_id", conversation)},
+        {HttpMethod.POST, "/api/shares", new JsonObject().put("conversation_id", conversation).put("message_id", answer)},
+        {HttpMethod.DELETE, "/api/shares/" + share, null},
         {HttpMethod.GET, c, null},
         {HttpMethod.PATCH, c, new JsonObject().put("title", "Bob's now")},
         {HttpMethod.DELETE, c, null},
@@ -123,6 +128,10 @@ class IsolationTest {
       assertThat(response.bodyAsJsonObject().fieldNames()).as(call[0] + " " + call[1]).isSubsetOf("error", "details");
     }
     assertThat(send(bob, HttpMethod.GET, "/api/conversations", null).bodyAsJsonObject().getJsonArray("conversations")).isEmpty();
+    assertThat(send(bob, HttpMethod.GET, "/api/shares", null).bodyAsJsonObject().getJsonArray("shares")).isEmpty();
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM shares")).isEqualTo(1);
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM shares WHERE revoked_at IS NULL AND user_id = '" + aliceId + "'"))
+        .isEqualTo(1);
     assertUnchanged();
   }
 
