@@ -71,9 +71,14 @@ function answer(message, results) {
   for (const chart of message.charts || []) {
     if (chart.kind !== 'table' && chart.data) charted.set(chart.result_id, chart);
   }
-  for (const id of message.result_ids || []) {
+  const ids = message.result_ids || [];
+  for (const id of ids) {
     const result = results.get(id);
     if (result) div.append(resultBlock(result, charted.get(id)));
+  }
+  // A chart of an earlier answer's result ("show that as a bar chart") is drawn from what it drew then.
+  for (const [id, chart] of charted) {
+    if (!ids.includes(id)) div.append(chartBlock(chart));
   }
   return div;
 }
@@ -94,14 +99,16 @@ function resultBlock(result, chart) {
   block.append(details, holder);
   renderTable(holder, result, {});
   block.append(downloads(result));
-  if (chart) {
-    const drawing = document.createElement('div');
-    block.append(drawing);
-    renderChart(drawing, chart.spec, chart.data).catch((e) => {
-      drawing.textContent = `Chart unavailable: ${e.message}`;
-    });
-  }
+  if (chart) block.append(chartBlock(chart));
   return block;
+}
+
+function chartBlock(chart) {
+  const drawing = document.createElement('div');
+  renderChart(drawing, chart.spec, chart.data).catch((e) => {
+    drawing.textContent = `Chart unavailable: ${e.message}`;
+  });
+  return drawing;
 }
 
 function downloads(result) {

@@ -28,9 +28,15 @@ class ShareLinksBrowserTest extends BrowserTestBase {
     return true;
   }
 
+  /**
+   * Password mode with links for anyone for the test of a stranger's browser (its node serves that test alone: a shared
+   * node's reset between tests is local mode's); local mode's shared node, whose default ceiling is users, otherwise.
+   */
   @Override
   Map<String, String> env() {
-    return Map.of("QUARRY_AUTH_MODE", "password", "QUARRY_SHARE_AUDIENCE", "anyone");
+    return test.getTestMethod().orElseThrow().getName().equals("shareOpenRevoke")
+        ? Map.of("QUARRY_AUTH_MODE", "password", "QUARRY_SHARE_AUDIENCE", "anyone")
+        : Map.of();
   }
 
   private Locator button(Page on, String name) {
@@ -126,10 +132,11 @@ class ShareLinksBrowserTest extends BrowserTestBase {
   }
 
   @Test
-  @DisplayName("'Share answer' under an answer makes a link to that answer and its question only")
+  @DisplayName("local mode: 'Share answer' under an answer makes a link for users (the ceiling by default, 'anyone'"
+      + " refused saying so) to that answer and its question only, which opens in another browser on this machine")
   void shareAnswer() {
     PageActions ui = new PageActions(page, chat, url());
-    signUp();
+    ui.open();
     ui.addCars();
     chat.gemini.next().answer("First answer.").usage(100, 5);
     ui.ask("First question");
@@ -144,7 +151,12 @@ class ShareLinksBrowserTest extends BrowserTestBase {
     assertThat(dialog).containsText("this answer and its question");
     dialog.getByLabel("Who can open it").selectOption("anyone");
     button(page, "Create link").click();
-    String address = dialog.getByLabel("Share link").inputValue();
+    assertThat(dialog.getByRole(AriaRole.ALERT)).containsText("share.audience=users");
+    dialog.getByLabel("Who can open it").selectOption("users");
+    button(page, "Create link").click();
+    Locator link = dialog.getByLabel("Share link");
+    assertThat(link).hasValue(java.util.regex.Pattern.compile("/s/qs_"));
+    String address = link.inputValue();
 
     BrowserContext stranger = browser.newContext();
     try {

@@ -2,10 +2,19 @@ package io.quarry.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.bus.Addresses;
+import io.quarry.bus.ApiOps;
+import io.quarry.bus.ApiOps.CreateShare;
+import io.quarry.bus.ApiOps.ShareMade;
+import io.quarry.bus.Bus;
 import io.quarry.bus.ChatMessage;
+import io.quarry.bus.Failure;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.RowsJson;
+import io.quarry.bus.Scopes.UserRef;
+import io.quarry.bus.Shares;
 import io.quarry.bus.StorageClient;
+import io.quarry.testing.Failures;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -219,5 +228,31 @@ class ShareLinksTest {
         "You have 3 live share links, the most one account may have: revoke one to share again");
     assertThat(send(ada, HttpMethod.DELETE, "/api/shares/" + share.getString("id"), null).statusCode()).isEqualTo(204);
     made(ada, new JsonObject().put("conversation_id", s.conversation()));
+  }
+
+  @Test
+  @DisplayName("the bus's api.share.* are the same core: a link made on the bus opens over HTTP, lists, and once"
+      + " revoked is 404; a number where text belongs, and a day count past 365, are BAD_REQUEST")
+  void busDoor() {
+    WebClientSession ada = signedUp("ada-" + UUID.randomUUID() + "@example.com");
+    Seeded s = seed(ada, "Fuel");
+    Bus bus = new Bus(node.vertx());
+    ShareMade made = ApiOps.SHARE_CREATE.call(bus, new CreateShare(s.userId(), s.conversation(), null, "anyone",
+        "Ada", "365")).await();
+    assertThat(made.url()).isEqualTo("/s/" + made.token());
+    assertThat(made.share().expiresAt()).isNotNull();
+    assertThat(client().get("/api/s/" + made.token()).send().await().statusCode()).isEqualTo(200);
+    assertThat(ApiOps.SHARE_LIST.call(bus, new UserRef(s.userId())).await()).extracting(Shares.Share::id)
+        .containsExactly(made.share().id());
+    assertThat(ApiOps.SHARE_REVOKE.call(bus, new Shares.ShareRef(s.userId(), made.share().id())).await().revokedAt())
+        .isNotNull();
+    assertThat(client().get("/api/s/" + made.token()).send().await().statusCode()).isEqualTo(404);
+
+    Failures.assertFails(ApiOps.SHARE_CREATE.call(bus, new CreateShare(s.userId(), s.conversation(), null, null,
+        null, "366")), Failure.BAD_REQUEST, "Field 'expires_in_days' must be a whole number from 1 to 365");
+    JsonObject numeric = new JsonObject().put("user_id", s.userId()).put("conversation_id", s.conversation())
+        .put("expires_in_days", 30);
+    Failures.assertFails(node.vertx().eventBus().request(Addresses.API_SHARE_CREATE, numeric), Failure.BAD_REQUEST,
+        "Field 'expires_in_days' must be a string");
   }
 }

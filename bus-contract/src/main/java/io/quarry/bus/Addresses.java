@@ -32,6 +32,9 @@ public final class Addresses {
   public static final String API_TURN_CONTINUE = "api.turn.continue";
   public static final String API_USAGE_GET = "api.usage.get";
   public static final String API_PING = "api.ping";
+  public static final String API_SHARE_CREATE = "api.share.create";
+  public static final String API_SHARE_LIST = "api.share.list";
+  public static final String API_SHARE_REVOKE = "api.share.revoke";
   /**
    * Not on the bus: where a client of the TCP bridge sends its API token ({@code {token}} → {@code {user_id, email}})
    * before anything else.
