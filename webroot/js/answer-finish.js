@@ -11,17 +11,27 @@ import { copyButton } from './save-file.js';
  */
 export function finishAnswer(parts, text, numbers) {
   markNumbers(parts.content, numbers);
-  if (!text || !text.trim() || parts.el.querySelector(':scope > .answer-actions')) return;
+  if (!text || !text.trim() || parts.el.querySelector(':scope > .answer-tools')) return;
   const bar = document.createElement('div');
   bar.className = 'answer-actions';
   bar.append(copyButton('Copy answer', () => text, 'Copies the answer\'s text (markdown)'));
+  const tools = document.createElement('div');
+  tools.className = 'answer-tools';
+  tools.append(bar, shareButton(parts.el));
+  parts.el.insertBefore(tools, parts.artifacts);
+}
+
+/** Beside the answer's own actions (its span, not theirs): a link to the answer is not an action on its text. */
+function shareButton(answer) {
+  const span = document.createElement('span');
+  span.className = 'answer-share';
   const share = document.createElement('button');
   share.type = 'button';
   share.textContent = 'Share answer';
   share.setAttribute('aria-haspopup', 'dialog');
   // The answer's id, known once it is stored: asked at the click, not now.
   share.addEventListener('click', () => document.dispatchEvent(new CustomEvent('quarry:share',
-    { detail: { messageId: parts.el.dataset.messageId, opener: share } })));
-  bar.append(share);
-  parts.el.insertBefore(bar, parts.artifacts);
+    { detail: { messageId: answer.dataset.messageId, opener: share } })));
+  span.append(share);
+  return span;
 }
