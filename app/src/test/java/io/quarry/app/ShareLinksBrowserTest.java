@@ -11,6 +11,8 @@ import com.microsoft.playwright.options.AriaRole;
 import io.quarry.bus.StorageClient;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.DisplayName;
@@ -96,6 +98,12 @@ class ShareLinksBrowserTest extends BrowserTestBase {
         .setLocale(LOCALE));
     try {
       Page viewer = stranger.newPage();
+      List<String> errors = new ArrayList<>();
+      viewer.onConsoleMessage(m -> {
+        if ("error".equals(m.type())) {
+          errors.add(m.text());
+        }
+      });
       viewer.navigate(address);
       assertThat(viewer.locator(".message.assistant .content").first()).containsText("Most cars come from USA.");
       assertThat(viewer.locator(".message.assistant .content strong").first()).hasText("USA");
@@ -112,6 +120,7 @@ class ShareLinksBrowserTest extends BrowserTestBase {
       assertThat(viewer.locator("#input, #conversation-list, #dataset-url, #open-tokens, #signout")).hasCount(0);
       assertThat(viewer.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Send"))).hasCount(0);
       assertThat(viewer.content()).doesNotContain("@example.com");
+      assertThat(errors).as("no script refused by the page's policy, no request refused").isEmpty();
 
       dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName(
           java.util.regex.Pattern.compile("^Revoke the link"))).click();
