@@ -19,7 +19,7 @@ async function load() {
   show(body);
 }
 
-/** A link that opens nothing says so; one for signed-in users offers to sign in and come back. */
+/** A link that opens nothing says so; one for signed-in users offers to sign in, which comes back here. */
 function failed(status, error) {
   $('shared-title').textContent = status === 401 ? 'Sign in to see this' : 'Link not found';
   document.title = `${$('shared-title').textContent} · Quarry`;
@@ -27,8 +27,8 @@ function failed(status, error) {
   text.textContent = error || 'This link does not exist or no longer works';
   if (status === 401) {
     const link = document.createElement('a');
-    link.href = '/';
-    link.textContent = 'Sign in, then open this link again';
+    link.href = `/?back=${encodeURIComponent(window.location.pathname)}`;
+    link.textContent = 'Sign in to see it';
     text.append(' ', link);
   }
 }

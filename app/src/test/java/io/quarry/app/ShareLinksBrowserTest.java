@@ -47,13 +47,18 @@ class ShareLinksBrowserTest extends BrowserTestBase {
 
   private void signUp() {
     page.navigate(url());
-    String invite = new StorageClient(chat.node.vertx()).createInvite().await();
-    page.locator("#show-signup").click();
-    page.locator("#signup-email").fill("ada-" + UUID.randomUUID() + "@example.com");
-    page.getByLabel("Password (at least 8 characters)").fill("long enough");
-    page.getByLabel("Invite", new Page.GetByLabelOptions().setExact(true)).fill(invite);
-    page.locator("#signup-form button[type=submit]").click();
+    signUp(page);
     assertThat(page.locator("body")).hasAttribute("data-ready", "true");
+  }
+
+  /** Signs a new account up in the sign-in screen {@code on} shows. */
+  private void signUp(Page on) {
+    String invite = new StorageClient(chat.node.vertx()).createInvite().await();
+    on.locator("#show-signup").click();
+    on.locator("#signup-email").fill("ada-" + UUID.randomUUID() + "@example.com");
+    on.getByLabel("Password (at least 8 characters)").fill("long enough");
+    on.getByLabel("Invite", new Page.GetByLabelOptions().setExact(true)).fill(invite);
+    on.locator("#signup-form button[type=submit]").click();
   }
 
   /** Two answers: one with a table of cars by origin, the next with its bar chart. */
@@ -74,7 +79,8 @@ class ShareLinksBrowserTest extends BrowserTestBase {
 
   @Test
   @DisplayName("a link for anyone opens in a second browser context with no session: the answers, SQL, table and chart,"
-      + " the sharer's chosen name, and nothing to ask, open or add; revoked, it says 'Link not found'")
+      + " the sharer's chosen name, and nothing to ask, open or add; a link for users asks to sign in and comes back;"
+      + " revoked, it says 'Link not found'")
   void shareOpenRevoke() {
     PageActions ui = new PageActions(page, chat, url());
     signUp();
@@ -122,8 +128,24 @@ class ShareLinksBrowserTest extends BrowserTestBase {
       assertThat(viewer.content()).doesNotContain("@example.com");
       assertThat(errors).as("no script refused by the page's policy, no request refused").isEmpty();
 
-      dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName(
-          java.util.regex.Pattern.compile("^Revoke the link"))).click();
+      // A link for signed-in users: the stranger is asked to sign in (here, sign up) and comes back to it.
+      dialog.getByLabel("Who can open it").selectOption("users");
+      button(page, "Create link").click();
+      assertThat(link).not().hasValue(address);
+      String forUsers = link.inputValue();
+      Page member = stranger.newPage();
+      member.navigate(forUsers);
+      assertThat(member.getByRole(AriaRole.HEADING, new Page.GetByRoleOptions().setName("Sign in to see this")))
+          .isVisible();
+      assertThat(member.locator(".message")).hasCount(0);
+      member.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Sign in to see it")).click();
+      signUp(member);
+      assertThat(member).hasURL(forUsers);
+      assertThat(member.locator(".message.assistant .content").first()).containsText("Most cars come from USA.");
+
+      dialog.getByRole(AriaRole.ROW).filter(new Locator.FilterOptions().setHasText("anyone with the link"))
+          .getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName(
+              java.util.regex.Pattern.compile("^Revoke the link"))).click();
       Locator ask = page.getByRole(AriaRole.DIALOG, new Page.GetByRoleOptions().setName("Revoke this link?"));
       ask.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Revoke")).click();
       assertThat(ask).isHidden();
