@@ -401,7 +401,7 @@ async function start() {
     $('signout').addEventListener('click', signOut);
   }
   initTokens();
-  initShares(() => state.conversationId);
+  initShares(() => state.conversationId, me.share_audience);
   state.chatAvailable = me.chat_available !== false;
   if (!state.chatAvailable) {
     banner('Chat needs GEMINI_API_KEY: set it in the server\'s environment and restart. Datasets and SQL work without it.');

@@ -1,6 +1,6 @@
 // Share links: "Share" in the conversation's header (the conversation as it is now) and "Share answer" under each
-// answer (that answer and its question) open one dialog: who may open the link (within what this Quarry allows: the
-// server says so when asked for more), the name it shows, when it expires. The new link is shown once, with a copy
+// answer (that answer and its question) open one dialog: who may open the link (within what this Quarry allows,
+// share.audience, which /api/me tells), the name it shows, when it expires. The new link is shown once, with a copy
 // button; the list below holds every link of the user's, each with Revoke (asked in the page's own dialog).
 import { api } from './api.js';
 import { askDialog } from './ask-dialog.js';
@@ -13,8 +13,14 @@ const $ = elements(['share-conversation', 'share-modal', 'share-close', 'share-w
 
 const target = { conversationId: null, messageId: null, opener: null };
 
-/** @param conversationId () => the id of the conversation shown, or null */
-export function initShares(conversationId) {
+/**
+ * @param conversationId () => the id of the conversation shown, or null
+ * @param ceiling        who links may open for on this server (share.audience): anyone, users or off
+ */
+export function initShares(conversationId, ceiling) {
+  // The dialog offers what the server allows; with sharing off there is nothing to offer at all.
+  document.body.dataset.sharing = ceiling || 'users';
+  if (ceiling !== 'anyone') $('share-audience').querySelector('option[value=anyone]')?.remove();
   $('share-conversation').addEventListener('click', () => open(conversationId(), null, $('share-conversation')));
   document.addEventListener('quarry:share', (e) => open(conversationId(), e.detail.messageId || null, e.detail.opener));
   $('share-close').addEventListener('click', () => $('share-modal').close());

@@ -157,7 +157,8 @@ public class ChatVerticle extends VerticleBase {
       draining.set(true);
       return Future.succeededFuture();
     });
-    HealthApi health = new HealthApi(new Bus(vertx), settings.node(), mode, llm, storage, draining);
+    HealthApi health = new HealthApi(new Bus(vertx), settings.node(), mode, llm, storage, draining,
+        settings.shareAudience());
     requestChecks(router);
     OpenApiDoc.mount(router, contract);
     router.get("/api/health").handler(health::health);

@@ -36,8 +36,12 @@ final class HealthApi {
   private final LlmClient llm;
   private final StorageClient storage;
   private final AtomicBoolean draining;
+  /** {@code share.audience}, which the page's share dialog offers within. */
+  private final String shareAudience;
 
-  HealthApi(Bus bus, NodeInfo node, String authMode, LlmClient llm, StorageClient storage, AtomicBoolean draining) {
+  HealthApi(Bus bus, NodeInfo node, String authMode, LlmClient llm, StorageClient storage, AtomicBoolean draining,
+      String shareAudience) {
+    this.shareAudience = shareAudience;
     this.bus = bus;
     this.node = node;
     this.authMode = authMode;
@@ -122,7 +126,7 @@ final class HealthApi {
 
   /** The user, and whether chat can run here (the UI says plainly when it cannot). */
   void me(RoutingContext ctx) {
-    JsonObject me = Auth.user(ctx).toJson().put("auth_mode", authMode);
+    JsonObject me = Auth.user(ctx).toJson().put("auth_mode", authMode).put("share_audience", shareAudience);
     llm.status()
         .otherwise(LlmStatus.NO_SERVICE)
         .onSuccess(status -> Replies.json(ctx, 200, me.put("chat_available", status.available())

@@ -106,6 +106,8 @@ class ShareEdgeTest {
     assertThat(create(client, share().put("audience", "users")).statusCode()).isEqualTo(201);
     assertError(create(client, share().put("audience", "everyone")), 400, "Field 'audience' must be users or anyone");
     assertThat(made).hasSize(1);
+    assertThat(client.get("/api/me").send().await().bodyAsJsonObject().getString("share_audience"))
+        .as("what the page's dialog offers within").isEqualTo("users");
   }
 
   @Test
@@ -115,6 +117,7 @@ class ShareEdgeTest {
     assertError(create(client, share()), 403, "Sharing is turned off on this Quarry (share.audience=off)");
     assertError(client.get("/api/s/qs_x").send().await(), 404, Shares.NOT_FOUND);
     assertThat(made).isEmpty();
+    assertThat(client.get("/api/me").send().await().bodyAsJsonObject().getString("share_audience")).isEqualTo("off");
   }
 
   @Test
