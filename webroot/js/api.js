@@ -75,6 +75,11 @@ export const api = {
   /** @param token {name, scope, expires_in_days}: answers {id, token, ...}, the token this once */
   createToken: (token) => post('/api/tokens', token),
   revokeToken: (id) => del(`/api/tokens/${encodeURIComponent(id)}`),
+  /** The user's share links, never their tokens: {shares: [{id, kind, title, audience, status, ...}]} */
+  shares: () => get('/api/shares'),
+  /** @param share {conversation_id, message_id?, audience, display_name, expires_in_days}: {id, url, token, ...} */
+  createShare: (share) => post('/api/shares', share),
+  revokeShare: (id) => del(`/api/shares/${encodeURIComponent(id)}`),
   samples: () => get('/api/samples'),
 
   conversations: () => get('/api/conversations'),

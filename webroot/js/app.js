@@ -19,6 +19,7 @@ import { showNotFound } from './not-found.js';
 import { drafts } from './drafts.js';
 import { switchUrlDraft } from './url-drafts.js';
 import { initTokens } from './tokens.js';
+import { initShares, showShareButton } from './share.js';
 
 const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false, asked: '' };
 const $ = elements([
@@ -124,6 +125,7 @@ async function select(id) {
   // Chosen again while this one loaded (Back pressed twice, a quick click): the later choice is shown.
   if (state.conversationId !== id) return;
   $('conversation-title').textContent = conversation.conversation.title;
+  showShareButton(true);
   await messages.showConversation(conversation.messages, conversation.runs);
   datasets.show(conversation.datasets);
   refreshEmptyState();
@@ -142,6 +144,7 @@ function notFound() {
   messages.clear();
   showEmptyState(false, [], null);
   $('conversation-title').textContent = 'Conversation not found';
+  showShareButton(false);
   showNotFound($('messages'), { toList: () => toList() });
 }
 
@@ -398,6 +401,7 @@ async function start() {
     $('signout').addEventListener('click', signOut);
   }
   initTokens();
+  initShares(() => state.conversationId, me.share_audience);
   state.chatAvailable = me.chat_available !== false;
   messages.followUpsByModel = me.follow_ups === 'model';
   if (!state.chatAvailable) {

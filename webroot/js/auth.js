@@ -7,6 +7,9 @@ const $ = elements([
   'signup-email', 'signup-error', 'signup-form', 'signup-invite', 'signup-password',
 ]);
 
+/** The page of a share link (/s/<token>), the one address a sign-in may return to. */
+const SHARE_LINK = /^\/s\/[A-Za-z0-9_-]{1,100}$/;
+
 export function showSignIn() {
   $('auth').hidden = false;
   $('show-signup').onclick = () => { $('signin-form').hidden = true; $('signup-form').hidden = false; $('signup-email').focus(); };
@@ -26,7 +29,10 @@ async function submit(event, call, errorId) {
   $(errorId).textContent = '';
   try {
     await call();
-    location.reload();
+    const back = new URLSearchParams(location.search).get('back');
+    // A share link for signed-in users sent its viewer here: back to it, and to nothing else (no open redirect).
+    if (back && SHARE_LINK.test(back)) location.replace(back);
+    else location.reload();
   } catch (e) {
     $(errorId).textContent = e.message;
   }

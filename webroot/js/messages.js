@@ -243,7 +243,7 @@ export class MessageView {
     const artifacts = el.querySelector('.artifacts');
     artifacts.querySelectorAll('.continue-answer').forEach((b) => b.remove());
     artifacts.querySelectorAll('.status-note').forEach((n) => { if (n.textContent === CUT_OFF) n.remove(); });
-    el.querySelector(':scope > .answer-actions')?.remove();
+    el.querySelector(':scope > .answer-tools')?.remove();
     content.classList.add('cursor');
     const phase = document.createElement('div');
     phase.className = 'phase';

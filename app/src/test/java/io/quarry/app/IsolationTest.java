@@ -3,10 +3,14 @@ package io.quarry.app;
 import static io.quarry.app.HttpAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.bus.ApiOps;
+import io.quarry.bus.Bus;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.QueryTimeouts;
+import io.quarry.bus.Scopes.UserRef;
+import io.quarry.bus.Shares;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -102,7 +106,12 @@ class IsolationTest {
   void restMatrix() throws Exception {
     String c = "/api/conversations/" + conversation;
     String d = c + "/datasets/" + dataset;
+    String share = send(alice, HttpMethod.POST, "/api/shares", new JsonObject().put("conversation_id", conversation))
+        .bodyAsJsonObject().getString("id");
     Object[][] calls = {
+        {HttpMethod.POST, "/api/shares", new JsonObject().put("conversation_id", conversation)},
+        {HttpMethod.POST, "/api/shares", new JsonObject().put("conversation_id", conversation).put("message_id", answer)},
+        {HttpMethod.DELETE, "/api/shares/" + share, null},
         {HttpMethod.GET, c, null},
         {HttpMethod.PATCH, c, new JsonObject().put("title", "Bob's now")},
         {HttpMethod.DELETE, c, null},
@@ -125,6 +134,10 @@ class IsolationTest {
       assertThat(response.bodyAsJsonObject().fieldNames()).as(call[0] + " " + call[1]).isSubsetOf("error", "details");
     }
     assertThat(send(bob, HttpMethod.GET, "/api/conversations", null).bodyAsJsonObject().getJsonArray("conversations")).isEmpty();
+    assertThat(send(bob, HttpMethod.GET, "/api/shares", null).bodyAsJsonObject().getJsonArray("shares")).isEmpty();
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM shares")).isEqualTo(1);
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM shares WHERE revoked_at IS NULL AND user_id = '" + aliceId + "'"))
+        .isEqualTo(1);
     assertUnchanged();
   }
 
@@ -155,6 +168,16 @@ class IsolationTest {
   void busMatrix() throws Exception {
     DatasetClient datasets = new DatasetClient(chat.node.vertx(), new QueryTimeouts(60_000));
     LlmClient llm = new LlmClient(chat.node.vertx());
+    Bus bus = new Bus(chat.node.vertx());
+    String share = send(alice, HttpMethod.POST, "/api/shares", new JsonObject().put("conversation_id", conversation))
+        .bodyAsJsonObject().getString("id");
+    assertThat(failure(ApiOps.SHARE_CREATE.call(bus, new ApiOps.CreateShare(bobId, conversation, null, null, null,
+        null)))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(ApiOps.SHARE_CREATE.call(bus, new ApiOps.CreateShare(bobId, conversation, answer, null, null,
+        null)))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(ApiOps.SHARE_REVOKE.call(bus, new Shares.ShareRef(bobId, share)))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(ApiOps.SHARE_LIST.call(bus, new UserRef(bobId)).await()).isEmpty();
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM shares WHERE revoked_at IS NULL")).isEqualTo(1);
     assertThat(failure(datasets.add(bobId, conversation, chat.files.url("/people.parquet") + "?bus"))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(datasets.rename(bobId, conversation, dataset, "stolen"))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(datasets.refresh(bobId, conversation, dataset))).isEqualTo(Failure.NOT_FOUND);

@@ -2,8 +2,13 @@ package io.quarry.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.bus.ChatMessage;
+import io.quarry.bus.QueryResult;
+import io.quarry.bus.RowsJson;
+import io.quarry.bus.StorageClient;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.json.schema.OutputUnit;
@@ -144,6 +149,37 @@ class OpenApiResponsesTest extends ChatTestBase {
       assertThat(typed.getValid()).as("%s: %s", event.encode(), typed).isTrue();
       assertThat(Contracts.busValidate("event", event).getValid()).as(event.encode()).isTrue();
     }
+  }
+
+  @Test
+  @DisplayName("share links: made, refused past the ceiling, listed, what a link opens, its download, revoked and then"
+      + " not found, answer as documented")
+  void shares() {
+    String id = validJson("createConversation", 201, HttpMethod.POST, "/api/conversations",
+        new JsonObject().put("title", "Shared")).getString("id");
+    String user = chat.send(HttpMethod.GET, "/api/me", null).bodyAsJsonObject().getString("id");
+    StorageClient storage = new StorageClient(chat.node.vertx());
+    JsonArray columns = new JsonArray().add(new JsonObject().put("name", "n").put("type", "INTEGER"));
+    QueryResult result = storage.saveResult(user, new QueryResult(null, id, "SELECT 1 AS n", columns,
+        RowsJson.of(new JsonArray().add(new JsonArray().add(1))), 1, false, 3, null, null)).await();
+    storage.appendMessage(user, ChatMessage.user(id, "One?")).await();
+    storage.appendMessage(user, new ChatMessage(null, id, ChatMessage.ASSISTANT, "One.", new JsonArray(),
+        new JsonArray().add(result.sql()), new JsonArray().add(result.id()), new JsonArray(), 1, 1,
+        ChatMessage.COMPLETE, null, null)).await();
+
+    JsonObject made = validJson("createShare", 201, HttpMethod.POST, "/api/shares", new JsonObject()
+        .put("conversation_id", id).put("display_name", "Ada").put("expires_in_days", 7));
+    validJson("createShare", 400, HttpMethod.POST, "/api/shares", new JsonObject().put("conversation_id", id)
+        .put("audience", "anyone"));
+    validJson("createShare", 404, HttpMethod.POST, "/api/shares", new JsonObject().put("conversation_id", UNKNOWN));
+    validJson("listShares", 200, HttpMethod.GET, "/api/shares", null);
+    String shared = "/api/s/" + made.getString("token");
+    assertThat(validJson("getShared", 200, HttpMethod.GET, shared, null).getJsonArray("results")).hasSize(1);
+    valid("downloadShared", 200, HttpMethod.GET, shared + "/results/" + result.id() + "?format=json", null);
+    validJson("downloadShared", 400, HttpMethod.GET, shared + "/results/" + result.id() + "?format=xls", null);
+    valid("revokeShare", 204, HttpMethod.DELETE, "/api/shares/" + made.getString("id"), null);
+    validJson("getShared", 404, HttpMethod.GET, shared, null);
+    validJson("revokeShare", 404, HttpMethod.DELETE, "/api/shares/" + UNKNOWN, null);
   }
 
   @Test

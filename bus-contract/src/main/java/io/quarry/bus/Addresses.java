@@ -33,6 +33,9 @@ public final class Addresses {
   public static final String API_TURN_FOLLOW_UPS = "api.turn.follow_ups";
   public static final String API_USAGE_GET = "api.usage.get";
   public static final String API_PING = "api.ping";
+  public static final String API_SHARE_CREATE = "api.share.create";
+  public static final String API_SHARE_LIST = "api.share.list";
+  public static final String API_SHARE_REVOKE = "api.share.revoke";
   /**
    * Not on the bus: where a client of the TCP bridge sends its API token ({@code {token}} → {@code {user_id, email}})
    * before anything else.
@@ -140,6 +143,11 @@ public final class Addresses {
   public static final String STORAGE_TOKEN_FIND = "storage.token.find";
   public static final String STORAGE_TOKEN_REVOKE = "storage.token.revoke";
   public static final String STORAGE_TOKEN_LIST = "storage.token.list";
+  /** Share links ({@link Shares}): made, listed and revoked by their sharer; opened by their token's hash. */
+  public static final String STORAGE_SHARE_CREATE = "storage.share.create";
+  public static final String STORAGE_SHARE_LIST = "storage.share.list";
+  public static final String STORAGE_SHARE_REVOKE = "storage.share.revoke";
+  public static final String STORAGE_SHARE_OPEN = "storage.share.open";
 
   /** {@code {}} → {@code {ready}}, the worker processes (or workers) of the pool that answers; UNAVAILABLE when none is ready. */
   public static final String WORKER_PING = "worker.ping";

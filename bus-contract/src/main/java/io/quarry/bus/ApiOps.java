@@ -116,6 +116,28 @@ public final class ApiOps {
             text(json, Keys.DATASET_ID), optional(json, Keys.COLUMN)));
   }
 
+  /**
+   * A read-only link to the user's conversation as it is now, or with {@code messageId} to that answer and its question
+   * ({@link Shares}). Optional: {@code audience} ({@code users}, the default, or {@code anyone}, within the server's
+   * {@code share.audience}), {@code displayName} (at most {@value Shares#MAX_NAME} characters; "a Quarry user" when
+   * absent), {@code expiresInDays} (1 to {@value Shares#MAX_DAYS}, as text as every field is; never when absent).
+   */
+  public record CreateShare(String userId, String conversationId, String messageId, String audience,
+      String displayName, String expiresInDays) {
+    static final Codec<CreateShare> CODEC = Codec.json(
+        r -> new ConversationRef(r.userId, r.conversationId).toJson().put(Keys.MESSAGE_ID, r.messageId)
+            .put("audience", r.audience).put("display_name", r.displayName).put("expires_in_days", r.expiresInDays),
+        json -> new CreateShare(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID),
+            optional(json, Keys.MESSAGE_ID), optional(json, "audience"), optional(json, "display_name"),
+            optional(json, "expires_in_days")));
+  }
+
+  /** A share link just made: the share, and its token and address ({@code /s/<token>}), this once. */
+  public record ShareMade(Shares.Share share, String token, String url) {
+    static final Codec<ShareMade> CODEC = Codec.json(r -> r.share.toJson().put("token", r.token).put(Keys.URL, r.url),
+        json -> new ShareMade(Shares.Share.fromJson(json), json.getString("token"), json.getString(Keys.URL)));
+  }
+
   private static List<JsonObject> objects(JsonObject json, String key) {
     return json.getJsonArray(key, new JsonArray()).stream().map(JsonObject.class::cast).toList();
   }
@@ -246,12 +268,28 @@ public final class ApiOps {
   public static final Operation<Void, NodeInfo> PING = read(API_PING, Codec.NONE,
       Codec.json(NodeInfo::toJson, NodeInfo::fromJson));
 
+  // Share links
+
+  /**
+   * A read-only link ({@link CreateShare}); its token is in the reply this once, only its hash is kept. BAD_REQUEST (a
+   * field past its limits, an audience past {@code share.audience}), FORBIDDEN (sharing is off), NOT_FOUND (not the
+   * user's conversation or answer), CONFLICT (past {@code storage.maxSharesPerUser} live links). Sent once.
+   */
+  public static final Operation<CreateShare, ShareMade> SHARE_CREATE = Operation.of(API_SHARE_CREATE,
+      CreateShare.CODEC, ShareMade.CODEC, WAIT_MS, Resend.NEVER);
+  /** The user's share links, newest first, revoked and expired ones too; never their tokens. */
+  public static final Operation<UserRef, List<Shares.Share>> SHARE_LIST = read(API_SHARE_LIST, UserRef.CODEC,
+      Codec.items(Shares.Share.CODEC));
+  /** Revokes one of the user's links (the link is a 404 from then on); NOT_FOUND for another user's or an unknown one. */
+  public static final Operation<Shares.ShareRef, Shares.Share> SHARE_REVOKE = read(API_SHARE_REVOKE,
+      Shares.ShareRef.CODEC, Shares.Share.CODEC);
+
   /** Every public operation, for whoever serves, documents or forwards them (a bridge permits these alone). */
   public static final List<Operation<?, ?>> ALL = List.of(USER_LOCAL, USER_FIND, CONVERSATION_CREATE, CONVERSATION_LIST,
       CONVERSATION_GET, CONVERSATION_RENAME, CONVERSATION_DELETE, DATASET_ADD, DATASET_LIST, DATASET_RENAME,
       DATASET_REFRESH, DATASET_REMOVE, DATASET_PROFILE, QUERY_RUN, QUERY_EXPORT, RESULT_GET, TURN_START, TURN_CONTINUE, TURN_STOP,
       TURN_FOLLOW_UPS,
-      USAGE_GET, PING);
+      USAGE_GET, PING, SHARE_CREATE, SHARE_LIST, SHARE_REVOKE);
 
   /** Safe to deliver twice: it reads, or sets what it sets again, or names what it makes. */
   private static <Q, R> Operation<Q, R> read(String address, Codec<Q> request, Codec<R> reply) {

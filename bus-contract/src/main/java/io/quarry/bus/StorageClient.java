@@ -73,6 +73,26 @@ public final class StorageClient {
     return TOKEN_REVOKE.call(bus, new StorageOps.TokenId(id, userId));
   }
 
+  /** A new share link (its token made by the caller, only its hash sent). */
+  public Future<Shares.Share> createShare(Shares.NewShare share) {
+    return SHARE_CREATE.call(bus, share);
+  }
+
+  /** The user's share links, newest first. */
+  public Future<List<Shares.Share>> shares(String userId) {
+    return SHARE_LIST.call(bus, new UserRef(userId));
+  }
+
+  /** Revokes one of the user's share links; NOT_FOUND when they have none of that id. */
+  public Future<Shares.Share> revokeShare(String userId, String id) {
+    return SHARE_REVOKE.call(bus, new Shares.ShareRef(userId, id));
+  }
+
+  /** The live share of a token's hash, and whose it is; NOT_FOUND otherwise. */
+  public Future<Shares.Opened> openShare(String tokenHash) {
+    return SHARE_OPEN.call(bus, new Shares.TokenHash(tokenHash));
+  }
+
   public Future<Void> deleteSession(String tokenHash) {
     return SESSION_DELETE.call(bus, new SessionRef(tokenHash));
   }

@@ -422,6 +422,22 @@ public final class StorageOps {
   /** A user's tokens, oldest first, the revoked ones too (with when); whose as {@link #TOKEN_CREATE} names them. */
   public static final Operation<NewToken, java.util.List<TokenInfo>> TOKEN_LIST = idempotent(STORAGE_TOKEN_LIST,
       NewToken.CODEC, Codec.items(TokenInfo.CODEC));
+  /**
+   * A new share link of the user's ({@link Shares.NewShare}); a second delivery answers the one made. NOT_FOUND "Conversation
+   * not found" / "Message not found" (not an answer of the user's conversation); CONFLICT past
+   * {@code storage.maxSharesPerUser} live links.
+   */
+  public static final Operation<Shares.NewShare, Shares.Share> SHARE_CREATE = idempotent(STORAGE_SHARE_CREATE,
+      Shares.NewShare.CODEC, Shares.Share.CODEC);
+  /** The user's shares, newest first, revoked and expired ones too. */
+  public static final Operation<Scopes.UserRef, java.util.List<Shares.Share>> SHARE_LIST = idempotent(
+      STORAGE_SHARE_LIST, Scopes.UserRef.CODEC, Codec.items(Shares.Share.CODEC));
+  /** Revokes one of the user's shares (again: nothing changes); NOT_FOUND for another user's or an unknown id. */
+  public static final Operation<Shares.ShareRef, Shares.Share> SHARE_REVOKE = idempotent(STORAGE_SHARE_REVOKE,
+      Shares.ShareRef.CODEC, Shares.Share.CODEC);
+  /** A live share by its token's hash, with its user; NOT_FOUND {@link Shares#NOT_FOUND} for unknown, revoked, expired. */
+  public static final Operation<Shares.TokenHash, Shares.Opened> SHARE_OPEN = idempotent(STORAGE_SHARE_OPEN,
+      Shares.TokenHash.CODEC, Shares.Opened.CODEC);
   /** Whether the database answers; sent once: readiness says what is, now. */
   public static final Operation<Void, Void> PING = once(STORAGE_PING, Codec.NONE, Codec.NONE);
 

@@ -60,6 +60,8 @@ class BusSchemasTest {
       new JsonArray().add(new JsonObject().put("tool", "execute_sql")), new JsonArray().add("SELECT 1 AS n"),
       new JsonArray().add("r"), new JsonArray().add(new JsonObject().put("chart_type", "bar")), 10, 2,
       ChatMessage.COMPLETE, "The answer was cut off at the model's output limit.", AT, NUMBERS);
+  static final Shares.Share SHARE = new Shares.Share("s", Shares.MESSAGE, ID, "m", Shares.ANYONE, "Ada", "Sales", AT,
+      AT, AT, AT);
   static final ResultRun RUN = new ResultRun("r", ID, ResultRun.EDITED, "m", AT);
   static final ChartData CHART = new ChartData(new JsonObject().put("chart_type", "bar").put("x", "n"), COLUMNS,
       new JsonArray().add(new JsonArray().add(1)), "every row");
@@ -94,6 +96,9 @@ class BusSchemasTest {
     REPLIES.put(ApiOps.TURN_STOP, new Stopped(true));
     REPLIES.put(ApiOps.USAGE_GET, new Budget(10, 100, 90, 10.0, 0, true));
     REPLIES.put(ApiOps.PING, new NodeInfo("n1", "1.0", List.of("web")));
+    REPLIES.put(ApiOps.SHARE_CREATE, new ApiOps.ShareMade(SHARE, "qs_token", "/s/qs_token"));
+    REPLIES.put(ApiOps.SHARE_LIST, List.of(SHARE));
+    REPLIES.put(ApiOps.SHARE_REVOKE, SHARE);
   }
 
   /** An event of each type with every field it has filled in, as ChatEvents (or the WebSocket, for ping) writes it. */

@@ -15,12 +15,15 @@ class TokenScopeTest {
     List<String> reads = ApiOps.ALL.stream().map(Operation::address)
         .filter(a -> TokenScope.neededFor(a) == TokenScope.READ).toList();
     assertThat(reads).containsExactlyInAnyOrder("api.user.local", "api.user.find", "api.conversation.list",
-        "api.conversation.get", "api.dataset.list", "api.dataset.profile", "api.result.get", "api.usage.get", "api.ping");
+        "api.conversation.get", "api.dataset.list", "api.dataset.profile", "api.result.get", "api.usage.get", "api.ping",
+        "api.share.list");
     assertThat(ApiOps.ALL.stream().map(Operation::address).filter(a -> TokenScope.neededFor(a) == TokenScope.CHAT))
         .containsExactlyInAnyOrder("api.turn.start", "api.turn.continue", "api.turn.stop",
             "api.turn.follow_ups");
     assertThat(TokenScope.neededFor("api.query.run")).isEqualTo(TokenScope.QUERY);
     assertThat(TokenScope.neededFor("api.dataset.add")).isEqualTo(TokenScope.QUERY);
+    assertThat(TokenScope.neededFor("api.share.create")).isEqualTo(TokenScope.QUERY);
+    assertThat(TokenScope.neededFor("api.share.revoke")).isEqualTo(TokenScope.QUERY);
   }
 
   @Test

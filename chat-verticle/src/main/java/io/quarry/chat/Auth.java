@@ -52,6 +52,11 @@ final class Auth {
     });
   }
 
+  /** The request's user, as {@link #handle} finds it, failing when it has none (a share link's own check). */
+  Future<User> signedIn(RoutingContext ctx) {
+    return userOf(ctx);
+  }
+
   private Future<User> userOf(RoutingContext ctx) {
     String bearer = bearer(ctx);
     if (bearer != null) {

@@ -37,12 +37,13 @@ final class BusApi {
   private final AtomicBoolean draining;
   private final WriteLimit writes;
   private final NodeInfo node;
+  private final Sharing sharing;
 
   /** {@code writes}: the users' budgets of changes, shared with the browser's API; {@code node}: what a ping says. */
   private final FollowUpQuestions followUps;
 
   BusApi(Bus bus, StorageClient storage, DatasetClient datasets, LlmClient llm, String authMode,
-      ChatSettings.Exports exports, AtomicBoolean draining, WriteLimit writes, NodeInfo node,
+      ChatSettings.Exports exports, AtomicBoolean draining, WriteLimit writes, NodeInfo node, Sharing sharing,
       FollowUpQuestions followUps) {
     this.followUps = followUps;
     this.bus = bus;
@@ -54,6 +55,7 @@ final class BusApi {
     this.draining = draining;
     this.writes = writes;
     this.node = node;
+    this.sharing = sharing;
   }
 
   /** Changes draw on the user's budget of changes, as the browser's do; reads and SQL do not. */
@@ -91,6 +93,9 @@ final class BusApi {
     bus.serve(ApiOps.TURN_STOP, r -> writes.change(r.userId(), () -> llm.stop(r.userId(), r.conversationId())));
     bus.serve(ApiOps.USAGE_GET, r -> llm.usage(r.userId()));
     bus.serve(ApiOps.PING, none -> Future.succeededFuture(node));
+    bus.serve(ApiOps.SHARE_CREATE, r -> writes.change(r.userId(), () -> sharing.create(r)));
+    bus.serve(ApiOps.SHARE_LIST, r -> sharing.list(r.userId()));
+    bus.serve(ApiOps.SHARE_REVOKE, r -> writes.change(r.userId(), () -> sharing.revoke(r.userId(), r.id())));
   }
 
   private Future<User> localUser() {

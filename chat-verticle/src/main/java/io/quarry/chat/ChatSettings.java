@@ -12,12 +12,13 @@ import io.vertx.core.json.JsonObject;
  * @param publicOrigins the names the server answers to besides loopback
  * @param node this node, for health
  * @param idleTimeoutMs how long a quiet connection stays open: at least as configured, and longer than any query
+ * @param shareAudience the ceiling of share links' audience ({@code share.audience}): anyone, users or off
  */
 public record ChatSettings(String host, int port, String authMode, String publicOrigins, NodeInfo node, int maxBodyBytes,
     String samplesBaseUrl, long pingIntervalMs, int maxConnections, long headerTimeoutMs, long idleTimeoutMs,
     int writesPerMinute, int writeBurst, TokenPaceSettings tokenPace, int passwordHashThreads, int passwordHashQueue,
     SignIn signIn, QueryTimeouts timeouts, Exports exports, BridgeSettings bridge, McpSettings mcp,
-    UploadSettings uploads, FollowUpSource followUps) {
+    UploadSettings uploads, String shareAudience, FollowUpSource followUps) {
 
   /**
    * Who writes the next questions offered after an answer: the page, from the schema and the result ({@code schema},
@@ -115,13 +116,14 @@ public record ChatSettings(String host, int port, String authMode, String public
   }
 
   /**
-   * From a node's whole configuration: the web role also reads its {@code export} and {@code mcp} sections, and the
-   * upload limits of {@code dataset}.
+   * From a node's whole configuration: the web role also reads its {@code export}, {@code mcp} and {@code share}
+   * sections, and the upload limits of {@code dataset}.
    */
   public static ChatSettings of(JsonObject nodeConfig, NodeInfo node) {
     return from(node.roleConfig(nodeConfig, "chat").put("export", nodeConfig.getJsonObject("export").copy())
         .put("mcp", nodeConfig.getJsonObject("mcp").copy())
-        .put("dataset", nodeConfig.getJsonObject("dataset").copy()));
+        .put("dataset", nodeConfig.getJsonObject("dataset").copy())
+        .put("share", nodeConfig.getJsonObject("share").copy()));
   }
 
   static ChatSettings from(JsonObject config) {
@@ -144,6 +146,7 @@ public record ChatSettings(String host, int port, String authMode, String public
             c.getInteger("bridgeMaxConnectionsPerUser"), c.getInteger("bridgeMaxWaiting"),
             c.getLong("bridgeMaxFrameMemory"), c.getLong("bridgeMaxFrameMemoryPerUser"), c.getLong("bridgeFrameTimeoutMs"),
             c.getString("bridgeCertFile"), c.getString("bridgeKeyFile")), mcp(config), uploads(c, config),
+        Defaults.section("share", config == null ? null : config.getJsonObject("share")).getString("audience"),
         FollowUpSource.of(c.getString("followUps")));
   }
 }

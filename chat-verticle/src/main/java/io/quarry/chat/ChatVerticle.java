@@ -5,6 +5,7 @@ import io.quarry.bus.DatasetClient;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.LlmOps;
 import io.quarry.bus.NodeOps;
+import io.quarry.bus.Shares;
 import io.quarry.bus.StorageClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -85,6 +86,10 @@ public class ChatVerticle extends VerticleBase {
     if (!Auth.LOCAL.equals(mode) && !Auth.PASSWORD.equals(mode)) {
       return Future.failedFuture(new IllegalArgumentException("auth.mode must be 'local' or 'password', got '" + mode + "'"));
     }
+    if (!List.of(Shares.ANYONE, Shares.USERS, Shares.OFF).contains(settings.shareAudience())) {
+      return Future.failedFuture(new IllegalArgumentException("share.audience must be 'anyone', 'users' or 'off', got '"
+          + settings.shareAudience() + "'"));
+    }
     if (Auth.LOCAL.equals(mode) && !loopback(host)) {
       return Future.failedFuture(new IllegalArgumentException("auth.mode=local serves one person on one machine and"
           + " listens on loopback only: set QUARRY_HTTP_HOST=127.0.0.1, or QUARRY_AUTH_MODE=password to serve " + host));
@@ -153,7 +158,7 @@ public class ChatVerticle extends VerticleBase {
       return Future.succeededFuture();
     });
     HealthApi health = new HealthApi(new Bus(vertx), settings.node(), mode, llm, storage, draining,
-        settings.followUps());
+        settings.followUps(), settings.shareAudience());
     requestChecks(router);
     OpenApiDoc.mount(router, contract);
     router.get("/api/health").handler(health::health);
@@ -162,7 +167,10 @@ public class ChatVerticle extends VerticleBase {
     Routes.allowOnly(router, "/api/health/live", HttpMethod.GET);
     router.get("/api/health/ready").handler(health::ready);
     Routes.allowOnly(router, "/api/health/ready", HttpMethod.GET);
-    Auth auth = accounts(router, storage, mode, common);
+    Auth auth = new Auth(storage, mode);
+    // Before sign-in: a link for anyone opens without a session, and one for users asks for it itself.
+    new SharedView(storage, auth::signedIn, settings.shareAudience()).mountApi(router);
+    accounts(router, storage, mode, common, auth);
     socket = new EventSocket(vertx, storage, settings.pingIntervalMs());
     // Paused so the upgrade can still happen after authentication, which may wait for storage.
     router.get("/ws").handler(ctx -> {
@@ -183,14 +191,17 @@ public class ChatVerticle extends VerticleBase {
     FollowUpQuestions followUps = new FollowUpQuestions(llm, settings.followUps());
     new MessageApi(llm, draining, followUps).mount(router);
     new TokenApi(storage).mount(router);
+    Sharing sharing = new Sharing(storage, settings.shareAudience());
+    new ShareApi(sharing).mount(router);
     // The same operations for applications on the event bus.
     new BusApi(new Bus(vertx), storage, datasets, llm, mode, settings.exports(), draining, writes,
-        settings.node(), followUps).serve();
+        settings.node(), sharing, followUps).serve();
     mcp(router, storage);
     router.get("/api/samples").handler(new SampleApi(this::samplesBaseUrl)::list);
     router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id()).map(LlmOps.Budget::toJson)));
     router.route("/api/*").failureHandler(HttpErrors::routerError);
     ConversationPages.mount(router);
+    SharedView.mountPage(router);
     router.route("/webjars/*").handler(StaticHandler.create(StaticAssets.WEBJARS).setMaxAgeSeconds(86_400));
     router.route().handler(StaticHandler.create("webroot").setCachingEnabled(false));
     for (int status : new int[] {400, 404, 405, 413, 500}) {
@@ -241,11 +252,10 @@ public class ChatVerticle extends VerticleBase {
   }
 
   /** Sign-up, sign-in and sign-out, throttled; past them every API route needs a user, whose changes are paced. */
-  private Auth accounts(Router router, StorageClient storage, String mode, CommonPasswords common) {
+  private void accounts(Router router, StorageClient storage, String mode, CommonPasswords common, Auth auth) {
     Throttle throttle = new Throttle(clock, settings.signIn().forgetMs(), 100_000);
     SignInGuard guard = new SignInGuard(throttle, Devices.withRandomKey(), settings.signIn());
     new AuthApi(storage, mode, guard, passwords, common).mount(router);
-    Auth auth = new Auth(storage, mode);
     router.route("/api/*").handler(auth::handle);
     router.route("/api/*").handler(tokenPace::handle);
     router.route("/api/*").handler(Auth::scoped);
@@ -259,7 +269,6 @@ public class ChatVerticle extends VerticleBase {
         bodies.handle(ctx);
       }
     });
-    return auth;
   }
 
   @Override

@@ -38,10 +38,13 @@ final class HealthApi {
   private final AtomicBoolean draining;
   /** Who writes the next questions after an answer, which the page asks the model for only when it is the model. */
   private final ChatSettings.FollowUpSource followUps;
+  /** {@code share.audience}, which the page's share dialog offers within. */
+  private final String shareAudience;
 
   HealthApi(Bus bus, NodeInfo node, String authMode, LlmClient llm, StorageClient storage, AtomicBoolean draining,
-      ChatSettings.FollowUpSource followUps) {
+      ChatSettings.FollowUpSource followUps, String shareAudience) {
     this.followUps = followUps;
+    this.shareAudience = shareAudience;
     this.bus = bus;
     this.node = node;
     this.authMode = authMode;
@@ -126,7 +129,8 @@ final class HealthApi {
 
   /** The user, and whether chat can run here (the UI says plainly when it cannot). */
   void me(RoutingContext ctx) {
-    JsonObject me = Auth.user(ctx).toJson().put("auth_mode", authMode).put("follow_ups", followUps.label());
+    JsonObject me = Auth.user(ctx).toJson().put("auth_mode", authMode).put("follow_ups", followUps.label())
+        .put("share_audience", shareAudience);
     llm.status()
         .otherwise(LlmStatus.NO_SERVICE)
         .onSuccess(status -> Replies.json(ctx, 200, me.put("chat_available", status.available())

@@ -14,7 +14,7 @@ import java.nio.file.Path;
  * @param sessionPurgeMs how often expired sessions are deleted
  */
 public record StorageSettings(Dialect dialect, Path database, Postgres postgres, int poolSize, long sessionPurgeMs, long singletonWaitMs,
-    int maxConversationsPerUser, int maxMessagesPerConversation, long maxResultBytesPerUser) {
+    int maxConversationsPerUser, int maxMessagesPerConversation, long maxResultBytesPerUser, int maxSharesPerUser) {
 
   /**
    * Where PostgreSQL is; its password comes from the environment only ({@code QUARRY_DATABASE_PASSWORD}), never
@@ -52,6 +52,6 @@ public record StorageSettings(Dialect dialect, Path database, Postgres postgres,
         Path.of(c.getString("dataDir")).toAbsolutePath().resolve(StorageVerticle.DATABASE_FILE), Postgres.from(c),
         c.getInteger("poolSize"), c.getLong("sessionPurgeMs"), c.getLong("singletonWaitMs"),
         c.getInteger("maxConversationsPerUser"), c.getInteger("maxMessagesPerConversation"),
-        c.getLong("maxResultBytesPerUser"));
+        c.getLong("maxResultBytesPerUser"), c.getInteger("maxSharesPerUser"));
   }
 }

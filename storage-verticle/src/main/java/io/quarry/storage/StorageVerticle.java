@@ -139,6 +139,7 @@ public class StorageVerticle extends VerticleBase {
     RunStore runs = new RunStore(db, results);
     UsageStore usage = new UsageStore(db);
     ApiTokens tokens = new ApiTokens(db, users);
+    ShareStore shares = new ShareStore(db, settings.maxSharesPerUser());
     List<MessageConsumer<Object>> consumers = List.of(
         bus.serve(USER_LOCAL, users::local),
         bus.serve(USER_CREATE, users::create),
@@ -175,6 +176,10 @@ public class StorageVerticle extends VerticleBase {
         bus.serve(TOKEN_FIND, tokens::find),
         bus.serve(TOKEN_REVOKE, tokens::revoke),
         bus.serve(TOKEN_LIST, tokens::list),
+        bus.serve(SHARE_CREATE, shares::create),
+        bus.serve(SHARE_LIST, shares::list),
+        bus.serve(SHARE_REVOKE, shares::revoke),
+        bus.serve(SHARE_OPEN, shares::open),
         bus.serve(PING, none -> db.run("SELECT 1").mapEmpty()));
     return Future.all(consumers.stream().map(MessageConsumer::completion).toList());
   }

@@ -1,0 +1,55 @@
+package io.quarry.chat;
+
+import io.quarry.bus.QueryResult;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+
+/**
+ * A shared result's stored rows as a file: CSV with a header (RFC 4180 quoting) or JSON, an array of row objects. Only
+ * what is stored (at most {@link QueryResult#MAX_ROWS} rows), so a viewer's download runs no query.
+ */
+final class SharedFiles {
+
+  private SharedFiles() {
+  }
+
+  static String csv(QueryResult result) {
+    List<String> names = result.columnNames();
+    StringBuilder out = new StringBuilder();
+    line(out, names.stream().map(n -> (Object) n).toList());
+    for (Object row : result.rowValues()) {
+      line(out, ((JsonArray) row).getList());
+    }
+    return out.toString();
+  }
+
+  private static void line(StringBuilder out, List<?> cells) {
+    for (int i = 0; i < cells.size(); i++) {
+      out.append(i == 0 ? "" : ",").append(cell(cells.get(i)));
+    }
+    out.append("\r\n");
+  }
+
+  private static String cell(Object value) {
+    if (value == null) {
+      return "";
+    }
+    String text = value instanceof JsonObject || value instanceof JsonArray ? value.toString() : String.valueOf(value);
+    return text.matches("(?s).*[\",\r\n].*") ? "\"" + text.replace("\"", "\"\"") + "\"" : text;
+  }
+
+  static String json(QueryResult result) {
+    List<String> names = result.columnNames();
+    JsonArray rows = new JsonArray();
+    for (Object row : result.rowValues()) {
+      JsonArray cells = (JsonArray) row;
+      JsonObject object = new JsonObject();
+      for (int i = 0; i < names.size(); i++) {
+        object.put(names.get(i), cells.getValue(i));
+      }
+      rows.add(object);
+    }
+    return rows.encode();
+  }
+}
