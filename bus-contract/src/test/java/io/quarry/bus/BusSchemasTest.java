@@ -94,6 +94,7 @@ class BusSchemasTest {
     REPLIES.put(ApiOps.TURN_START, new TurnStarted("m", "q"));
     REPLIES.put(ApiOps.TURN_CONTINUE, new TurnContinued("m"));
     REPLIES.put(ApiOps.TURN_STOP, new Stopped(true));
+    REPLIES.put(ApiOps.TURN_FOLLOW_UPS, new LlmOps.FollowUps(List.of("Which region grew fastest?")));
     REPLIES.put(ApiOps.USAGE_GET, new Budget(10, 100, 90, 10.0, 0, true));
     REPLIES.put(ApiOps.PING, new NodeInfo("n1", "1.0", List.of("web")));
     REPLIES.put(ApiOps.SHARE_CREATE, new ApiOps.ShareMade(SHARE, "qs_token", "/s/qs_token"));
