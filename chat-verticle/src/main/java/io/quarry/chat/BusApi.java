@@ -4,6 +4,7 @@ import io.quarry.bus.ApiOps;
 import io.quarry.bus.ApiOps.CreateConversation;
 import io.quarry.bus.ApiOps.ExportQuery;
 import io.quarry.bus.ApiOps.Query;
+import io.quarry.bus.BoardOps;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Credentials;
@@ -37,10 +38,11 @@ final class BusApi {
   private final AtomicBoolean draining;
   private final WriteLimit writes;
   private final NodeInfo node;
+  private final Boards boards;
 
   /** {@code writes}: the users' budgets of changes, shared with the browser's API; {@code node}: what a ping says. */
   BusApi(Bus bus, StorageClient storage, DatasetClient datasets, LlmClient llm, String authMode,
-      ChatSettings.Exports exports, AtomicBoolean draining, WriteLimit writes, NodeInfo node) {
+      ChatSettings.Exports exports, AtomicBoolean draining, WriteLimit writes, NodeInfo node, Boards boards) {
     this.bus = bus;
     this.storage = storage;
     this.datasets = datasets;
@@ -50,6 +52,7 @@ final class BusApi {
     this.draining = draining;
     this.writes = writes;
     this.node = node;
+    this.boards = boards;
   }
 
   /** Changes draw on the user's budget of changes, as the browser's do; reads and SQL do not. */
@@ -85,6 +88,26 @@ final class BusApi {
     bus.serve(ApiOps.TURN_STOP, r -> writes.change(r.userId(), () -> llm.stop(r.userId(), r.conversationId())));
     bus.serve(ApiOps.USAGE_GET, r -> llm.usage(r.userId()));
     bus.serve(ApiOps.PING, none -> Future.succeededFuture(node));
+    serveBoards();
+  }
+
+  /** As {@code /api/boards}: changes draw on the budget of changes; reads, the staleness check and re-runs do not. */
+  private void serveBoards() {
+    bus.serve(BoardOps.CREATE, r -> writes.change(r.userId(), () -> storage.user(r.userId())
+        .compose(user -> boards.create(user.id(), r.id() == null ? null : uuid(r.id()), r.title()))));
+    bus.serve(BoardOps.LIST, r -> boards.list(r.userId()));
+    bus.serve(BoardOps.GET, r -> boards.read(r.userId(), r.boardId()));
+    bus.serve(BoardOps.RENAME, r -> writes.change(r.userId(), () -> boards.rename(r.userId(), r.boardId(),
+        r.title())));
+    bus.serve(BoardOps.DELETE, r -> writes.change(r.userId(), () -> boards.delete(r.userId(), r.boardId())));
+    bus.serve(BoardOps.PIN, r -> writes.change(r.userId(), () -> boards.pin(r)));
+    bus.serve(BoardOps.UNPIN, r -> writes.change(r.userId(), () -> boards.unpin(r.userId(), r.boardId(),
+        r.tileId())));
+    bus.serve(BoardOps.REORDER, r -> writes.change(r.userId(), () -> boards.reorder(r.userId(), r.boardId(),
+        r.tileIds())));
+    bus.serve(BoardOps.RUN, r -> boards.run(r.userId(), r.boardId(), r.tileId()));
+    bus.serve(BoardOps.RUN_ALL, r -> boards.runAll(r.userId(), r.boardId()));
+    bus.serve(BoardOps.STALE, r -> boards.stale(r.userId(), r.boardId()));
   }
 
   private Future<User> localUser() {
