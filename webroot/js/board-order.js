@@ -9,11 +9,13 @@
 export function reorderable(list, persist, announce) {
   let dragged = null;
   const tiles = () => [...list.children];
+  /** Said once kept, so that what a screen reader hears is what a reload shows. */
   const moved = async (li) => {
     const all = tiles();
-    announce(`Moved ${li.dataset.title} to position ${all.indexOf(li) + 1} of ${all.length}`);
+    const said = `Moved ${li.dataset.title} to position ${all.indexOf(li) + 1} of ${all.length}`;
     try {
       await persist(all.map((t) => t.dataset.tileId));
+      announce(said);
     } catch (e) {
       announce(`The new order was not kept: ${e.message}`);
     }

@@ -70,6 +70,7 @@ async function staleness(id) {
   } catch {
     // Whether files changed is a courtesy: the tiles stand as they are.
   }
+  $('tiles').dataset.checked = 'true';
 }
 
 function replace(tile, actions) {
