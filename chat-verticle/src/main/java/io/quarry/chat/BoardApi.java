@@ -6,8 +6,6 @@ import io.quarry.bus.BoardOps.BoardRead;
 import io.quarry.bus.BoardOps.PinTile;
 import io.quarry.bus.BoardOps.Staleness;
 import io.quarry.bus.BoardOps.TileRun;
-import io.quarry.bus.QuarryException;
-import io.quarry.bus.Tile;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -83,14 +81,9 @@ final class BoardApi {
   /** {@code {result_id, kind, chart?, title?}} → 201 the tile: its rows are copied by the server, never sent. */
   private void pin(RoutingContext ctx) {
     JsonObject body = Bodies.object(ctx);
-    String resultId = Bodies.requiredString(body, "result_id", DatasetApi.MAX_ID);
-    String kind = Bodies.requiredString(body, "kind", 16);
-    Object chart = body.getValue("chart");
-    if (chart != null && !(chart instanceof JsonObject)) {
-      throw QuarryException.badRequest("Field 'chart' must be an object");
-    }
-    String title = Bodies.optionalString(body, "title", BoardOps.MAX_TITLE);
-    PinTile pin = new PinTile(userId(ctx), ctx.pathParam("bid"), null, resultId, kind, (JsonObject) chart, title);
+    PinTile pin = new PinTile(userId(ctx), ctx.pathParam("bid"), null,
+        Bodies.requiredString(body, "result_id", DatasetApi.MAX_ID), Bodies.requiredString(body, "kind", 16),
+        Bodies.optionalObject(body, "chart"), Bodies.optionalString(body, "title", BoardOps.MAX_TITLE));
     boards.pin(pin)
         .onSuccess(tile -> Replies.json(ctx, 201, tile.toJson()))
         .onFailure(e -> HttpErrors.respondQuery(ctx, e));
@@ -98,12 +91,8 @@ final class BoardApi {
 
   /** {@code {tile_ids: [...]}}: every tile of the board, once, in its new order → the board. */
   private void reorder(RoutingContext ctx) {
-    Object ids = Bodies.object(ctx).getValue("tile_ids");
-    if (!(ids instanceof JsonArray array) || array.size() > BoardOps.MAX_TILES
-        || !array.stream().allMatch(String.class::isInstance)) {
-      throw QuarryException.badRequest("Field 'tile_ids' must be an array of tile ids");
-    }
-    List<String> order = array.stream().map(String.class::cast).toList();
+    List<String> order = Bodies.strings(Bodies.object(ctx), "tile_ids", BoardOps.MAX_TILES, DatasetApi.MAX_ID,
+        "Field 'tile_ids' must be an array of tile ids");
     Replies.send(ctx, 200, boards.reorder(userId(ctx), ctx.pathParam("bid"), order).map(BoardRead::toJson));
   }
 

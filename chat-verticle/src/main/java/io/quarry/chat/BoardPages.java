@@ -21,7 +21,8 @@ final class BoardPages {
   static void mount(Router router) {
     router.getWithRegex(PATH).handler(ctx -> page(ctx, 200));
     router.getWithRegex(MALFORMED).handler(ctx -> page(ctx, 404));
-    router.get("/boards").handler(ctx -> page(ctx, 200));
+    // A regex route, as the pages are: the API document lists the API, not the pages.
+    router.getWithRegex("/boards").handler(ctx -> page(ctx, 200));
   }
 
   private static void page(RoutingContext ctx, int status) {

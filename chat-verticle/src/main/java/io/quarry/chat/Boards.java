@@ -105,6 +105,9 @@ final class Boards {
   }
 
   Future<BoardRead> reorder(String userId, String boardId, List<String> tileIds) {
+    if (tileIds.size() > BoardOps.MAX_TILES) {
+      throw QuarryException.badRequest("Field 'tile_ids' must name every tile of the board once");
+    }
     return BoardOps.STORE_REORDER.call(bus, new ReorderTiles(userId, boardId, tileIds));
   }
 
@@ -121,7 +124,7 @@ final class Boards {
     return runnable(userId, tile)
         .compose(v -> datasets.query(userId, tile.conversationId(), tile.sql()))
         .compose(result -> chart(userId, tile.kind(), result.id(), tile.chart() == null ? null
-                : tile.chart().getJsonObject("spec"))
+                : ChartData.fromJson(tile.chart()).spec())
             .compose(chart -> BoardOps.STORE_FILL.call(bus, new FillTile(userId, tile.boardId(), tile.id(),
                 result.id(), chart))));
   }

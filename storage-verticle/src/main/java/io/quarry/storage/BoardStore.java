@@ -19,6 +19,7 @@ import io.quarry.bus.Scopes.UserRef;
 import io.quarry.bus.Tile;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
@@ -35,10 +36,14 @@ final class BoardStore {
       + " (SELECT count(*) FROM tiles t WHERE t.board_id = b.id) AS tiles";
   private static final String TILE = "id, board_id, position, title, kind, chart_json, sql, conversation_id, sources,"
       + " columns_json, rows_json, total_rows, truncated, ran_at";
-  /** A stored result of the user's, as a tile copies it. */
-  private static final String RESULT = "SELECT r.sql, r.conversation_id, r.sources, r.columns_json, r.rows_json,"
-      + " r.total_rows, r.truncated, r.created_at FROM query_results r JOIN conversations c ON c.id = r.conversation_id"
+  /** Where a tile copies a stored result of the user's from. */
+  private static final String RESULT = " FROM query_results r JOIN conversations c ON c.id = r.conversation_id"
       + " WHERE r.id = ? AND c.user_id = ?";
+  /** A tile's copy of a result, in the order {@link #COPY} reads them from one. */
+  private static final String COPIED = "sql, conversation_id, sources, columns_json, rows_json, total_rows, truncated,"
+      + " ran_at";
+  private static final String COPY = "r.sql, r.conversation_id, r.sources, r.columns_json, r.rows_json, r.total_rows,"
+      + " r.truncated, r.created_at";
 
   private final Db db;
 
@@ -98,24 +103,21 @@ final class BoardStore {
                 + " board_id = ?", request.boardId())
             .compose(count -> count.getLong(0) >= BoardOps.MAX_TILES
                 ? Future.failedFuture(QuarryException.conflict(BoardOps.TOO_MANY_TILES))
-                : db.one(conn, "Result not found", RESULT, request.resultId(), userId))
-            .compose(result -> db.one(conn, "", "SELECT coalesce(max(position) + 1, 0) FROM tiles WHERE board_id = ?",
-                    request.boardId())
-                .compose(next -> insert(conn, tileId, request, next.getLong(0), result))))
+                : db.one(conn, "Result not found", "SELECT r.sql" + RESULT, request.resultId(), userId))
+            .compose(result -> insert(conn, tileId, request, result.getString(0))))
         .compose(v -> tile(conn, tileId, request.boardId(), userId)));
   }
 
-  private Future<Void> insert(SqlClient conn, String tileId, PinTile request, long position, Row result) {
+  /** The copy is made by the database, from the stored result: its rows never pass through here. */
+  private Future<Void> insert(SqlClient conn, String tileId, PinTile request, String sql) {
     String now = Timestamps.now();
-    String title = request.title() == null || request.title().isBlank() ? firstLine(result.getString("sql"))
-        : request.title().strip();
-    return db.run(conn, "INSERT INTO tiles (id, board_id, user_id, position, title, kind, chart_json, sql,"
-            + " conversation_id, sources, columns_json, rows_json, total_rows, truncated, ran_at, created_at)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", tileId, request.boardId(), request.userId(),
-            position, title, request.kind(), text(request.chart()), result.getString("sql"),
-            result.getString("conversation_id"), result.getString("sources"), result.getString("columns_json"),
-            result.getString("rows_json"), result.getLong("total_rows"), result.getLong("truncated"),
-            result.getString("created_at"), now)
+    String title = request.title() == null || request.title().isBlank() ? firstLine(sql) : request.title().strip();
+    // Typed, as PostgreSQL cannot infer a SELECT list's parameter types from the columns they fill.
+    return db.run(conn, "INSERT INTO tiles (id, board_id, user_id, position, title, kind, chart_json, created_at, "
+            + COPIED + ") SELECT CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), (SELECT coalesce(max(position) + 1, 0)"
+            + " FROM tiles WHERE board_id = ?), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), "
+            + COPY + RESULT, tileId, request.boardId(), request.userId(), request.boardId(), title, request.kind(),
+            text(request.chart()), now, request.resultId(), request.userId())
         .compose(v -> touch(conn, request.boardId(), now));
   }
 
@@ -126,20 +128,19 @@ final class BoardStore {
     return line.length() > BoardOps.MAX_TITLE ? line.substring(0, BoardOps.MAX_TITLE - 1) + "…" : line;
   }
 
-  /** The tile's copy replaced by a stored result of the same conversation (its re-run's). */
+  /** The tile's copy replaced by a stored result of the same conversation (its re-run's), by the database. */
   Future<Tile> fill(FillTile request) {
     String userId = request.userId();
+    String tileId = request.tileId();
     return db.tx(conn -> db.one(conn, TILE_NOT_FOUND, "SELECT conversation_id FROM tiles WHERE id = ? AND board_id = ?"
-            + " AND user_id = ? FOR UPDATE", request.tileId(), request.boardId(), userId)
-        .compose(tile -> db.one(conn, "Result not found", RESULT + " AND r.conversation_id = ?", request.resultId(),
-            userId, tile.getString(0) == null ? "" : tile.getString(0)))
-        .compose(result -> db.run(conn, "UPDATE tiles SET sql = ?, sources = ?, columns_json = ?, rows_json = ?,"
-                + " total_rows = ?, truncated = ?, ran_at = ?, chart_json = ? WHERE id = ?", result.getString("sql"),
-            result.getString("sources"), result.getString("columns_json"), result.getString("rows_json"),
-            result.getLong("total_rows"), result.getLong("truncated"), result.getString("created_at"),
-            text(request.chart()), request.tileId()))
+            + " AND user_id = ? FOR UPDATE", tileId, request.boardId(), userId)
+        .compose(tile -> db.one(conn, "Result not found", "SELECT r.id" + RESULT + " AND r.conversation_id = ?",
+            request.resultId(), userId, tile.getString(0) == null ? "" : tile.getString(0)))
+        .compose(result -> db.run(conn, "UPDATE tiles SET (" + COPIED + ") = (SELECT " + COPY
+            + " FROM query_results r WHERE r.id = ?), chart_json = ? WHERE id = ?", request.resultId(),
+            text(request.chart()), tileId))
         .compose(v -> touch(conn, request.boardId(), Timestamps.now()))
-        .compose(v -> tile(conn, request.tileId(), request.boardId(), userId)));
+        .compose(v -> tile(conn, tileId, request.boardId(), userId)));
   }
 
   Future<Void> remove(TileRef ref) {
@@ -195,18 +196,22 @@ final class BoardStore {
         tileId, boardId, userId).map(BoardStore::tile);
   }
 
+  /** A row of {@link #BOARD}, by position. */
   private static Board board(Row row) {
-    return new Board(row.getString("id"), row.getString("title"), row.getLong("tiles").intValue(),
-        row.getString("created_at"), row.getString("updated_at"));
+    return new Board(row.getString(0), row.getString(1), row.getLong(4).intValue(), row.getString(2),
+        row.getString(3));
   }
 
+  /** A row of {@link #TILE}, by position. */
   private static Tile tile(Row row) {
-    String chart = row.getString("chart_json");
-    return new Tile(row.getString("id"), row.getString("board_id"), row.getLong("position").intValue(),
-        row.getString("title"), row.getString("kind"), chart == null ? null : new JsonObject(chart),
-        row.getString("sql"), row.getString("conversation_id"), Db.array(row, "sources"),
-        Db.array(row, "columns_json"), RowsJson.text(row.getString("rows_json")), row.getLong("total_rows"),
-        row.getLong("truncated") != 0, row.getString("ran_at"));
+    String chart = row.getString(5);
+    String sources = row.getString(8);
+    String columns = row.getString(9);
+    return new Tile(row.getString(0), row.getString(1), row.getLong(2).intValue(), row.getString(3), row.getString(4),
+        chart == null ? null : new JsonObject(chart), row.getString(6), row.getString(7),
+        sources == null ? new JsonArray() : new JsonArray(sources), columns == null ? new JsonArray()
+            : new JsonArray(columns), RowsJson.text(row.getString(10)), row.getLong(11), row.getLong(12) != 0,
+        row.getString(13));
   }
 
   private static String text(JsonObject json) {
