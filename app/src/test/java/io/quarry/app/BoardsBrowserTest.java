@@ -64,6 +64,7 @@ class BoardsBrowserTest extends BrowserTestBase {
       if (i == 0) {
         assertThat(dialog.getByLabel("Board", new Locator.GetByLabelOptions().setExact(true))).hasValue("");
         dialog.getByLabel("New board title").fill("People");
+        Axe.assertNoGraveViolation(page, "the pin dialog");
       }
       dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Pin")).click();
       assertThat(dialog.getByRole(AriaRole.STATUS)).hasText("Pinned to People. Open board");
@@ -89,6 +90,7 @@ class BoardsBrowserTest extends BrowserTestBase {
     page.reload();
     checked();
     assertThat(page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("stale — re-run?"))).hasCount(3);
+    Axe.assertNoGraveViolation(page, "a board of three stale tiles");
     assertThat(firstCells()).hasText(new String[] {"100", "100", "50"});
 
     tiles().first().getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("stale — re-run?")).click();
@@ -144,6 +146,9 @@ class BoardsBrowserTest extends BrowserTestBase {
     assertThat(headings()).hasText(new String[] {"C", "B", "A"});
     page.reload();
     assertThat(headings()).hasText(new String[] {"C", "B", "A"});
+    page.navigate(url() + "boards");
+    assertThat(page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("ABC"))).isVisible();
+    Axe.assertNoGraveViolation(page, "the list of boards");
   }
 
   @Test
