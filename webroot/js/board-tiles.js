@@ -76,5 +76,7 @@ export function tileElement(tile, actions) {
     badge.append(button);
   };
   li.say = (text) => { note.textContent = text || ''; };
+  // As its conversation's datasets record their files now; opening the board then asks their servers.
+  li.markStale(Boolean(tile.stale));
   return li;
 }

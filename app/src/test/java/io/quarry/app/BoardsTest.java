@@ -82,8 +82,9 @@ class BoardsTest extends ChatTestBase {
     JsonObject result = query("SELECT name, age FROM table1 ORDER BY id LIMIT 3");
     String board = board("People");
     JsonObject tile = ok(chat.send(HttpMethod.POST, "/api/boards/" + board + "/tiles", new JsonObject()
-        .put("result_id", result.getString("id")).put("kind", "table")
+        .put("result_id", result.getString("id"))
         .put("rows", new JsonArray().add(new JsonArray().add("forged").add(0)))), 201);
+    assertThat(tile.getString("kind")).as("a table when no kind is named").isEqualTo("table");
     assertThat(tile.getString("title")).isEqualTo("SELECT name, age FROM table1 ORDER BY id LIMIT 3");
     JsonObject stored = read(board).getJsonArray("tiles").getJsonObject(0);
     assertThat(stored.getJsonArray("rows")).isEqualTo(result.getJsonArray("rows"));
@@ -136,6 +137,7 @@ class BoardsTest extends ChatTestBase {
     String board = board("Count");
     JsonObject tile = pin(board, query(COUNT).getString("id"), "People");
     String stale = "/api/boards/" + board + "/stale";
+    assertThat(read(board).getJsonArray("tiles").getJsonObject(0).getBoolean("stale")).isFalse();
     assertThat(ok(chat.send(HttpMethod.GET, stale, null), 200).getJsonArray("tiles").getJsonObject(0)
         .getBoolean("stale")).isFalse();
 
@@ -148,6 +150,8 @@ class BoardsTest extends ChatTestBase {
     assertThat(chat.sqlite("SELECT count(*) FROM query_results")).isEqualTo(results);
     assertThat(read(board).getJsonArray("tiles").getJsonObject(0).getJsonArray("rows"))
         .isEqualTo(new JsonArray().add(new JsonArray().add(100)));
+    assertThat(read(board).getJsonArray("tiles").getJsonObject(0).getBoolean("stale"))
+        .as("the board read says so too, from the version its dataset now records").isTrue();
 
     JsonObject ran = ok(chat.send(HttpMethod.POST, "/api/boards/" + board + "/tiles/" + tile.getString("id") + "/run",
         null), 200);
@@ -156,6 +160,7 @@ class BoardsTest extends ChatTestBase {
     assertThat(ran.getJsonArray("sources")).isNotEqualTo(tile.getJsonArray("sources"));
     assertThat(ok(chat.send(HttpMethod.GET, stale, null), 200).getJsonArray("tiles").getJsonObject(0)
         .getBoolean("stale")).isFalse();
+    assertThat(read(board).getJsonArray("tiles").getJsonObject(0).getBoolean("stale")).isFalse();
   }
 
   @Test

@@ -67,7 +67,7 @@ public final class BoardOps {
 
   /**
    * A result pinned as a tile: the result's rows, SQL and sources are copied from storage, never sent. {@code kind}
-   * {@link Tile#CHART} or {@link Tile#TABLE}; {@code chart}: for a chart, its spec (as {@code render_chart} takes it)
+   * {@link Tile#CHART} or {@link Tile#TABLE} (optional: a table); {@code chart}: for a chart, its spec (as {@code render_chart} takes it)
    * from the public operation, what it draws ({@link ChartData}) on to storage; {@code title} optional (the SQL's
    * first line when absent); {@code tileId} optional, chosen by the caller so that a second delivery finds the tile.
    */
@@ -77,7 +77,7 @@ public final class BoardOps {
         r -> new BoardRef(r.userId, r.boardId).toJson().put(Keys.TILE_ID, r.tileId).put(Keys.RESULT_ID, r.resultId)
             .put("kind", r.kind).put("chart", r.chart).put(Keys.TITLE, r.title),
         json -> new PinTile(text(json, Keys.USER_ID), text(json, Keys.BOARD_ID), optional(json, Keys.TILE_ID),
-            text(json, Keys.RESULT_ID), text(json, "kind"), object(json, "chart"), optional(json, Keys.TITLE)));
+            text(json, Keys.RESULT_ID), optional(json, "kind"), object(json, "chart"), optional(json, Keys.TITLE)));
   }
 
   /** A tile's copy replaced by a stored result's (its re-run), and what its chart draws now (null for a table). */
@@ -191,7 +191,10 @@ public final class BoardOps {
   public static final Operation<NewBoard, Board> CREATE = api(API_BOARD_CREATE, NewBoard.CODEC, BOARD);
   /** The user's boards, newest first. */
   public static final Operation<UserRef, List<Board>> LIST = api(API_BOARD_LIST, UserRef.CODEC, Codec.items(BOARD));
-  /** A board with its tiles and their stored copies; runs nothing. NOT_FOUND. */
+  /**
+   * A board with its tiles and their stored copies, each tile {@code stale} as its conversation's datasets record their
+   * files now; runs nothing and asks no server ({@link #STALE} asks). NOT_FOUND.
+   */
   public static final Operation<BoardRef, BoardRead> GET = api(API_BOARD_GET, BoardRef.CODEC, BoardRead.CODEC);
   /** BAD_REQUEST (title missing or too long); NOT_FOUND. */
   public static final Operation<RenameBoard, Board> RENAME = api(API_BOARD_RENAME, RenameBoard.CODEC, BOARD);

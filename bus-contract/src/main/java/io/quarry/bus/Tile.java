@@ -15,16 +15,24 @@ import io.vertx.core.json.JsonObject;
  * @param conversationId the conversation whose datasets its SQL reads; null once that conversation is deleted
  * @param sources        the versions of the files its SQL read at its last run, as a result's ({@link Source}): the
  *                       URL as stored (a page shows it redacted)
+ * @param stale          whether a file it read has a newer version than it read, as its conversation's datasets record
+ *                       them now (no server asked, no query run); null where not looked at (storage's answers)
  */
 public record Tile(String id, String boardId, int position, String title, String kind, JsonObject chart, String sql,
     String conversationId, JsonArray sources, JsonArray columns, RowsJson rows, long totalRows, boolean truncated,
-    String ranAt) {
+    String ranAt, Boolean stale) {
 
   public static final String CHART = "chart";
   public static final String TABLE = "table";
 
   public static boolean knownKind(String kind) {
     return CHART.equals(kind) || TABLE.equals(kind);
+  }
+
+  /** The same tile, said to be stale or not. */
+  public Tile withStale(boolean now) {
+    return new Tile(id, boardId, position, title, kind, chart, sql, conversationId, sources, columns, rows, totalRows,
+        truncated, ranAt, now);
   }
 
   /** The versions of the files it read at its last run. */
@@ -36,7 +44,7 @@ public record Tile(String id, String boardId, int position, String title, String
     return new JsonObject().put(Keys.ID, id).put(Keys.BOARD_ID, boardId).put("position", position)
         .put(Keys.TITLE, title).put("kind", kind).put("chart", chart).put(Keys.SQL, sql)
         .put(Keys.CONVERSATION_ID, conversationId).put("sources", sources).put("columns", columns).put("rows", rows)
-        .put("total_rows", totalRows).put("truncated", truncated).put("ran_at", ranAt);
+        .put("total_rows", totalRows).put("truncated", truncated).put("ran_at", ranAt).put("stale", stale);
   }
 
   public static Tile fromJson(JsonObject json) {
@@ -46,6 +54,7 @@ public record Tile(String id, String boardId, int position, String title, String
         json.getString(Keys.CONVERSATION_ID), json.getJsonArray("sources", new JsonArray()),
         json.getJsonArray("columns", new JsonArray()),
         rows instanceof RowsJson text ? text : rows instanceof JsonArray array ? RowsJson.of(array) : RowsJson.EMPTY,
-        json.getLong("total_rows", 0L), json.getBoolean("truncated", false), json.getString("ran_at"));
+        json.getLong("total_rows", 0L), json.getBoolean("truncated", false), json.getString("ran_at"),
+        json.getBoolean("stale"));
   }
 }

@@ -70,9 +70,9 @@ class BusSchemasTest {
 
   static final Board BOARD = new Board(ID, "KPIs", 2, AT, AT);
   static final Tile TILE = new Tile("t", ID, 0, "Sales", Tile.CHART, CHART.toJson(), "SELECT 1 AS n", ID, SOURCES,
-      COLUMNS, RowsJson.of(new JsonArray().add(new JsonArray().add(1))), 1, false, AT);
+      COLUMNS, RowsJson.of(new JsonArray().add(new JsonArray().add(1))), 1, false, AT, true);
   static final Tile TABLE_TILE = new Tile("t2", ID, 1, "Rows", Tile.TABLE, null, "SELECT 1 AS n", null, SOURCES,
-      COLUMNS, RowsJson.of(new JsonArray().add(new JsonArray().add(1))), 1, false, AT);
+      COLUMNS, RowsJson.of(new JsonArray().add(new JsonArray().add(1))), 1, false, AT, false);
 
   /** A reply of each public operation with every field it has filled in. */
   static final Map<Operation<?, ?>, Object> REPLIES = new LinkedHashMap<>();

@@ -78,11 +78,11 @@ final class BoardApi {
         .onFailure(e -> HttpErrors.respond(ctx, e));
   }
 
-  /** {@code {result_id, kind, chart?, title?}} → 201 the tile: its rows are copied by the server, never sent. */
+  /** {@code {result_id, kind?, chart?, title?}} → 201 the tile: its rows are copied by the server, never sent. */
   private void pin(RoutingContext ctx) {
     JsonObject body = Bodies.object(ctx);
     PinTile pin = new PinTile(userId(ctx), ctx.pathParam("bid"), null,
-        Bodies.requiredString(body, "result_id", DatasetApi.MAX_ID), Bodies.requiredString(body, "kind", 16),
+        Bodies.requiredString(body, "result_id", DatasetApi.MAX_ID), Bodies.optionalString(body, "kind", 16),
         Bodies.optionalObject(body, "chart"), Bodies.optionalString(body, "title", BoardOps.MAX_TITLE));
     boards.pin(pin)
         .onSuccess(tile -> Replies.json(ctx, 201, tile.toJson()))

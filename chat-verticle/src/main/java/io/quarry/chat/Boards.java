@@ -62,8 +62,17 @@ final class Boards {
     return BoardOps.STORE_LIST.call(bus, new UserRef(userId));
   }
 
-  /** A board with its tiles and their stored copies, as its page or a share view shows it: runs nothing. */
+  /**
+   * A board with its tiles and their stored copies, as its page or a share view shows it, each tile {@code stale} as
+   * its conversation's datasets record their files now: runs nothing and asks no server ({@link #stale} asks).
+   */
   Future<BoardRead> read(String userId, String boardId) {
+    return stored(userId, boardId).compose(board -> datasets(userId, board, false)
+        .map(now -> new BoardRead(board.board(), board.tiles().stream()
+            .map(tile -> tile.withStale(staleness(tile, now.get(tile.conversationId())).stale())).toList())));
+  }
+
+  private Future<BoardRead> stored(String userId, String boardId) {
     return BoardOps.STORE_GET.call(bus, new BoardRef(userId, boardId));
   }
 
@@ -81,17 +90,18 @@ final class Boards {
    * result and what it draws computed once, now, so that opening the board later runs nothing.
    */
   Future<Tile> pin(PinTile request) {
-    if (!Tile.knownKind(request.kind())) {
+    String kind = request.kind() == null ? Tile.TABLE : request.kind();
+    if (!Tile.knownKind(kind)) {
       throw QuarryException.badRequest("Field 'kind' must be 'chart' or 'table'");
     }
-    if (Tile.CHART.equals(request.kind()) && request.chart() == null) {
+    if (Tile.CHART.equals(kind) && request.chart() == null) {
       throw QuarryException.badRequest("Field 'chart' is required for a chart: its spec, as render_chart takes it");
     }
     String title = Bodies.atMost("title", request.title(), BoardOps.MAX_TITLE);
-    return read(request.userId(), request.boardId())
-        .compose(board -> chart(request.userId(), request.kind(), request.resultId(), request.chart()))
+    return stored(request.userId(), request.boardId())
+        .compose(board -> chart(request.userId(), kind, request.resultId(), request.chart()))
         .compose(chart -> BoardOps.STORE_PIN.call(bus, new PinTile(request.userId(), request.boardId(),
-            request.tileId(), request.resultId(), request.kind(), chart, title)));
+            request.tileId(), request.resultId(), kind, chart, title)));
   }
 
   /** What a chart tile draws of a result ({@link ChartData}, its spec as checked); null for a table. */
@@ -117,7 +127,7 @@ final class Boards {
    * saying so, and the tile keeps its data.
    */
   Future<Tile> run(String userId, String boardId, String tileId) {
-    return read(userId, boardId).compose(board -> run(userId, tile(board, tileId)));
+    return stored(userId, boardId).compose(board -> run(userId, tile(board, tileId)));
   }
 
   private Future<Tile> run(String userId, Tile tile) {
@@ -131,7 +141,7 @@ final class Boards {
 
   /** Every tile run again, one after another (a board is a handful of queries, not a load): each one's outcome. */
   Future<List<TileRun>> runAll(String userId, String boardId) {
-    return read(userId, boardId).compose(board -> {
+    return stored(userId, boardId).compose(board -> {
       List<TileRun> runs = new ArrayList<>();
       Future<Void> done = Future.succeededFuture();
       for (Tile tile : board.tiles()) {
@@ -152,14 +162,20 @@ final class Boards {
    * {@code dataset.versionCheckIntervalMs}): a tile is stale when a file it read has moved on. Runs no query.
    */
   Future<List<Staleness>> stale(String userId, String boardId) {
-    return read(userId, boardId).compose(board -> {
-      Map<String, Future<List<Dataset>>> current = new HashMap<>();
-      board.tiles().stream().map(Tile::conversationId).filter(Objects::nonNull).distinct()
-          .forEach(id -> current.put(id, datasets.checkVersions(userId, id).otherwiseEmpty()
-              .compose(checked -> storage.datasets(userId, id))));
-      return Future.join(new ArrayList<>(current.values())).otherwiseEmpty()
-          .map(v -> board.tiles().stream().map(tile -> staleness(tile, current.get(tile.conversationId()))).toList());
-    });
+    return stored(userId, boardId).compose(board -> datasets(userId, board, true)
+        .map(now -> board.tiles().stream().map(tile -> staleness(tile, now.get(tile.conversationId()))).toList()));
+  }
+
+  /**
+   * The datasets of each conversation the board's tiles read, as recorded now; with {@code ask}, after their servers
+   * were asked for newer versions. A conversation that cannot be read maps to a failed future.
+   */
+  private Future<Map<String, Future<List<Dataset>>>> datasets(String userId, BoardRead board, boolean ask) {
+    Map<String, Future<List<Dataset>>> current = new HashMap<>();
+    board.tiles().stream().map(Tile::conversationId).filter(Objects::nonNull).distinct()
+        .forEach(id -> current.put(id, (ask ? datasets.checkVersions(userId, id).<Void>mapEmpty().otherwiseEmpty()
+            : Future.<Void>succeededFuture()).compose(checked -> storage.datasets(userId, id))));
+    return Future.join(new ArrayList<>(current.values())).otherwiseEmpty().map(v -> current);
   }
 
   private static Staleness staleness(Tile tile, Future<List<Dataset>> datasets) {

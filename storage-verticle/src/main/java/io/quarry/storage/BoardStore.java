@@ -211,7 +211,7 @@ final class BoardStore {
         chart == null ? null : new JsonObject(chart), row.getString(6), row.getString(7),
         sources == null ? new JsonArray() : new JsonArray(sources), columns == null ? new JsonArray()
             : new JsonArray(columns), RowsJson.text(row.getString(10)), row.getLong(11), row.getLong(12) != 0,
-        row.getString(13));
+        row.getString(13), null);
   }
 
   private static String text(JsonObject json) {
