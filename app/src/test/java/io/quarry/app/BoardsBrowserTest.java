@@ -78,7 +78,9 @@ class BoardsBrowserTest extends BrowserTestBase {
   void staleThenFresh() {
     PageActions ui = new PageActions(page, chat, url());
     pinThree(ui);
-    page.navigate(url() + "b/" + onlyBoard());
+    page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Boards")).click();
+    page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("People")).click();
+    assertThat(page).hasURL(url() + "b/" + onlyBoard());
     assertThat(page.locator("#board-title")).hasText("People");
     assertThat(tiles()).hasCount(3);
     assertThat(firstCells()).hasText(new String[] {"100", "100", "50"});

@@ -179,8 +179,11 @@ final class Boards {
   }
 
   private static Staleness staleness(Tile tile, Future<List<Dataset>> datasets) {
-    if (tile.conversationId() == null || datasets == null || datasets.failed()) {
+    if (tile.conversationId() == null) {
       return new Staleness(tile.id(), false, CONVERSATION_GONE);
+    }
+    if (datasets == null || datasets.failed()) {
+      return new Staleness(tile.id(), false, null); // not known now: the tile stands as it is
     }
     List<Dataset> now = datasets.result();
     String missing = missing(tile, now);
