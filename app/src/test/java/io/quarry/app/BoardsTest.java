@@ -183,6 +183,42 @@ class BoardsTest extends ChatTestBase {
         .getJsonObject(0).getString("reason")).startsWith("This tile's conversation was deleted");
   }
 
+  private HttpResponse<Buffer> withToken(String token, HttpMethod method, String path, JsonObject body) {
+    var request = chat.client.request(method, path).putHeader("Authorization", "Bearer " + token);
+    return (body == null ? request.send() : request.sendJsonObject(body)).await();
+  }
+
+  @Test
+  @DisplayName("a read token lists and reads boards and asks whether they are stale; making, pinning, moving and"
+      + " running need a query token (403 saying so)")
+  void tokenScopes() {
+    String board = board("Scoped");
+    String tile = pin(board, query(COUNT).getString("id"), "Count").getString("id");
+    String read = ok(chat.send(HttpMethod.POST, "/api/tokens", new JsonObject().put("scope", "read")), 201)
+        .getString("token");
+    String b = "/api/boards/" + board;
+    assertThat(withToken(read, HttpMethod.GET, "/api/boards", null).statusCode()).isEqualTo(200);
+    assertThat(withToken(read, HttpMethod.GET, b, null).statusCode()).isEqualTo(200);
+    assertThat(withToken(read, HttpMethod.GET, b + "/stale", null).statusCode()).isEqualTo(200);
+    Object[][] changes = {
+        {HttpMethod.POST, "/api/boards", new JsonObject()},
+        {HttpMethod.PATCH, b, new JsonObject().put("title", "Mine")},
+        {HttpMethod.POST, b + "/tiles", new JsonObject().put("result_id", "r")},
+        {HttpMethod.PUT, b + "/order", new JsonObject().put("tile_ids", new JsonArray().add(tile))},
+        {HttpMethod.POST, b + "/tiles/" + tile + "/run", null},
+        {HttpMethod.POST, b + "/run", null},
+        {HttpMethod.DELETE, b + "/tiles/" + tile, null},
+        {HttpMethod.DELETE, b, null}};
+    for (Object[] change : changes) {
+      assertError(withToken(read, (HttpMethod) change[0], (String) change[1], (JsonObject) change[2]), 403,
+          "This token's scope is read, and this needs query");
+    }
+    String query = ok(chat.send(HttpMethod.POST, "/api/tokens", new JsonObject().put("scope", "query")), 201)
+        .getString("token");
+    assertThat(withToken(query, HttpMethod.POST, b + "/tiles/" + tile + "/run", null).statusCode()).isEqualTo(200);
+    assertThat(titles(board)).containsExactly("Count");
+  }
+
   @Test
   @DisplayName("api.board.* on the bus: create, pin (the stored rows copied), reorder, run, run all, stale and unpin,"
       + " with the REST API's answers")
