@@ -61,6 +61,8 @@ const del = (path) => request('DELETE', path);
 
 const conversationPath = (id) => `/api/conversations/${id}`;
 const datasetsPath = (conversationId) => `${conversationPath(conversationId)}/datasets`;
+const boardPath = (id) => `/api/boards/${encodeURIComponent(id)}`;
+const tilePath = (boardId, tileId) => `${boardPath(boardId)}/tiles/${encodeURIComponent(tileId)}`;
 const resultPath = (id) => `/api/results/${encodeURIComponent(id)}`;
 
 /** Every path of the REST API the page calls, one function a call. */
@@ -110,6 +112,25 @@ export const api = {
     + (top ? `?top=${encodeURIComponent(top)}` : '')),
   /** Whether the datasets' files changed since they were read: {changed, datasets}. */
   checkDatasetVersions: (conversationId) => post(`${datasetsPath(conversationId)}/versions`),
+
+  /** {boards: [{id, title, tiles, created_at, updated_at}]}, newest first */
+  boards: () => get('/api/boards'),
+  createBoard: (title) => post('/api/boards', { title }),
+  /** {board, tiles}: each tile with its stored copy; runs nothing */
+  board: (id) => get(boardPath(id)),
+  renameBoard: (id, title) => patch(boardPath(id), { title }),
+  deleteBoard: (id) => del(boardPath(id)),
+  /** @param tile {result_id, kind: 'chart'|'table', chart: its spec (a chart's), title}: the server copies the rows */
+  pinTile: (boardId, tile) => post(`${boardPath(boardId)}/tiles`, tile),
+  unpinTile: (boardId, tileId) => del(tilePath(boardId, tileId)),
+  /** Every tile id of the board, in the new order: {board, tiles} */
+  reorderTiles: (boardId, tileIds) => request('PUT', `${boardPath(boardId)}/order`, { tile_ids: tileIds }),
+  /** The tile's SQL run again: the tile as it is now */
+  runTile: (boardId, tileId) => post(`${tilePath(boardId, tileId)}/run`),
+  /** {runs: [{tile_id, ok, error, tile}]} */
+  runBoard: (boardId) => post(`${boardPath(boardId)}/run`),
+  /** Whether each tile's files have newer versions, no query run: {tiles: [{tile_id, stale, reason}]} */
+  boardStaleness: (boardId) => get(`${boardPath(boardId)}/stale`),
 
   result: (id) => get(resultPath(id)),
   /** A chart of every row of the result, as spec asks: {spec, columns, rows, shows}. */

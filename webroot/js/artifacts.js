@@ -13,6 +13,7 @@ import { watchVersion } from './data-changed.js';
 import { resultElementId } from './address.js';
 import { count } from './format.js';
 import { api } from './api.js';
+import { pinButton, questionOf, firstLine } from './pin-dialog.js';
 
 /** What a result block of the user's own run is called, and what one that failed is called. */
 const RUN_LABELS = { edited: 'Edited SQL', runner: 'SQL run' };
@@ -117,6 +118,8 @@ export class Artifacts {
     registerResultTable(result.id, holder, drawn.showCell);
     const actions = resultActions(result, sql, drawn.sort);
     if (actions) block.append(actions);
+    if (result.id) block.append(pinButton(() => ({ result_id: result.id, kind: 'table',
+      title: questionOf(block) || firstLine(sql) })));
     const charting = chartActions(result, { drawn: () => this.resized(), data: (spec) => api.chartData(result.id, spec) });
     if (charting) block.append(charting);
     // The same SQL on the data as it is now, a result of its own after this one (an answer's stands under it).
@@ -191,6 +194,8 @@ export class Artifacts {
       await renderChart(holder, spec, data || await api.chartData(resultId, spec));
       const images = chartImageActions(holder, spec.title);
       if (images) block.append(images);
+      block.append(pinButton(() => ({ result_id: resultId, kind: 'chart', chart: spec,
+        title: spec.title || questionOf(block) || 'Chart' })));
     } catch (e) {
       holder.textContent = `Chart unavailable: ${e.message}`;
     }

@@ -4,6 +4,7 @@
 import { renderChart } from './chart.js';
 import { isNumericType } from './format.js';
 import { chartImageActions } from './chart-image.js';
+import { pinButton, questionOf, firstLine } from './pin-dialog.js';
 
 const KINDS = [['bar', 'Bar'], ['horizontal_bar', 'Horizontal bar'], ['line', 'Line'], ['area', 'Area'],
   ['scatter', 'Scatter'], ['pie', 'Pie'], ['histogram', 'Histogram (of X)'], ['heatmap', 'Heat map (X by series)']];
@@ -68,6 +69,9 @@ export function chartActions(result, { drawn = () => {}, data }) {
       details.querySelector('.chart-image-actions')?.remove();
       const images = chartImageActions(holder, spec.title);
       if (images) details.append(images);
+      details.querySelector(':scope > .pin-to-board')?.remove();
+      details.append(pinButton(() => ({ result_id: result.id, kind: 'chart', chart: spec,
+        title: questionOf(details) || firstLine(result.sql) })));
     } catch (e) {
       holder.textContent = `Chart unavailable: ${e.message}`;
     }

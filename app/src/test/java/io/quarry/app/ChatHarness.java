@@ -105,6 +105,11 @@ final class ChatHarness implements AutoCloseable {
       HttpResponse<Buffer> deleted = send(HttpMethod.DELETE, "/api/conversations/" + id, null);
       assertThat(deleted.statusCode()).as("deleting conversation %s: %s", id, deleted.bodyAsString()).isEqualTo(204);
     }
+    // Boards outlive conversations: the next test starts with none.
+    HttpResponse<Buffer> boards = send(HttpMethod.GET, "/api/boards", null);
+    for (Object each : boards.bodyAsJsonObject().getJsonArray("boards")) {
+      send(HttpMethod.DELETE, "/api/boards/" + ((JsonObject) each).getString("id"), null);
+    }
   }
 
   HttpResponse<Buffer> send(HttpMethod method, String path, JsonObject body) {

@@ -3,7 +3,10 @@ package io.quarry.app;
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Response;
+import com.microsoft.playwright.options.AriaRole;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
@@ -21,7 +24,8 @@ class CspBrowserTest extends BrowserTestBase {
   }
 
   @Test
-  @DisplayName("the sign-in page and the app, with an answer, a table and a Vega chart, load under script-src 'self' with no violation")
+  @DisplayName("the sign-in page and the app, with an answer, a table and a Vega chart, and a board with that chart"
+      + " pinned, load under script-src 'self' with no violation")
   void noViolations() {
     List<String> violations = new CopyOnWriteArrayList<>();
     page.onConsoleMessage(m -> {
@@ -60,6 +64,18 @@ class CspBrowserTest extends BrowserTestBase {
     assertThat(page.locator(".chart svg .mark-rect path")).hasCount(3);
     page.reload();
     assertThat(page.locator(".chart svg .mark-rect path")).hasCount(3);
+    assertNoViolations(violations);
+
+    // The chart pinned to a new board, and the board's page, which draws it from the tile's stored copy.
+    page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Pin to board")).last().click();
+    Locator dialog = page.getByRole(AriaRole.DIALOG);
+    assertThat(dialog.getByLabel("Tile title")).hasValue("Cars by origin");
+    dialog.getByLabel("New board title").fill("Cars");
+    dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Pin")).click();
+    dialog.getByRole(AriaRole.LINK, new Locator.GetByRoleOptions().setName("Open board")).click();
+    assertThat(page.locator("#board-title")).hasText("Cars");
+    assertThat(page.locator(".tile .chart svg .mark-rect path")).hasCount(3);
+    assertThat(page.locator("#tiles")).hasAttribute("data-checked", "true");
     assertNoViolations(violations);
   }
 

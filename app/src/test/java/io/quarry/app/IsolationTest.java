@@ -4,6 +4,9 @@ import static io.quarry.app.HttpAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.bus.ApiOps;
+import io.quarry.bus.BoardOps;
+import io.quarry.bus.BoardOps.BoardRef;
+import io.quarry.bus.BoardOps.TileRef;
 import io.quarry.bus.Bus;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.Failure;
@@ -11,15 +14,18 @@ import io.quarry.bus.LlmClient;
 import io.quarry.bus.QueryTimeouts;
 import io.quarry.bus.Scopes.UserRef;
 import io.quarry.bus.Shares;
+import io.quarry.bus.Tile;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.ext.web.client.WebClientSession;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -44,6 +50,9 @@ class IsolationTest {
   String result;
   /** Alice's answer. */
   String answer;
+  /** Alice's board, and its one tile (her result, pinned). */
+  String board;
+  String tile;
 
   @BeforeEach
   void start() throws Exception {
@@ -70,6 +79,10 @@ class IsolationTest {
         .getJsonArray("messages").getJsonObject(1);
     result = answered.getJsonArray("result_ids").getString(0);
     answer = answered.getString("id");
+    board = send(alice, HttpMethod.POST, "/api/boards", new JsonObject().put("title", "Alice board")).bodyAsJsonObject()
+        .getString("id");
+    tile = send(alice, HttpMethod.POST, "/api/boards/" + board + "/tiles", new JsonObject().put("result_id", result)
+        .put("kind", "table")).bodyAsJsonObject().getString("id");
   }
 
   @AfterEach
@@ -127,7 +140,16 @@ class IsolationTest {
         {HttpMethod.POST, c + "/messages/" + answer + "/follow-ups", null},
         {HttpMethod.POST, c + "/stop", null},
         {HttpMethod.POST, "/api/conversations/" + UUID.randomUUID() + "/stop", null},
-        {HttpMethod.GET, "/api/results/" + result, null}};
+        {HttpMethod.GET, "/api/results/" + result, null},
+        {HttpMethod.GET, "/api/boards/" + board, null},
+        {HttpMethod.PATCH, "/api/boards/" + board, new JsonObject().put("title", "Bob's now")},
+        {HttpMethod.POST, "/api/boards/" + board + "/tiles", new JsonObject().put("result_id", result).put("kind", "table")},
+        {HttpMethod.PUT, "/api/boards/" + board + "/order", new JsonObject().put("tile_ids", new JsonArray().add(tile))},
+        {HttpMethod.POST, "/api/boards/" + board + "/run", null},
+        {HttpMethod.GET, "/api/boards/" + board + "/stale", null},
+        {HttpMethod.POST, "/api/boards/" + board + "/tiles/" + tile + "/run", null},
+        {HttpMethod.DELETE, "/api/boards/" + board + "/tiles/" + tile, null},
+        {HttpMethod.DELETE, "/api/boards/" + board, null}};
     for (Object[] call : calls) {
       HttpResponse<Buffer> response = send(bob, (HttpMethod) call[0], (String) call[1], (JsonObject) call[2]);
       assertThat(response.statusCode()).as(call[0] + " " + call[1]).isEqualTo(404);
@@ -138,6 +160,11 @@ class IsolationTest {
     assertThat(chat.sqlite("SELECT COUNT(*) FROM shares")).isEqualTo(1);
     assertThat(chat.sqlite("SELECT COUNT(*) FROM shares WHERE revoked_at IS NULL AND user_id = '" + aliceId + "'"))
         .isEqualTo(1);
+    assertThat(send(bob, HttpMethod.GET, "/api/boards", null).bodyAsJsonObject().getJsonArray("boards")).isEmpty();
+    // Alice's result pinned to a board of Bob's own: not found, as the result is not his.
+    String bobs = send(bob, HttpMethod.POST, "/api/boards", new JsonObject()).bodyAsJsonObject().getString("id");
+    assertError(send(bob, HttpMethod.POST, "/api/boards/" + bobs + "/tiles", new JsonObject().put("result_id", result)
+        .put("kind", "table")), 404, "Result not found");
     assertUnchanged();
   }
 
@@ -187,6 +214,22 @@ class IsolationTest {
     assertThat(failure(llm.start(bobId, conversation, "Leak it"))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(llm.stop(bobId, conversation))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(llm.followUps(bobId, conversation, answer))).isEqualTo(Failure.NOT_FOUND);
+    Bus bus = new Bus(chat.node.vertx());
+    BoardRef boardRef = new BoardRef(bobId, board);
+    TileRef tileRef = new TileRef(bobId, board, tile);
+    assertThat(failure(BoardOps.GET.call(bus, boardRef))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(BoardOps.RENAME.call(bus, new BoardOps.RenameBoard(bobId, board, "Bob's now"))))
+        .isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(BoardOps.PIN.call(bus, new BoardOps.PinTile(bobId, board, null, result, Tile.TABLE, null,
+        null)))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(BoardOps.REORDER.call(bus, new BoardOps.ReorderTiles(bobId, board, List.of(tile)))))
+        .isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(BoardOps.RUN.call(bus, tileRef))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(BoardOps.RUN_ALL.call(bus, boardRef))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(BoardOps.STALE.call(bus, boardRef))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(BoardOps.UNPIN.call(bus, tileRef))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(BoardOps.DELETE.call(bus, boardRef))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(BoardOps.LIST.call(bus, new UserRef(bobId)).await()).isEmpty();
     assertUnchanged();
   }
 
@@ -198,5 +241,10 @@ class IsolationTest {
     assertThat(chat.sqlite("SELECT COUNT(*) FROM datasets")).isEqualTo(1);
     assertThat(chat.sqlite("SELECT COUNT(*) FROM query_results")).isEqualTo(1);
     assertThat(chat.sqlite("SELECT COUNT(*) FROM token_usage WHERE user_id = '" + bobId + "'")).isZero();
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM boards WHERE title = 'Alice board' AND user_id = '" + aliceId + "'"))
+        .isEqualTo(1);
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM tiles WHERE board_id = '" + board + "' AND id = '" + tile
+        + "' AND position = 0")).isEqualTo(1);
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM tiles")).isEqualTo(1);
   }
 }

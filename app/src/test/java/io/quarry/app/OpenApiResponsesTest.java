@@ -183,12 +183,42 @@ class OpenApiResponsesTest extends ChatTestBase {
   }
 
   @Test
+  @DisplayName("boards: made, listed, read, renamed, a table and a chart pinned, reordered, checked for staleness, a tile"
+      + " and the board run again, a tile removed, the board deleted, and their errors answer as documented")
+  void boards() {
+    chat.addDataset(conversation, "/people.parquet");
+    String result = query("SELECT name, age FROM table1 ORDER BY id LIMIT 3").getString("id");
+    String board = validJson("createBoard", 201, HttpMethod.POST, "/api/boards", new JsonObject().put("title", "B"))
+        .getString("id");
+    String b = "/api/boards/" + board;
+    valid("listBoards", 200, HttpMethod.GET, "/api/boards", null);
+    valid("renameBoard", 200, HttpMethod.PATCH, b, new JsonObject().put("title", "Board"));
+    String table = validJson("pinTile", 201, HttpMethod.POST, b + "/tiles", new JsonObject().put("result_id", result)
+        .put("kind", "table")).getString("id");
+    String chart = validJson("pinTile", 201, HttpMethod.POST, b + "/tiles", new JsonObject().put("result_id", result)
+        .put("kind", "chart").put("chart", new JsonObject().put("chart_type", "bar").put("x", "name")
+            .put("y", new io.vertx.core.json.JsonArray().add("age")))).getString("id");
+    valid("pinTile", 400, HttpMethod.POST, b + "/tiles", new JsonObject().put("kind", "table"));
+    valid("getBoard", 200, HttpMethod.GET, b, null);
+    valid("reorderTiles", 200, HttpMethod.PUT, b + "/order", new JsonObject().put("tile_ids",
+        new io.vertx.core.json.JsonArray().add(chart).add(table)));
+    valid("boardStaleness", 200, HttpMethod.GET, b + "/stale", null);
+    valid("runTile", 200, HttpMethod.POST, b + "/tiles/" + chart + "/run", null);
+    valid("runBoard", 200, HttpMethod.POST, b + "/run", null);
+    valid("unpinTile", 204, HttpMethod.DELETE, b + "/tiles/" + table, null);
+    valid("unpinTile", 404, HttpMethod.DELETE, b + "/tiles/" + table, null);
+    valid("deleteBoard", 204, HttpMethod.DELETE, b, null);
+    valid("getBoard", 404, HttpMethod.GET, b, null);
+  }
+
+  @Test
   @DisplayName("the records the REST document and the bus schemas share have the same fields in both")
   void sameRecords() {
     JsonObject rest = Contracts.openApi().getJsonObject("components").getJsonObject("schemas");
     JsonObject bus = Contracts.busSchema().getJsonObject("$defs");
     for (String name : List.of("User", "Conversation", "Column", "DatasetColumn", "Dataset", "Source", "ExportFile",
-        "ResultRun", "NumbersCheck", "ChatMessage", "ConversationRead", "ChartData", "Budget", "NodeInfo")) {
+        "ResultRun", "NumbersCheck", "ChatMessage", "ConversationRead", "ChartData", "Budget", "NodeInfo", "Board", "Tile",
+        "BoardRead", "TileRun", "Staleness")) {
       assertThat(fields(rest, name)).as(name).isEqualTo(fields(bus, name));
     }
     // REST's answer to a query sent with an origin says so; the bus's result has no such fields.

@@ -36,6 +36,17 @@ public final class Addresses {
   public static final String API_SHARE_CREATE = "api.share.create";
   public static final String API_SHARE_LIST = "api.share.list";
   public static final String API_SHARE_REVOKE = "api.share.revoke";
+  public static final String API_BOARD_CREATE = "api.board.create";
+  public static final String API_BOARD_LIST = "api.board.list";
+  public static final String API_BOARD_GET = "api.board.get";
+  public static final String API_BOARD_RENAME = "api.board.rename";
+  public static final String API_BOARD_DELETE = "api.board.delete";
+  public static final String API_BOARD_PIN = "api.board.pin";
+  public static final String API_BOARD_UNPIN = "api.board.unpin";
+  public static final String API_BOARD_REORDER = "api.board.reorder";
+  public static final String API_BOARD_RUN = "api.board.run";
+  public static final String API_BOARD_RUN_ALL = "api.board.run_all";
+  public static final String API_BOARD_STALE = "api.board.stale";
   /**
    * Not on the bus: where a client of the TCP bridge sends its API token ({@code {token}} → {@code {user_id, email}})
    * before anything else.
@@ -80,6 +91,16 @@ public final class Addresses {
   public static final String STORAGE_RUN_SAVE = "storage.run.save";
   /** A conversation's {@link ResultRun}s, oldest first: {@code {user_id, conversation_id}} → {@code {items}}. */
   public static final String STORAGE_RUN_LIST = "storage.run.list";
+  /** Boards and their tiles ({@link BoardOps}), each looked up by id and owner together. */
+  public static final String STORAGE_BOARD_CREATE = "storage.board.create";
+  public static final String STORAGE_BOARD_LIST = "storage.board.list";
+  public static final String STORAGE_BOARD_GET = "storage.board.get";
+  public static final String STORAGE_BOARD_RENAME = "storage.board.rename";
+  public static final String STORAGE_BOARD_DELETE = "storage.board.delete";
+  public static final String STORAGE_TILE_PIN = "storage.tile.pin";
+  public static final String STORAGE_TILE_FILL = "storage.tile.fill";
+  public static final String STORAGE_TILE_REMOVE = "storage.tile.remove";
+  public static final String STORAGE_TILE_REORDER = "storage.tile.reorder";
   public static final String STORAGE_USAGE_RECORD = "storage.usage.record";
   public static final String STORAGE_USAGE_WINDOW = "storage.usage.window";
 

@@ -15,6 +15,8 @@ public final class Keys {
   public static final String DATASET_ID = "dataset_id";
   public static final String COLUMN = "column";
   public static final String RESULT_ID = "result_id";
+  public static final String BOARD_ID = "board_id";
+  public static final String TILE_ID = "tile_id";
   public static final String MESSAGE_ID = "message_id";
   public static final String QUESTIONS = "questions";
   public static final String NODE_ID = "node_id";

@@ -16,7 +16,7 @@ public enum TokenScope {
   /** Public operations that only read. */
   private static final Set<String> READS = Set.of(API_USER_LOCAL, API_USER_FIND, API_CONVERSATION_LIST,
       API_CONVERSATION_GET, API_DATASET_LIST, API_DATASET_PROFILE, API_RESULT_GET, API_USAGE_GET, API_PING,
-      API_SHARE_LIST);
+      API_SHARE_LIST, API_BOARD_LIST, API_BOARD_GET, API_BOARD_STALE);
   private static final Set<String> TURNS = Set.of(API_TURN_START, API_TURN_CONTINUE, API_TURN_STOP,
       API_TURN_FOLLOW_UPS);
 

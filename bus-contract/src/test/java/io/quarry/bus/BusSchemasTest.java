@@ -70,6 +70,12 @@ class BusSchemasTest {
       new Profile.Top("a", List.of(new Profile.Frequent(7, 3)), List.of(new Profile.Bin(50, 60))),
       "Distinct values of 1 column (b) were not computed");
 
+  static final Board BOARD = new Board(ID, "KPIs", 2, AT, AT);
+  static final Tile TILE = new Tile("t", ID, 0, "Sales", Tile.CHART, CHART.toJson(), "SELECT 1 AS n", ID, SOURCES,
+      COLUMNS, RowsJson.of(new JsonArray().add(new JsonArray().add(1))), 1, false, AT, true);
+  static final Tile TABLE_TILE = new Tile("t2", ID, 1, "Rows", Tile.TABLE, null, "SELECT 1 AS n", null, SOURCES,
+      COLUMNS, RowsJson.of(new JsonArray().add(new JsonArray().add(1))), 1, false, AT, false);
+
   /** A reply of each public operation with every field it has filled in. */
   static final Map<Operation<?, ?>, Object> REPLIES = new LinkedHashMap<>();
 
@@ -100,6 +106,17 @@ class BusSchemasTest {
     REPLIES.put(ApiOps.SHARE_CREATE, new ApiOps.ShareMade(SHARE, "qs_token", "/s/qs_token"));
     REPLIES.put(ApiOps.SHARE_LIST, List.of(SHARE));
     REPLIES.put(ApiOps.SHARE_REVOKE, SHARE);
+    REPLIES.put(BoardOps.CREATE, BOARD);
+    REPLIES.put(BoardOps.LIST, List.of(BOARD));
+    REPLIES.put(BoardOps.GET, new BoardOps.BoardRead(BOARD, List.of(TILE, TABLE_TILE)));
+    REPLIES.put(BoardOps.RENAME, BOARD);
+    REPLIES.put(BoardOps.DELETE, null);
+    REPLIES.put(BoardOps.PIN, TILE);
+    REPLIES.put(BoardOps.UNPIN, null);
+    REPLIES.put(BoardOps.REORDER, new BoardOps.BoardRead(BOARD, List.of(TABLE_TILE, TILE)));
+    REPLIES.put(BoardOps.RUN, TILE);
+    REPLIES.put(BoardOps.RUN_ALL, List.of(new BoardOps.TileRun("t", true, "none", TILE)));
+    REPLIES.put(BoardOps.STALE, List.of(new BoardOps.Staleness("t", true, "The dataset table1 was removed")));
   }
 
   /** An event of each type with every field it has filled in, as ChatEvents (or the WebSocket, for ping) writes it. */

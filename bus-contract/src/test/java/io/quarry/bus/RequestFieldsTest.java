@@ -62,7 +62,28 @@ class RequestFieldsTest {
     FILLED.put(ApiOps.SHARE_CREATE, new ApiOps.CreateShare("u", "c", "m", "anyone", "Ada", "30"));
     FILLED.put(ApiOps.SHARE_LIST, new UserRef("u"));
     FILLED.put(ApiOps.SHARE_REVOKE, new Shares.ShareRef("u", "s"));
+    FILLED.put(BoardOps.CREATE, new BoardOps.NewBoard("u", ID, "KPIs"));
+    FILLED.put(BoardOps.LIST, new UserRef("u"));
+    FILLED.put(BoardOps.GET, new BoardOps.BoardRef("u", "b"));
+    FILLED.put(BoardOps.RENAME, new BoardOps.RenameBoard("u", "b", "KPIs"));
+    FILLED.put(BoardOps.DELETE, new BoardOps.BoardRef("u", "b"));
+    FILLED.put(BoardOps.PIN, new BoardOps.PinTile("u", "b", ID, "r", Tile.CHART, new JsonObject()
+        .put("chart_type", "bar").put("x", "n"), "Sales"));
+    FILLED.put(BoardOps.UNPIN, new BoardOps.TileRef("u", "b", "t"));
+    FILLED.put(BoardOps.REORDER, new BoardOps.ReorderTiles("u", "b", List.of("t2", "t1")));
+    FILLED.put(BoardOps.RUN, new BoardOps.TileRef("u", "b", "t"));
+    FILLED.put(BoardOps.RUN_ALL, new BoardOps.BoardRef("u", "b"));
+    FILLED.put(BoardOps.STALE, new BoardOps.BoardRef("u", "b"));
   }
+
+  /**
+   * The fields of public requests that are not text, with what refuses anything else: a board tile's chart spec (an
+   * object) and a board's new order (an array of tile ids).
+   */
+  private static final Map<String, Map.Entry<List<Object>, String>> NOT_TEXT_FIELDS = Map.of(
+      "chart", Map.entry(List.of(5, 2.5, true, "bar", new JsonArray().add("a")), "Field 'chart' must be an object"),
+      "tile_ids", Map.entry(List.of(5, 2.5, true, "t1", new JsonObject().put("a", 1), new JsonArray().add(5)),
+          "Field 'tile_ids' must be an array of tile ids"));
 
   /** What a client may put where text belongs. */
   private static final List<Object> NOT_TEXT = List.of(5, 2.5, true, new JsonObject().put("a", 1), new JsonArray()
@@ -93,11 +114,12 @@ class RequestFieldsTest {
     assertThat(op.request().decode(filled.copy())).isEqualTo(request);
     assertThat(filled.fieldNames()).isNotEmpty();
     for (String field : filled.fieldNames()) {
-      for (Object wrong : NOT_TEXT) {
+      var other = NOT_TEXT_FIELDS.get(field);
+      for (Object wrong : other == null ? NOT_TEXT : other.getKey()) {
         JsonObject body = filled.copy().put(field, wrong);
         assertThatThrownBy(() -> op.request().decode(body)).as(op.address() + " " + field + " = " + wrong)
             .isInstanceOfSatisfying(QuarryException.class, e -> assertThat(e.failure()).isEqualTo(Failure.BAD_REQUEST))
-            .hasMessage("Field '" + field + "' must be a string");
+            .hasMessage(other == null ? "Field '" + field + "' must be a string" : other.getValue());
       }
     }
   }

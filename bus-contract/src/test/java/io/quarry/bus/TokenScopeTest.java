@@ -16,7 +16,9 @@ class TokenScopeTest {
         .filter(a -> TokenScope.neededFor(a) == TokenScope.READ).toList();
     assertThat(reads).containsExactlyInAnyOrder("api.user.local", "api.user.find", "api.conversation.list",
         "api.conversation.get", "api.dataset.list", "api.dataset.profile", "api.result.get", "api.usage.get", "api.ping",
-        "api.share.list");
+        "api.share.list", "api.board.list", "api.board.get", "api.board.stale");
+    assertThat(TokenScope.neededFor("api.board.pin")).isEqualTo(TokenScope.QUERY);
+    assertThat(TokenScope.neededFor("api.board.run")).isEqualTo(TokenScope.QUERY);
     assertThat(ApiOps.ALL.stream().map(Operation::address).filter(a -> TokenScope.neededFor(a) == TokenScope.CHAT))
         .containsExactlyInAnyOrder("api.turn.start", "api.turn.continue", "api.turn.stop",
             "api.turn.follow_ups");

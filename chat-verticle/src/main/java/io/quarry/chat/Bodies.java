@@ -71,4 +71,23 @@ final class Bodies {
     }
     return ((Number) value).intValue();
   }
+
+  /** A JSON object, or null when absent (or JSON null). */
+  static JsonObject optionalObject(JsonObject body, String field) {
+    Object value = body.getValue(field);
+    if (value != null && !(value instanceof JsonObject)) {
+      throw QuarryException.badRequest("Field '" + field + "' must be an object");
+    }
+    return (JsonObject) value;
+  }
+
+  /** An array of at most {@code max} strings, each at most {@code maxLength} characters, refused as {@code refusal}. */
+  static java.util.List<String> strings(JsonObject body, String field, int max, int maxLength, String refusal) {
+    Object value = body.getValue(field);
+    if (!(value instanceof io.vertx.core.json.JsonArray array) || array.size() > max
+        || !array.stream().allMatch(v -> v instanceof String text && text.length() <= maxLength)) {
+      throw QuarryException.badRequest(refusal);
+    }
+    return array.stream().map(String.class::cast).toList();
+  }
 }

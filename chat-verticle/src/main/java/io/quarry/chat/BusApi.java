@@ -4,6 +4,7 @@ import io.quarry.bus.ApiOps;
 import io.quarry.bus.ApiOps.CreateConversation;
 import io.quarry.bus.ApiOps.ExportQuery;
 import io.quarry.bus.ApiOps.Query;
+import io.quarry.bus.BoardOps;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Credentials;
@@ -38,14 +39,13 @@ final class BusApi {
   private final WriteLimit writes;
   private final NodeInfo node;
   private final Sharing sharing;
-
-  /** {@code writes}: the users' budgets of changes, shared with the browser's API; {@code node}: what a ping says. */
+  private final Boards boards;
   private final FollowUpQuestions followUps;
 
+  /** {@code writes}: the users' budgets of changes, shared with the browser's API; {@code node}: what a ping says. */
   BusApi(Bus bus, StorageClient storage, DatasetClient datasets, LlmClient llm, String authMode,
       ChatSettings.Exports exports, AtomicBoolean draining, WriteLimit writes, NodeInfo node, Sharing sharing,
-      FollowUpQuestions followUps) {
-    this.followUps = followUps;
+      Boards boards, FollowUpQuestions followUps) {
     this.bus = bus;
     this.storage = storage;
     this.datasets = datasets;
@@ -56,6 +56,8 @@ final class BusApi {
     this.writes = writes;
     this.node = node;
     this.sharing = sharing;
+    this.boards = boards;
+    this.followUps = followUps;
   }
 
   /** Changes draw on the user's budget of changes, as the browser's do; reads and SQL do not. */
@@ -96,6 +98,26 @@ final class BusApi {
     bus.serve(ApiOps.SHARE_CREATE, r -> writes.change(r.userId(), () -> sharing.create(r)));
     bus.serve(ApiOps.SHARE_LIST, r -> sharing.list(r.userId()));
     bus.serve(ApiOps.SHARE_REVOKE, r -> writes.change(r.userId(), () -> sharing.revoke(r.userId(), r.id())));
+    serveBoards();
+  }
+
+  /** As {@code /api/boards}: changes draw on the budget of changes; reads, the staleness check and re-runs do not. */
+  private void serveBoards() {
+    bus.serve(BoardOps.CREATE, r -> writes.change(r.userId(), () -> storage.user(r.userId())
+        .compose(user -> boards.create(user.id(), r.id() == null ? null : uuid(r.id()), r.title()))));
+    bus.serve(BoardOps.LIST, r -> boards.list(r.userId()));
+    bus.serve(BoardOps.GET, r -> boards.read(r.userId(), r.boardId()));
+    bus.serve(BoardOps.RENAME, r -> writes.change(r.userId(), () -> boards.rename(r.userId(), r.boardId(),
+        r.title())));
+    bus.serve(BoardOps.DELETE, r -> writes.change(r.userId(), () -> boards.delete(r.userId(), r.boardId())));
+    bus.serve(BoardOps.PIN, r -> writes.change(r.userId(), () -> boards.pin(r)));
+    bus.serve(BoardOps.UNPIN, r -> writes.change(r.userId(), () -> boards.unpin(r.userId(), r.boardId(),
+        r.tileId())));
+    bus.serve(BoardOps.REORDER, r -> writes.change(r.userId(), () -> boards.reorder(r.userId(), r.boardId(),
+        r.tileIds())));
+    bus.serve(BoardOps.RUN, r -> boards.run(r.userId(), r.boardId(), r.tileId()));
+    bus.serve(BoardOps.RUN_ALL, r -> boards.runAll(r.userId(), r.boardId()));
+    bus.serve(BoardOps.STALE, r -> boards.stale(r.userId(), r.boardId()));
   }
 
   private Future<User> localUser() {

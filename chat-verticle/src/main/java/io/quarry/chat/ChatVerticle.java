@@ -193,15 +193,18 @@ public class ChatVerticle extends VerticleBase {
     new TokenApi(storage).mount(router);
     Sharing sharing = new Sharing(storage, settings.shareAudience());
     new ShareApi(sharing).mount(router);
+    Boards boards = new Boards(new Bus(vertx), storage, datasets);
+    new BoardApi(boards).mount(router);
     // The same operations for applications on the event bus.
     new BusApi(new Bus(vertx), storage, datasets, llm, mode, settings.exports(), draining, writes,
-        settings.node(), sharing, followUps).serve();
+        settings.node(), sharing, boards, followUps).serve();
     mcp(router, storage);
     router.get("/api/samples").handler(new SampleApi(this::samplesBaseUrl)::list);
     router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id()).map(LlmOps.Budget::toJson)));
     router.route("/api/*").failureHandler(HttpErrors::routerError);
     ConversationPages.mount(router);
     SharedView.mountPage(router);
+    BoardPages.mount(router);
     router.route("/webjars/*").handler(StaticHandler.create(StaticAssets.WEBJARS).setMaxAgeSeconds(86_400));
     router.route().handler(StaticHandler.create("webroot").setCachingEnabled(false));
     for (int status : new int[] {400, 404, 405, 413, 500}) {

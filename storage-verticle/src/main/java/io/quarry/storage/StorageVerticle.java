@@ -2,6 +2,7 @@ package io.quarry.storage;
 
 import static io.quarry.bus.StorageOps.*;
 
+import io.quarry.bus.BoardOps;
 import io.quarry.bus.Bus;
 import io.quarry.bus.PrivateFiles;
 import io.vertx.core.Future;
@@ -140,6 +141,7 @@ public class StorageVerticle extends VerticleBase {
     UsageStore usage = new UsageStore(db);
     ApiTokens tokens = new ApiTokens(db, users);
     ShareStore shares = new ShareStore(db, settings.maxSharesPerUser());
+    BoardStore boards = new BoardStore(db);
     List<MessageConsumer<Object>> consumers = List.of(
         bus.serve(USER_LOCAL, users::local),
         bus.serve(USER_CREATE, users::create),
@@ -180,6 +182,15 @@ public class StorageVerticle extends VerticleBase {
         bus.serve(SHARE_LIST, shares::list),
         bus.serve(SHARE_REVOKE, shares::revoke),
         bus.serve(SHARE_OPEN, shares::open),
+        bus.serve(BoardOps.STORE_CREATE, boards::create),
+        bus.serve(BoardOps.STORE_LIST, boards::list),
+        bus.serve(BoardOps.STORE_GET, boards::get),
+        bus.serve(BoardOps.STORE_RENAME, boards::rename),
+        bus.serve(BoardOps.STORE_DELETE, boards::delete),
+        bus.serve(BoardOps.STORE_PIN, boards::pin),
+        bus.serve(BoardOps.STORE_FILL, boards::fill),
+        bus.serve(BoardOps.STORE_REMOVE, boards::remove),
+        bus.serve(BoardOps.STORE_REORDER, boards::reorder),
         bus.serve(PING, none -> db.run("SELECT 1").mapEmpty()));
     return Future.all(consumers.stream().map(MessageConsumer::completion).toList());
   }

@@ -1,0 +1,35 @@
+package io.quarry.chat;
+
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * {@code GET /b/<board id>} and {@code /boards}: a board's page and the list of boards, as {@link ConversationPages}
+ * serves a conversation's. The page asks {@code /api/boards/<id>} itself, so another user's board is refused there
+ * (404, "Board not found"), never here; an id not shaped as storage makes them is a 404 that still serves the page.
+ */
+final class BoardPages {
+
+  static final String PATH = "/b/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+  static final String MALFORMED = "/b/[^/]+";
+  static final String PAGE = "webroot/board.html";
+
+  private BoardPages() {
+  }
+
+  static void mount(Router router) {
+    router.getWithRegex(PATH).handler(ctx -> page(ctx, 200));
+    router.getWithRegex(MALFORMED).handler(ctx -> page(ctx, 404));
+    // A regex route, as the pages are: the API document lists the API, not the pages.
+    router.getWithRegex("/boards").handler(ctx -> page(ctx, 200));
+  }
+
+  private static void page(RoutingContext ctx, int status) {
+    ctx.response().setStatusCode(status)
+        .putHeader(HttpHeaders.CONTENT_TYPE, "text/html;charset=UTF-8")
+        .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache")
+        .sendFile(PAGE)
+        .onFailure(ctx::fail);
+  }
+}

@@ -1,0 +1,133 @@
+// The boards pages: /boards lists the user's boards; /b/<id> shows one as a grid of tiles drawn from their stored
+// copies (opening it runs nothing), then asks the server, without running any query, whether each tile's files have
+// newer versions. Re-run one tile or all of them; remove a tile; move tiles by drag or keyboard.
+import { api } from './api.js';
+import { initTheme } from './theme.js';
+import { tileElement } from './board-tiles.js';
+import { reorderable } from './board-order.js';
+
+const $ = (id) => document.getElementById(id);
+const live = (text) => { $('board-live').textContent = text; };
+const message = (text) => { $('board-message').textContent = text; };
+
+async function showBoards() {
+  const { boards } = await api.boards();
+  const list = $('board-list');
+  list.hidden = false;
+  message(boards.length ? '' : 'No boards yet: pin a chart or a table of a result to a board to make one.');
+  for (const board of boards) {
+    const link = document.createElement('a');
+    link.href = `/b/${board.id}`;
+    link.textContent = board.title;
+    const count = document.createElement('span');
+    count.className = 'muted';
+    count.textContent = `${board.tiles} ${board.tiles === 1 ? 'tile' : 'tiles'}`;
+    const li = document.createElement('li');
+    li.append(link, count);
+    list.append(li);
+  }
+}
+
+async function showBoard(id) {
+  const { board, tiles } = await api.board(id);
+  $('board-title').textContent = board.title;
+  document.title = `${board.title} · Quarry`;
+  const list = $('tiles');
+  list.hidden = false;
+  message(tiles.length ? '' : 'This board has no tiles yet: pin a chart or a table of a result to it.');
+  const moveKey = reorderable(list, (ids) => api.reorderTiles(id, ids), live);
+  const actions = {
+    moveKey,
+    run: (tile, button) => rerun(id, tile, button, actions),
+    remove: async (tile, button) => {
+      button.disabled = true;
+      try {
+        await api.unpinTile(id, tile.id);
+        list.querySelector(`[data-tile-id="${tile.id}"]`)?.remove();
+        live(`Removed ${tile.title}`);
+      } catch (e) {
+        button.disabled = false;
+        live(e.message);
+      }
+    },
+  };
+  tiles.forEach((tile) => list.append(tileElement(tile, actions)));
+  const all = $('run-all');
+  all.hidden = tiles.length === 0;
+  all.addEventListener('click', () => rerunAll(id, actions, all));
+  await staleness(id);
+}
+
+/** Each tile's files asked for newer versions (the server runs no query): a stale tile says so. */
+async function staleness(id) {
+  try {
+    const { tiles } = await api.boardStaleness(id);
+    for (const t of tiles) {
+      const li = $('tiles').querySelector(`[data-tile-id="${t.tile_id}"]`);
+      li?.markStale(t.stale);
+      if (t.reason) li?.say(t.reason);
+    }
+  } catch {
+    // Whether files changed is a courtesy: the tiles stand as they are.
+  }
+  $('tiles').dataset.checked = 'true';
+}
+
+function replace(tile, actions) {
+  const old = $('tiles').querySelector(`[data-tile-id="${tile.id}"]`);
+  const fresh = tileElement(tile, actions);
+  old?.replaceWith(fresh);
+  return fresh;
+}
+
+async function rerun(boardId, tile, button, actions) {
+  button.disabled = true;
+  const li = $('tiles').querySelector(`[data-tile-id="${tile.id}"]`);
+  li?.say('Running…');
+  try {
+    const ran = await api.runTile(boardId, tile.id);
+    replace(ran, actions).say(`Re-ran ${when()}`);
+    live(`${ran.title} re-ran: ${Number(ran.total_rows).toLocaleString()} rows`);
+  } catch (e) {
+    li?.say(e.message);
+    live(`${tile.title} did not run: ${e.message}`);
+    button.disabled = false;
+  }
+}
+
+async function rerunAll(boardId, actions, button) {
+  button.disabled = true;
+  live('Re-running every tile…');
+  try {
+    const { runs } = await api.runBoard(boardId);
+    for (const run of runs) {
+      if (run.ok) replace(run.tile, actions).say(`Re-ran ${when()}`);
+      else $('tiles').querySelector(`[data-tile-id="${run.tile_id}"]`)?.say(run.error);
+    }
+    const failed = runs.filter((r) => !r.ok).length;
+    live(`Re-ran ${runs.length - failed} of ${runs.length} tiles${failed ? `; ${failed} did not run` : ''}`);
+  } catch (e) {
+    live(e.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function when() {
+  return new Date().toLocaleTimeString();
+}
+
+async function start() {
+  initTheme();
+  const id = location.pathname.match(/^\/b\/([^/]+)$/)?.[1];
+  try {
+    if (id) await showBoard(decodeURIComponent(id));
+    else await showBoards();
+  } catch (e) {
+    message(e.status === 404 ? 'Board not found' : e.status === 401 ? 'Sign in on the main page to see your boards'
+      : e.message);
+    if (e.status === 404) $('board-title').textContent = 'Board not found';
+  }
+}
+
+start();
