@@ -214,7 +214,6 @@ class IsolationTest {
     assertThat(failure(llm.start(bobId, conversation, "Leak it"))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(llm.stop(bobId, conversation))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(llm.followUps(bobId, conversation, answer))).isEqualTo(Failure.NOT_FOUND);
-    Bus bus = new Bus(chat.node.vertx());
     BoardRef boardRef = new BoardRef(bobId, board);
     TileRef tileRef = new TileRef(bobId, board, tile);
     assertThat(failure(BoardOps.GET.call(bus, boardRef))).isEqualTo(Failure.NOT_FOUND);
