@@ -236,10 +236,11 @@ public final class ApiOps {
       Codec.json(NodeInfo::toJson, NodeInfo::fromJson));
 
   /** Every public operation, for whoever serves, documents or forwards them (a bridge permits these alone). */
-  public static final List<Operation<?, ?>> ALL = List.of(USER_LOCAL, USER_FIND, CONVERSATION_CREATE, CONVERSATION_LIST,
+  public static final List<Operation<?, ?>> ALL = java.util.stream.Stream.concat(java.util.stream.Stream.of(USER_LOCAL,
+      USER_FIND, CONVERSATION_CREATE, CONVERSATION_LIST,
       CONVERSATION_GET, CONVERSATION_RENAME, CONVERSATION_DELETE, DATASET_ADD, DATASET_LIST, DATASET_RENAME,
       DATASET_REFRESH, DATASET_REMOVE, DATASET_PROFILE, QUERY_RUN, QUERY_EXPORT, RESULT_GET, TURN_START, TURN_CONTINUE, TURN_STOP,
-      USAGE_GET, PING);
+      USAGE_GET, PING), ScheduleOps.PUBLIC.stream()).toList();
 
   /** Safe to deliver twice: it reads, or sets what it sets again, or names what it makes. */
   private static <Q, R> Operation<Q, R> read(String address, Codec<Q> request, Codec<R> reply) {

@@ -23,7 +23,9 @@ enum Dialect {
       Migration.of("db/sqlite/V10__search_folded.sql", SearchText::foldStored),
       Migration.of("db/sqlite/V11__token_scopes.sql"),
       Migration.of("db/sqlite/V12__token_names_expiry.sql"),
-      Migration.of("db/sqlite/V13__dataset_format.sql"))),
+      Migration.of("db/sqlite/V13__dataset_format.sql"),
+      // V14 and V15 are issue 52's shares and boards, on their branches: the lead numbers these on merge.
+      Migration.of("db/sqlite/V16__schedules.sql"))),
 
   /**
    * Read-committed transactions that lock the row a check and its write depend on (the conversation, the account,
@@ -42,7 +44,9 @@ enum Dialect {
       Migration.of("db/postgres/V9__search_folded.sql", SearchText::foldStored),
       Migration.of("db/postgres/V10__token_scopes.sql"),
       Migration.of("db/postgres/V11__token_names_expiry.sql"),
-      Migration.of("db/postgres/V12__dataset_format.sql")));
+      Migration.of("db/postgres/V12__dataset_format.sql"),
+      // V13 and V14 are issue 52's shares and boards, on their branches: the lead numbers these on merge.
+      Migration.of("db/postgres/V15__schedules.sql")));
 
   /** Any number that names Quarry's migrations among a database's advisory locks. */
   private static final long MIGRATION_LOCK = 0x5155_4152_5259L;

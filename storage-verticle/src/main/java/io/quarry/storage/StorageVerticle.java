@@ -4,6 +4,7 @@ import static io.quarry.bus.StorageOps.*;
 
 import io.quarry.bus.Bus;
 import io.quarry.bus.PrivateFiles;
+import io.quarry.bus.ScheduleOps;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
@@ -139,6 +140,8 @@ public class StorageVerticle extends VerticleBase {
     RunStore runs = new RunStore(db, results);
     UsageStore usage = new UsageStore(db);
     ApiTokens tokens = new ApiTokens(db, users);
+    ScheduleStore schedules = new ScheduleStore(db);
+    ScheduleRuns scheduleRuns = new ScheduleRuns(db, schedules);
     List<MessageConsumer<Object>> consumers = List.of(
         bus.serve(USER_LOCAL, users::local),
         bus.serve(USER_CREATE, users::create),
@@ -175,6 +178,19 @@ public class StorageVerticle extends VerticleBase {
         bus.serve(TOKEN_FIND, tokens::find),
         bus.serve(TOKEN_REVOKE, tokens::revoke),
         bus.serve(TOKEN_LIST, tokens::list),
+        bus.serve(ScheduleOps.CREATE, schedules::create),
+        bus.serve(ScheduleOps.LIST, schedules::list),
+        bus.serve(ScheduleOps.GET, schedules::get),
+        bus.serve(ScheduleOps.UPDATE, schedules::update),
+        bus.serve(ScheduleOps.DELETE, schedules::delete),
+        bus.serve(ScheduleOps.CLAIM, schedules::claim),
+        bus.serve(ScheduleOps.RENEW, schedules::renew),
+        bus.serve(ScheduleOps.RELEASE, schedules::release),
+        bus.serve(ScheduleOps.RUNS, scheduleRuns::list),
+        bus.serve(ScheduleOps.RUN_START, scheduleRuns::start),
+        bus.serve(ScheduleOps.RUN_FINISH, scheduleRuns::finish),
+        bus.serve(ScheduleOps.RUN_DELIVERED, scheduleRuns::delivered),
+        bus.serve(ScheduleOps.RETRIES_CLAIM, scheduleRuns::claimRetries),
         bus.serve(PING, none -> db.run("SELECT 1").mapEmpty()));
     return Future.all(consumers.stream().map(MessageConsumer::completion).toList());
   }
