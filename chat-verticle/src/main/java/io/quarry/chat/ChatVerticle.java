@@ -181,9 +181,12 @@ public class ChatVerticle extends VerticleBase {
     new ExportApi(vertx, datasets, storage, settings.exports()).mount(router);
     new MessageApi(llm, draining).mount(router);
     new TokenApi(storage).mount(router);
+    Schedules schedules = new Schedules(new Bus(vertx), storage);
+    new ScheduleApi(schedules).mount(router);
     // The same operations for applications on the event bus.
     new BusApi(new Bus(vertx), storage, datasets, llm, mode, settings.exports(), draining, writes,
         settings.node()).serve();
+    new ScheduleBusApi(new Bus(vertx), schedules, writes).serve();
     mcp(router, storage);
     router.get("/api/samples").handler(new SampleApi(this::samplesBaseUrl)::list);
     router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id()).map(LlmOps.Budget::toJson)));
