@@ -3,7 +3,13 @@ package io.quarry.app;
 import static io.quarry.app.HttpAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.bus.Bus;
 import io.quarry.bus.DatasetClient;
+import io.quarry.bus.ScheduleOps;
+import io.quarry.bus.ScheduleOps.CreateSchedule;
+import io.quarry.bus.ScheduleOps.ScheduleRef;
+import io.quarry.bus.ScheduleOps.UpdateSchedule;
+import io.quarry.bus.Scopes.UserRef;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.QueryTimeouts;
@@ -40,6 +46,9 @@ class IsolationTest {
   String result;
   /** Alice's answer. */
   String answer;
+  /** Alice's schedule of her result, and when it next runs. */
+  String schedule;
+  String nextRunAt;
 
   @BeforeEach
   void start() throws Exception {
@@ -65,6 +74,10 @@ class IsolationTest {
         .getJsonArray("messages").getJsonObject(1);
     result = answered.getJsonArray("result_ids").getString(0);
     answer = answered.getString("id");
+    JsonObject scheduled = send(alice, HttpMethod.POST, "/api/schedules", new JsonObject().put("result_id", result)
+        .put("every", "daily")).bodyAsJsonObject();
+    schedule = scheduled.getString("id");
+    nextRunAt = scheduled.getString("next_run_at");
   }
 
   @AfterEach
@@ -116,13 +129,19 @@ class IsolationTest {
         {HttpMethod.POST, c + "/messages/" + answer + "/continue", null},
         {HttpMethod.POST, c + "/stop", null},
         {HttpMethod.POST, "/api/conversations/" + UUID.randomUUID() + "/stop", null},
-        {HttpMethod.GET, "/api/results/" + result, null}};
+        {HttpMethod.GET, "/api/results/" + result, null},
+        {HttpMethod.POST, "/api/schedules", new JsonObject().put("result_id", result).put("every", "daily")},
+        {HttpMethod.PATCH, "/api/schedules/" + schedule, new JsonObject().put("paused", true)},
+        {HttpMethod.DELETE, "/api/schedules/" + schedule, null},
+        {HttpMethod.GET, "/api/schedules/" + schedule + "/runs", null},
+        {HttpMethod.POST, "/api/schedules/" + schedule + "/run", null}};
     for (Object[] call : calls) {
       HttpResponse<Buffer> response = send(bob, (HttpMethod) call[0], (String) call[1], (JsonObject) call[2]);
       assertThat(response.statusCode()).as(call[0] + " " + call[1]).isEqualTo(404);
       assertThat(response.bodyAsJsonObject().fieldNames()).as(call[0] + " " + call[1]).isSubsetOf("error", "details");
     }
     assertThat(send(bob, HttpMethod.GET, "/api/conversations", null).bodyAsJsonObject().getJsonArray("conversations")).isEmpty();
+    assertThat(send(bob, HttpMethod.GET, "/api/schedules", null).bodyAsJsonObject().getJsonArray("schedules")).isEmpty();
     assertUnchanged();
   }
 
@@ -161,6 +180,16 @@ class IsolationTest {
     assertThat(failure(datasets.query(bobId, conversation, "SELECT * FROM table1"))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(llm.start(bobId, conversation, "Leak it"))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(llm.stop(bobId, conversation))).isEqualTo(Failure.NOT_FOUND);
+    Bus bus = new Bus(chat.node.vertx());
+    ScheduleRef bobs = new ScheduleRef(bobId, schedule);
+    assertThat(failure(ScheduleOps.API_CREATE.call(bus, new CreateSchedule(bobId, result, null, "daily", null, null,
+        null, null)))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(ScheduleOps.API_UPDATE.call(bus, new UpdateSchedule(bobId, schedule, true, null))))
+        .isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(ScheduleOps.API_DELETE.call(bus, bobs))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(ScheduleOps.API_RUNS.call(bus, bobs))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(ScheduleOps.API_RUN_NOW.call(bus, bobs))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(ScheduleOps.API_LIST.call(bus, new UserRef(bobId)).await()).isEmpty();
     assertUnchanged();
   }
 
@@ -172,5 +201,8 @@ class IsolationTest {
     assertThat(chat.sqlite("SELECT COUNT(*) FROM datasets")).isEqualTo(1);
     assertThat(chat.sqlite("SELECT COUNT(*) FROM query_results")).isEqualTo(1);
     assertThat(chat.sqlite("SELECT COUNT(*) FROM token_usage WHERE user_id = '" + bobId + "'")).isZero();
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM schedules")).isEqualTo(1);
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM schedules WHERE id = '" + schedule + "' AND user_id = '" + aliceId
+        + "' AND paused = 0 AND next_run_at = '" + nextRunAt + "'")).isEqualTo(1);
   }
 }

@@ -28,7 +28,7 @@ public record DatasetSettings(Pipeline.Settings pipeline, AddressPolicy policy, 
     return from(node.roleConfig(nodeConfig, "dataset").put("schedule", nodeConfig.getJsonObject("schedule").copy()));
   }
 
-  static DatasetSettings from(JsonObject config) {
+  public static DatasetSettings from(JsonObject config) {
     JsonObject c = Defaults.section("dataset", config);
     QueryTimeouts timeouts = QueryTimeouts.from(c);
     long workerWait = c.getLong("workerTimeoutMs");

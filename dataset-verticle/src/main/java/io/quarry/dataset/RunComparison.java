@@ -139,8 +139,10 @@ final class RunComparison {
   /** A whole total as a long, any other as a double: JSON numbers a client reads as it reads any. */
   private static Number number(BigDecimal value) {
     BigDecimal stripped = value.stripTrailingZeros();
-    return stripped.scale() <= 0 && stripped.abs().compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) < 0
-        ? stripped.longValueExact() : value.doubleValue();
+    if (stripped.scale() <= 0 && stripped.abs().compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) < 0) {
+      return stripped.longValueExact();
+    }
+    return value.doubleValue();
   }
 
   /** As the page shows numbers: grouped thousands, at most three decimals. */

@@ -104,6 +104,9 @@ public final class Scheduler {
 
   /** One tick at {@code now}: the due schedules run, the due retries are attempted; answers how many of each. */
   public Future<Ticked> tick(Instant now) {
+    if (closed) {
+      return Future.failedFuture("This scheduler was closed");
+    }
     tickedAt = now;
     tickedNanos = System.nanoTime();
     String lease = Timestamps.format(now.plusMillis(settings.leaseMs()));
@@ -182,20 +185,18 @@ public final class Scheduler {
         : "The query could not be run (" + e.getClass().getSimpleName() + ")";
   }
 
-  /** The page's event once, then the webhook's first attempt when none was made. */
+  /**
+   * The page's event once (noted before the webhook is called, so that a node taking over does not send it again), then
+   * the webhook's first attempt when none was made.
+   */
   private Future<Void> deliver(Schedule schedule, ScheduleRun run) {
-    if (closed) {
-      return Future.failedFuture("This scheduler was closed");
-    }
-    if (!run.eventSent()) {
+    Future<ScheduleRun> evented = run.eventSent() ? Future.succeededFuture(run) : alive(() -> {
       vertx.eventBus().publish(Addresses.chatEvents(schedule.userId()), ScheduleOps.event(schedule, run));
-    }
+      return ScheduleOps.RUN_DELIVERED.call(bus, new Delivery(run.id(), true, run.webhookState(), run.attempts(),
+          run.nextAttemptAt(), run.lastError()));
+    }).map(run);
     boolean firstAttempt = ScheduleRun.PENDING.equals(run.webhookState()) && run.nextAttemptAt() == null;
-    if (firstAttempt) {
-      return attempt(schedule, run);
-    }
-    return run.eventSent() ? Future.succeededFuture() : alive(() -> ScheduleOps.RUN_DELIVERED.call(bus, new Delivery(
-        run.id(), true, run.webhookState(), run.attempts(), run.nextAttemptAt(), run.lastError())));
+    return evented.compose(sent -> firstAttempt ? attempt(schedule, sent) : Future.succeededFuture());
   }
 
   /** One webhook attempt, its outcome stored: delivered, given up, or due again after an exponential back-off. */
