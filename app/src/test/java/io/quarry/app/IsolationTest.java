@@ -8,7 +8,6 @@ import io.quarry.bus.DatasetClient;
 import io.quarry.bus.ScheduleOps;
 import io.quarry.bus.ScheduleOps.CreateSchedule;
 import io.quarry.bus.ScheduleOps.ScheduleRef;
-import io.quarry.bus.ScheduleOps.UpdateSchedule;
 import io.quarry.bus.Scopes.UserRef;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LlmClient;
@@ -184,8 +183,8 @@ class IsolationTest {
     ScheduleRef bobs = new ScheduleRef(bobId, schedule);
     assertThat(failure(ScheduleOps.API_CREATE.call(bus, new CreateSchedule(bobId, result, null, "daily", null, null,
         null, null)))).isEqualTo(Failure.NOT_FOUND);
-    assertThat(failure(ScheduleOps.API_UPDATE.call(bus, new UpdateSchedule(bobId, schedule, true, null))))
-        .isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(ScheduleOps.API_PAUSE.call(bus, bobs))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(ScheduleOps.API_RESUME.call(bus, bobs))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(ScheduleOps.API_DELETE.call(bus, bobs))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(ScheduleOps.API_RUNS.call(bus, bobs))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(ScheduleOps.API_RUN_NOW.call(bus, bobs))).isEqualTo(Failure.NOT_FOUND);

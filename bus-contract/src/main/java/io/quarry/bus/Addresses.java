@@ -209,7 +209,8 @@ public final class Addresses {
   // Scheduled questions (issue 52): the public operations, then storage's.
   public static final String API_SCHEDULE_CREATE = "api.schedule.create";
   public static final String API_SCHEDULE_LIST = "api.schedule.list";
-  public static final String API_SCHEDULE_UPDATE = "api.schedule.update";
+  public static final String API_SCHEDULE_PAUSE = "api.schedule.pause";
+  public static final String API_SCHEDULE_RESUME = "api.schedule.resume";
   public static final String API_SCHEDULE_DELETE = "api.schedule.delete";
   public static final String API_SCHEDULE_RUNS = "api.schedule.runs";
   public static final String API_SCHEDULE_RUN_NOW = "api.schedule.run-now";

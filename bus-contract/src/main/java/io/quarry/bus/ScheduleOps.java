@@ -197,9 +197,12 @@ public final class ScheduleOps {
       CreateSchedule.CODEC, SCHEDULE, API_WAIT, Resend.NEVER);
   public static final Operation<UserRef, List<Schedule>> API_LIST = Operation.of(API_SCHEDULE_LIST, UserRef.CODEC,
       Codec.items(SCHEDULE), API_WAIT, Resend.IDEMPOTENT);
-  /** Pauses ({@code paused: true}) or resumes a schedule; NOT_FOUND. */
-  public static final Operation<UpdateSchedule, Schedule> API_UPDATE = Operation.of(API_SCHEDULE_UPDATE,
-      UpdateSchedule.CODEC, SCHEDULE, API_WAIT, Resend.IDEMPOTENT);
+  /** Pauses a schedule: no run until it is resumed; NOT_FOUND. */
+  public static final Operation<ScheduleRef, Schedule> API_PAUSE = Operation.of(API_SCHEDULE_PAUSE, ScheduleRef.CODEC,
+      SCHEDULE, API_WAIT, Resend.IDEMPOTENT);
+  /** Resumes a schedule at its next time from now (the runs missed while paused are not made up); NOT_FOUND. */
+  public static final Operation<ScheduleRef, Schedule> API_RESUME = Operation.of(API_SCHEDULE_RESUME,
+      ScheduleRef.CODEC, SCHEDULE, API_WAIT, Resend.IDEMPOTENT);
   public static final Operation<ScheduleRef, Void> API_DELETE = Operation.of(API_SCHEDULE_DELETE, ScheduleRef.CODEC,
       Codec.NONE, API_WAIT, Resend.REMOVAL);
   /** The schedule's last runs, newest first: status, reason, summary, comparison, delivery; NOT_FOUND. */
@@ -209,11 +212,11 @@ public final class ScheduleOps {
   public static final Operation<ScheduleRef, Schedule> API_RUN_NOW = Operation.of(API_SCHEDULE_RUN_NOW,
       ScheduleRef.CODEC, SCHEDULE, API_WAIT, Resend.IDEMPOTENT);
 
-  public static final List<Operation<?, ?>> PUBLIC = List.of(API_CREATE, API_LIST, API_UPDATE, API_DELETE, API_RUNS,
-      API_RUN_NOW);
+  public static final List<Operation<?, ?>> PUBLIC = List.of(API_CREATE, API_LIST, API_PAUSE, API_RESUME, API_DELETE,
+      API_RUNS, API_RUN_NOW);
 
   /** The event a run's outcome is published as on {@link Addresses#chatEvents}: {@code schedule_run}. */
-  public static final String EVENT = "schedule_run";
+  public static final String EVENT = ChatEvents.SCHEDULE_RUN;
 
   public static JsonObject event(Schedule schedule, ScheduleRun run) {
     return ChatEvents.event(EVENT, schedule.conversationId()).put("schedule_id", schedule.id())

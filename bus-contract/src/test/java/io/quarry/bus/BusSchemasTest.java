@@ -68,6 +68,15 @@ class BusSchemasTest {
       new Profile.Top("a", List.of(new Profile.Frequent(7, 3)), List.of(new Profile.Bin(50, 60))),
       "Distinct values of 1 column (b) were not computed");
 
+  static final Schedule SCHEDULE = new Schedule("s", "u", Schedule.RESULT, "r", ID, "SELECT 1 AS n",
+      Cadence.of("weekly", "09:00", "monday", "Europe/Paris"), "https://hooks.example.com/q", "whsec_1", AT, false, AT);
+  static final JsonObject COMPARISON = new JsonObject().put("first", false).put("rows_before", 4).put("rows_after", 7)
+      .put("added", 3).put("removed", 0).put("changed", 0).put("truncated", false).put("moved", new JsonArray()
+      .add(new JsonObject().put("column", "amount").put("before", 1204).put("after", 1377).put("change", 173)));
+  static final ScheduleRun SCHEDULE_RUN = new ScheduleRun("run", "s", AT, ScheduleRun.FAILED, "Table not found", "r",
+      COLUMNS, new JsonArray().add(new JsonArray().add(1)), "3 rows added, total 1,204 → 1,377", COMPARISON, true,
+      ScheduleRun.PENDING, 1, AT, "The webhook answered HTTP 500", AT, AT);
+
   /** A reply of each public operation with every field it has filled in. */
   static final Map<Operation<?, ?>, Object> REPLIES = new LinkedHashMap<>();
 
@@ -94,6 +103,13 @@ class BusSchemasTest {
     REPLIES.put(ApiOps.TURN_STOP, new Stopped(true));
     REPLIES.put(ApiOps.USAGE_GET, new Budget(10, 100, 90, 10.0, 0, true));
     REPLIES.put(ApiOps.PING, new NodeInfo("n1", "1.0", List.of("web")));
+    REPLIES.put(ScheduleOps.API_CREATE, SCHEDULE);
+    REPLIES.put(ScheduleOps.API_LIST, List.of(SCHEDULE));
+    REPLIES.put(ScheduleOps.API_PAUSE, SCHEDULE);
+    REPLIES.put(ScheduleOps.API_RESUME, SCHEDULE);
+    REPLIES.put(ScheduleOps.API_DELETE, null);
+    REPLIES.put(ScheduleOps.API_RUNS, List.of(SCHEDULE_RUN));
+    REPLIES.put(ScheduleOps.API_RUN_NOW, SCHEDULE);
   }
 
   /** An event of each type with every field it has filled in, as ChatEvents (or the WebSocket, for ping) writes it. */
@@ -120,6 +136,7 @@ class BusSchemasTest {
     EVENTS.put(ChatEvents.RATE_LIMIT_EXCEEDED, ChatEvents.rateLimitExceeded(ID, 3600));
     EVENTS.put(ChatEvents.CONVERSATION_UPDATED, ChatEvents.conversationUpdated(ID, "Sales"));
     EVENTS.put(ChatEvents.PING, new JsonObject().put("type", ChatEvents.PING));
+    EVENTS.put(ChatEvents.SCHEDULE_RUN, ScheduleOps.event(SCHEDULE, SCHEDULE_RUN));
   }
 
   static JsonObject schema() throws IOException {

@@ -58,6 +58,14 @@ class RequestFieldsTest {
     FILLED.put(ApiOps.TURN_CONTINUE, new LlmOps.ContinueTurn("u", "c", "m"));
     FILLED.put(ApiOps.TURN_STOP, new ConversationRef("u", "c"));
     FILLED.put(ApiOps.USAGE_GET, new UserRef("u"));
+    FILLED.put(ScheduleOps.API_CREATE, new ScheduleOps.CreateSchedule("u", "r", "t", "daily", "09:00", "monday",
+        "Europe/Paris", "https://hooks.example.com/q"));
+    FILLED.put(ScheduleOps.API_LIST, new UserRef("u"));
+    FILLED.put(ScheduleOps.API_PAUSE, new ScheduleOps.ScheduleRef("u", "s"));
+    FILLED.put(ScheduleOps.API_RESUME, new ScheduleOps.ScheduleRef("u", "s"));
+    FILLED.put(ScheduleOps.API_DELETE, new ScheduleOps.ScheduleRef("u", "s"));
+    FILLED.put(ScheduleOps.API_RUNS, new ScheduleOps.ScheduleRef("u", "s"));
+    FILLED.put(ScheduleOps.API_RUN_NOW, new ScheduleOps.ScheduleRef("u", "s"));
   }
 
   /** What a client may put where text belongs. */

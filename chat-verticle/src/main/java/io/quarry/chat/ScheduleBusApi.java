@@ -23,8 +23,10 @@ final class ScheduleBusApi {
   void serve() {
     bus.serve(ScheduleOps.API_CREATE, r -> writes.change(r.userId(), () -> schedules.create(r)));
     bus.serve(ScheduleOps.API_LIST, r -> schedules.list(r.userId()));
-    bus.serve(ScheduleOps.API_UPDATE, r -> writes.change(r.userId(), () -> schedules.update(
-        new UpdateSchedule(r.userId(), r.scheduleId(), r.paused(), null))));
+    bus.serve(ScheduleOps.API_PAUSE, r -> writes.change(r.userId(), () -> schedules.update(
+        new UpdateSchedule(r.userId(), r.scheduleId(), true, null))));
+    bus.serve(ScheduleOps.API_RESUME, r -> writes.change(r.userId(), () -> schedules.update(
+        new UpdateSchedule(r.userId(), r.scheduleId(), false, null))));
     bus.serve(ScheduleOps.API_DELETE, r -> writes.change(r.userId(), () -> schedules.delete(r)));
     bus.serve(ScheduleOps.API_RUNS, schedules::runs);
     bus.serve(ScheduleOps.API_RUN_NOW, r -> writes.change(r.userId(), () -> schedules.runNow(r)));
