@@ -1,5 +1,6 @@
 package io.quarry.dataset;
 
+import io.quarry.bus.Column;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.math.BigDecimal;
@@ -36,12 +37,22 @@ final class RunComparison {
     return json.put("summary", FIRST + " (" + count(rows.size(), "row") + ")");
   }
 
+  /** A numeric column's total that moved. */
+  private record Moved(String column, BigDecimal before, BigDecimal after) {
+    JsonObject toJson() {
+      return new JsonObject().put("column", column).put("before", number(before)).put("after", number(after))
+          .put("change", number(after.subtract(before)));
+    }
+  }
+
   /** {@code before}'s columns may differ from {@code after}'s (the SQL is the same; the file's schema may not be). */
-  static JsonObject compare(JsonArray beforeColumns, JsonArray beforeRows, JsonArray columns, JsonArray rows) {
+  static JsonObject compare(JsonArray beforeColumnsJson, JsonArray beforeRows, JsonArray columnsJson, JsonArray rows) {
+    List<Column> beforeColumns = beforeColumnsJson == null ? List.of() : Column.of(beforeColumnsJson);
+    List<Column> columns = Column.of(columnsJson);
     List<Integer> numeric = new ArrayList<>();
     List<Integer> keys = new ArrayList<>();
     for (int i = 0; i < columns.size(); i++) {
-      (isNumeric(columns.getJsonObject(i).getString("type")) ? numeric : keys).add(i);
+      (isNumeric(columns.get(i).type()) ? numeric : keys).add(i);
     }
     Map<String, JsonArray> before = keyed(beforeRows, keys);
     Map<String, JsonArray> after = keyed(rows, keys);
@@ -56,24 +67,23 @@ final class RunComparison {
       }
     }
     int removed = (int) before.keySet().stream().filter(key -> !after.containsKey(key)).count();
-    JsonArray moved = new JsonArray();
+    List<Moved> moved = new ArrayList<>();
     for (int i : numeric) {
-      String name = columns.getJsonObject(i).getString("name");
+      String name = columns.get(i).name();
       int old = indexOf(beforeColumns, name);
       BigDecimal was = old < 0 ? BigDecimal.ZERO : total(beforeRows, old);
       BigDecimal now = total(rows, i);
       if (was.compareTo(now) != 0) {
-        moved.add(new JsonObject().put("column", name).put("before", number(was)).put("after", number(now))
-            .put("change", number(now.subtract(was))));
+        moved.add(new Moved(name, was, now));
       }
     }
     JsonObject json = new JsonObject().put("first", false).put("rows_before", beforeRows.size())
         .put("rows_after", rows.size()).put("added", added).put("removed", removed).put("changed", changed)
-        .put("moved", moved);
+        .put("moved", new JsonArray(moved.stream().map(Moved::toJson).toList()));
     return json.put("summary", summary(added, removed, changed, moved, numeric.size() > 1));
   }
 
-  private static String summary(int added, int removed, int changed, JsonArray moved, boolean nameColumns) {
+  private static String summary(int added, int removed, int changed, List<Moved> moved, boolean nameColumns) {
     List<String> parts = new ArrayList<>();
     if (added > 0) {
       parts.add(count(added, "row") + " added");
@@ -84,10 +94,8 @@ final class RunComparison {
     if (changed > 0) {
       parts.add(count(changed, "row") + " changed");
     }
-    for (Object item : moved) {
-      JsonObject m = (JsonObject) item;
-      parts.add((nameColumns ? m.getString("column") + " " : "") + "total " + shown(m.getValue("before")) + " → "
-          + shown(m.getValue("after")));
+    for (Moved m : moved) {
+      parts.add((nameColumns ? m.column() + " " : "") + "total " + shown(m.before()) + " → " + shown(m.after()));
     }
     return parts.isEmpty() ? "no change" : String.join(", ", parts);
   }
@@ -111,9 +119,9 @@ final class RunComparison {
     return keyed;
   }
 
-  private static int indexOf(JsonArray columns, String name) {
-    for (int i = 0; columns != null && i < columns.size(); i++) {
-      if (name.equals(columns.getJsonObject(i).getString("name"))) {
+  private static int indexOf(List<Column> columns, String name) {
+    for (int i = 0; i < columns.size(); i++) {
+      if (name.equals(columns.get(i).name())) {
         return i;
       }
     }
@@ -146,9 +154,9 @@ final class RunComparison {
   }
 
   /** As the page shows numbers: grouped thousands, at most three decimals. */
-  static String shown(Object number) {
+  static String shown(BigDecimal number) {
     DecimalFormat format = new DecimalFormat("#,##0.###", DecimalFormatSymbols.getInstance(Locale.US));
-    return format.format(new BigDecimal(number.toString()));
+    return format.format(number);
   }
 
   private static String count(int n, String noun) {

@@ -1,6 +1,5 @@
 package io.quarry.dataset;
 
-import io.quarry.bus.Keys;
 import io.quarry.bus.Schedule;
 import io.quarry.bus.ScheduleRun;
 import io.quarry.bus.net.Deadline;
@@ -53,7 +52,7 @@ final class Webhooks {
     return new JsonObject().put("schedule_id", schedule.id()).put("run_id", run.id()).put("due_at", run.dueAt())
         .put("ran_at", run.finishedAt()).put("status", run.status()).put("ok", ok).put("summary", run.summary())
         .put("comparison", run.comparison()).put("reason", run.reason()).put("error", ok ? null : run.reason())
-        .put(Keys.CONVERSATION_ID, schedule.conversationId()).put(Keys.RESULT_ID, run.resultId())
+        .put("conversation_id", schedule.conversationId()).put("result_id", run.resultId())
         .put("target_kind", schedule.targetKind()).put("target_id", schedule.targetId());
   }
 

@@ -86,7 +86,7 @@ final class ScheduleRuns {
         .compose(rows -> Future.all(Db.each(rows, row -> run(row, true)).stream().map(run -> db.one("Schedule not found",
                 "SELECT " + ScheduleStore.COLUMNS + ", s.webhook_secret FROM schedules s WHERE s.id = ?",
                 run.scheduleId())
-            .map(row -> new Pending(ScheduleStore.schedule(row, row.getString("webhook_secret")), run))).toList()))
+            .map(row -> new Pending(ScheduleStore.schedule(row, row.getString(ScheduleStore.SECRET)), run))).toList()))
         .map(all -> all.<Pending>list());
   }
 
@@ -95,15 +95,15 @@ final class ScheduleRuns {
   }
 
   private static ScheduleRun run(Row row, boolean whole) {
-    String comparison = row.getString("comparison_json");
+    String comparison = row.getString(7);
     return new ScheduleRun(row.getString(0), row.getString(1), row.getString(2), row.getString(3), row.getString(4),
-        row.getString(5), whole ? array(row, "columns_json") : null, whole ? array(row, "rows_json") : null,
+        row.getString(5), whole ? array(row, 15) : null, whole ? array(row, 16) : null,
         row.getString(6), comparison == null ? null : new JsonObject(comparison), row.getInteger(8) != 0,
         row.getString(9), row.getInteger(10), row.getString(11), row.getString(12), row.getString(13),
         row.getString(14));
   }
 
-  private static JsonArray array(Row row, String column) {
+  private static JsonArray array(Row row, int column) {
     String text = row.getString(column);
     return text == null ? null : new JsonArray(text);
   }

@@ -28,6 +28,9 @@ final class ScheduleStore {
   static final String COLUMNS = "s.id, s.user_id, s.target_kind, s.target_id, s.conversation_id, s.sql, s.every,"
       + " s.at_hour, s.at_minute, s.weekday, s.time_zone, s.webhook_url, s.next_run_at, s.paused, s.created_at";
 
+  /** Where {@code s.webhook_secret} stands when it follows {@link #COLUMNS}. */
+  static final int SECRET = 15;
+
   private final Db db;
 
   ScheduleStore(Db db) {
@@ -92,7 +95,7 @@ final class ScheduleStore {
             + " AND (lease_until IS NULL OR lease_until < ?)", c.owner(), c.leaseUntil(), c.now(), c.now())
         .compose(updated -> db.run("SELECT " + COLUMNS + ", s.webhook_secret FROM schedules s WHERE s.lease_owner = ?"
             + " ORDER BY s.next_run_at, s.id", c.owner()))
-        .map(rows -> Db.each(rows, row -> schedule(row, row.getString("webhook_secret"))));
+        .map(rows -> Db.each(rows, row -> schedule(row, row.getString(SECRET))));
   }
 
   Future<Void> renew(Lease lease) {
@@ -109,15 +112,15 @@ final class ScheduleStore {
   private Future<Schedule> one(io.vertx.sqlclient.SqlClient client, String id, String userId, boolean secret) {
     return db.one(client, ScheduleOps.NOT_FOUND, "SELECT " + COLUMNS + ", s.webhook_secret FROM schedules s"
         + " WHERE s.id = ? AND s.user_id = ?", id, userId)
-        .map(row -> schedule(row, secret ? row.getString("webhook_secret") : null));
+        .map(row -> schedule(row, secret ? row.getString(SECRET) : null));
   }
 
+  /** A row of {@link #COLUMNS} (and the secret, at {@link #SECRET}, when it was selected). */
   static Schedule schedule(Row row, String secret) {
-    Cadence cadence = new Cadence(row.getString("every"), row.getInteger("at_hour"), row.getInteger("at_minute"),
-        row.getInteger("weekday"), ZoneId.of(row.getString("time_zone")));
-    return new Schedule(row.getString("id"), row.getString("user_id"), row.getString("target_kind"),
-        row.getString("target_id"), row.getString("conversation_id"), row.getString("sql"), cadence,
-        row.getString("webhook_url"), secret, row.getString("next_run_at"), row.getInteger("paused") != 0,
-        row.getString("created_at"));
+    Cadence cadence = new Cadence(row.getString(6), row.getInteger(7), row.getInteger(8), row.getInteger(9),
+        ZoneId.of(row.getString(10)));
+    return new Schedule(row.getString(0), row.getString(1), row.getString(2), row.getString(3), row.getString(4),
+        row.getString(5), cadence, row.getString(11), secret, row.getString(12), row.getInteger(13) != 0,
+        row.getString(14));
   }
 }
