@@ -19,6 +19,7 @@ import { showNotFound } from './not-found.js';
 import { drafts } from './drafts.js';
 import { switchUrlDraft } from './url-drafts.js';
 import { initTokens } from './tokens.js';
+import { initSchedules, notifyRun } from './schedules.js';
 
 const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false, asked: '' };
 const $ = elements([
@@ -325,6 +326,11 @@ function onEvent(event) {
     limitReached(event.resets_in_seconds);
     return;
   }
+  if (event.type === EVENTS.SCHEDULE_RUN) {
+    // Whichever conversation it is of: a scheduled run is news wherever the user is.
+    notifyRun(event);
+    return;
+  }
   if (event.type === EVENTS.CONVERSATION_UPDATED) {
     conversations.retitle(event.conversation_id, event.title);
     if (event.conversation_id === state.conversationId) $('conversation-title').textContent = event.title;
@@ -398,6 +404,7 @@ async function start() {
     $('signout').addEventListener('click', signOut);
   }
   initTokens();
+  initSchedules();
   state.chatAvailable = me.chat_available !== false;
   if (!state.chatAvailable) {
     banner('Chat needs GEMINI_API_KEY: set it in the server\'s environment and restart. Datasets and SQL work without it.');
