@@ -15,7 +15,8 @@ public enum TokenScope {
 
   /** Public operations that only read. */
   private static final Set<String> READS = Set.of(API_USER_LOCAL, API_USER_FIND, API_CONVERSATION_LIST,
-      API_CONVERSATION_GET, API_DATASET_LIST, API_DATASET_PROFILE, API_RESULT_GET, API_USAGE_GET, API_PING);
+      API_CONVERSATION_GET, API_DATASET_LIST, API_DATASET_PROFILE, API_RESULT_GET, API_USAGE_GET, API_PING,
+      API_SCHEDULE_LIST, API_SCHEDULE_RUNS);
   private static final Set<String> TURNS = Set.of(API_TURN_START, API_TURN_CONTINUE, API_TURN_STOP);
 
   /** Its name as tokens are shown and asked for: read, query or chat. */

@@ -15,11 +15,14 @@ class TokenScopeTest {
     List<String> reads = ApiOps.ALL.stream().map(Operation::address)
         .filter(a -> TokenScope.neededFor(a) == TokenScope.READ).toList();
     assertThat(reads).containsExactlyInAnyOrder("api.user.local", "api.user.find", "api.conversation.list",
-        "api.conversation.get", "api.dataset.list", "api.dataset.profile", "api.result.get", "api.usage.get", "api.ping");
+        "api.conversation.get", "api.dataset.list", "api.dataset.profile", "api.result.get", "api.usage.get", "api.ping",
+        "api.schedule.list", "api.schedule.runs");
     assertThat(ApiOps.ALL.stream().map(Operation::address).filter(a -> TokenScope.neededFor(a) == TokenScope.CHAT))
         .containsExactlyInAnyOrder("api.turn.start", "api.turn.continue", "api.turn.stop");
     assertThat(TokenScope.neededFor("api.query.run")).isEqualTo(TokenScope.QUERY);
     assertThat(TokenScope.neededFor("api.dataset.add")).isEqualTo(TokenScope.QUERY);
+    assertThat(TokenScope.neededFor("api.schedule.create")).isEqualTo(TokenScope.QUERY);
+    assertThat(TokenScope.neededFor("api.schedule.pause")).isEqualTo(TokenScope.QUERY);
   }
 
   @Test
