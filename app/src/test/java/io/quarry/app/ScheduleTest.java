@@ -4,6 +4,11 @@ import static io.quarry.app.HttpAssertions.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.bus.Bus;
+import io.quarry.bus.Schedule;
+import io.quarry.bus.ScheduleOps.CreateSchedule;
+import io.quarry.bus.ScheduleOps.ScheduleRef;
+import io.quarry.bus.ScheduleRun;
+import io.quarry.bus.Scopes.UserRef;
 import io.quarry.bus.ScheduleOps;
 import io.quarry.bus.ScheduleOps.Tick;
 import io.quarry.bus.ScheduleOps.Ticked;
@@ -203,6 +208,60 @@ class ScheduleTest {
     } finally {
       b.close().await();
     }
+  }
+
+  @Test
+  @DisplayName("a run in flight keeps its lease: renewed at the holding node's tick, it is not taken over past its"
+      + " first end, only once the node is gone and the renewed lease has passed")
+  void leaseRenewedWhileInFlight() throws Exception {
+    JsonObject s = daily(result("renew.parquet"), "/renew");
+    Instant due = Timestamps.parse(s.getString("next_run_at"));
+    DatasetSettings settings = DatasetSettings.from(new JsonObject().put("allowPrivateNetworks", true)
+        .put("schedule", new JsonObject().put("tickMs", 0)));
+    Scheduler a = Scheduler.of(chat.node.vertx(), settings);
+    Scheduler b = Scheduler.of(chat.node.vertx(), settings);
+    try {
+      Promise<Void> held = hook.hold("/renew");
+      a.tick(due);
+      held.future().await();
+      assertThat(a.tick(due.plusSeconds(100)).await().runs()).isZero();
+      assertThat(b.tick(due.plusSeconds(130)).await().runs()).as("renewed until 220 s after").isZero();
+      a.close().await();
+      assertThat(b.tick(due.plusSeconds(219)).await().runs()).isZero();
+      assertThat(b.tick(due.plusSeconds(222)).await().runs()).isEqualTo(1);
+      assertThat(hook.received("/renew")).extracting(Request::answered).containsExactly(0, 200);
+    } finally {
+      b.close().await();
+    }
+  }
+
+  @Test
+  @DisplayName("a program schedules, pauses, resumes and lists over the bus; 'run now' makes a schedule due at once and"
+      + " the next tick runs it")
+  void busAndRunNow() {
+    String resultId = result("bus.parquet");
+    String user = userId();
+    Schedule made = ScheduleOps.API_CREATE.call(bus, new CreateSchedule(user, resultId, null, "weekly", "08:30",
+        "friday", "America/New_York", hook.url("/bus"))).await();
+    assertThat(made.webhookSecret()).startsWith("whsec_");
+    assertThat(made.cadence().weekdayName()).isEqualTo("friday");
+    ScheduleRef ref = new ScheduleRef(user, made.id());
+    assertThat(ScheduleOps.API_PAUSE.call(bus, ref).await().paused()).isTrue();
+    assertThat(ScheduleOps.API_LIST.call(bus, new UserRef(user)).await()).extracting(Schedule::paused)
+        .containsExactly(true);
+    assertThat(ScheduleOps.API_RESUME.call(bus, ref).await().paused()).isFalse();
+
+    Instant before = Instant.now();
+    HttpResponse<Buffer> now = chat.send(HttpMethod.POST, "/api/schedules/" + made.id() + "/run", null);
+    assertThat(now.statusCode()).as(now.bodyAsString()).isEqualTo(202);
+    Instant due = Timestamps.parse(now.bodyAsJsonObject().getString("next_run_at"));
+    assertThat(due).isBetween(before.minusSeconds(1), Instant.now());
+    assertThat(tick(due).runs()).isEqualTo(1);
+    assertThat(ScheduleOps.API_RUNS.call(bus, ref).await()).extracting(ScheduleRun::summary)
+        .containsExactly("First run: nothing to compare with yet (4 rows)");
+    assertThat(hook.received("/bus")).hasSize(1);
+    ScheduleOps.API_DELETE.call(bus, ref).await();
+    assertThat(ScheduleOps.API_LIST.call(bus, new UserRef(user)).await()).isEmpty();
   }
 
   @Test

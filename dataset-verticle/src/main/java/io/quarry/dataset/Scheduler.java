@@ -23,7 +23,9 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,6 +64,8 @@ public final class Scheduler {
   private volatile Instant tickedAt = Instant.now();
   private volatile long tickedNanos = System.nanoTime();
   private volatile boolean closed;
+  /** The runs in flight on this node, by schedule id, with the claim whose lease they hold. */
+  private final Map<String, String> inFlight = new ConcurrentHashMap<>();
 
   private Scheduler(Vertx vertx, OutboundHttp http, Bus bus, DatasetClient queries, Webhooks webhooks,
       Settings settings) {
@@ -109,9 +113,12 @@ public final class Scheduler {
     }
     tickedAt = now;
     tickedNanos = System.nanoTime();
+    // A run still in flight keeps its lease on the clock the ticks keep, besides its own timer.
+    List<Future<Void>> renewed = inFlight.entrySet().stream().map(e -> renew(e.getKey(), e.getValue())).toList();
     String lease = Timestamps.format(now.plusMillis(settings.leaseMs()));
     String claim = node + ":" + UUID.randomUUID();
-    return ScheduleOps.CLAIM.call(bus, new Claim(claim, Timestamps.format(now), lease))
+    return Future.join(renewed).transform(done -> ScheduleOps.CLAIM.call(bus, new Claim(claim,
+            Timestamps.format(now), lease)))
         .compose(due -> inTurn(due, s -> run(s, claim)).map(due.size()))
         .compose(runs -> ScheduleOps.RETRIES_CLAIM.call(bus, new Claim(claim + ":retries", Timestamps.format(now),
                 lease))
@@ -134,7 +141,8 @@ public final class Scheduler {
 
   /** Under the lease, renewed while the run is in flight; a failure leaves the lease to expire and be taken over. */
   private Future<Void> run(Schedule schedule, String claim) {
-    long renewal = vertx.setPeriodic(Math.max(1, settings.leaseMs() / 3), id -> renew(schedule, claim));
+    long renewal = vertx.setPeriodic(Math.max(1, settings.leaseMs() / 3), id -> renew(schedule.id(), claim));
+    inFlight.put(schedule.id(), claim);
     StartRun start = new StartRun(schedule.id(), schedule.nextRunAt(), UUID.randomUUID().toString(),
         schedule.webhookUrl() != null);
     return alive(() -> ScheduleOps.RUN_START.call(bus, start))
@@ -144,15 +152,23 @@ public final class Scheduler {
             Timestamps.format(schedule.cadence().next(later(Timestamps.parse(schedule.nextRunAt()), now())))))))
         .onFailure(e -> log.warn("Scheduled question {} did not finish its run of {}: {}", schedule.id(),
             schedule.nextRunAt(), e.getMessage()))
-        .onComplete(done -> vertx.cancelTimer(renewal));
+        .onComplete(done -> {
+          vertx.cancelTimer(renewal);
+          inFlight.remove(schedule.id(), claim);
+        });
   }
 
-  private void renew(Schedule schedule, String claim) {
-    if (!closed) {
-      ScheduleOps.RENEW.call(bus, new Lease(schedule.id(), claim,
-              Timestamps.format(now().plusMillis(settings.leaseMs()))))
-          .onFailure(e -> log.warn("Lost the lease of scheduled question {}: {}", schedule.id(), e.getMessage()));
+  /** Never fails: a lease lost (another node took it over) is said in the log, and the run's end changes nothing. */
+  private Future<Void> renew(String scheduleId, String claim) {
+    if (closed) {
+      return Future.succeededFuture();
     }
+    return ScheduleOps.RENEW.call(bus, new Lease(scheduleId, claim, Timestamps.format(now().plusMillis(
+            settings.leaseMs()))))
+        .recover(e -> {
+          log.warn("Lost the lease of scheduled question {}: {}", scheduleId, e.getMessage());
+          return Future.succeededFuture();
+        });
   }
 
   private static Instant later(Instant a, Instant b) {
