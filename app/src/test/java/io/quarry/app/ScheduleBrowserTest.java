@@ -57,6 +57,7 @@ class ScheduleBrowserTest extends BrowserTestBase {
     assertThat(row).hasCount(1);
     assertThat(row).containsText("Daily at 09:00");
     assertThat(row).containsText(BY_ORIGIN);
+    Axe.assertNoGraveViolation(page, "schedule dialog with a schedule");
 
     JsonObject schedule = chat.send(HttpMethod.GET, "/api/schedules", null).bodyAsJsonObject()
         .getJsonArray("schedules").getJsonObject(0);
@@ -64,6 +65,7 @@ class ScheduleBrowserTest extends BrowserTestBase {
     Locator note = page.locator("#notifications .notification");
     assertThat(note).hasText(java.util.regex.Pattern.compile(
         "Scheduled question: First run: nothing to compare with yet \\(3 rows\\)"));
+    Axe.assertNoGraveViolation(page, "a run's notification");
 
     row.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Pause")).click();
     assertThat(row).containsText("Paused");
