@@ -139,13 +139,19 @@ public final class Scheduler {
     return tickedAt.plusNanos(System.nanoTime() - tickedNanos);
   }
 
-  /** Under the lease, renewed while the run is in flight; a failure leaves the lease to expire and be taken over. */
+  /**
+   * Under the lease, renewed while the run is in flight; a failure leaves the lease to expire and be taken over, and a
+   * lease already lost ends it before anything is run.
+   */
   private Future<Void> run(Schedule schedule, String claim) {
     long renewal = vertx.setPeriodic(Math.max(1, settings.leaseMs() / 3), id -> renew(schedule.id(), claim));
     inFlight.put(schedule.id(), claim);
     StartRun start = new StartRun(schedule.id(), schedule.nextRunAt(), UUID.randomUUID().toString(),
         schedule.webhookUrl() != null);
-    return alive(() -> ScheduleOps.RUN_START.call(bus, start))
+    // A schedule that waited behind others in this tick may have had its lease taken over: the renewal says so.
+    return alive(() -> ScheduleOps.RENEW.call(bus, new Lease(schedule.id(), claim, Timestamps.format(now()
+            .plusMillis(settings.leaseMs())))))
+        .compose(held -> ScheduleOps.RUN_START.call(bus, start))
         .compose(started -> started.run().finished() ? Future.succeededFuture(started.run()) : execute(schedule, started))
         .compose(run -> deliver(schedule, run))
         .compose(v -> alive(() -> ScheduleOps.RELEASE.call(bus, new Lease(schedule.id(), claim,
