@@ -83,6 +83,12 @@ export const api = {
   createShare: (share) => post('/api/shares', share),
   revokeShare: (id) => del(`/api/shares/${encodeURIComponent(id)}`),
   samples: () => get('/api/samples'),
+  /** {schedules: [...]}: the user's scheduled questions */
+  schedules: () => get('/api/schedules'),
+  /** @param schedule {result_id, every, at, weekday, time_zone, webhook_url}: answers it, webhook_secret this once */
+  createSchedule: (schedule) => post('/api/schedules', schedule),
+  pauseSchedule: (id, paused) => patch(`/api/schedules/${encodeURIComponent(id)}`, { paused }),
+  deleteSchedule: (id) => del(`/api/schedules/${encodeURIComponent(id)}`),
 
   conversations: () => get('/api/conversations'),
   searchConversations: (query) => get(`/api/conversations?q=${encodeURIComponent(query)}`),

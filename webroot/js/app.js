@@ -20,6 +20,7 @@ import { drafts } from './drafts.js';
 import { switchUrlDraft } from './url-drafts.js';
 import { initTokens } from './tokens.js';
 import { initShares, showShareButton } from './share.js';
+import { initSchedules, notifyRun } from './schedules.js';
 
 const state = { conversationId: null, streaming: false, chatAvailable: true, limitReached: false, asked: '' };
 const $ = elements([
@@ -328,6 +329,11 @@ function onEvent(event) {
     limitReached(event.resets_in_seconds);
     return;
   }
+  if (event.type === EVENTS.SCHEDULE_RUN) {
+    // Whichever conversation it is of: a scheduled run is news wherever the user is.
+    notifyRun(event);
+    return;
+  }
   if (event.type === EVENTS.CONVERSATION_UPDATED) {
     conversations.retitle(event.conversation_id, event.title);
     if (event.conversation_id === state.conversationId) $('conversation-title').textContent = event.title;
@@ -402,6 +408,7 @@ async function start() {
   }
   initTokens();
   initShares(() => state.conversationId, me.share_audience);
+  initSchedules();
   state.chatAvailable = me.chat_available !== false;
   messages.followUpsByModel = me.follow_ups === 'model';
   if (!state.chatAvailable) {

@@ -18,6 +18,7 @@ export const EVENTS = Object.freeze({
   RATE_LIMIT_EXCEEDED: 'rate_limit_exceeded',
   CONVERSATION_UPDATED: 'conversation_updated',
   PING: 'ping',
+  SCHEDULE_RUN: 'schedule_run',
 });
 
 const DATASET_EVENTS = new Set([EVENTS.DATASET_LOADING, EVENTS.DATASET_LOADED, EVENTS.DATASET_ERROR, EVENTS.DATASET_REMOVED]);

@@ -6,6 +6,7 @@ import { api } from './api.js';
 import { count } from './format.js';
 import { copyButton, saveFile } from './save-file.js';
 import { sortedBy } from './table-sort.js';
+import { scheduleButton } from './schedules.js';
 
 const FORMATS = [['csv', 'CSV'], ['parquet', 'Parquet']];
 
@@ -82,6 +83,7 @@ export function resultActions(result, sql, sort = () => null) {
     }
   }
   if (sql) bar.append(copyButton('Copy SQL', () => sql, 'Copies the SQL of this result'));
+  if (result.id) bar.append(scheduleButton(result.id));
   if (!bar.childElementCount) return null;
   bar.append(status);
   return bar;

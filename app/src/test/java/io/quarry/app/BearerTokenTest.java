@@ -11,6 +11,7 @@ import io.vertx.ext.web.client.WebClientOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -104,6 +105,14 @@ class BearerTokenTest {
         + " query");
     assertThat(send(HttpMethod.GET, "/api/conversations", reader, null).bodyAsJsonObject()
         .getJsonArray("conversations")).as("nothing was made").isEmpty();
+    assertThat(send(HttpMethod.GET, "/api/schedules", reader, null).statusCode()).isEqualTo(200);
+    for (HttpMethod method : List.of(HttpMethod.POST, HttpMethod.PATCH, HttpMethod.DELETE)) {
+      String path = method == HttpMethod.POST ? "/api/schedules" : "/api/schedules/" + UUID.randomUUID();
+      HttpResponse<Buffer> schedule = send(method, path, reader, new JsonObject().put("every", "daily"));
+      assertThat(schedule.statusCode()).as(method + " " + path).isEqualTo(403);
+      assertThat(schedule.bodyAsJsonObject().getString("error")).isEqualTo("This token's scope is read, and this"
+          + " needs query");
+    }
 
     String querier = userWithToken("dan@example.com", "query").get(0).substring("token ".length());
     HttpResponse<Buffer> made = send(HttpMethod.POST, "/api/conversations", querier, new JsonObject());

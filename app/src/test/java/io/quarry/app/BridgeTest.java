@@ -3,8 +3,10 @@ package io.quarry.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quarry.bus.Addresses;
 import io.quarry.bus.ApiOps;
 import io.quarry.bus.Export;
+import io.quarry.bus.ScheduleOps;
 import io.quarry.bus.ApiOps.CreateConversation;
 import io.quarry.bus.Bus;
 import io.quarry.bus.StorageOps;
@@ -124,6 +126,40 @@ class BridgeTest {
         "Field 'content' must be at most 10,000 characters"));
     assertThat(out.getString("othersEvents")).startsWith("access_denied");
     assertThat(out.containsKey("stolenEvent")).isFalse();
+  }
+
+  @Test
+  @DisplayName("a bridge client schedules a result's SQL with api.schedule.create and, subscribed to its user's events,"
+      + " receives the run's schedule_run event, and lists it")
+  void scheduleOverTheBridge() throws Exception {
+    String email = "schedules-" + UUID.randomUUID() + "@example.com";
+    String userId = user(email);
+    String conversation = ApiOps.CONVERSATION_CREATE.call(bus, new CreateConversation(userId, null, "Runs")).await()
+        .id();
+    ApiOps.DATASET_ADD.call(bus, new io.quarry.bus.DatasetOps.AddDataset(userId, conversation,
+        files.url("/people.parquet"))).await();
+    String resultId = ApiOps.QUERY_RUN.call(bus, new ApiOps.Query(userId, conversation,
+        "SELECT count(*) AS n FROM table1")).await().id();
+    String token = token("create", "--user", email, "--scope", "query").get(0).substring("token ".length());
+    BridgeClient client = BridgeClient.connect(node.vertx(), bridgePort);
+    assertThat(answer(client.request("quarry.bridge.login", new JsonObject().put("token", token)))
+        .getJsonObject("body").getString("user_id")).isEqualTo(userId);
+    client.write(new JsonObject().put("type", "register").put("address", Addresses.chatEvents(userId)));
+
+    JsonObject made = answer(client.request(Addresses.API_SCHEDULE_CREATE, new JsonObject()
+        .put("result_id", resultId).put("every", "daily").put("at", "07:00"))).getJsonObject("body");
+    assertThat(made.getString("every")).isEqualTo("daily");
+    ScheduleOps.TICK.call(bus, new ScheduleOps.Tick(made.getString("next_run_at"))).await();
+    JsonObject frame = client.next(30);
+    assertThat(frame.getString("type")).isEqualTo("message");
+    assertThat(frame.getString("address")).isEqualTo(Addresses.chatEvents(userId));
+    JsonObject event = frame.getJsonObject("body");
+    assertThat(event.getString("type")).isEqualTo("schedule_run");
+    assertThat(event.getString("schedule_id")).isEqualTo(made.getString("id"));
+    assertThat(event.getString("summary")).isEqualTo("First run: nothing to compare with yet (1 row)");
+    assertThat(answer(client.request(Addresses.API_SCHEDULE_LIST, new JsonObject())).getJsonObject("body")
+        .getJsonArray("items")).hasSize(1);
+    client.close();
   }
 
   private static JsonObject failure(int code, String message) {

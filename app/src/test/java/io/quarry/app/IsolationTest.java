@@ -9,6 +9,10 @@ import io.quarry.bus.BoardOps.BoardRef;
 import io.quarry.bus.BoardOps.TileRef;
 import io.quarry.bus.Bus;
 import io.quarry.bus.DatasetClient;
+import io.quarry.bus.ScheduleOps;
+import io.quarry.bus.ScheduleOps.CreateSchedule;
+import io.quarry.bus.ScheduleOps.ScheduleRef;
+import io.quarry.bus.Scopes.UserRef;
 import io.quarry.bus.Failure;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.QueryTimeouts;
@@ -53,6 +57,9 @@ class IsolationTest {
   /** Alice's board, and its one tile (her result, pinned). */
   String board;
   String tile;
+  /** Alice's schedule of her result, and when it next runs. */
+  String schedule;
+  String nextRunAt;
 
   @BeforeEach
   void start() throws Exception {
@@ -83,6 +90,10 @@ class IsolationTest {
         .getString("id");
     tile = send(alice, HttpMethod.POST, "/api/boards/" + board + "/tiles", new JsonObject().put("result_id", result)
         .put("kind", "table")).bodyAsJsonObject().getString("id");
+    JsonObject scheduled = send(alice, HttpMethod.POST, "/api/schedules", new JsonObject().put("result_id", result)
+        .put("every", "daily")).bodyAsJsonObject();
+    schedule = scheduled.getString("id");
+    nextRunAt = scheduled.getString("next_run_at");
   }
 
   @AfterEach
@@ -149,7 +160,12 @@ class IsolationTest {
         {HttpMethod.GET, "/api/boards/" + board + "/stale", null},
         {HttpMethod.POST, "/api/boards/" + board + "/tiles/" + tile + "/run", null},
         {HttpMethod.DELETE, "/api/boards/" + board + "/tiles/" + tile, null},
-        {HttpMethod.DELETE, "/api/boards/" + board, null}};
+        {HttpMethod.DELETE, "/api/boards/" + board, null},
+        {HttpMethod.POST, "/api/schedules", new JsonObject().put("result_id", result).put("every", "daily")},
+        {HttpMethod.PATCH, "/api/schedules/" + schedule, new JsonObject().put("paused", true)},
+        {HttpMethod.DELETE, "/api/schedules/" + schedule, null},
+        {HttpMethod.GET, "/api/schedules/" + schedule + "/runs", null},
+        {HttpMethod.POST, "/api/schedules/" + schedule + "/run", null}};
     for (Object[] call : calls) {
       HttpResponse<Buffer> response = send(bob, (HttpMethod) call[0], (String) call[1], (JsonObject) call[2]);
       assertThat(response.statusCode()).as(call[0] + " " + call[1]).isEqualTo(404);
@@ -165,6 +181,7 @@ class IsolationTest {
     String bobs = send(bob, HttpMethod.POST, "/api/boards", new JsonObject()).bodyAsJsonObject().getString("id");
     assertError(send(bob, HttpMethod.POST, "/api/boards/" + bobs + "/tiles", new JsonObject().put("result_id", result)
         .put("kind", "table")), 404, "Result not found");
+    assertThat(send(bob, HttpMethod.GET, "/api/schedules", null).bodyAsJsonObject().getJsonArray("schedules")).isEmpty();
     assertUnchanged();
   }
 
@@ -229,6 +246,15 @@ class IsolationTest {
     assertThat(failure(BoardOps.UNPIN.call(bus, tileRef))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(BoardOps.DELETE.call(bus, boardRef))).isEqualTo(Failure.NOT_FOUND);
     assertThat(BoardOps.LIST.call(bus, new UserRef(bobId)).await()).isEmpty();
+    ScheduleRef bobs = new ScheduleRef(bobId, schedule);
+    assertThat(failure(ScheduleOps.API_CREATE.call(bus, new CreateSchedule(bobId, result, null, "daily", null, null,
+        null, null)))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(ScheduleOps.API_PAUSE.call(bus, bobs))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(ScheduleOps.API_RESUME.call(bus, bobs))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(ScheduleOps.API_DELETE.call(bus, bobs))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(ScheduleOps.API_RUNS.call(bus, bobs))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(ScheduleOps.API_RUN_NOW.call(bus, bobs))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(ScheduleOps.API_LIST.call(bus, new UserRef(bobId)).await()).isEmpty();
     assertUnchanged();
   }
 
@@ -245,5 +271,8 @@ class IsolationTest {
     assertThat(chat.sqlite("SELECT COUNT(*) FROM tiles WHERE board_id = '" + board + "' AND id = '" + tile
         + "' AND position = 0")).isEqualTo(1);
     assertThat(chat.sqlite("SELECT COUNT(*) FROM tiles")).isEqualTo(1);
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM schedules")).isEqualTo(1);
+    assertThat(chat.sqlite("SELECT COUNT(*) FROM schedules WHERE id = '" + schedule + "' AND user_id = '" + aliceId
+        + "' AND paused = 0 AND next_run_at = '" + nextRunAt + "'")).isEqualTo(1);
   }
 }

@@ -237,6 +237,30 @@ public final class Addresses {
    */
   public static final String CHAT_SESSION_ENDED = "chat.session.ended";
 
+  // Scheduled questions (issue 52): the public operations, then storage's.
+  public static final String API_SCHEDULE_CREATE = "api.schedule.create";
+  public static final String API_SCHEDULE_LIST = "api.schedule.list";
+  public static final String API_SCHEDULE_PAUSE = "api.schedule.pause";
+  public static final String API_SCHEDULE_RESUME = "api.schedule.resume";
+  public static final String API_SCHEDULE_DELETE = "api.schedule.delete";
+  public static final String API_SCHEDULE_RUNS = "api.schedule.runs";
+  public static final String API_SCHEDULE_RUN_NOW = "api.schedule.run-now";
+  public static final String STORAGE_SCHEDULE_CREATE = "storage.schedule.create";
+  public static final String STORAGE_SCHEDULE_LIST = "storage.schedule.list";
+  public static final String STORAGE_SCHEDULE_GET = "storage.schedule.get";
+  public static final String STORAGE_SCHEDULE_UPDATE = "storage.schedule.update";
+  public static final String STORAGE_SCHEDULE_DELETE = "storage.schedule.delete";
+  public static final String STORAGE_SCHEDULE_RUNS = "storage.schedule.runs";
+  public static final String STORAGE_SCHEDULE_CLAIM = "storage.schedule.claim";
+  public static final String STORAGE_SCHEDULE_RENEW = "storage.schedule.renew";
+  public static final String STORAGE_SCHEDULE_RELEASE = "storage.schedule.release";
+  public static final String STORAGE_SCHEDULE_RUN_START = "storage.schedule.run.start";
+  public static final String STORAGE_SCHEDULE_RUN_FINISH = "storage.schedule.run.finish";
+  public static final String STORAGE_SCHEDULE_RUN_DELIVERED = "storage.schedule.run.delivered";
+  public static final String STORAGE_SCHEDULE_RETRIES_CLAIM = "storage.schedule.retries.claim";
+  /** This node's scheduler: one tick at the instant the request names (the periodic timer's, or a test's clock). */
+  public static final String SCHEDULE_TICK = "quarry.schedule.tick";
+
   /** Prefix of the per-user browser event stream; see {@link #chatEvents(String)}. */
   public static final String CHAT_EVENTS_PREFIX = "chat.events.";
 

@@ -289,7 +289,8 @@ public final class ApiOps {
       USER_FIND, CONVERSATION_CREATE, CONVERSATION_LIST, CONVERSATION_GET, CONVERSATION_RENAME, CONVERSATION_DELETE,
       DATASET_ADD, DATASET_LIST, DATASET_RENAME, DATASET_REFRESH, DATASET_REMOVE, DATASET_PROFILE, QUERY_RUN,
       QUERY_EXPORT, RESULT_GET, TURN_START, TURN_CONTINUE, TURN_STOP, TURN_FOLLOW_UPS, USAGE_GET, PING, SHARE_CREATE,
-      SHARE_LIST, SHARE_REVOKE), BoardOps.ALL.stream()).toList();
+      SHARE_LIST, SHARE_REVOKE), java.util.stream.Stream.concat(BoardOps.ALL.stream(), ScheduleOps.PUBLIC.stream()))
+      .toList();
 
   /** Safe to deliver twice: it reads, or sets what it sets again, or names what it makes. */
   private static <Q, R> Operation<Q, R> read(String address, Codec<Q> request, Codec<R> reply) {

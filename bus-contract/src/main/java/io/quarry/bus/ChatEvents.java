@@ -28,6 +28,8 @@ public final class ChatEvents {
   public static final String RATE_LIMIT_EXCEEDED = "rate_limit_exceeded";
   public static final String CONVERSATION_UPDATED = "conversation_updated";
   public static final String PING = "ping";
+  /** A scheduled question's run ended (see {@link ScheduleOps#event}). */
+  public static final String SCHEDULE_RUN = "schedule_run";
 
   /** Rows a {@code query_result} event carries; the full (≤ 1,000 rows) result is fetched by id. */
   public static final int RESULT_PREVIEW_ROWS = 100;

@@ -75,6 +75,14 @@ class BusSchemasTest {
       COLUMNS, RowsJson.of(new JsonArray().add(new JsonArray().add(1))), 1, false, AT, true);
   static final Tile TABLE_TILE = new Tile("t2", ID, 1, "Rows", Tile.TABLE, null, "SELECT 1 AS n", null, SOURCES,
       COLUMNS, RowsJson.of(new JsonArray().add(new JsonArray().add(1))), 1, false, AT, false);
+  static final Schedule SCHEDULE = new Schedule("s", "u", Schedule.RESULT, "r", ID, "SELECT 1 AS n",
+      Cadence.of("weekly", "09:00", "monday", "Europe/Paris"), "https://hooks.example.com/q", "whsec_1", AT, false, AT);
+  static final JsonObject COMPARISON = new JsonObject().put("first", false).put("rows_before", 4).put("rows_after", 7)
+      .put("added", 3).put("removed", 0).put("changed", 0).put("truncated", false).put("moved", new JsonArray()
+      .add(new JsonObject().put("column", "amount").put("before", 1204).put("after", 1377).put("change", 173)));
+  static final ScheduleRun SCHEDULE_RUN = new ScheduleRun("run", "s", AT, ScheduleRun.FAILED, "Table not found", "r",
+      COLUMNS, new JsonArray().add(new JsonArray().add(1)), "3 rows added, total 1,204 → 1,377", COMPARISON, true,
+      ScheduleRun.PENDING, 1, AT, "The webhook answered HTTP 500", AT, AT);
 
   /** A reply of each public operation with every field it has filled in. */
   static final Map<Operation<?, ?>, Object> REPLIES = new LinkedHashMap<>();
@@ -117,6 +125,13 @@ class BusSchemasTest {
     REPLIES.put(BoardOps.RUN, TILE);
     REPLIES.put(BoardOps.RUN_ALL, List.of(new BoardOps.TileRun("t", true, "none", TILE)));
     REPLIES.put(BoardOps.STALE, List.of(new BoardOps.Staleness("t", true, "The dataset table1 was removed")));
+    REPLIES.put(ScheduleOps.API_CREATE, SCHEDULE);
+    REPLIES.put(ScheduleOps.API_LIST, List.of(SCHEDULE));
+    REPLIES.put(ScheduleOps.API_PAUSE, SCHEDULE);
+    REPLIES.put(ScheduleOps.API_RESUME, SCHEDULE);
+    REPLIES.put(ScheduleOps.API_DELETE, null);
+    REPLIES.put(ScheduleOps.API_RUNS, List.of(SCHEDULE_RUN));
+    REPLIES.put(ScheduleOps.API_RUN_NOW, SCHEDULE);
   }
 
   /** An event of each type with every field it has filled in, as ChatEvents (or the WebSocket, for ping) writes it. */
@@ -143,6 +158,7 @@ class BusSchemasTest {
     EVENTS.put(ChatEvents.RATE_LIMIT_EXCEEDED, ChatEvents.rateLimitExceeded(ID, 3600));
     EVENTS.put(ChatEvents.CONVERSATION_UPDATED, ChatEvents.conversationUpdated(ID, "Sales"));
     EVENTS.put(ChatEvents.PING, new JsonObject().put("type", ChatEvents.PING));
+    EVENTS.put(ChatEvents.SCHEDULE_RUN, ScheduleOps.event(SCHEDULE, SCHEDULE_RUN));
   }
 
   static JsonObject schema() throws IOException {

@@ -74,6 +74,14 @@ class RequestFieldsTest {
     FILLED.put(BoardOps.RUN, new BoardOps.TileRef("u", "b", "t"));
     FILLED.put(BoardOps.RUN_ALL, new BoardOps.BoardRef("u", "b"));
     FILLED.put(BoardOps.STALE, new BoardOps.BoardRef("u", "b"));
+    FILLED.put(ScheduleOps.API_CREATE, new ScheduleOps.CreateSchedule("u", "r", "t", "daily", "09:00", "monday",
+        "Europe/Paris", "https://hooks.example.com/q"));
+    FILLED.put(ScheduleOps.API_LIST, new UserRef("u"));
+    FILLED.put(ScheduleOps.API_PAUSE, new ScheduleOps.ScheduleRef("u", "s"));
+    FILLED.put(ScheduleOps.API_RESUME, new ScheduleOps.ScheduleRef("u", "s"));
+    FILLED.put(ScheduleOps.API_DELETE, new ScheduleOps.ScheduleRef("u", "s"));
+    FILLED.put(ScheduleOps.API_RUNS, new ScheduleOps.ScheduleRef("u", "s"));
+    FILLED.put(ScheduleOps.API_RUN_NOW, new ScheduleOps.ScheduleRef("u", "s"));
   }
 
   /**

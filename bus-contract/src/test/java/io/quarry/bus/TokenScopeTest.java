@@ -16,7 +16,8 @@ class TokenScopeTest {
         .filter(a -> TokenScope.neededFor(a) == TokenScope.READ).toList();
     assertThat(reads).containsExactlyInAnyOrder("api.user.local", "api.user.find", "api.conversation.list",
         "api.conversation.get", "api.dataset.list", "api.dataset.profile", "api.result.get", "api.usage.get", "api.ping",
-        "api.share.list", "api.board.list", "api.board.get", "api.board.stale");
+        "api.share.list", "api.board.list", "api.board.get", "api.board.stale",
+        "api.schedule.list", "api.schedule.runs");
     assertThat(TokenScope.neededFor("api.board.pin")).isEqualTo(TokenScope.QUERY);
     assertThat(TokenScope.neededFor("api.board.run")).isEqualTo(TokenScope.QUERY);
     assertThat(ApiOps.ALL.stream().map(Operation::address).filter(a -> TokenScope.neededFor(a) == TokenScope.CHAT))
@@ -26,6 +27,8 @@ class TokenScopeTest {
     assertThat(TokenScope.neededFor("api.dataset.add")).isEqualTo(TokenScope.QUERY);
     assertThat(TokenScope.neededFor("api.share.create")).isEqualTo(TokenScope.QUERY);
     assertThat(TokenScope.neededFor("api.share.revoke")).isEqualTo(TokenScope.QUERY);
+    assertThat(TokenScope.neededFor("api.schedule.create")).isEqualTo(TokenScope.QUERY);
+    assertThat(TokenScope.neededFor("api.schedule.pause")).isEqualTo(TokenScope.QUERY);
   }
 
   @Test

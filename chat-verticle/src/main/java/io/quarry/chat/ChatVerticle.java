@@ -198,6 +198,9 @@ public class ChatVerticle extends VerticleBase {
     // The same operations for applications on the event bus.
     new BusApi(new Bus(vertx), storage, datasets, llm, mode, settings.exports(), draining, writes,
         settings.node(), sharing, boards, followUps).serve();
+    Schedules schedules = new Schedules(new Bus(vertx), storage);
+    new ScheduleApi(schedules).mount(router);
+    new ScheduleBusApi(new Bus(vertx), schedules, writes).serve();
     mcp(router, storage);
     router.get("/api/samples").handler(new SampleApi(this::samplesBaseUrl)::list);
     router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id()).map(LlmOps.Budget::toJson)));

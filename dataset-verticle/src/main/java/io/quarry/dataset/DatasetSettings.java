@@ -16,17 +16,19 @@ import io.vertx.core.json.JsonObject;
  *     JVM's
  * @param profileMaxBytes the compressed bytes of columns a profile may scan (footer statistics cost none)
  * @param profilesCached how many profiles (one per version of a file) a node keeps
+ * @param schedules the {@code schedule} section: the scheduler of scheduled questions, which runs on dataset nodes
  */
 public record DatasetSettings(Pipeline.Settings pipeline, AddressPolicy policy, int maxDatasets, int maxSqlChars,
     int maxQueriesPerUser, int maxWaitingQueriesPerUser, QueryTimeouts timeouts, long workerWaitMs,
-    long versionCheckIntervalMs, String originCaFile, long profileMaxBytes, int profilesCached) {
+    long versionCheckIntervalMs, String originCaFile, long profileMaxBytes, int profilesCached,
+    Scheduler.Settings schedules) {
 
   /** From a node's whole configuration. */
   public static DatasetSettings of(JsonObject nodeConfig, NodeInfo node) {
-    return from(node.roleConfig(nodeConfig, "dataset"));
+    return from(node.roleConfig(nodeConfig, "dataset").put("schedule", nodeConfig.getJsonObject("schedule").copy()));
   }
 
-  static DatasetSettings from(JsonObject config) {
+  public static DatasetSettings from(JsonObject config) {
     JsonObject c = Defaults.section("dataset", config);
     QueryTimeouts timeouts = QueryTimeouts.from(c);
     long workerWait = c.getLong("workerTimeoutMs");
@@ -39,6 +41,7 @@ public record DatasetSettings(Pipeline.Settings pipeline, AddressPolicy policy, 
         c.getInteger("maxDatasets"), c.getInteger("maxSqlChars"), c.getInteger("maxQueriesPerUser"),
         c.getInteger("maxWaitingQueriesPerUser"), timeouts, workerWait > 0 ? workerWait : timeouts.workerWaitMs(),
         c.getLong("versionCheckIntervalMs"), c.getString("originCaFile"), c.getLong("profileMaxBytes"),
-        c.getInteger("profilesCached"));
+        c.getInteger("profilesCached"), Scheduler.Settings.from(config == null ? null
+            : config.getJsonObject("schedule")));
   }
 }

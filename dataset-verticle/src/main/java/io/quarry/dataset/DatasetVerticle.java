@@ -3,6 +3,8 @@ package io.quarry.dataset;
 import static io.quarry.bus.DatasetOps.*;
 
 import io.quarry.bus.Bus;
+import io.quarry.bus.ScheduleOps;
+import io.quarry.bus.Timestamps;
 import io.quarry.bus.StorageClient;
 import io.quarry.bus.WorkerClient;
 import io.quarry.bus.net.OutboundHttp;
@@ -22,6 +24,7 @@ public class DatasetVerticle extends VerticleBase {
   /** Null when deployed with a JSON config instead (the module's tests). */
   private final DatasetSettings given;
   private OutboundHttp http;
+  private Scheduler scheduler;
 
   public DatasetVerticle() {
     this(null);
@@ -46,7 +49,10 @@ public class DatasetVerticle extends VerticleBase {
     QueryRunner queries = new QueryRunner(bus, storage, worker, newVersions, settings);
     VersionCheck versions = new VersionCheck(storage, pipeline, newVersions, settings.versionCheckIntervalMs());
     Bus ops = new Bus(vertx);
+    scheduler = Scheduler.of(vertx, settings);
+    scheduler.start();
     return Future.all(List.of(
+        ops.serveLocal(ScheduleOps.TICK, tick -> scheduler.tick(Timestamps.parse(tick.now()))).completion(),
         ops.serve(ADD, DatasetMetrics.adds(commands::add)).completion(),
         ops.serve(REFRESH, commands::refresh).completion(),
         ops.serve(RENAME, commands::rename).completion(),
@@ -60,6 +66,7 @@ public class DatasetVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return http == null ? Future.succeededFuture() : http.close();
+    return Future.join(http == null ? Future.succeededFuture() : http.close(),
+        scheduler == null ? Future.succeededFuture() : scheduler.close());
   }
 }

@@ -25,7 +25,8 @@ enum Dialect {
       Migration.of("db/sqlite/V12__token_names_expiry.sql"),
       Migration.of("db/sqlite/V13__dataset_format.sql"),
       Migration.of("db/sqlite/V14__shares.sql"),
-      Migration.of("db/sqlite/V15__boards.sql"))),
+      Migration.of("db/sqlite/V15__boards.sql"),
+      Migration.of("db/sqlite/V16__schedules.sql"))),
 
   /**
    * Read-committed transactions that lock the row a check and its write depend on (the conversation, the account,
@@ -46,7 +47,8 @@ enum Dialect {
       Migration.of("db/postgres/V11__token_names_expiry.sql"),
       Migration.of("db/postgres/V12__dataset_format.sql"),
       Migration.of("db/postgres/V13__shares.sql"),
-      Migration.of("db/postgres/V14__boards.sql")));
+      Migration.of("db/postgres/V14__boards.sql"),
+      Migration.of("db/postgres/V15__schedules.sql")));
 
   /** Any number that names Quarry's migrations among a database's advisory locks. */
   private static final long MIGRATION_LOCK = 0x5155_4152_5259L;

@@ -5,6 +5,7 @@ import static io.quarry.bus.StorageOps.*;
 import io.quarry.bus.BoardOps;
 import io.quarry.bus.Bus;
 import io.quarry.bus.PrivateFiles;
+import io.quarry.bus.ScheduleOps;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
@@ -142,6 +143,8 @@ public class StorageVerticle extends VerticleBase {
     ApiTokens tokens = new ApiTokens(db, users);
     ShareStore shares = new ShareStore(db, settings.maxSharesPerUser());
     BoardStore boards = new BoardStore(db);
+    ScheduleStore schedules = new ScheduleStore(db);
+    ScheduleRuns scheduleRuns = new ScheduleRuns(db, schedules);
     List<MessageConsumer<Object>> consumers = List.of(
         bus.serve(USER_LOCAL, users::local),
         bus.serve(USER_CREATE, users::create),
@@ -191,6 +194,19 @@ public class StorageVerticle extends VerticleBase {
         bus.serve(BoardOps.STORE_FILL, boards::fill),
         bus.serve(BoardOps.STORE_REMOVE, boards::remove),
         bus.serve(BoardOps.STORE_REORDER, boards::reorder),
+        bus.serve(ScheduleOps.CREATE, schedules::create),
+        bus.serve(ScheduleOps.LIST, schedules::list),
+        bus.serve(ScheduleOps.GET, schedules::get),
+        bus.serve(ScheduleOps.UPDATE, schedules::update),
+        bus.serve(ScheduleOps.DELETE, schedules::delete),
+        bus.serve(ScheduleOps.CLAIM, schedules::claim),
+        bus.serve(ScheduleOps.RENEW, schedules::renew),
+        bus.serve(ScheduleOps.RELEASE, schedules::release),
+        bus.serve(ScheduleOps.RUNS, scheduleRuns::list),
+        bus.serve(ScheduleOps.RUN_START, scheduleRuns::start),
+        bus.serve(ScheduleOps.RUN_FINISH, scheduleRuns::finish),
+        bus.serve(ScheduleOps.RUN_DELIVERED, scheduleRuns::delivered),
+        bus.serve(ScheduleOps.RETRIES_CLAIM, scheduleRuns::claimRetries),
         bus.serve(PING, none -> db.run("SELECT 1").mapEmpty()));
     return Future.all(consumers.stream().map(MessageConsumer::completion).toList());
   }

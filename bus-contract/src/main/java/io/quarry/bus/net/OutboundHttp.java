@@ -5,6 +5,7 @@ import io.quarry.bus.UrlSeal;
 import io.quarry.bus.UrlSecrets;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
@@ -159,6 +160,29 @@ public final class OutboundHttp {
           return exchange(https ? secure : plain, options, url, deadline, true);
         })
         .compose(exchange -> follow(exchange, method, headers, deadline, hops));
+  }
+
+  /**
+   * One POST of {@code body} to a callback (a scheduled question's webhook), held to the same address policy as
+   * datasets, to the checked address itself; no redirect is followed (its status is the answer) and nothing is sent
+   * again: the caller decides when to try anew. No trusted prefix applies: those name this server's own files.
+   */
+  public Future<Exchange> post(URI url, Map<String, String> headers, Buffer body, Deadline deadline) {
+    String host = Hosts.host(url).orElseThrow();
+    boolean https = url.getScheme().equalsIgnoreCase("https");
+    int port = Hosts.port(url, https);
+    String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+    String target = url.getRawQuery() == null ? path : path + "?" + url.getRawQuery();
+    return resolve(host, false, false).compose(address -> {
+      RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port)
+          .setSsl(https).setURI(target).setFollowRedirects(false)
+          .setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()));
+      headers.forEach(options::putHeader);
+      return (https ? secure : plain).request(options).compose(request -> {
+        deadline.track(request);
+        return request.send(body).map(response -> new Exchange(request, response, url));
+      });
+    });
   }
 
   /**
