@@ -28,18 +28,32 @@ class FollowUpsBrowserTest extends BrowserTestBase {
 
   @BeforeEach
   void open() {
-    page.navigate(url());
+    openCars(page, url());
+  }
+
+  /** The page at {@code url} with the Cars sample added. */
+  static void openCars(Page page, String url) {
+    page.navigate(url);
     assertThat(page.locator("body")).hasAttribute("data-ready", "true");
     page.getByText("Try sample data: Cars").click();
     assertThat(page.locator(".dataset-card .open")).hasText("table1 [406 × 9]");
   }
 
   private void ask(String question) {
+    ask(page, question);
+  }
+
+  static void ask(Page page, String question) {
     page.locator("#input").fill(question);
     page.locator("#input").press("Enter");
   }
 
   private Locator chips() {
+    return chips(page);
+  }
+
+  /** The suggested next questions' buttons. */
+  static Locator chips(Page page) {
     return page.getByRole(AriaRole.GROUP, new Page.GetByRoleOptions().setName("Suggested next questions"))
         .getByRole(AriaRole.BUTTON);
   }

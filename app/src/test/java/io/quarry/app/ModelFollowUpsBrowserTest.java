@@ -4,8 +4,6 @@ import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertTha
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.microsoft.playwright.Locator;
-import com.microsoft.playwright.Page;
-import com.microsoft.playwright.options.AriaRole;
 import io.vertx.core.json.JsonObject;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,20 +31,15 @@ class ModelFollowUpsBrowserTest extends BrowserTestBase {
 
   @BeforeEach
   void open() {
-    page.navigate(url());
-    assertThat(page.locator("body")).hasAttribute("data-ready", "true");
-    page.getByText("Try sample data: Cars").click();
-    assertThat(page.locator(".dataset-card .open")).hasText("table1 [406 × 9]");
+    FollowUpsBrowserTest.openCars(page, url());
   }
 
   private void ask(String question) {
-    page.locator("#input").fill(question);
-    page.locator("#input").press("Enter");
+    FollowUpsBrowserTest.ask(page, question);
   }
 
   private Locator chips() {
-    return page.getByRole(AriaRole.GROUP, new Page.GetByRoleOptions().setName("Suggested next questions"))
-        .getByRole(AriaRole.BUTTON);
+    return FollowUpsBrowserTest.chips(page);
   }
 
   private void answerByOrigin() {
