@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { initTheme } from './theme.js';
 import { tileElement } from './board-tiles.js';
 import { reorderable } from './board-order.js';
+import { initSchedules } from './schedules.js';
 
 const $ = (id) => document.getElementById(id);
 const live = (text) => { $('board-live').textContent = text; };
@@ -117,8 +118,15 @@ function when() {
   return new Date().toLocaleTimeString();
 }
 
+/** A schedule just made for a tile: the tile says so at once. */
+function scheduleMade(made) {
+  if (made.target_kind !== 'tile') return;
+  $('tiles').querySelector(`[data-tile-id="${made.target_id}"]`)?.showSchedule({ ...made, last_run: null });
+}
+
 async function start() {
   initTheme();
+  initSchedules({ made: scheduleMade });
   const id = location.pathname.match(/^\/b\/([^/]+)$/)?.[1];
   try {
     if (id) await showBoard(decodeURIComponent(id));

@@ -1,4 +1,4 @@
-// Scheduled questions: "Schedule…" on a stored result opens a dialog (every hour, day or week, at a time, in this
+// Scheduled questions: "Schedule…" on a stored result or a board's tile opens a dialog (every hour, day or week, at a time, in this
 // browser's time zone; an optional webhook, whose signing secret is shown once); the sidebar's "Scheduled questions"
 // lists them with pause and delete; each run's outcome ("3 rows added, total 1,204 → 1,377", or why it failed) shows
 // above the conversation as it arrives.
@@ -6,7 +6,10 @@ import { api } from './api.js';
 import { elements } from './elements.js';
 
 let $;
-let resultId = null;
+/** What the dialog schedules: {result_id} or {tile_id}; null when it only lists. */
+let target = null;
+/** Told of each schedule made (the board page shows it on its tile). */
+let onMade = () => {};
 /** What the dialog was opened from, to return focus to. */
 let opener = null;
 
@@ -15,7 +18,9 @@ function zone() {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
-export function initSchedules() {
+/** {made}: called with each schedule made here. */
+export function initSchedules({ made } = {}) {
+  if (made) onMade = made;
   $ = elements(['open-schedules', 'schedule-modal', 'schedule-close', 'schedule-form', 'schedule-every',
     'schedule-weekday', 'schedule-weekday-label', 'schedule-at', 'schedule-webhook', 'schedule-zone',
     'schedule-error', 'schedule-secret', 'schedule-secret-text', 'schedule-list', 'schedules-empty', 'notifications']);
@@ -34,14 +39,15 @@ export function initSchedules() {
   });
 }
 
-/** The "Schedule…" action of a stored result. */
-export function scheduleButton(id) {
+/** The "Schedule…" action of a stored result, or with {tile_id} of a board's tile (named by {label}). */
+export function scheduleButton(id, { tileId = null, label = null } = {}) {
   const button = document.createElement('button');
   button.type = 'button';
   button.textContent = 'Schedule…';
   button.title = 'Run this SQL again every hour, day or week and be told what changed';
+  if (label) button.setAttribute('aria-label', `Schedule ${label}`);
   button.setAttribute('aria-haspopup', 'dialog');
-  button.addEventListener('click', () => open(id, button));
+  button.addEventListener('click', () => open(tileId ? { tile_id: tileId } : { result_id: id }, button));
   return button;
 }
 
@@ -51,15 +57,15 @@ function weekly() {
   $('schedule-weekday-label').hidden = !isWeekly;
 }
 
-async function open(id, from) {
-  resultId = id;
+async function open(what, from) {
+  target = what;
   opener = from;
-  $('schedule-form').hidden = !id;
+  $('schedule-form').hidden = !what;
   $('schedule-error').textContent = '';
   $('schedule-zone').textContent = `Times are in ${zone()}.`;
   weekly();
   $('schedule-modal').showModal();
-  (id ? $('schedule-every') : $('schedule-close')).focus();
+  (what ? $('schedule-every') : $('schedule-close')).focus();
   await list();
 }
 
@@ -67,7 +73,7 @@ async function create() {
   $('schedule-error').textContent = '';
   try {
     const made = await api.createSchedule({
-      result_id: resultId,
+      ...target,
       every: $('schedule-every').value,
       at: $('schedule-at').value,
       weekday: $('schedule-every').value === 'weekly' ? $('schedule-weekday').value : null,
@@ -75,6 +81,7 @@ async function create() {
       webhook_url: $('schedule-webhook').value.trim() || null,
     });
     $('schedule-webhook').value = '';
+    onMade(made);
     if (made.webhook_secret) {
       $('schedule-secret-text').value = made.webhook_secret;
       $('schedule-secret').hidden = false;
@@ -85,7 +92,8 @@ async function create() {
   }
 }
 
-function when(s) {
+/** A schedule's cadence as a person says it: "Daily at 09:00 (Europe/Paris)". */
+export function when(s) {
   const day = s.every === 'weekly' ? ` on ${s.weekday[0].toUpperCase()}${s.weekday.slice(1)}` : '';
   const at = s.every === 'hourly' ? `at :${s.at.slice(3)}` : `at ${s.at}`;
   return `${s.every[0].toUpperCase()}${s.every.slice(1)}${day} ${at} (${s.time_zone})`;

@@ -1,10 +1,14 @@
 package io.quarry.app;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.options.AriaRole;
+import io.quarry.bus.Bus;
+import io.quarry.bus.ScheduleOps;
+import io.quarry.bus.ScheduleOps.Tick;
 import io.quarry.testing.ParquetFixtures;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
@@ -151,6 +155,38 @@ class BoardsBrowserTest extends BrowserTestBase {
     page.navigate(url() + "boards");
     assertThat(page.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("ABC"))).isVisible();
     Axe.assertNoGraveViolation(page, "the list of boards");
+  }
+
+  @Test
+  @DisplayName("'Schedule…' on a tile opens the schedule dialog and makes a daily schedule of the tile, which the tile"
+      + " then shows; after its run, the board's tile shows the run's summary")
+  void scheduledTileShowsItsRun() {
+    String board = abc();
+    page.navigate(url() + "b/" + board);
+    assertThat(headings()).hasText(new String[] {"A", "B", "C"});
+    tiles().first().getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Schedule A")).click();
+    Locator dialog = page.getByRole(AriaRole.DIALOG, new Page.GetByRoleOptions().setName("Scheduled questions"));
+    assertThat(dialog).isVisible();
+    dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Schedule").setExact(true)).click();
+    assertThat(dialog.locator("#schedule-list tr")).containsText(new String[] {"SELECT 'A' AS tile"});
+    Axe.assertNoGraveViolation(page, "the schedule dialog on a board");
+    dialog.getByRole(AriaRole.BUTTON, new Locator.GetByRoleOptions().setName("Close")).click();
+    assertThat(tiles().first().locator(".tile-schedule")).hasText(java.util.regex.Pattern.compile(
+        "^Scheduled daily at 09:00 \\(.+\\) · not run yet$"));
+    assertThat(tiles().nth(1).locator(".tile-schedule")).hasText("");
+
+    String tile = chat.send(HttpMethod.GET, "/api/boards/" + board, null).bodyAsJsonObject().getJsonArray("tiles")
+        .getJsonObject(0).getString("id");
+    JsonObject schedule = chat.send(HttpMethod.GET, "/api/schedules", null).bodyAsJsonObject()
+        .getJsonArray("schedules").stream().map(JsonObject.class::cast)
+        .filter(s -> tile.equals(s.getString("target_id"))).findFirst().orElseThrow();
+    ScheduleOps.TICK.call(new Bus(chat.node.vertx()), new Tick(schedule.getString("next_run_at"))).await();
+    page.reload();
+    assertThat(tiles().first().locator(".tile-schedule")).containsText("· last run ");
+    assertThat(tiles().first().locator(".tile-schedule")).containsText(": First run: nothing to compare with yet");
+    assertThat(chat.send(HttpMethod.DELETE, "/api/boards/" + board, null).statusCode()).isEqualTo(204);
+    assertThat(chat.send(HttpMethod.GET, "/api/schedules", null).bodyAsJsonObject().getJsonArray("schedules").stream()
+        .map(JsonObject.class::cast).noneMatch(s -> tile.equals(s.getString("target_id")))).isTrue();
   }
 
   @Test

@@ -162,6 +162,7 @@ class IsolationTest {
         {HttpMethod.DELETE, "/api/boards/" + board + "/tiles/" + tile, null},
         {HttpMethod.DELETE, "/api/boards/" + board, null},
         {HttpMethod.POST, "/api/schedules", new JsonObject().put("result_id", result).put("every", "daily")},
+        {HttpMethod.POST, "/api/schedules", new JsonObject().put("tile_id", tile).put("every", "daily")},
         {HttpMethod.PATCH, "/api/schedules/" + schedule, new JsonObject().put("paused", true)},
         {HttpMethod.DELETE, "/api/schedules/" + schedule, null},
         {HttpMethod.GET, "/api/schedules/" + schedule + "/runs", null},
@@ -248,6 +249,8 @@ class IsolationTest {
     assertThat(BoardOps.LIST.call(bus, new UserRef(bobId)).await()).isEmpty();
     ScheduleRef bobs = new ScheduleRef(bobId, schedule);
     assertThat(failure(ScheduleOps.API_CREATE.call(bus, new CreateSchedule(bobId, result, null, "daily", null, null,
+        null, null)))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(ScheduleOps.API_CREATE.call(bus, new CreateSchedule(bobId, null, tile, "daily", null, null,
         null, null)))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(ScheduleOps.API_PAUSE.call(bus, bobs))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(ScheduleOps.API_RESUME.call(bus, bobs))).isEqualTo(Failure.NOT_FOUND);

@@ -58,6 +58,8 @@ class ScheduleTest {
   static ChatHarness chat;
   static Hook hook;
   static Bus bus;
+  /** Counts rows in the node's storage: its SQLite file here, its database in {@link PostgresScheduleTest}. */
+  static Count count;
 
   private static final String SQL = "SELECT region, amount FROM table1 ORDER BY region";
   private static final String FOUR = "SELECT * FROM (VALUES ('east', 302), ('north', 300), ('south', 301),"
@@ -67,9 +69,22 @@ class ScheduleTest {
 
   @BeforeAll
   static void start() {
-    chat = new ChatHarness(dir, Map.of("QUARRY_SCHEDULE_TICK_MS", "0", "QUARRY_LOCAL_WORKERS", "1"));
+    startNode(Map.of());
+    count = chat::sqlite;
+  }
+
+  /** The node, on SQLite unless {@code storage} names another backend. */
+  static void startNode(Map<String, String> storage) {
+    Map<String, String> env = new java.util.HashMap<>(Map.of("QUARRY_SCHEDULE_TICK_MS", "0",
+        "QUARRY_LOCAL_WORKERS", "1"));
+    env.putAll(storage);
+    chat = new ChatHarness(dir, env);
     hook = new Hook(chat.outside);
     bus = new Bus(chat.node.vertx());
+  }
+
+  interface Count {
+    long of(String sql) throws Exception;
   }
 
   /** Every test's schedule is due at the same 09:00: each test ticks over its own alone. */
@@ -186,13 +201,13 @@ class ScheduleTest {
       Promise<Void> held = hook.hold("/lease");
       a.tick(due);
       held.future().await();
-      long results = chat.sqlite("SELECT COUNT(*) FROM query_results");
+      long results = count.of("SELECT COUNT(*) FROM query_results");
       a.close().await();
 
       assertThat(b.tick(due.plusSeconds(60)).await().runs()).as("the lease is still the dead node's").isZero();
       assertThat(b.tick(due.plusSeconds(121)).await().runs()).isEqualTo(1);
-      assertThat(chat.sqlite("SELECT COUNT(*) FROM query_results")).as("no query ran again").isEqualTo(results);
-      assertThat(chat.sqlite("SELECT COUNT(*) FROM schedule_runs WHERE schedule_id = '" + s.getString("id") + "'"))
+      assertThat(count.of("SELECT COUNT(*) FROM query_results")).as("no query ran again").isEqualTo(results);
+      assertThat(count.of("SELECT COUNT(*) FROM schedule_runs WHERE schedule_id = '" + s.getString("id") + "'"))
           .isEqualTo(1);
       List<Request> received = hook.received("/lease");
       assertThat(received).hasSize(2);
@@ -309,8 +324,93 @@ class ScheduleTest {
   }
 
   @Test
-  @DisplayName("a schedule runs at most hourly and in a real time zone; its webhook is an http(s) URL; a board's"
-      + " tile cannot be scheduled yet; hourly at :15 runs at the next quarter past")
+  @DisplayName("a board's tile scheduled daily runs at its time, once: its stored copy is replaced by the run's rows,"
+      + " and the comparison ('3 rows added, total 1,204 → 1,377') is delivered to the page and the webhook and shown"
+      + " on the tile as the board reads it")
+  void tileScheduleRefillsTheTile() throws Exception {
+    String resultId = result("tile.parquet");
+    String board = chat.send(HttpMethod.POST, "/api/boards", new JsonObject().put("title", "Regions"))
+        .bodyAsJsonObject().getString("id");
+    String tile = chat.send(HttpMethod.POST, "/api/boards/" + board + "/tiles", new JsonObject()
+        .put("result_id", resultId)).bodyAsJsonObject().getString("id");
+    JsonObject s = schedule(new JsonObject().put("tile_id", tile).put("every", "daily").put("at", "09:00")
+        .put("time_zone", "Europe/Paris").put("webhook_url", hook.url("/tile")));
+    assertThat(s.getString("target_kind")).isEqualTo("tile");
+    assertThat(s.getString("target_id")).isEqualTo(tile);
+    Instant due = Timestamps.parse(s.getString("next_run_at"));
+    assertThat(tick(due).runs()).isEqualTo(1);
+
+    fileChanges("tile.parquet");
+    Instant nextDay = due.plus(1, ChronoUnit.DAYS);
+    assertThat(tileOf(board, tile).getLong("total_rows")).as("the tile keeps its copy until its run").isEqualTo(4);
+    try (EventRecorder events = new EventRecorder(chat.node, userId())) {
+      assertThat(tick(nextDay).runs()).isEqualTo(1);
+      JsonObject event = events.next(e -> ScheduleOps.EVENT.equals(e.getString("type")), 10);
+      assertThat(event.getString("summary")).isEqualTo("3 rows added, total 1,204 → 1,377");
+      assertThat(event.getString("target_kind")).isEqualTo("tile");
+      assertThat(event.getString("target_id")).isEqualTo(tile);
+    }
+    assertThat(tick(nextDay.plusSeconds(30)).runs()).as("once").isZero();
+    JsonObject refilled = tileOf(board, tile);
+    assertThat(refilled.getLong("total_rows")).isEqualTo(7);
+    assertThat(refilled.getJsonArray("rows").encode()).contains("harbour");
+    JsonObject shown = refilled.getJsonObject("schedule");
+    assertThat(shown.getString("id")).isEqualTo(s.getString("id"));
+    assertThat(shown.getString("every")).isEqualTo("daily");
+    assertThat(shown.getJsonObject("last_run").getString("summary")).isEqualTo("3 rows added, total 1,204 → 1,377");
+    assertThat(shown.getJsonObject("last_run").getString("due_at")).isEqualTo(Timestamps.format(nextDay));
+    List<Request> delivered = hook.received("/tile");
+    assertThat(delivered).hasSize(2);
+    assertThat(new JsonObject(delivered.get(1).body()).getString("summary"))
+        .isEqualTo("3 rows added, total 1,204 → 1,377");
+    delivered.get(1).assertSigned(s.getString("webhook_secret"));
+
+    assertThat(chat.send(HttpMethod.DELETE, "/api/boards/" + board + "/tiles/" + tile, null).statusCode())
+        .isEqualTo(204);
+    assertThat(count.of("SELECT COUNT(*) FROM schedules WHERE id = '" + s.getString("id") + "'"))
+        .as("a tile removed takes its schedule").isZero();
+  }
+
+  @Test
+  @DisplayName("a scheduled tile whose dataset is gone fails its run, delivered with its reason; its board deleted,"
+      + " its schedule goes too")
+  void tileRunFailsAndGoesWithItsBoard() throws Exception {
+    String resultId = result("tilegone.parquet");
+    String board = chat.send(HttpMethod.POST, "/api/boards", new JsonObject()).bodyAsJsonObject().getString("id");
+    String tile = chat.send(HttpMethod.POST, "/api/boards/" + board + "/tiles", new JsonObject()
+        .put("result_id", resultId)).bodyAsJsonObject().getString("id");
+    JsonObject s = schedule(new JsonObject().put("tile_id", tile).put("every", "daily").put("at", "09:00")
+        .put("time_zone", "Europe/Paris").put("webhook_url", hook.url("/tilegone")));
+    String conversation = chat.send(HttpMethod.GET, "/api/results/" + resultId, null).bodyAsJsonObject()
+        .getString("conversation_id");
+    String dataset = chat.conversationJson(conversation).getJsonArray("datasets").getJsonObject(0).getString("id");
+    assertThat(chat.send(HttpMethod.DELETE, "/api/conversations/" + conversation + "/datasets/" + dataset, null)
+        .statusCode()).isEqualTo(204);
+    try (EventRecorder events = new EventRecorder(chat.node, userId())) {
+      tick(Timestamps.parse(s.getString("next_run_at")));
+      JsonObject event = events.next(e -> ScheduleOps.EVENT.equals(e.getString("type")), 10);
+      assertThat(event.getString("status")).isEqualTo("failed");
+      assertThat(event.getString("reason")).contains("table1");
+    }
+    assertThat(new JsonObject(hook.received("/tilegone").get(0).body()).getString("status")).isEqualTo("failed");
+    JsonObject kept = tileOf(board, tile);
+    assertThat(kept.getLong("total_rows")).as("the tile keeps its data").isEqualTo(4);
+    assertThat(kept.getJsonObject("schedule").getJsonObject("last_run").getString("status")).isEqualTo("failed");
+
+    assertThat(chat.send(HttpMethod.DELETE, "/api/boards/" + board, null).statusCode()).isEqualTo(204);
+    assertThat(count.of("SELECT COUNT(*) FROM schedules WHERE id = '" + s.getString("id") + "'"))
+        .as("a board deleted takes its tiles' schedules").isZero();
+  }
+
+  /** The tile as its board's page reads it. */
+  private static JsonObject tileOf(String board, String tile) {
+    return chat.send(HttpMethod.GET, "/api/boards/" + board, null).bodyAsJsonObject().getJsonArray("tiles").stream()
+        .map(JsonObject.class::cast).filter(t -> t.getString("id").equals(tile)).findFirst().orElseThrow();
+  }
+
+  @Test
+  @DisplayName("a schedule runs at most hourly and in a real time zone; its webhook is an http(s) URL; it"
+      + " schedules a result or a tile of the user's, not both; hourly at :15 runs at the next quarter past")
   void refusals() {
     String resultId = result("refusals.parquet");
     assertError(chat.send(HttpMethod.POST, "/api/schedules", new JsonObject().put("result_id", resultId)
@@ -326,7 +426,9 @@ class ScheduleTest {
         .put("every", "daily").put("webhook_url", "ftp://example.com/hook")), 400, "Field 'webhook_url' must be an"
         + " http or https URL");
     assertError(chat.send(HttpMethod.POST, "/api/schedules", new JsonObject().put("tile_id", "t1")
-        .put("every", "daily")), 400, "Field 'tile_id': a board's tiles cannot be scheduled yet; schedule a result");
+        .put("every", "daily")), 404, "Tile not found");
+    assertError(chat.send(HttpMethod.POST, "/api/schedules", new JsonObject().put("tile_id", "t1")
+        .put("result_id", resultId).put("every", "daily")), 400, "Give either 'result_id' or 'tile_id', not both");
     assertError(chat.send(HttpMethod.POST, "/api/schedules", new JsonObject().put("result_id", UUID.randomUUID()
         .toString()).put("every", "daily")), 404, "Result not found");
     JsonObject hourly = schedule(new JsonObject().put("result_id", resultId).put("every", "hourly").put("at", "00:15"));

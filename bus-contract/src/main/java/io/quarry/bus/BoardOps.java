@@ -80,12 +80,15 @@ public final class BoardOps {
             text(json, Keys.RESULT_ID), optional(json, "kind"), object(json, "chart"), optional(json, Keys.TITLE)));
   }
 
-  /** A tile's copy replaced by a stored result's (its re-run), and what its chart draws now (null for a table). */
+  /**
+   * A tile's copy replaced by a stored result's (its re-run), and what its chart draws now (null for a table, or to
+   * keep it); {@code boardId} null: wherever the user's tile is (a scheduled run names its tile alone).
+   */
   public record FillTile(String userId, String boardId, String tileId, String resultId, JsonObject chart) {
     static final Codec<FillTile> CODEC = Codec.json(
         r -> new TileRef(r.userId, r.boardId, r.tileId).board().toJson().put(Keys.TILE_ID, r.tileId)
             .put(Keys.RESULT_ID, r.resultId).put("chart", r.chart),
-        json -> new FillTile(text(json, Keys.USER_ID), text(json, Keys.BOARD_ID), text(json, Keys.TILE_ID),
+        json -> new FillTile(text(json, Keys.USER_ID), optional(json, Keys.BOARD_ID), text(json, Keys.TILE_ID),
             text(json, Keys.RESULT_ID), object(json, "chart")));
   }
 

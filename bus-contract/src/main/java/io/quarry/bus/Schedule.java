@@ -3,7 +3,7 @@ package io.quarry.bus;
 import io.vertx.core.json.JsonObject;
 
 /**
- * A question run again on a {@link Cadence}: the SQL of its target (a stored result now, a board's tile later: {@code
+ * A question run again on a {@link Cadence}: the SQL of its target (a stored result, or a board's tile whose copy each run replaces: {@code
  * targetKind} {@link #RESULT} or {@link #TILE}, with its id) over its conversation's datasets. {@code webhookSecret}
  * travels only to the scheduler that signs with it (a claim's answer) and once to the user who made it; every list
  * and read leaves it null. {@code leaseUntil} is set while a node runs it.

@@ -127,7 +127,8 @@ public final class ScheduleOps {
   }
 
   /**
-   * A public request to schedule a stored result's SQL (or, later, a board tile's: {@code tileId}): {@code every}
+   * A public request to schedule a stored result's SQL (or a board tile's, {@code tileId}, whose copy each run
+   * replaces): {@code every}
    * hourly, daily or weekly; {@code at} "HH:MM"; {@code weekday}; {@code timeZone} IANA; {@code webhookUrl}
    * optional, held to the datasets' address policy when it is called.
    */
@@ -191,7 +192,8 @@ public final class ScheduleOps {
 
   /**
    * Schedules a stored result's SQL: 201's body, with {@code webhook_secret} this once when a webhook is set.
-   * BAD_REQUEST (every, at, weekday, time_zone, webhook_url, {@link #TOO_MANY}), NOT_FOUND (not the user's result).
+   * BAD_REQUEST (every, at, weekday, time_zone, webhook_url, {@link #TOO_MANY}, both a result and a tile), NOT_FOUND
+   * (not the user's result or tile), CONFLICT (a tile whose conversation was deleted).
    */
   public static final Operation<CreateSchedule, Schedule> API_CREATE = Operation.of(API_SCHEDULE_CREATE,
       CreateSchedule.CODEC, SCHEDULE, API_WAIT, Resend.NEVER);

@@ -17,10 +17,12 @@ import io.vertx.core.json.JsonObject;
  *                       URL as stored (a page shows it redacted)
  * @param stale          whether a file it read has a newer version than it read, as its conversation's datasets record
  *                       them now (no server asked, no query run); null where not looked at (storage's answers)
+ * @param schedule       its schedule as its board's page shows it ({@link #scheduleJson}); null when it has none or
+ *                       where not looked at (storage's answers)
  */
 public record Tile(String id, String boardId, int position, String title, String kind, JsonObject chart, String sql,
     String conversationId, JsonArray sources, JsonArray columns, RowsJson rows, long totalRows, boolean truncated,
-    String ranAt, Boolean stale) {
+    String ranAt, Boolean stale, JsonObject schedule) {
 
   public static final String CHART = "chart";
   public static final String TABLE = "table";
@@ -32,7 +34,26 @@ public record Tile(String id, String boardId, int position, String title, String
   /** The same tile, said to be stale or not. */
   public Tile withStale(boolean now) {
     return new Tile(id, boardId, position, title, kind, chart, sql, conversationId, sources, columns, rows, totalRows,
-        truncated, ranAt, now);
+        truncated, ranAt, now, schedule);
+  }
+
+  /** The same tile, with its schedule as {@link #scheduleJson} makes it (null: none). */
+  public Tile withSchedule(JsonObject shown) {
+    return new Tile(id, boardId, position, title, kind, chart, sql, conversationId, sources, columns, rows, totalRows,
+        truncated, ranAt, stale, shown);
+  }
+
+  /**
+   * What a tile shows of its schedule: when it runs, and its last finished run's outcome and comparison summary (no
+   * rows, no webhook), or null before its first.
+   */
+  public static JsonObject scheduleJson(Schedule s, ScheduleRun last) {
+    JsonObject json = new JsonObject().put(Keys.ID, s.id()).put("every", s.cadence().every())
+        .put("at", s.cadence().at()).put("time_zone", s.cadence().zone().getId()).put("next_run_at", s.nextRunAt())
+        .put("paused", s.paused());
+    return json.put("last_run", last == null ? null : new JsonObject().put("due_at", last.dueAt())
+        .put("finished_at", last.finishedAt()).put("status", last.status()).put("summary", last.summary())
+        .put("reason", last.reason()));
   }
 
   /** The versions of the files it read at its last run. */
@@ -44,7 +65,8 @@ public record Tile(String id, String boardId, int position, String title, String
     return new JsonObject().put(Keys.ID, id).put(Keys.BOARD_ID, boardId).put("position", position)
         .put(Keys.TITLE, title).put("kind", kind).put("chart", chart).put(Keys.SQL, sql)
         .put(Keys.CONVERSATION_ID, conversationId).put("sources", sources).put("columns", columns).put("rows", rows)
-        .put("total_rows", totalRows).put("truncated", truncated).put("ran_at", ranAt).put("stale", stale);
+        .put("total_rows", totalRows).put("truncated", truncated).put("ran_at", ranAt).put("stale", stale)
+        .put("schedule", schedule);
   }
 
   public static Tile fromJson(JsonObject json) {
@@ -55,6 +77,6 @@ public record Tile(String id, String boardId, int position, String title, String
         json.getJsonArray("columns", new JsonArray()),
         rows instanceof RowsJson text ? text : rows instanceof JsonArray array ? RowsJson.of(array) : RowsJson.EMPTY,
         json.getLong("total_rows", 0L), json.getBoolean("truncated", false), json.getString("ran_at"),
-        json.getBoolean("stale"));
+        json.getBoolean("stale"), json.getJsonObject("schedule"));
   }
 }

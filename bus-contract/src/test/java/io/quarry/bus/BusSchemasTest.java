@@ -72,9 +72,12 @@ class BusSchemasTest {
 
   static final Board BOARD = new Board(ID, "KPIs", 2, AT, AT);
   static final Tile TILE = new Tile("t", ID, 0, "Sales", Tile.CHART, CHART.toJson(), "SELECT 1 AS n", ID, SOURCES,
-      COLUMNS, RowsJson.of(new JsonArray().add(new JsonArray().add(1))), 1, false, AT, true);
+      COLUMNS, RowsJson.of(new JsonArray().add(new JsonArray().add(1))), 1, false, AT, true, new JsonObject()
+      .put("id", "s").put("every", "daily").put("at", "09:00").put("time_zone", "Europe/Paris").put("next_run_at", AT)
+      .put("paused", false).put("last_run", new JsonObject().put("due_at", AT).put("finished_at", AT)
+          .put("status", "ok").put("summary", "3 rows added, total 1,204 → 1,377").put("reason", null)));
   static final Tile TABLE_TILE = new Tile("t2", ID, 1, "Rows", Tile.TABLE, null, "SELECT 1 AS n", null, SOURCES,
-      COLUMNS, RowsJson.of(new JsonArray().add(new JsonArray().add(1))), 1, false, AT, false);
+      COLUMNS, RowsJson.of(new JsonArray().add(new JsonArray().add(1))), 1, false, AT, false, null);
   static final Schedule SCHEDULE = new Schedule("s", "u", Schedule.RESULT, "r", ID, "SELECT 1 AS n",
       Cadence.of("weekly", "09:00", "monday", "Europe/Paris"), "https://hooks.example.com/q", "whsec_1", AT, false, AT);
   static final JsonObject COMPARISON = new JsonObject().put("first", false).put("rows_before", 4).put("rows_after", 7)

@@ -18,6 +18,10 @@ import io.quarry.bus.Dataset;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.Schedule;
+import io.quarry.bus.ScheduleOps;
+import io.quarry.bus.ScheduleOps.ScheduleRef;
+import io.quarry.bus.ScheduleRun;
 import io.quarry.bus.Scopes.UserRef;
 import io.quarry.bus.Source;
 import io.quarry.bus.StorageClient;
@@ -30,6 +34,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /**
  * What a board does, for every door (the browser's {@code /api/boards}, the bus's {@code api.board.*}): the same
@@ -68,8 +75,27 @@ final class Boards {
    */
   Future<BoardRead> read(String userId, String boardId) {
     return stored(userId, boardId).compose(board -> datasets(userId, board, false)
-        .map(now -> new BoardRead(board.board(), board.tiles().stream()
-            .map(tile -> tile.withStale(staleness(tile, now.get(tile.conversationId())).stale())).toList())));
+        .compose(now -> schedules(userId, board).map(shown -> new BoardRead(board.board(), board.tiles().stream()
+            .map(tile -> tile.withStale(staleness(tile, now.get(tile.conversationId())).stale())
+                .withSchedule(shown.get(tile.id()))).toList()))));
+  }
+
+  /**
+   * The schedule of each of the board's tiles that has one (a user has at most {@link ScheduleOps#MAX_PER_USER}), with
+   * its last finished run, by tile id; storage's failure to say leaves the tiles as they are.
+   */
+  private Future<Map<String, JsonObject>> schedules(String userId, BoardRead board) {
+    Set<String> tiles = board.tiles().stream().map(Tile::id).collect(Collectors.toSet());
+    Map<String, JsonObject> shown = new ConcurrentHashMap<>();
+    return ScheduleOps.LIST.call(bus, new UserRef(userId))
+        .compose(all -> Future.join(all.stream()
+            .filter(s -> Schedule.TILE.equals(s.targetKind()) && tiles.contains(s.targetId()))
+            .map(s -> ScheduleOps.RUNS.call(bus, new ScheduleRef(userId, s.id()))
+                .map(runs -> shown.put(s.targetId(), Tile.scheduleJson(s, runs.stream()
+                    .filter(ScheduleRun::finished).findFirst().orElse(null)))))
+            .toList()))
+        .<Map<String, JsonObject>>map(v -> shown)
+        .otherwise(e -> shown);
   }
 
   private Future<BoardRead> stored(String userId, String boardId) {

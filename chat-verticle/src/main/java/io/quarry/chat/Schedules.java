@@ -1,5 +1,8 @@
 package io.quarry.chat;
 
+import io.quarry.bus.Board;
+import io.quarry.bus.BoardOps;
+import io.quarry.bus.BoardOps.BoardRef;
 import io.quarry.bus.Bus;
 import io.quarry.bus.Cadence;
 import io.quarry.bus.QuarryException;
@@ -12,6 +15,7 @@ import io.quarry.bus.ScheduleOps.UpdateSchedule;
 import io.quarry.bus.ScheduleRun;
 import io.quarry.bus.Scopes.UserRef;
 import io.quarry.bus.StorageClient;
+import io.quarry.bus.Tile;
 import io.quarry.bus.Timestamps;
 import io.quarry.bus.net.OutboundHttp;
 import io.vertx.core.Future;
@@ -29,7 +33,7 @@ import java.util.UUID;
 final class Schedules {
 
   private static final SecureRandom RANDOM = new SecureRandom();
-  static final String TILES_LATER = "Field 'tile_id': a board's tiles cannot be scheduled yet; schedule a result";
+  static final String ONE_TARGET = "Give either 'result_id' or 'tile_id', not both";
 
   private final Bus bus;
   private final StorageClient storage;
@@ -39,20 +43,45 @@ final class Schedules {
     this.storage = storage;
   }
 
-  /** NOT_FOUND when the result is not the user's; BAD_REQUEST naming the field otherwise. */
+  /**
+   * A result's SQL, or a board tile's (its run then replaces the tile's copy): NOT_FOUND when the result or tile is not
+   * the user's, CONFLICT for a tile whose conversation is gone; BAD_REQUEST naming the field otherwise.
+   */
   Future<Schedule> create(CreateSchedule r) {
-    if (r.tileId() != null) {
-      throw QuarryException.badRequest(TILES_LATER);
+    if (r.tileId() != null && r.resultId() != null) {
+      throw QuarryException.badRequest(ONE_TARGET);
     }
-    String resultId = Bodies.required("result_id", r.resultId(), 100);
+    boolean tile = r.tileId() != null;
+    String targetId = tile ? Bodies.required("tile_id", r.tileId(), 100)
+        : Bodies.required("result_id", r.resultId(), 100);
     Cadence cadence = Cadence.of(r.every(), r.at(), r.weekday(), r.timeZone());
     String webhook = webhook(r.webhookUrl());
     String secret = webhook == null ? null : "whsec_" + HexFormat.of().formatHex(bytes(32));
-    return storage.result(r.userId(), resultId)
-        .compose(result -> ScheduleOps.CREATE.call(bus, new NewSchedule(new Schedule(UUID.randomUUID().toString(),
-            r.userId(), Schedule.RESULT, result.id(), result.conversationId(), result.sql(), cadence, webhook, secret,
+    Future<Schedule> target = tile ? tile(r.userId(), targetId)
+        .map(t -> new Schedule(null, r.userId(), Schedule.TILE, t.id(), t.conversationId(), t.sql(), cadence,
+            webhook, secret, null, false, null))
+        : storage.result(r.userId(), targetId)
+        .map(result -> new Schedule(null, r.userId(), Schedule.RESULT, result.id(), result.conversationId(),
+            result.sql(), cadence, webhook, secret, null, false, null));
+    return target.compose(s -> ScheduleOps.CREATE.call(bus, new NewSchedule(new Schedule(UUID.randomUUID().toString(),
+            s.userId(), s.targetKind(), s.targetId(), s.conversationId(), s.sql(), cadence, webhook, secret,
             Timestamps.format(cadence.next(Instant.now())), false, null))))
         .map(made -> made.withSecret(secret));
+  }
+
+  /** The user's tile, on whichever of their boards it is (a handful of boards, read from storage alone). */
+  private Future<Tile> tile(String userId, String tileId) {
+    return BoardOps.STORE_LIST.call(bus, new UserRef(userId)).compose(boards -> {
+      Future<Tile> found = Future.failedFuture(QuarryException.notFound(BoardOps.TILE_NOT_FOUND));
+      for (Board board : boards) {
+        found = found.recover(e -> BoardOps.STORE_GET.call(bus, new BoardRef(userId, board.id()))
+            .compose(read -> read.tiles().stream().filter(t -> t.id().equals(tileId)).findFirst()
+                .map(Future::succeededFuture)
+                .orElseGet(() -> Future.failedFuture(QuarryException.notFound(BoardOps.TILE_NOT_FOUND)))));
+      }
+      return found;
+    }).compose(t -> t.conversationId() == null ? Future.failedFuture(QuarryException.conflict(Boards.CONVERSATION_GONE))
+        : Future.succeededFuture(t));
   }
 
   /** An http or https URL; where it leads is checked when it is called, as a dataset's URL is. */

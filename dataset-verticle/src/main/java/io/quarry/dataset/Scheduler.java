@@ -1,7 +1,10 @@
 package io.quarry.dataset;
 
 import io.quarry.bus.Addresses;
+import io.quarry.bus.BoardOps;
+import io.quarry.bus.BoardOps.FillTile;
 import io.quarry.bus.Bus;
+import io.quarry.bus.ChartData;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.Defaults;
 import io.quarry.bus.QuarryException;
@@ -181,14 +184,31 @@ public final class Scheduler {
     return a.isAfter(b) ? a : b;
   }
 
-  /** The query as a conversation's runs it; its failure (a dataset gone, an engine error) is the run's reason. */
+  /**
+   * The query as a conversation's runs it (a tile's, then copied into the tile as its Re-run does); its failure (a
+   * dataset gone, an engine error, the tile removed) is the run's reason.
+   */
   private Future<ScheduleRun> execute(Schedule schedule, RunStart started) {
     ScheduleRun run = started.run();
     return queries.query(schedule.userId(), schedule.conversationId(), schedule.sql())
+        .compose(result -> Schedule.TILE.equals(schedule.targetKind()) ? refill(schedule, result).map(result)
+            : Future.succeededFuture(result))
         .map(result -> ok(run, started.previous(), result))
         .recover(e -> Future.succeededFuture(run.ended(ScheduleRun.FAILED, reason(e), null, null, null,
             "Failed: " + reason(e), null, Timestamps.format(now()))))
         .compose(ended -> alive(() -> ScheduleOps.RUN_FINISH.call(bus, ended)));
+  }
+
+  /** The tile's copy replaced by the run's result; a chart's drawing computed again of it, as a Re-run computes it. */
+  private Future<Void> refill(Schedule schedule, QueryResult result) {
+    String userId = schedule.userId();
+    return alive(() -> BoardOps.STORE_FILL.call(bus, new FillTile(userId, null, schedule.targetId(), result.id(),
+            null)))
+        .compose(tile -> tile.chart() == null ? Future.succeededFuture() : queries.chart(userId, result.id(),
+                ChartData.fromJson(tile.chart()).spec(), "")
+            .compose(chart -> alive(() -> BoardOps.STORE_FILL.call(bus, new FillTile(userId, tile.boardId(),
+                tile.id(), result.id(), chart.toJson())))))
+        .mapEmpty();
   }
 
   private ScheduleRun ok(ScheduleRun run, ScheduleRun previous, QueryResult result) {

@@ -16,6 +16,7 @@ import io.quarry.bus.BoardOps.TileRef;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.RowsJson;
 import io.quarry.bus.Scopes.UserRef;
+import io.quarry.bus.Schedule;
 import io.quarry.bus.Tile;
 import io.quarry.bus.Timestamps;
 import io.vertx.core.Future;
@@ -83,10 +84,13 @@ final class BoardStore {
         .compose(v -> board(db.pool(), request.boardId(), request.userId()));
   }
 
-  /** With its tiles. */
+  /** With its tiles and their schedules. */
   Future<Void> delete(BoardRef ref) {
-    return Db.changed(db.run("DELETE FROM boards WHERE id = ? AND user_id = ?", ref.boardId(), ref.userId()),
-        BOARD_NOT_FOUND);
+    return db.tx(conn -> db.run(conn, "DELETE FROM schedules WHERE user_id = ? AND target_kind = '" + Schedule.TILE
+            + "' AND target_id IN (SELECT id FROM tiles WHERE board_id = ? AND user_id = ?)", ref.userId(),
+            ref.boardId(), ref.userId())
+        .compose(v -> Db.changed(db.run(conn, "DELETE FROM boards WHERE id = ? AND user_id = ?", ref.boardId(),
+            ref.userId()), BOARD_NOT_FOUND)));
   }
 
   /**
@@ -128,24 +132,31 @@ final class BoardStore {
     return line.length() > BoardOps.MAX_TITLE ? line.substring(0, BoardOps.MAX_TITLE - 1) + "…" : line;
   }
 
-  /** The tile's copy replaced by a stored result of the same conversation (its re-run's), by the database. */
+  /**
+   * The tile's copy replaced by a stored result of the same conversation (its re-run's), by the database. Without a
+   * board (a scheduled run knows its tile alone), the tile's own; without a chart, the tile's drawing is kept.
+   */
   Future<Tile> fill(FillTile request) {
     String userId = request.userId();
     String tileId = request.tileId();
-    return db.tx(conn -> db.one(conn, TILE_NOT_FOUND, "SELECT conversation_id FROM tiles WHERE id = ? AND board_id = ?"
-            + " AND user_id = ? FOR UPDATE", tileId, request.boardId(), userId)
+    return db.tx(conn -> db.one(conn, TILE_NOT_FOUND, "SELECT conversation_id, board_id FROM tiles WHERE id = ?"
+            + " AND board_id = coalesce(CAST(? AS TEXT), board_id) AND user_id = ? FOR UPDATE", tileId,
+            request.boardId(), userId)
         .compose(tile -> db.one(conn, "Result not found", "SELECT r.id" + RESULT + " AND r.conversation_id = ?",
-            request.resultId(), userId, tile.getString(0) == null ? "" : tile.getString(0)))
-        .compose(result -> db.run(conn, "UPDATE tiles SET (" + COPIED + ") = (SELECT " + COPY
-            + " FROM query_results r WHERE r.id = ?), chart_json = ? WHERE id = ?", request.resultId(),
-            text(request.chart()), tileId))
-        .compose(v -> touch(conn, request.boardId(), Timestamps.now()))
-        .compose(v -> tile(conn, tileId, request.boardId(), userId)));
+                request.resultId(), userId, tile.getString(0) == null ? "" : tile.getString(0))
+            .compose(result -> db.run(conn, "UPDATE tiles SET (" + COPIED + ") = (SELECT " + COPY
+                + " FROM query_results r WHERE r.id = ?), chart_json = coalesce(CAST(? AS TEXT), chart_json)"
+                + " WHERE id = ?", request.resultId(), text(request.chart()), tileId))
+            .compose(v -> touch(conn, tile.getString(1), Timestamps.now()))
+            .compose(v -> tile(conn, tileId, tile.getString(1), userId))));
   }
 
+  /** With its schedules. */
   Future<Void> remove(TileRef ref) {
-    return Db.changed(db.run("DELETE FROM tiles WHERE id = ? AND board_id = ? AND user_id = ?", ref.tileId(),
-        ref.boardId(), ref.userId()), TILE_NOT_FOUND);
+    return db.tx(conn -> Db.changed(db.run(conn, "DELETE FROM tiles WHERE id = ? AND board_id = ? AND user_id = ?",
+            ref.tileId(), ref.boardId(), ref.userId()), TILE_NOT_FOUND)
+        .compose(v -> db.run(conn, "DELETE FROM schedules WHERE user_id = ? AND target_kind = '" + Schedule.TILE
+            + "' AND target_id = ?", ref.userId(), ref.tileId()).mapEmpty()));
   }
 
   /** Every tile of the board, each once, in its new order; anything else is BAD_REQUEST and changes nothing. */
@@ -211,7 +222,7 @@ final class BoardStore {
         chart == null ? null : new JsonObject(chart), row.getString(6), row.getString(7),
         sources == null ? new JsonArray() : new JsonArray(sources), columns == null ? new JsonArray()
             : new JsonArray(columns), RowsJson.text(row.getString(10)), row.getLong(11), row.getLong(12) != 0,
-        row.getString(13), null);
+        row.getString(13), null, null);
   }
 
   private static String text(JsonObject json) {
