@@ -83,10 +83,14 @@ final class BoardStore {
         .compose(v -> board(db.pool(), request.boardId(), request.userId()));
   }
 
-  /** With its tiles. */
+  /** With its tiles and its share links. */
   Future<Void> delete(BoardRef ref) {
-    return Db.changed(db.run("DELETE FROM boards WHERE id = ? AND user_id = ?", ref.boardId(), ref.userId()),
-        BOARD_NOT_FOUND);
+    // Its share links go with it (shares.board_id has no foreign key): a board made later never opens by an old link.
+    return db.tx(conn -> Db.changed(db.run(conn, "DELETE FROM boards WHERE id = ? AND user_id = ?", ref.boardId(),
+            ref.userId()), BOARD_NOT_FOUND)
+        .compose(v -> db.run(conn, "DELETE FROM shares WHERE board_id = ? AND user_id = ?", ref.boardId(),
+            ref.userId()))
+        .mapEmpty());
   }
 
   /**
