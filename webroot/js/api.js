@@ -79,7 +79,10 @@ export const api = {
   revokeToken: (id) => del(`/api/tokens/${encodeURIComponent(id)}`),
   /** The user's share links, never their tokens: {shares: [{id, kind, title, audience, status, ...}]} */
   shares: () => get('/api/shares'),
-  /** @param share {conversation_id, message_id?, audience, display_name, expires_in_days}: {id, url, token, ...} */
+  /**
+   * @param share {conversation_id, message_id?} or {board_id}, with {audience, display_name, expires_in_days}:
+   *              {id, url, token, ...}
+   */
   createShare: (share) => post('/api/shares', share),
   revokeShare: (id) => del(`/api/shares/${encodeURIComponent(id)}`),
   samples: () => get('/api/samples'),

@@ -1,11 +1,13 @@
 // The boards pages: /boards lists the user's boards; /b/<id> shows one as a grid of tiles drawn from their stored
 // copies (opening it runs nothing), then asks the server, without running any query, whether each tile's files have
-// newer versions. Re-run one tile or all of them; remove a tile; move tiles by drag or keyboard.
+// newer versions. Re-run one tile or all of them; remove a tile; move tiles by drag or keyboard; share the board with
+// the conversation page's share dialog (a read-only link to its tiles as they are when opened).
 import { api } from './api.js';
 import { initTheme } from './theme.js';
 import { tileElement } from './board-tiles.js';
 import { reorderable } from './board-order.js';
 import { initSchedules } from './schedules.js';
+import { initBoardShare } from './share.js';
 
 const $ = (id) => document.getElementById(id);
 const live = (text) => { $('board-live').textContent = text; };
@@ -56,7 +58,20 @@ async function showBoard(id) {
   const all = $('run-all');
   all.hidden = tiles.length === 0;
   all.addEventListener('click', () => rerunAll(id, actions, all));
+  await sharing(id);
   await staleness(id);
+}
+
+/** The Share button, within what this Quarry allows (share.audience, which /api/me tells; none when off). */
+async function sharing(id) {
+  try {
+    const me = await api.me();
+    const button = $('share-board');
+    initBoardShare(id, me.share_audience, button);
+    button.hidden = false;
+  } catch {
+    // Sharing is a courtesy of the page: the board stands without it.
+  }
 }
 
 /** Each tile's files asked for newer versions (the server runs no query): a stale tile says so. */

@@ -3,6 +3,7 @@
 // whose files have newer versions says so, "stale — re-run?", a button that re-runs it; one that cannot run again
 // (its conversation or a dataset is gone) keeps its data and says why. "Schedule…" runs it again on a schedule; a
 // scheduled tile says when, and what its last run found ("3 rows added, total 1,204 → 1,377") or why it failed.
+// Without actions (a board's share link), a tile is read-only: no move handle, Re-run, Schedule, Remove or stale badge.
 import { renderChart } from './chart.js';
 import { renderTable } from './table.js';
 import { scheduleButton, when as cadence } from './schedules.js';
@@ -54,18 +55,16 @@ function scheduled(s) {
 }
 
 /**
- * @param actions {run: (tile, button) => void, remove: (tile, button) => void, moveKey: (li, event) => void}
+ * @param actions {run: (tile, button) => void, remove: (tile, button) => void, moveKey: (li, event) => void}, or
+ *                null for a read-only tile
  */
-export function tileElement(tile, actions) {
-  const li = el('li', { className: 'tile', draggable: true });
+export function tileElement(tile, actions = null) {
+  const li = el('li', { className: 'tile', draggable: Boolean(actions) });
   li.dataset.tileId = tile.id;
   li.dataset.title = tile.title;
-  const move = el('button', { type: 'button', className: 'tile-move', textContent: '⠿',
-    'aria-label': `Move ${tile.title}`, title: 'Drag the tile, or press the arrow keys, Home or End, to move it' });
-  move.addEventListener('keydown', (e) => actions.moveKey(li, e));
   const heading = el('h2', { textContent: tile.title });
   const badge = el('span', { className: 'tile-badge' });
-  const head = el('div', { className: 'tile-head' }, move, heading, badge);
+  const head = el('div', { className: 'tile-head' }, actions ? moveHandle(li, tile, actions) : '', heading, badge);
   const note = el('p', { className: 'tile-note', role: 'status' });
   const holder = el('div', { className: 'tile-body' });
   const sql = el('details', { className: 'tile-sql' }, el('summary', { textContent: 'SQL' }),
@@ -75,17 +74,12 @@ export function tileElement(tile, actions) {
   const meta = el('div', { className: 'tile-meta' }, el('p', { className: 'tile-ran',
     textContent: `Ran ${when(tile.ran_at)} · ${Number(tile.total_rows).toLocaleString()} rows` }),
   (tile.sources || []).length ? files : '');
-  const rerun = el('button', { type: 'button', textContent: 'Re-run', 'aria-label': `Re-run ${tile.title}` });
-  rerun.addEventListener('click', () => actions.run(tile, rerun));
-  const remove = el('button', { type: 'button', textContent: 'Remove', 'aria-label': `Remove ${tile.title}` });
-  remove.addEventListener('click', () => actions.remove(tile, remove));
-  const schedule = scheduleButton(null, { tileId: tile.id, label: tile.title });
-  const plan = el('p', { className: 'tile-schedule', textContent: scheduled(tile.schedule) });
-  li.append(head, note, holder, sql, plan, meta, el('div', { className: 'tile-actions' }, rerun, schedule, remove));
+  const plan = el('p', { className: 'tile-schedule', textContent: actions ? scheduled(tile.schedule) : '' });
+  li.append(head, note, holder, sql, ...(actions ? [plan] : []), meta, actions ? buttons(tile, actions) : '');
   draw(holder, tile);
   li.markStale = (stale) => {
     badge.replaceChildren();
-    if (!stale) return;
+    if (!stale || !actions) return;
     const button = el('button', { type: 'button', className: 'stale-badge', textContent: 'stale — re-run?',
       title: 'A file this tile read has a newer version: re-run it on the data as it is now' });
     button.addEventListener('click', () => actions.run(tile, button));
@@ -96,4 +90,20 @@ export function tileElement(tile, actions) {
   // As its conversation's datasets record their files now; opening the board then asks their servers.
   li.markStale(Boolean(tile.stale));
   return li;
+}
+
+function moveHandle(li, tile, actions) {
+  const move = el('button', { type: 'button', className: 'tile-move', textContent: '⠿',
+    'aria-label': `Move ${tile.title}`, title: 'Drag the tile, or press the arrow keys, Home or End, to move it' });
+  move.addEventListener('keydown', (e) => actions.moveKey(li, e));
+  return move;
+}
+
+function buttons(tile, actions) {
+  const rerun = el('button', { type: 'button', textContent: 'Re-run', 'aria-label': `Re-run ${tile.title}` });
+  rerun.addEventListener('click', () => actions.run(tile, rerun));
+  const remove = el('button', { type: 'button', textContent: 'Remove', 'aria-label': `Remove ${tile.title}` });
+  remove.addEventListener('click', () => actions.remove(tile, remove));
+  const schedule = scheduleButton(null, { tileId: tile.id, label: tile.title });
+  return el('div', { className: 'tile-actions' }, rerun, schedule, remove);
 }

@@ -1,7 +1,9 @@
 // The read-only page of a share link (/s/<token>): the messages, SQL, tables and charts as they were when shared,
 // drawn from /api/s/<token> with the page's own table, chart and markdown modules. Nothing here can ask, query or
-// open anything else: it reads that one JSON, and its downloads are the stored rows of the results it shows.
+// open anything else: it reads that one JSON, and its downloads are the stored rows of the results it shows. A
+// board's link draws its tiles with the board page's own tile module, read-only, as they are when it is opened.
 import { renderMarkdown } from './markdown.js';
+import { tileElement } from './board-tiles.js';
 import { renderTable } from './table.js';
 import { renderChart } from './chart.js';
 
@@ -34,6 +36,10 @@ function failed(status, error) {
 }
 
 function show(share) {
+  if (share.kind === 'board') {
+    showBoard(share);
+    return;
+  }
   $('shared-title').textContent = share.title || 'Shared answer';
   document.title = `${share.title || 'Shared answer'} · Quarry`;
   const when = new Date(share.shared_at).toLocaleString();
@@ -44,6 +50,22 @@ function show(share) {
     $('shared-messages').append(message.role === 'user' ? question(message) : answer(message, results));
   }
   datasets(share.datasets);
+}
+
+/** Its tiles as they are now, each saying when it ran, with downloads of its stored rows; nothing to change. */
+function showBoard(share) {
+  $('shared-title').textContent = share.title;
+  document.title = `${share.title} · Quarry`;
+  const when = new Date(share.shared_at).toLocaleString();
+  $('shared-by').textContent = `Board shared by ${share.display_name} on ${when} · read-only, each tile as it last ran`;
+  $('shared-status').textContent = share.tiles.length ? '' : 'This board has no tiles.';
+  const list = $('shared-tiles');
+  list.hidden = false;
+  for (const tile of share.tiles) {
+    const li = tileElement(tile);
+    li.append(downloads(`${base}/tiles/${encodeURIComponent(tile.id)}`, 'tile', tile.rows.length));
+    list.append(li);
+  }
 }
 
 function question(message) {
@@ -98,7 +120,7 @@ function resultBlock(result, chart) {
   const holder = document.createElement('div');
   block.append(details, holder);
   renderTable(holder, result, {});
-  block.append(downloads(result));
+  block.append(downloads(`${base}/results/${encodeURIComponent(result.id)}`, 'result', result.rows.length));
   if (chart) block.append(chartBlock(chart));
   return block;
 }
@@ -111,14 +133,14 @@ function chartBlock(chart) {
   return drawing;
 }
 
-function downloads(result) {
+function downloads(path, name, rows) {
   const span = document.createElement('span');
   span.className = 'shared-downloads';
   for (const format of ['csv', 'json']) {
     const link = document.createElement('a');
-    link.href = `${base}/results/${encodeURIComponent(result.id)}?format=${format}`;
-    link.download = `result.${format}`;
-    link.textContent = `Download ${format.toUpperCase()} (${result.rows.length.toLocaleString()} rows)`;
+    link.href = `${path}?format=${format}`;
+    link.download = `${name}.${format}`;
+    link.textContent = `Download ${format.toUpperCase()} (${rows.toLocaleString()} rows)`;
     span.append(link);
   }
   return span;

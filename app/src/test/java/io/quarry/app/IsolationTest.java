@@ -135,6 +135,7 @@ class IsolationTest {
     Object[][] calls = {
         {HttpMethod.POST, "/api/shares", new JsonObject().put("conversation_id", conversation)},
         {HttpMethod.POST, "/api/shares", new JsonObject().put("conversation_id", conversation).put("message_id", answer)},
+        {HttpMethod.POST, "/api/shares", new JsonObject().put("board_id", board)},
         {HttpMethod.DELETE, "/api/shares/" + share, null},
         {HttpMethod.GET, c, null},
         {HttpMethod.PATCH, c, new JsonObject().put("title", "Bob's now")},
@@ -217,8 +218,10 @@ class IsolationTest {
     String share = send(alice, HttpMethod.POST, "/api/shares", new JsonObject().put("conversation_id", conversation))
         .bodyAsJsonObject().getString("id");
     assertThat(failure(ApiOps.SHARE_CREATE.call(bus, new ApiOps.CreateShare(bobId, conversation, null, null, null,
-        null)))).isEqualTo(Failure.NOT_FOUND);
+        null, null)))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(ApiOps.SHARE_CREATE.call(bus, new ApiOps.CreateShare(bobId, conversation, answer, null, null,
+        null, null)))).isEqualTo(Failure.NOT_FOUND);
+    assertThat(failure(ApiOps.SHARE_CREATE.call(bus, new ApiOps.CreateShare(bobId, null, null, board, null, null,
         null)))).isEqualTo(Failure.NOT_FOUND);
     assertThat(failure(ApiOps.SHARE_REVOKE.call(bus, new Shares.ShareRef(bobId, share)))).isEqualTo(Failure.NOT_FOUND);
     assertThat(ApiOps.SHARE_LIST.call(bus, new UserRef(bobId)).await()).isEmpty();

@@ -205,10 +205,31 @@ class OpenApiResponsesTest extends ChatTestBase {
     valid("boardStaleness", 200, HttpMethod.GET, b + "/stale", null);
     valid("runTile", 200, HttpMethod.POST, b + "/tiles/" + chart + "/run", null);
     valid("runBoard", 200, HttpMethod.POST, b + "/run", null);
+    String shared = sharedBoard(board, table, chart);
     valid("unpinTile", 204, HttpMethod.DELETE, b + "/tiles/" + table, null);
     valid("unpinTile", 404, HttpMethod.DELETE, b + "/tiles/" + table, null);
     valid("deleteBoard", 204, HttpMethod.DELETE, b, null);
     valid("getBoard", 404, HttpMethod.GET, b, null);
+    validJson("getShared", 404, HttpMethod.GET, shared, null);
+  }
+
+  /** The board shared, what its link opens and its tiles' downloads, as documented: the link's address. */
+  private String sharedBoard(String board, String table, String chart) {
+    JsonObject made = validJson("createShare", 201, HttpMethod.POST, "/api/shares", new JsonObject()
+        .put("board_id", board).put("display_name", "Ada"));
+    assertThat(made.getString("board_id")).isEqualTo(board);
+    validJson("createShare", 404, HttpMethod.POST, "/api/shares", new JsonObject().put("board_id", UNKNOWN));
+    validJson("createShare", 400, HttpMethod.POST, "/api/shares", new JsonObject().put("board_id", board)
+        .put("conversation_id", conversation));
+    assertThat(validJson("listShares", 200, HttpMethod.GET, "/api/shares", null).getJsonArray("shares")
+        .getJsonObject(0).getString("kind")).isEqualTo("board");
+    String shared = "/api/s/" + made.getString("token");
+    assertThat(validJson("getShared", 200, HttpMethod.GET, shared, null).getJsonArray("tiles")).hasSize(2);
+    valid("downloadSharedTile", 200, HttpMethod.GET, shared + "/tiles/" + table + "?format=json", null);
+    valid("downloadSharedTile", 200, HttpMethod.GET, shared + "/tiles/" + chart + "?format=json", null);
+    validJson("downloadSharedTile", 400, HttpMethod.GET, shared + "/tiles/" + table + "?format=xls", null);
+    validJson("downloadSharedTile", 404, HttpMethod.GET, shared + "/tiles/" + UNKNOWN, null);
+    return shared;
   }
 
   @Test

@@ -237,7 +237,7 @@ class ShareLinksTest {
     WebClientSession ada = signedUp("ada-" + UUID.randomUUID() + "@example.com");
     Seeded s = seed(ada, "Fuel");
     Bus bus = new Bus(node.vertx());
-    ShareMade made = ApiOps.SHARE_CREATE.call(bus, new CreateShare(s.userId(), s.conversation(), null, "anyone",
+    ShareMade made = ApiOps.SHARE_CREATE.call(bus, new CreateShare(s.userId(), s.conversation(), null, null, "anyone",
         "Ada", "365")).await();
     assertThat(made.url()).isEqualTo("/s/" + made.token());
     assertThat(made.share().expiresAt()).isNotNull();
@@ -248,7 +248,7 @@ class ShareLinksTest {
         .isNotNull();
     assertThat(client().get("/api/s/" + made.token()).send().await().statusCode()).isEqualTo(404);
 
-    Failures.assertFails(ApiOps.SHARE_CREATE.call(bus, new CreateShare(s.userId(), s.conversation(), null, null,
+    Failures.assertFails(ApiOps.SHARE_CREATE.call(bus, new CreateShare(s.userId(), s.conversation(), null, null, null,
         null, "366")), Failure.BAD_REQUEST, "Field 'expires_in_days' must be a whole number from 1 to 365");
     JsonObject numeric = new JsonObject().put("user_id", s.userId()).put("conversation_id", s.conversation())
         .put("expires_in_days", 30);

@@ -117,19 +117,22 @@ public final class ApiOps {
   }
 
   /**
-   * A read-only link to the user's conversation as it is now, or with {@code messageId} to that answer and its question
-   * ({@link Shares}). Optional: {@code audience} ({@code users}, the default, or {@code anyone}, within the server's
-   * {@code share.audience}), {@code displayName} (at most {@value Shares#MAX_NAME} characters; "a Quarry user" when
-   * absent), {@code expiresInDays} (1 to {@value Shares#MAX_DAYS}, as text as every field is; never when absent).
+   * A read-only link to the user's conversation as it is now, or with {@code messageId} to that answer and its question,
+   * or to the user's board ({@code boardId}: its tiles as they are when the link is opened) ({@link Shares}): exactly
+   * one of {@code conversationId} and {@code boardId}. Optional: {@code audience} ({@code users}, the default, or
+   * {@code anyone}, within the server's {@code share.audience}), {@code displayName} (at most {@value Shares#MAX_NAME}
+   * characters; "a Quarry user" when absent), {@code expiresInDays} (1 to {@value Shares#MAX_DAYS}, as text as every
+   * field is; never when absent).
    */
-  public record CreateShare(String userId, String conversationId, String messageId, String audience,
+  public record CreateShare(String userId, String conversationId, String messageId, String boardId, String audience,
       String displayName, String expiresInDays) {
     static final Codec<CreateShare> CODEC = Codec.json(
-        r -> new ConversationRef(r.userId, r.conversationId).toJson().put(Keys.MESSAGE_ID, r.messageId)
+        r -> new JsonObject().put(Keys.USER_ID, r.userId).put(Keys.CONVERSATION_ID, r.conversationId)
+            .put(Keys.MESSAGE_ID, r.messageId).put(Keys.BOARD_ID, r.boardId)
             .put("audience", r.audience).put("display_name", r.displayName).put("expires_in_days", r.expiresInDays),
-        json -> new CreateShare(text(json, Keys.USER_ID), text(json, Keys.CONVERSATION_ID),
-            optional(json, Keys.MESSAGE_ID), optional(json, "audience"), optional(json, "display_name"),
-            optional(json, "expires_in_days")));
+        json -> new CreateShare(text(json, Keys.USER_ID), optional(json, Keys.CONVERSATION_ID),
+            optional(json, Keys.MESSAGE_ID), optional(json, Keys.BOARD_ID), optional(json, "audience"),
+            optional(json, "display_name"), optional(json, "expires_in_days")));
   }
 
   /** A share link just made: the share, and its token and address ({@code /s/<token>}), this once. */
@@ -272,8 +275,9 @@ public final class ApiOps {
 
   /**
    * A read-only link ({@link CreateShare}); its token is in the reply this once, only its hash is kept. BAD_REQUEST (a
-   * field past its limits, an audience past {@code share.audience}), FORBIDDEN (sharing is off), NOT_FOUND (not the
-   * user's conversation or answer), CONFLICT (past {@code storage.maxSharesPerUser} live links). Sent once.
+   * field past its limits, an audience past {@code share.audience}, both or neither of a conversation and a board),
+   * FORBIDDEN (sharing is off), NOT_FOUND (not the user's conversation, answer or board), CONFLICT (past
+   * {@code storage.maxSharesPerUser} live links). Sent once.
    */
   public static final Operation<CreateShare, ShareMade> SHARE_CREATE = Operation.of(API_SHARE_CREATE,
       CreateShare.CODEC, ShareMade.CODEC, WAIT_MS, Resend.NEVER);

@@ -10,8 +10,9 @@ import java.util.List;
 /**
  * Share links ({@code /s/<token>}): a read-only view of a conversation (as it was when shared) or of one answer, for
  * whom its sharer chose within what the operator allows ({@code share.audience}). Only the SHA-256 of a link's token is
- * stored; the token is made at the edge, shown once, and never crosses the bus. A board is shared by adding a kind:
- * the table and the operations name what a share shows by kind and target, not by a table of each.
+ * stored; the token is made at the edge, shown once, and never crosses the bus. A board is shared as a kind of its
+ * own ({@link #BOARD}, with its board's id): the table and the operations name what a share shows by kind and target,
+ * not by a table of each.
  */
 public final class Shares {
 
@@ -54,25 +55,28 @@ public final class Shares {
 
   /**
    * A new share of {@code userId}'s, named by the id its maker chose (a second delivery finds it made), with the hash of
-   * its token. {@code messageId} for kind {@link #MESSAGE} (an answer of the conversation); {@code expiresAt} null:
-   * never.
+   * its token. {@code conversationId} for kinds {@link #CONVERSATION} and {@link #MESSAGE} ({@code messageId}: an
+   * answer of the conversation), {@code boardId} for {@link #BOARD}; {@code expiresAt} null: never.
    */
   public record NewShare(String id, String userId, String kind, String conversationId, String messageId,
-      String audience, String displayName, String expiresAt, String tokenHash) {
+      String boardId, String audience, String displayName, String expiresAt, String tokenHash) {
     static final Codec<NewShare> CODEC = Codec.json(
         r -> new JsonObject().put(Keys.ID, r.id).put(Keys.USER_ID, r.userId).put("kind", r.kind)
-            .put(Keys.CONVERSATION_ID, r.conversationId).put(Keys.MESSAGE_ID, r.messageId).put("audience", r.audience)
+            .put(Keys.CONVERSATION_ID, r.conversationId).put(Keys.MESSAGE_ID, r.messageId)
+            .put(Keys.BOARD_ID, r.boardId).put("audience", r.audience)
             .put("display_name", r.displayName).put(Keys.EXPIRES_AT, r.expiresAt).put(Keys.TOKEN_HASH, r.tokenHash),
         json -> new NewShare(text(json, Keys.ID), text(json, Keys.USER_ID), text(json, "kind"),
-            optional(json, Keys.CONVERSATION_ID), optional(json, Keys.MESSAGE_ID), text(json, "audience"),
-            text(json, "display_name"), optional(json, Keys.EXPIRES_AT), text(json, Keys.TOKEN_HASH)));
+            optional(json, Keys.CONVERSATION_ID), optional(json, Keys.MESSAGE_ID), optional(json, Keys.BOARD_ID),
+            text(json, "audience"), text(json, "display_name"), optional(json, Keys.EXPIRES_AT),
+            text(json, Keys.TOKEN_HASH)));
   }
 
   /**
    * A share as its sharer sees it again (never its token, which was shown once). {@code title}: the title of what it
-   * shows now; {@code until}: the snapshot's bound, what was there then is what the link shows.
+   * shows now (a conversation's or a board's); {@code until}: a conversation's snapshot's bound, what was there then is
+   * what the link shows (a board's link shows its tiles as they are when opened).
    */
-  public record Share(String id, String kind, String conversationId, String messageId, String audience,
+  public record Share(String id, String kind, String conversationId, String messageId, String boardId, String audience,
       String displayName, String title, String createdAt, String expiresAt, String revokedAt, String until) {
     static final Codec<Share> CODEC = Codec.json(Share::toJson, Share::fromJson);
 
@@ -83,14 +87,14 @@ public final class Shares {
 
     public JsonObject toJson() {
       return new JsonObject().put(Keys.ID, id).put("kind", kind).put(Keys.CONVERSATION_ID, conversationId)
-          .put(Keys.MESSAGE_ID, messageId).put("audience", audience).put("display_name", displayName)
+          .put(Keys.MESSAGE_ID, messageId).put(Keys.BOARD_ID, boardId).put("audience", audience).put("display_name", displayName)
           .put(Keys.TITLE, title).put(Keys.CREATED_AT, createdAt).put(Keys.EXPIRES_AT, expiresAt)
           .put("revoked_at", revokedAt).put("until", until);
     }
 
     public static Share fromJson(JsonObject json) {
       return new Share(json.getString(Keys.ID), json.getString("kind"), json.getString(Keys.CONVERSATION_ID),
-          json.getString(Keys.MESSAGE_ID), json.getString("audience"), json.getString("display_name"),
+          json.getString(Keys.MESSAGE_ID), json.getString(Keys.BOARD_ID), json.getString("audience"), json.getString("display_name"),
           json.getString(Keys.TITLE), json.getString(Keys.CREATED_AT), json.getString(Keys.EXPIRES_AT),
           json.getString("revoked_at"), json.getString("until"));
     }

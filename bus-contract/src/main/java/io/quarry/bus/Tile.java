@@ -56,6 +56,12 @@ public record Tile(String id, String boardId, int position, String title, String
         .put("reason", last.reason()));
   }
 
+  /** Its columns' names, in order, as a result's ({@link QueryResult#columnNames}). */
+  public java.util.List<String> columnNames() {
+    return columns == null ? java.util.List.of()
+        : columns.stream().map(c -> ((JsonObject) c).getString("name")).toList();
+  }
+
   /** The versions of the files it read at its last run. */
   public java.util.List<Source> sourceList() {
     return Source.of(sources);

@@ -60,8 +60,8 @@ class BusSchemasTest {
       new JsonArray().add(new JsonObject().put("tool", "execute_sql")), new JsonArray().add("SELECT 1 AS n"),
       new JsonArray().add("r"), new JsonArray().add(new JsonObject().put("chart_type", "bar")), 10, 2,
       ChatMessage.COMPLETE, "The answer was cut off at the model's output limit.", AT, NUMBERS);
-  static final Shares.Share SHARE = new Shares.Share("s", Shares.MESSAGE, ID, "m", Shares.ANYONE, "Ada", "Sales", AT,
-      AT, AT, AT);
+  static final Shares.Share SHARE = new Shares.Share("s", Shares.MESSAGE, ID, "m", null, Shares.ANYONE, "Ada", "Sales",
+      AT, AT, AT, AT);
   static final ResultRun RUN = new ResultRun("r", ID, ResultRun.EDITED, "m", AT);
   static final ChartData CHART = new ChartData(new JsonObject().put("chart_type", "bar").put("x", "n"), COLUMNS,
       new JsonArray().add(new JsonArray().add(1)), "every row");

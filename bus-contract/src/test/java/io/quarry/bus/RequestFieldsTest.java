@@ -59,7 +59,7 @@ class RequestFieldsTest {
     FILLED.put(ApiOps.TURN_FOLLOW_UPS, new LlmOps.AnswerRef("u", "c", "m"));
     FILLED.put(ApiOps.TURN_STOP, new ConversationRef("u", "c"));
     FILLED.put(ApiOps.USAGE_GET, new UserRef("u"));
-    FILLED.put(ApiOps.SHARE_CREATE, new ApiOps.CreateShare("u", "c", "m", "anyone", "Ada", "30"));
+    FILLED.put(ApiOps.SHARE_CREATE, new ApiOps.CreateShare("u", "c", "m", "b", "anyone", "Ada", "30"));
     FILLED.put(ApiOps.SHARE_LIST, new UserRef("u"));
     FILLED.put(ApiOps.SHARE_REVOKE, new Shares.ShareRef("u", "s"));
     FILLED.put(BoardOps.CREATE, new BoardOps.NewBoard("u", ID, "KPIs"));

@@ -168,8 +168,10 @@ public class ChatVerticle extends VerticleBase {
     router.get("/api/health/ready").handler(health::ready);
     Routes.allowOnly(router, "/api/health/ready", HttpMethod.GET);
     Auth auth = new Auth(storage, mode);
+    DatasetClient datasets = new DatasetClient(vertx, settings.timeouts());
+    Boards boards = new Boards(new Bus(vertx), storage, datasets);
     // Before sign-in: a link for anyone opens without a session, and one for users asks for it itself.
-    new SharedView(storage, auth::signedIn, settings.shareAudience()).mountApi(router);
+    new SharedView(storage, auth::signedIn, settings.shareAudience(), boards).mountApi(router);
     accounts(router, storage, mode, common, auth);
     socket = new EventSocket(vertx, storage, settings.pingIntervalMs());
     // Paused so the upgrade can still happen after authentication, which may wait for storage.
@@ -182,7 +184,6 @@ public class ChatVerticle extends VerticleBase {
     router.get("/api/me").handler(health::me);
     Routes.allowOnly(router, "/api/me", HttpMethod.GET);
     new ConversationApi(storage, uploads).mount(router);
-    DatasetClient datasets = new DatasetClient(vertx, settings.timeouts());
     // Before the datasets' ":did" routes, whose 405 for POST would otherwise answer an upload.
     new UploadApi(uploads, datasets, storage).mount(router);
     vertx.setPeriodic(UPLOAD_SWEEP_MS, id -> uploads.sweepAll(storage));
@@ -193,7 +194,6 @@ public class ChatVerticle extends VerticleBase {
     new TokenApi(storage).mount(router);
     Sharing sharing = new Sharing(storage, settings.shareAudience());
     new ShareApi(sharing).mount(router);
-    Boards boards = new Boards(new Bus(vertx), storage, datasets);
     new BoardApi(boards).mount(router);
     // The same operations for applications on the event bus.
     new BusApi(new Bus(vertx), storage, datasets, llm, mode, settings.exports(), draining, writes,

@@ -38,14 +38,15 @@ final class ShareApi {
   }
 
   /**
-   * {@code {conversation_id, message_id?, audience?, display_name?, expires_in_days?}} → 201 {@code {id, url, token,
-   * …}}: the link of a conversation as it is now, or of one answer.
+   * {@code {conversation_id, message_id?, audience?, display_name?, expires_in_days?}} or {@code {board_id, …}} → 201
+   * {@code {id, url, token, …}}: the link of a conversation as it is now, of one answer, or of a board.
    */
   private void create(RoutingContext ctx) {
     JsonObject body = Bodies.object(ctx);
     Integer days = Bodies.optionalInt(body, "expires_in_days", 1, Shares.MAX_DAYS);
     CreateShare request = new CreateShare(Auth.user(ctx).id(), Bodies.optionalString(body, "conversation_id", 100),
-        Bodies.optionalString(body, "message_id", 100), Bodies.optionalString(body, "audience", 20),
+        Bodies.optionalString(body, "message_id", 100), Bodies.optionalString(body, "board_id", 100),
+        Bodies.optionalString(body, "audience", 20),
         Bodies.optionalString(body, "display_name", Shares.MAX_NAME), days == null ? null : String.valueOf(days));
     Replies.send(ctx, 201, sharing.create(request).map(made -> info(made.share(), Timestamps.now())
         .put("token", made.token()).put("url", made.url())));
@@ -61,6 +62,7 @@ final class ShareApi {
   private static JsonObject info(Share share, String now) {
     return new JsonObject().put("id", share.id()).put("kind", share.kind())
         .put("conversation_id", share.conversationId()).put("message_id", share.messageId())
+        .put("board_id", share.boardId())
         .put("title", share.title()).put("audience", share.audience()).put("display_name", share.displayName())
         .put("created_at", share.createdAt()).put("expires_at", share.expiresAt())
         .put("revoked_at", share.revokedAt()).put("status", share.status(now));

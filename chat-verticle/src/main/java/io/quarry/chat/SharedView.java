@@ -29,7 +29,8 @@ import java.util.function.Function;
  * What a share link opens, without a session when its audience is {@code anyone}: the page {@code /s/<token>}, its
  * JSON {@code /api/s/<token>} and the downloads of its results' stored rows. Read-only by construction: it reads the
  * snapshot through storage for the sharer and answers only what the page draws (no user id, e-mail, session or other
- * conversation; dataset URLs redacted); nothing here runs a query. An unknown, revoked or expired token, and a result
+ * conversation; dataset URLs redacted); nothing here runs a query. A board's link ({@link SharedBoard}) shows its tiles
+ * as they are when opened, and downloads a tile's stored copy. An unknown, revoked or expired token, and a result
  * not in the share, are the same 404. Mounted before authentication; a link for {@code users} asks who is signed in
  * itself. Every answer says {@code Referrer-Policy: no-referrer} (the token is in the path) and {@code noindex}.
  */
@@ -41,12 +42,17 @@ final class SharedView {
   private final StorageClient storage;
   private final Function<RoutingContext, Future<User>> signedIn;
   private final String ceiling;
+  private final SharedBoard board;
 
-  /** {@code signedIn}: the request's user, failing when it has none; {@code ceiling}: {@code share.audience}. */
-  SharedView(StorageClient storage, Function<RoutingContext, Future<User>> signedIn, String ceiling) {
+  /**
+   * {@code signedIn}: the request's user, failing when it has none; {@code ceiling}: {@code share.audience};
+   * {@code boards}: what reads a shared board.
+   */
+  SharedView(StorageClient storage, Function<RoutingContext, Future<User>> signedIn, String ceiling, Boards boards) {
     this.storage = storage;
     this.signedIn = signedIn;
     this.ceiling = ceiling;
+    this.board = new SharedBoard(boards);
   }
 
   void mountApi(Router router) {
@@ -56,8 +62,10 @@ final class SharedView {
     });
     router.get("/api/s/:token").handler(this::read);
     router.get("/api/s/:token/results/:rid").handler(this::download);
+    router.get("/api/s/:token/tiles/:tid").handler(this::downloadTile);
     Routes.allowOnly(router, "/api/s/:token", HttpMethod.GET);
     Routes.allowOnly(router, "/api/s/:token/results/:rid", HttpMethod.GET);
+    Routes.allowOnly(router, "/api/s/:token/tiles/:tid", HttpMethod.GET);
   }
 
   /** The page, after the API's routes: the page asks {@code /api/s/<token>} itself and says what it answered. */
@@ -76,7 +84,8 @@ final class SharedView {
   }
 
   private void read(RoutingContext ctx) {
-    Replies.send(ctx, 200, open(ctx).compose(this::snapshot));
+    Replies.send(ctx, 200, open(ctx).compose(opened -> Shares.BOARD.equals(opened.share().kind())
+        ? board.snapshot(opened) : snapshot(opened)));
   }
 
   /** The live share of the path's token that this request may see: 404 for none, 401 for a users' link unsigned. */
@@ -165,19 +174,47 @@ final class SharedView {
 
   /** {@code ?format=csv|json} of a result's stored rows; a result the share does not show is the same 404. */
   private void download(RoutingContext ctx) {
-    String format = ctx.queryParams().get("format") == null ? "csv" : ctx.queryParams().get("format");
-    if (!format.equals("csv") && !format.equals("json")) {
-      HttpErrors.send(ctx, 400, "Query parameter 'format' must be csv or json", null);
+    String format = format(ctx);
+    if (format == null) {
       return;
     }
     String rid = ctx.pathParam("rid");
-    open(ctx).compose(opened -> storage.messages(opened.userId(), opened.share().conversationId())
-            .compose(all -> resultIds(shown(opened.share(), all)).contains(rid) ? storage.result(opened.userId(), rid)
-                : Future.failedFuture(QuarryException.notFound(Shares.NOT_FOUND))))
-        .onSuccess(result -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, format.equals("csv")
-                ? "text/csv;charset=UTF-8" : "application/json")
-            .putHeader("Content-Disposition", "attachment; filename=\"result." + format + "\"")
-            .end(format.equals("csv") ? SharedFiles.csv(result) : SharedFiles.json(result)))
+    open(ctx).compose(opened -> Shares.BOARD.equals(opened.share().kind())
+            ? Future.failedFuture(QuarryException.notFound(Shares.NOT_FOUND))
+            : storage.messages(opened.userId(), opened.share().conversationId())
+                .compose(all -> resultIds(shown(opened.share(), all)).contains(rid)
+                    ? storage.result(opened.userId(), rid)
+                    : Future.failedFuture(QuarryException.notFound(Shares.NOT_FOUND))))
+        .onSuccess(result -> file(ctx, format, "result", format.equals("csv") ? SharedFiles.csv(result)
+            : SharedFiles.json(result)))
         .onFailure(e -> HttpErrors.respond(ctx, e));
+  }
+
+  /** {@code ?format=csv|json} of a shared board tile's stored copy; a tile the share does not show is the same 404. */
+  private void downloadTile(RoutingContext ctx) {
+    String format = format(ctx);
+    if (format == null) {
+      return;
+    }
+    open(ctx).compose(opened -> board.tile(opened, ctx.pathParam("tid")))
+        .onSuccess(tile -> file(ctx, format, "tile", format.equals("csv") ? SharedFiles.csv(tile)
+            : SharedFiles.json(tile)))
+        .onFailure(e -> HttpErrors.respond(ctx, e));
+  }
+
+  /** The asked format, csv by default; null once it answered 400 for another. */
+  private static String format(RoutingContext ctx) {
+    String format = ctx.queryParams().get("format") == null ? "csv" : ctx.queryParams().get("format");
+    if (!format.equals("csv") && !format.equals("json")) {
+      HttpErrors.send(ctx, 400, "Query parameter 'format' must be csv or json", null);
+      return null;
+    }
+    return format;
+  }
+
+  private static void file(RoutingContext ctx, String format, String name, String body) {
+    ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, format.equals("csv") ? "text/csv;charset=UTF-8"
+            : "application/json")
+        .putHeader("Content-Disposition", "attachment; filename=\"" + name + "." + format + "\"").end(body);
   }
 }

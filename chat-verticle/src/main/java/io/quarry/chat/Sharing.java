@@ -17,7 +17,7 @@ import java.util.UUID;
 
 /**
  * Share links' one core, for every door (REST's {@code /api/shares} and the bus's {@code api.share.*}): the same checks
- * and messages. Who may open a link is its sharer's choice within the operator's ceiling, {@code share.audience}:
+ * and messages. A link shows a conversation, one answer of it, or a board. Who may open a link is its sharer's choice within the operator's ceiling, {@code share.audience}:
  * {@code anyone} who has the link, signed-in {@code users} of this Quarry, or {@code off} (no sharing). The token is made
  * here and answered once; only its SHA-256 goes to storage.
  */
@@ -27,6 +27,7 @@ final class Sharing {
   private static final int TOKEN_BYTES = 32;
   private static final SecureRandom RANDOM = new SecureRandom();
   static final String OFF = "Sharing is turned off on this Quarry (share.audience=off)";
+  static final String BOTH = "A link shows a conversation (conversation_id, message_id) or a board (board_id), not both";
 
   private final StorageClient storage;
   private final String ceiling;
@@ -40,14 +41,19 @@ final class Sharing {
     if (Shares.OFF.equals(ceiling)) {
       return Future.failedFuture(new QuarryException(Failure.FORBIDDEN, OFF));
     }
-    String conversationId = Bodies.required("conversation_id", r.conversationId(), 100);
-    String messageId = Bodies.atMost("message_id", r.messageId(), 100);
+    String boardId = given(Bodies.atMost("board_id", r.boardId(), 100));
+    String conversationId = boardId == null ? Bodies.required("conversation_id", r.conversationId(), 100)
+        : given(Bodies.atMost("conversation_id", r.conversationId(), 100));
+    String messageId = given(Bodies.atMost("message_id", r.messageId(), 100));
+    if (boardId != null && (conversationId != null || messageId != null)) {
+      throw QuarryException.badRequest(BOTH);
+    }
     String audience = audience(r.audience());
     String name = Bodies.atMost("display_name", r.displayName(), Shares.MAX_NAME);
     String expiresAt = Shares.expiresIn(days(r.expiresInDays()));
     String token = newToken();
-    NewShare share = new NewShare(UUID.randomUUID().toString(), r.userId(),
-        messageId == null ? Shares.CONVERSATION : Shares.MESSAGE, conversationId, messageId, audience,
+    NewShare share = new NewShare(UUID.randomUUID().toString(), r.userId(), boardId != null ? Shares.BOARD
+        : messageId == null ? Shares.CONVERSATION : Shares.MESSAGE, conversationId, messageId, boardId, audience,
         name == null || name.isBlank() ? Shares.DEFAULT_NAME : name.strip(), expiresAt, Sha256.hex(token));
     return storage.createShare(share).map(made -> new ShareMade(made, token, url(token)));
   }
@@ -71,6 +77,11 @@ final class Sharing {
           + " (share.audience=users): choose the audience 'users'");
     }
     return audience;
+  }
+
+  /** Absent or blank: not given, as a required field reads it. */
+  private static String given(String text) {
+    return text == null || text.isBlank() ? null : text;
   }
 
   /** The bus's text, REST's number as text: the same refusal for either. */

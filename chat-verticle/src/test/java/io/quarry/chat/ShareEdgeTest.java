@@ -49,13 +49,13 @@ class ShareEdgeTest {
     bus.serve(StorageOps.USER_LOCAL, none -> Future.succeededFuture(LOCAL)).completion().await();
     bus.serve(StorageOps.SHARE_CREATE, r -> {
       made.add(r);
-      return Future.succeededFuture(new Share(r.id(), r.kind(), r.conversationId(), r.messageId(), r.audience(),
-          r.displayName(), "Fuel", "2026-01-01T00:00:00.000Z", r.expiresAt(), null, "2026-01-01T00:00:00.000Z"));
+      return Future.succeededFuture(new Share(r.id(), r.kind(), r.conversationId(), r.messageId(), r.boardId(),
+          r.audience(), r.displayName(), "Fuel", "2026-01-01T00:00:00.000Z", r.expiresAt(), null, "2026-01-01T00:00:00.000Z"));
     }).completion().await();
     bus.serve(StorageOps.SHARE_OPEN, r -> {
       opened.add(r.tokenHash());
-      return Future.succeededFuture(new Opened(new Share("s1", Shares.CONVERSATION, "c1", null, Shares.ANYONE, "Ada",
-          "Fuel", "2026-01-01T00:00:00.000Z", null, null, "2026-01-01T00:00:00.000Z"), "local-user"));
+      return Future.succeededFuture(new Opened(new Share("s1", Shares.CONVERSATION, "c1", null, null, Shares.ANYONE,
+          "Ada", "Fuel", "2026-01-01T00:00:00.000Z", null, null, "2026-01-01T00:00:00.000Z"), "local-user"));
     }).completion().await();
     bus.serve(StorageOps.MESSAGE_LIST, r -> Future.succeededFuture(List.of())).completion().await();
     bus.serve(StorageOps.DATASET_LIST, r -> Future.succeededFuture(List.of())).completion().await();

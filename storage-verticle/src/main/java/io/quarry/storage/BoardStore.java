@@ -84,13 +84,17 @@ final class BoardStore {
         .compose(v -> board(db.pool(), request.boardId(), request.userId()));
   }
 
-  /** With its tiles and their schedules. */
+  /** With its tiles, their schedules and its share links. */
   Future<Void> delete(BoardRef ref) {
+    // Its share links go with it (shares.board_id has no foreign key): a board made later never opens by an old link.
     return db.tx(conn -> db.run(conn, "DELETE FROM schedules WHERE user_id = ? AND target_kind = '" + Schedule.TILE
             + "' AND target_id IN (SELECT id FROM tiles WHERE board_id = ? AND user_id = ?)", ref.userId(),
             ref.boardId(), ref.userId())
         .compose(v -> Db.changed(db.run(conn, "DELETE FROM boards WHERE id = ? AND user_id = ?", ref.boardId(),
-            ref.userId()), BOARD_NOT_FOUND)));
+            ref.userId()), BOARD_NOT_FOUND))
+        .compose(v -> db.run(conn, "DELETE FROM shares WHERE board_id = ? AND user_id = ?", ref.boardId(),
+            ref.userId()))
+        .mapEmpty());
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.quarry.storage;
 
+import io.quarry.bus.BoardOps;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.Scopes.UserRef;
 import io.quarry.bus.Shares;
@@ -17,14 +18,16 @@ import java.util.List;
 /**
  * Share links, each its user's: made (only the token's hash is kept), listed (never the token), revoked (kept, marked)
  * and opened by the token's hash. A user holds at most {@code storage.maxSharesPerUser} live links (neither revoked nor
- * expired): generous for a person, a wall for a script. A share of a deleted conversation goes with it.
+ * expired): generous for a person, a wall for a script. A share of a deleted conversation goes with it, and a board's
+ * with its board ({@link BoardStore#delete}).
  */
 final class ShareStore {
 
   static final String NOT_FOUND = "Share not found";
-  private static final String COLUMNS = "s.id, s.kind, s.conversation_id, s.message_id, s.audience, s.display_name,"
-      + " c.title, s.created_at, s.expires_at, s.revoked_at, s.until_at";
-  private static final String FROM = " FROM shares s LEFT JOIN conversations c ON c.id = s.conversation_id";
+  private static final String COLUMNS = "s.id, s.kind, s.conversation_id, s.message_id, s.board_id, s.audience,"
+      + " s.display_name, COALESCE(c.title, b.title), s.created_at, s.expires_at, s.revoked_at, s.until_at";
+  private static final String FROM = " FROM shares s LEFT JOIN conversations c ON c.id = s.conversation_id"
+      + " LEFT JOIN boards b ON b.id = s.board_id";
 
   private final Db db;
   private final int maxLive;
@@ -48,9 +51,10 @@ final class ShareStore {
             + " AND (expires_at IS NULL OR expires_at > ?)", request.userId(), now))
         .compose(count -> count.getLong(0) >= maxLive ? Future.failedFuture(tooMany()) : Future.succeededFuture())
         .compose(room -> db.run(conn, "INSERT INTO shares (id, token_hash, user_id, kind, conversation_id, message_id,"
-                + " audience, display_name, created_at, until_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                + " board_id, audience, display_name, created_at, until_at, expires_at)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             request.id(), request.tokenHash(), request.userId(), request.kind(), request.conversationId(),
-            request.messageId(), request.audience(), request.displayName(), now, now, request.expiresAt()))
+            request.messageId(), request.boardId(), request.audience(), request.displayName(), now, now, request.expiresAt()))
         .compose(inserted -> mine(conn, request.userId(), request.id()));
   }
 
@@ -59,10 +63,17 @@ final class ShareStore {
         + " account may have: revoke one to share again");
   }
 
-  /** The user's conversation, and for a message share an answer of it: another user's is NOT_FOUND, as unknown. */
+  /**
+   * The user's conversation, and for a message share an answer of it; for a board share the user's board: another
+   * user's is NOT_FOUND, as unknown.
+   */
   private Future<Void> target(SqlClient conn, NewShare request) {
+    if (Shares.BOARD.equals(request.kind())) {
+      return db.one(conn, BoardOps.BOARD_NOT_FOUND, "SELECT 1 FROM boards WHERE id = ? AND user_id = ?",
+          request.boardId(), request.userId()).mapEmpty();
+    }
     if (!Shares.CONVERSATION.equals(request.kind()) && !Shares.MESSAGE.equals(request.kind())) {
-      return Future.failedFuture(QuarryException.badRequest("Field 'kind' must be conversation or message"));
+      return Future.failedFuture(QuarryException.badRequest("Field 'kind' must be conversation, message or board"));
     }
     Future<Void> conversation = db.one(conn, ConversationStore.NOT_FOUND,
         "SELECT 1 FROM conversations WHERE id = ? AND user_id = ?", request.conversationId(), request.userId())
@@ -100,11 +111,12 @@ final class ShareStore {
     return db.one(Shares.NOT_FOUND, "SELECT " + COLUMNS + ", s.user_id" + FROM + " WHERE s.token_hash = ?"
             + " AND s.revoked_at IS NULL AND (s.expires_at IS NULL OR s.expires_at > ?)", token.tokenHash(),
             Timestamps.now())
-        .map(row -> new Opened(share(row), row.getString(11)));
+        .map(row -> new Opened(share(row), row.getString(12)));
   }
 
   private static Share share(Row row) {
     return new Share(row.getString(0), row.getString(1), row.getString(2), row.getString(3), row.getString(4),
-        row.getString(5), row.getString(6), row.getString(7), row.getString(8), row.getString(9), row.getString(10));
+        row.getString(5), row.getString(6), row.getString(7), row.getString(8), row.getString(9), row.getString(10),
+        row.getString(11));
   }
 }

@@ -29,8 +29,8 @@ class ShareStoreTest extends StorageTestBase {
   }
 
   private NewShare share(String userId, String conversationId, String token, String expiresAt) {
-    return new NewShare(UUID.randomUUID().toString(), userId, Shares.CONVERSATION, conversationId, null, Shares.ANYONE,
-        "Ada", expiresAt, Sha256.hex(token));
+    return new NewShare(UUID.randomUUID().toString(), userId, Shares.CONVERSATION, conversationId, null, null,
+        Shares.ANYONE, "Ada", expiresAt, Sha256.hex(token));
   }
 
   @Test
@@ -100,14 +100,16 @@ class ShareStoreTest extends StorageTestBase {
     ChatMessage question = storage.appendMessage(alice.id(), ChatMessage.user(c.id(), "How many?")).await();
     ChatMessage answer = storage.appendMessage(alice.id(), answer(null, c.id(), "Three.", ChatMessage.COMPLETE,
         null)).await();
-    NewShare ok = new NewShare(UUID.randomUUID().toString(), alice.id(), Shares.MESSAGE, c.id(), answer.id(),
+    NewShare ok = new NewShare(UUID.randomUUID().toString(), alice.id(), Shares.MESSAGE, c.id(), answer.id(), null,
         Shares.USERS, Shares.DEFAULT_NAME, null, Sha256.hex("qs_m"));
     assertThat(storage.createShare(ok).await().messageId()).isEqualTo(answer.id());
 
     for (NewShare wrong : List.of(
-        new NewShare(UUID.randomUUID().toString(), alice.id(), Shares.MESSAGE, c.id(), question.id(), Shares.USERS,
+        new NewShare(UUID.randomUUID().toString(), alice.id(), Shares.MESSAGE, c.id(), question.id(), null,
+            Shares.USERS,
             "x", null, Sha256.hex("qs_q")),
-        new NewShare(UUID.randomUUID().toString(), alice.id(), Shares.MESSAGE, other.id(), answer.id(), Shares.USERS,
+        new NewShare(UUID.randomUUID().toString(), alice.id(), Shares.MESSAGE, other.id(), answer.id(), null,
+            Shares.USERS,
             "x", null, Sha256.hex("qs_o")))) {
       assertFails(storage.createShare(wrong), Failure.NOT_FOUND, "Message not found");
     }
