@@ -39,9 +39,11 @@ class RerunInViewBrowserTest extends BrowserTestBase {
     Locator edited = answer.locator(".artifact.run.edited");
     assertThat(edited.locator(".result-table tbody tr")).hasCount(10);
     assertThat(edited.locator(".run-label")).isInViewport();
-    // Not pulled away by what is drawn afterwards (the view no longer follows the end once led to the result).
-    edited.locator(".chart-actions summary").click();
-    edited.locator(".chart-actions button", new Locator.LocatorOptions().setHasText("Draw")).click();
+    // Not pulled away by what is drawn afterwards (the view no longer follows the end once led to the result). Clicked
+    // where they are, not scrolled to first as Playwright's click() does: the block (with its Pin to board) is taller
+    // than the window, and the test's own scrolling would move the label away, not the page's.
+    edited.locator(".chart-actions summary").dispatchEvent("click");
+    edited.locator(".chart-actions button", new Locator.LocatorOptions().setHasText("Draw")).dispatchEvent("click");
     assertThat(edited.locator(".chart svg")).hasCount(1);
     assertThat(edited.locator(".run-label")).isInViewport();
     assertThat(page.locator("#announcer")).hasText("New result below: Edited SQL, 40 rows");
