@@ -97,15 +97,20 @@ public final class OutboundHttp {
      * unwanted body is never downloaded.
      */
     public void discard() {
-      response.exceptionHandler(ignored -> { });
-      int status = response.statusCode();
-      boolean bodiless = request.getMethod() == HttpMethod.HEAD || status == 204 || status == 304
-          || "0".equals(response.getHeader("Content-Length"));
-      if (bodiless) {
-        response.handler(ignored -> { });
-        response.end();
-      } else {
-        request.reset();
+      try {
+        response.exceptionHandler(ignored -> { });
+        int status = response.statusCode();
+        boolean bodiless = request.getMethod() == HttpMethod.HEAD || status == 204 || status == 304
+            || "0".equals(response.getHeader("Content-Length"));
+        if (bodiless) {
+          response.handler(ignored -> { });
+          response.end();
+        } else {
+          request.reset();
+        }
+      } catch (IllegalStateException ended) {
+        // The whole response had already arrived (a small one can, before its caller looks at it), and Vert.x refuses
+        // handlers then: nothing is left to drop, and its connection is already free for the next request.
       }
     }
   }
