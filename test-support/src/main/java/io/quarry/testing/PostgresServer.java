@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -37,7 +38,7 @@ public final class PostgresServer {
   /** The JVM's server, started on first use. */
   public static synchronized PostgresServer shared() {
     if (shared == null) {
-      shared = start();
+      shared = start(PostgresServer::freePort);
       PostgresServer server = shared;
       Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
     }
@@ -56,28 +57,49 @@ public final class PostgresServer {
     return name;
   }
 
-  private static PostgresServer start() {
+  /** A server of its own, its ports taken from {@code ports}; {@link #stop} it. */
+  static PostgresServer start(IntSupplier ports) {
     try {
       Path bin = binaries();
       Path dir = Files.createTempDirectory("quarry-postgres");
       Path data = dir.resolve("data");
-      int port = freePort();
       boolean root = "root".equals(System.getProperty("user.name"));
       if (root) {
         run(List.of("chown", "-R", "postgres", dir.toString()), dir);
       }
       run(as(root, List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", USER, "--auth=trust",
           "-E", "UTF8", "--locale=C.UTF-8")), dir);
-      run(as(root, List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-w", "-t", "60", "-l",
-          dir.resolve("server.log").toString(), "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1"
-              + " -c fsync=off -c max_connections=200", "start")), dir);
-      return new PostgresServer(dir, bin, port);
+      return new PostgresServer(dir, bin, listen(bin, dir, root, ports));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  private void stop() {
+  /**
+   * Starts the server on a free port; its port. A port found free can be taken before the server binds it (an
+   * outgoing connection of another test JVM gets it as its ephemeral port), so a server that cannot bind is started
+   * again on another port, a few times.
+   */
+  private static int listen(Path bin, Path dir, boolean root, IntSupplier ports) throws IOException {
+    Path log = dir.resolve("server.log");
+    for (int attempt = 1; ; attempt++) {
+      int port = ports.getAsInt();
+      Files.deleteIfExists(log);
+      try {
+        run(as(root, List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-w", "-t", "60",
+            "-l", log.toString(), "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1"
+                + " -c fsync=off -c max_connections=200", "start")), dir);
+        return port;
+      } catch (IllegalStateException e) {
+        String said = Files.exists(log) ? Files.readString(log) : "(no server log)";
+        if (attempt == 3 || !said.contains("could not bind")) {
+          throw new IllegalStateException(e.getMessage() + "\nserver log:\n" + said, e);
+        }
+      }
+    }
+  }
+
+  void stop() {
     boolean root = "root".equals(System.getProperty("user.name"));
     try {
       run(as(root, List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-m", "immediate",
@@ -134,9 +156,11 @@ public final class PostgresServer {
     }
   }
 
-  private static int freePort() throws IOException {
+  private static int freePort() {
     try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 }
