@@ -109,7 +109,8 @@ public final class Launcher {
 
   private static void announce(NodeInfo node, Plan plan) {
     log.info("Quarry {} started with roles {}{}", node.version(), node.roles(),
-        plan.localWorkers() == 0 ? "" : " (" + plan.localWorkers() + " worker processes)");
+        plan.localWorkers() == 0 ? "" : " (up to " + plan.localWorkers() + " worker processes, started as queries need"
+            + " them)");
   }
 
   /**

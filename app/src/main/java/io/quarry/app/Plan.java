@@ -116,9 +116,9 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
   /**
    * What this node deploys, in order: its announcement; its metrics (a worker process answers its node's scrapes, see
    * its worker role; any other node serves them on the management listener, unless its port is 0); its worker
-   * processes' pool first (they start while the other roles deploy); the roles, storage first; the worker role's
-   * readiness; then, once queries can run, the HTTP edge ({@code web}, when the node has that role), so that listening
-   * means ready.
+   * processes' pool first (they start when queries need them, or with the node while it deploys the rest, and it does
+   * not wait for them: a query waits for its worker, a question does not); the roles, storage first; a worker-only
+   * node's readiness; then the HTTP edge ({@code web}, when the node has that role), so that listening means ready.
    */
   List<Deployment> deployments(JsonObject config, NodeSettings settings, NodeInfo node, Clustering.Joined cluster,
       ChatRole web, NodeMetrics metrics) {
@@ -147,7 +147,7 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
         }
       }
     }
-    if (localWorkers > 0 || inProcess.contains(Role.WORKER)) {
+    if (inProcess.contains(Role.WORKER)) {
       steps.add(Deployment.waitFor(vertx -> deployedWorker.future().compose(WorkerRole::ready)));
     }
     if (web != null) {

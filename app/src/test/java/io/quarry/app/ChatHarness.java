@@ -112,6 +112,20 @@ final class ChatHarness implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits until {@code count} of the node's worker processes are ready (those kept warm start with the node, and the
+   * node is ready before them): events from before the status was read are not missed.
+   */
+  void awaitWorkersReady(int count, long seconds) throws InterruptedException {
+    try (EventRecorder events = EventRecorder.local(node, io.quarry.bus.Addresses.WORKER_LOCAL_EVENTS)) {
+      while (send(HttpMethod.GET, "/api/health/nodes", null).bodyAsJsonObject().getJsonObject("local_workers")
+          .getJsonArray("workers").stream().filter(w -> ((JsonObject) w).getString("state").equals("ready"))
+          .count() < count) {
+        events.next(e -> e.getString("state").equals("ready"), seconds);
+      }
+    }
+  }
+
   HttpResponse<Buffer> send(HttpMethod method, String path, JsonObject body) {
     var request = client.request(method, path);
     return (body == null ? request.send() : request.sendJsonObject(body)).await();

@@ -27,8 +27,9 @@ class MetricsTest extends ChatTestBase {
 
   @Override
   Map<String, String> env() {
-    // Two worker processes, as by default: each one's metrics are labelled with its name.
-    return Map.of("QUARRY_METRICS_PORT", String.valueOf(port), "QUARRY_LOCAL_WORKERS", "2");
+    // Two worker processes, as by default, both running: each one's metrics are labelled with its name.
+    return Map.of("QUARRY_METRICS_PORT", String.valueOf(port), "QUARRY_LOCAL_WORKERS", "2",
+        "QUARRY_LOCAL_WORKERS_KEEP_WARM", "2");
   }
 
   private static int freePort() {
@@ -48,7 +49,8 @@ class MetricsTest extends ChatTestBase {
 
   @Test
   @DisplayName("/metrics serves the node's metrics and each worker process's, labelled worker, every family declared once")
-  void exposition() {
+  void exposition() throws InterruptedException {
+    chat.awaitWorkersReady(2, 60);
     String text = scrape();
     assertThat(samples(text, "jvm_memory_used_bytes")).anyMatch(s -> !s.contains("worker="))
         .anyMatch(s -> s.contains("worker=\"worker-1\"")).anyMatch(s -> s.contains("worker=\"worker-2\""));

@@ -105,4 +105,21 @@ class PlanTest {
     assertThatThrownBy(() -> LocalWorkersConfig.from(section.copy().put("count", 65)))
         .hasMessage("localWorkers.count must be from 0 to 64, got 65");
   }
+
+  @Test
+  @DisplayName("processes kept warm are at most localWorkers.count; the idle stop is 0 (never) or more")
+  void warmAndIdleSettings() {
+    JsonObject section = ConfigLoader.defaults().getJsonObject("localWorkers");
+    assertThat(LocalWorkersConfig.from(section.copy()).keepWarm()).isZero();
+    assertThat(LocalWorkersConfig.from(section.copy()).idleStopMs()).isEqualTo(300_000);
+    assertThat(LocalWorkersConfig.from(section.copy().put("count", 3).put("keepWarm", 3)).keepWarm()).isEqualTo(3);
+    assertThatThrownBy(() -> LocalWorkersConfig.from(section.copy().put("count", 3).put("keepWarm", 4)))
+        .hasMessage("localWorkers.keepWarm must be from 0 to localWorkers.count (3), got 4");
+    assertThatThrownBy(() -> LocalWorkersConfig.from(section.copy().put("keepWarm", -1)))
+        .hasMessage("localWorkers.keepWarm must be from 0 to localWorkers.count (2), got -1");
+    assertThat(LocalWorkersConfig.from(section.copy().put("idleStopMs", 0)).idleStopMs()).isZero();
+    assertThatThrownBy(() -> LocalWorkersConfig.from(section.copy().put("idleStopMs", -1)))
+        .hasMessage("localWorkers.idleStopMs must be 0 (never) or more, got -1");
+    assertThat(LocalWorkersConfig.from(section.copy().put("keepWarm", 2)).withCount(1).keepWarm()).isEqualTo(1);
+  }
 }

@@ -46,21 +46,20 @@ class WorkerProcessIT {
   }
 
   @Test
-  @DisplayName("java -jar quarry.jar starts two capped worker processes, which get none of its keys, passwords or tokens;"
+  @DisplayName("java -jar quarry.jar starts two capped worker processes (kept warm), which get none of its keys, passwords or tokens;"
       + " killing the node with SIGKILL takes them down within 2 s, leaving neither their temporary files nor a"
       + " half-written class archive")
   void workersFollowTheirNode() throws Exception {
     int port = JarCommand.freePort();
     Map<String, String> env = new java.util.HashMap<>(SECRETS);
     env.putAll(Map.of("QUARRY_HTTP_PORT", String.valueOf(port), "QUARRY_DATA_DIR", dir.resolve("data").toString(),
-        "TZ", "UTC", "LANG", "C.UTF-8", "QUARRY_LOG_LEVEL", "INFO"));
+        "TZ", "UTC", "LANG", "C.UTF-8", "QUARRY_LOG_LEVEL", "INFO", "QUARRY_LOCAL_WORKERS_KEEP_WARM", "2"));
     node = JarNode.launch(dir.resolve("node.log"), List.of("-Dsome.db.password=hunter2",
         "-Djavax.net.ssl.keyStorePassword=changeit", "-Dquarry.test.setting=kept"), env,
         "--config", dir.resolve("absent.json").toString());
     node.awaitStarted(120);
 
-    JsonObject health = WebClient.create(vertx).get(port, "127.0.0.1", "/api/health/nodes").send().await().bodyAsJsonObject();
-    JsonArray workers = health.getJsonObject("local_workers").getJsonArray("workers");
+    JsonArray workers = awaitReadyWorkers(port, 2);
     assertThat(workers).hasSize(2);
     List<ProcessHandle> children = workers.stream()
         .map(w -> ProcessHandle.of(((JsonObject) w).getLong("pid")).orElseThrow()).toList();
@@ -99,14 +98,15 @@ class WorkerProcessIT {
   void workersFollowANodeKilledWhileTheyStart(Moment moment) throws Exception {
     Path data = dir.resolve("data");
     node = JarNode.launch(dir.resolve("node.log"), Map.of("QUARRY_HTTP_PORT", String.valueOf(JarCommand.freePort()),
-        "QUARRY_DATA_DIR", data.toString()), "--config", dir.resolve("absent.json").toString());
+        "QUARRY_DATA_DIR", data.toString(), "QUARRY_LOCAL_WORKERS_KEEP_WARM", "2"), "--config",
+        dir.resolve("absent.json").toString());
     List<ProcessHandle> workers = await(() -> workers(node), found -> found.size() == 2);
     orphans = workers;
     await(() -> workers, found -> found.stream().allMatch(WorkerProcessIT::jvm));
     if (moment == Moment.DUCKDB_LOADING) {
       await(() -> duckDbLibraries(data), found -> !found.isEmpty());
     }
-    assertThat(node.lines()).as("the node is still starting").noneMatch(l -> l.contains("worker processes)"));
+    assertThat(node.lines()).as("its workers are still starting").noneMatch(l -> l.contains(" ready: pid "));
 
     long killed = System.nanoTime();
     node.process.destroyForcibly();
@@ -114,6 +114,14 @@ class WorkerProcessIT {
       assertThat(endedBy(worker, killed + ORPHAN_LIMIT_NS)).as("worker %d ended within 2 s of its node", worker.pid())
           .isTrue();
     }
+  }
+
+  /** The node's worker processes, once {@code count} of them are ready (kept warm, they start with the node). */
+  private JsonArray awaitReadyWorkers(int port, int count) throws Exception {
+    WebClient client = WebClient.create(vertx);
+    return await(() -> client.get(port, "127.0.0.1", "/api/health/nodes").send().await().bodyAsJsonObject()
+        .getJsonObject("local_workers").getJsonArray("workers"), workers -> workers.stream()
+        .filter(w -> ((JsonObject) w).getString("state").equals("ready")).count() == count);
   }
 
   /** The worker processes a node started so far (a shell that becomes the worker's JVM counts as one). */
@@ -168,10 +176,12 @@ class WorkerProcessIT {
       + " it; no half-written archive is left behind")
   void classArchiveKept() throws Exception {
     Path data = dir.resolve("data");
-    Map<String, String> env = Map.of("QUARRY_HTTP_PORT", String.valueOf(JarCommand.freePort()),
-        "QUARRY_DATA_DIR", data.toString(), "QUARRY_LOCAL_WORKERS", "1");
+    int port = JarCommand.freePort();
+    Map<String, String> env = Map.of("QUARRY_HTTP_PORT", String.valueOf(port), "QUARRY_DATA_DIR", data.toString(),
+        "QUARRY_LOCAL_WORKERS", "1", "QUARRY_LOCAL_WORKERS_KEEP_WARM", "1");
     node = JarNode.launch(dir.resolve("first.log"), env, "--config", dir.resolve("absent.json").toString());
     node.awaitStarted(120);
+    awaitReadyWorkers(port, 1);
     node.terminate();
     node.awaitEnded(60);
     assertThat(archives(data)).singleElement().satisfies(a -> assertThat(a.getFileName().toString()).endsWith(".jsa"));

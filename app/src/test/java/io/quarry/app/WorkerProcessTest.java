@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -94,6 +95,11 @@ class WorkerProcessTest {
     return awaitEvent(e -> e.name().equals(worker) && e.state().equals("ready"));
   }
 
+  /** The worker ready again after it died (not its first start, whose event may still be unread). */
+  private LocalWorkerStatus awaitBack(String worker) throws InterruptedException {
+    return awaitEvent(e -> e.name().equals(worker) && e.state().equals("ready") && e.restarts() > 0);
+  }
+
   /** A conversation with people.parquet, and a query of another conversation held on a worker mid-download. */
   private record Held(String other, Future<HttpResponse<Buffer>> running, JsonObject worker,
       ParquetServer.Held downloads) {
@@ -115,20 +121,66 @@ class WorkerProcessTest {
     return new Held(other, running, busy, downloads);
   }
 
+  /** Both worker processes started with the node, and ready. */
+  private void startWarm(Map<String, String> env) throws InterruptedException {
+    Map<String, String> warm = new java.util.HashMap<>(env);
+    warm.put("QUARRY_LOCAL_WORKERS_KEEP_WARM", "2");
+    start(warm);
+    chat.awaitWorkersReady(2, RESTART_WAIT_S);
+  }
+
   @Test
-  @DisplayName("the default node runs two worker processes, each under the operating system's memory cap, none of them itself")
-  void processes() {
+  @DisplayName("the default node is ready with no worker process: the first query starts one, under the operating "
+      + "system's memory cap, not the node itself; the second waits until the first is busy")
+  void onDemand() {
     start(Map.of());
-    JsonArray workers = workers();
-    assertThat(workers).hasSize(2);
-    for (Object item : workers) {
-      JsonObject worker = (JsonObject) item;
-      assertThat(worker.getString("state")).isEqualTo("ready");
-      assertThat(worker.getLong("pid")).isNotEqualTo(ProcessHandle.current().pid());
-      assertThat(ProcessHandle.of(worker.getLong("pid"))).hasValueSatisfying(p -> assertThat(p.isAlive()).isTrue());
-      assertThat(worker.getLong("memory_cap_bytes")).isEqualTo(3072L << 20);
-      assertThat(worker.getInteger("restarts")).isZero();
-    }
+    assertThat(workers()).hasSize(2).allSatisfy(w -> {
+      assertThat(((JsonObject) w).getString("state")).isEqualTo("idle");
+      assertThat(((JsonObject) w).getValue("pid")).isNull();
+    });
+    assertThat(chat.send(HttpMethod.GET, "/api/health/ready", null).statusCode()).isEqualTo(200);
+
+    assertThat(query(chat.conversation(), "SELECT 42 AS answer").bodyAsJsonObject().getJsonArray("rows"))
+        .isEqualTo(new JsonArray().add(new JsonArray().add(42)));
+
+    JsonObject first = worker("worker-1");
+    assertThat(first.getString("state")).isEqualTo("ready");
+    assertThat(first.getLong("pid")).isNotEqualTo(ProcessHandle.current().pid());
+    assertThat(ProcessHandle.of(first.getLong("pid"))).hasValueSatisfying(p -> assertThat(p.isAlive()).isTrue());
+    assertThat(first.getLong("memory_cap_bytes")).isEqualTo(3072L << 20);
+    assertThat(first.getInteger("restarts")).isZero();
+    assertThat(worker("worker-2").getString("state")).isEqualTo("idle");
+  }
+
+  @Test
+  @DisplayName("while every running worker is busy the next one starts, and the queries spread over both")
+  void growsWhenBusy() throws InterruptedException {
+    start(Map.of("QUARRY_WORKER_THREADS", "1"));
+    Held held = queryHeldOnAWorker();
+    LocalWorkerStatus second = awaitEvent(e -> e.state().equals("ready") && !e.name().equals(
+        held.worker().getString("name")));
+    assertThat(second.pid()).isNotEqualTo(held.worker().getLong("pid"));
+    assertPeopleCount(held.other());
+    held.downloads().release();
+    assertThat(held.running().await().statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  @DisplayName("a worker idle for localWorkers.idleStopMs stops, and the next query starts it again")
+  void stopsWhenIdle() throws InterruptedException {
+    start(Map.of("QUARRY_LOCAL_WORKERS_IDLE_STOP_MS", "300"));
+    String conversation = chat.conversation();
+    chat.addDataset(conversation, "/people.parquet");
+    long pid = awaitReady("worker-1").pid();
+    LocalWorkerStatus idle = awaitEvent(e -> e.name().equals("worker-1") && e.state().equals("idle"));
+    assertThat(idle.pid()).isNull();
+    assertThat(idle.restarts()).as("an idle stop is not a death").isZero();
+    ProcessHandle.of(pid).ifPresent(p -> p.onExit().orTimeout(RESTART_WAIT_S, TimeUnit.SECONDS).join());
+    assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).as("worker-1's process").isNotEqualTo(
+        java.util.Optional.of(true));
+
+    assertPeopleCount(conversation);
+    assertThat(worker("worker-1").getLong("pid")).isNotEqualTo(pid);
   }
 
   @Test
@@ -180,7 +232,7 @@ class WorkerProcessTest {
     LocalWorkerStatus died = awaitEvent(e -> e.state().equals("restarting"));
     assertThat(died.lastExitCause()).startsWith("out of memory, exit status 3");
     assertPeopleCount(other);
-    LocalWorkerStatus back = awaitReady(died.name());
+    LocalWorkerStatus back = awaitBack(died.name());
     assertThat(back.restarts()).isEqualTo(1);
     assertPeopleCount(other);
   }
@@ -189,7 +241,7 @@ class WorkerProcessTest {
   @DisplayName("SIGKILL of a worker during a query: the query runs again on the other worker and answers, another "
       + "conversation keeps working, the worker comes back")
   void killed() throws InterruptedException, IOException {
-    start(Map.of());
+    startWarm(Map.of());
     Held held = queryHeldOnAWorker();
     String other = held.other();
     JsonObject busy = held.worker();
@@ -205,7 +257,7 @@ class WorkerProcessTest {
     assertThat(answer.bodyAsJsonObject().getJsonArray("rows"))
         .isEqualTo(new JsonArray().add(new JsonArray().add(20_000)));
     assertPeopleCount(other);
-    LocalWorkerStatus back = awaitReady(busy.getString("name"));
+    LocalWorkerStatus back = awaitBack(busy.getString("name"));
     assertThat(back.restarts()).isEqualTo(1);
     assertThat(back.pid()).isNotEqualTo(busy.getLong("pid"));
     assertThat(back.lastExitCause()).startsWith("killed by signal 9");
@@ -223,8 +275,8 @@ class WorkerProcessTest {
   @Test
   @DisplayName("a query whose worker is SIGKILLed, and then the worker it ran again on too, answers 'The query "
       + "worker stopped unexpectedly'")
-  void killedTwice() {
-    start(Map.of());
+  void killedTwice() throws InterruptedException {
+    startWarm(Map.of());
     Held held = queryHeldOnAWorker();
     long firstPid = held.worker().getLong("pid");
     ProcessHandle.of(firstPid).orElseThrow().destroyForcibly();
@@ -256,7 +308,7 @@ class WorkerProcessTest {
   @DisplayName("a frozen worker (SIGSTOP) is killed soon after its query's limit: the caller gets the timeout message, the worker comes back")
   void frozen() throws Exception {
     // Short, but long enough for the conversations' datasets to load on a busy machine first (1 s once was not).
-    start(Map.of("QUARRY_QUERY_TIMEOUT_MS", "3000"));
+    startWarm(Map.of("QUARRY_QUERY_TIMEOUT_MS", "3000"));
     Held held = queryHeldOnAWorker();
     JsonObject busy = held.worker();
     // The shell's own kill: no procps package needed on a fresh machine.
@@ -269,16 +321,20 @@ class WorkerProcessTest {
     // again when the cluster saw the frozen one go silent, and where its download was held too.
     assertThat(timedOut.bodyAsJsonObject().getString("error")).isIn("Query timed out after 3 s and was cancelled",
         "Query timed out after 3 s while the data was still downloading and was cancelled");
-    LocalWorkerStatus back = awaitReady(busy.getString("name"));
+    LocalWorkerStatus back = awaitBack(busy.getString("name"));
     assertThat(back.restarts()).isEqualTo(1);
     assertThat(back.lastExitCause()).startsWith("killed by signal 9");
     assertPeopleCount(held.other());
   }
 
   @Test
-  @DisplayName("a node stops its worker processes when it stops")
-  void stopsWithTheNode() {
-    start(Map.of());
+  @DisplayName("localWorkers.keepWarm processes start with the node, each under the memory cap, and stop when it stops")
+  void stopsWithTheNode() throws InterruptedException {
+    startWarm(Map.of());
+    assertThat(workers()).hasSize(2).allSatisfy(w -> {
+      assertThat(((JsonObject) w).getLong("pid")).isNotEqualTo(ProcessHandle.current().pid());
+      assertThat(((JsonObject) w).getLong("memory_cap_bytes")).isEqualTo(3072L << 20);
+    });
     List<Long> pids = workers().stream().map(w -> ((JsonObject) w).getLong("pid")).toList();
     chat.close();
     chat = null;
@@ -288,7 +344,8 @@ class WorkerProcessTest {
   }
 
   @Test
-  @DisplayName("a clustered node with every role runs its worker processes as members of its cluster")
+  @DisplayName("a clustered node with every role runs its worker processes as members of its cluster (the one its "
+      + "query started)")
   void clustered() {
     chat = new ChatHarness(dir, TestNodes.ownCluster("quarry-test-"), "--cluster");
     String conversation = chat.conversation();
@@ -299,7 +356,7 @@ class WorkerProcessTest {
     assertThat(health.getJsonObject("local_workers").getInteger("waiting")).as("queries held for a free worker")
         .isZero();
     assertThat(health.getJsonArray("cluster_members").stream().map(m -> ((JsonObject) m).getJsonArray("roles")))
-        .containsExactlyInAnyOrder(new JsonArray().add("worker"), new JsonArray().add("worker"),
+        .containsExactlyInAnyOrder(new JsonArray().add("worker"),
             new JsonArray(List.of("storage", "worker", "dataset", "llm", "web")));
   }
 

@@ -8,7 +8,8 @@ import java.util.List;
  * One worker process of a node, as {@link Addresses#WORKER_LOCAL_STATUS} and
  * {@link Addresses#WORKER_LOCAL_EVENTS} carry it (and {@code /api/health} shows it).
  *
- * @param state {@code starting}, {@code ready}, {@code restarting} or {@code stopped}
+ * @param state {@code idle} (no process: none needed yet, or stopped after idling), {@code starting},
+ *     {@code ready}, {@code restarting} or {@code stopped}
  * @param pid null while no process runs
  * @param memoryCapBytes null until the process said it is ready; 0 when it runs without a cap
  * @param lastExitAt null until a process of this slot died

@@ -9,7 +9,8 @@ import java.util.function.Supplier;
 
 /**
  * The worker role, as a node deploys it, in the shape its settings give (see {@link WorkerRoleSettings}). Its node
- * deploys it, then its other roles, then waits for it to be {@link #ready}: worker processes start meanwhile.
+ * deploys it, then its other roles, then, in a worker process, waits for it to be {@link #ready}; a node's worker
+ * processes start when queries need them, and its readiness does not wait for them.
  */
 public final class WorkerRole {
 
@@ -27,7 +28,7 @@ public final class WorkerRole {
     }
     if (settings instanceof WorkerRoleSettings.Processes processes) {
       WorkerPool pool = WorkerPool.ofProcesses(processes.pool());
-      return vertx.deployVerticle(pool).map(id -> new WorkerRole(id, pool::ready));
+      return vertx.deployVerticle(pool).map(id -> new WorkerRole(id, Future::succeededFuture));
     }
     WorkerPool pool = WorkerPool.inProcess(((WorkerRoleSettings.InProcess) settings).pool());
     return vertx.deployVerticle(pool).map(id -> new WorkerRole(id, Future::succeededFuture));
@@ -51,8 +52,8 @@ public final class WorkerRole {
   }
 
   /**
-   * Completes when the role takes queries: at once in this process; when every worker process has started once (it
-   * fails with the first one's reason if one dies first); in a worker process, once its node has heard it is ready.
+   * Completes when the role takes queries: at once on a node (its pool holds queries until a worker can take them);
+   * in a worker process, once its node has heard it is ready.
    */
   public Future<Void> ready() {
     return ready.get();

@@ -47,8 +47,8 @@ final class InProcessWorker implements Member {
         .onFailure(firstStart::tryFail);
   }
 
-  @Override
-  public Future<Void> firstStart() {
+  /** Completes when the verticle is deployed; fails if it could not be. */
+  Future<Void> firstStart() {
     return firstStart.future();
   }
 

@@ -17,9 +17,6 @@ interface Member {
 
   void start();
 
-  /** Completes when the member is first ready; fails if it ends before. */
-  Future<Void> firstStart();
-
   /** A worker process said it is ready (it may be another member's). */
   default void announced(LocalWorker worker) {
   }
@@ -27,6 +24,26 @@ interface Member {
   int slot();
 
   boolean isReady();
+
+  /** No process runs for it: it starts one when its pool asks. */
+  default boolean isIdle() {
+    return false;
+  }
+
+  /** Its process is on its way to ready (a first start, or a restart after a death). */
+  default boolean isStarting() {
+    return false;
+  }
+
+  /** How long it has been ready with nothing to run, at {@code nowMs}; 0 when it is not. */
+  default long idleMs(long nowMs) {
+    return 0;
+  }
+
+  /** Ends its process for want of work, if it is idle; it starts again when asked. */
+  default Future<Void> retire() {
+    return Future.succeededFuture();
+  }
 
   /** Queries it runs now. */
   int load();

@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * stay on one member, not copied to every member that happened to be less busy. When every member is full or restarting, the query waits, its
  * user's turn kept ({@link WaitingQueries}), until a member frees or its own time limit passes; "Server busy"
  * only once the node holds {@code localWorkers.queueSize} waiting queries. A query whose member died under it
- * runs once more on another member within what is left of its limit. Lives on its pool's context only.
+ * runs once more on another member within what is left of its limit. Members start when queries need them
+ * ({@code demand}, told of every query placed); the time a query waits for the first of them to start (up to
+ * {@code startWaitMs}) does not count against its limit. Lives on its pool's context only.
  */
 final class Placement {
 
@@ -32,28 +34,36 @@ final class Placement {
   private final List<Member> members;
   private final int room;
   private final WaitingQueries<Queued> waiting;
+  private final long startWaitMs;
+  private final Runnable demand;
 
   /**
-   * @param room     queries a member is given at once (some wait on it, so it never idles between two)
-   * @param queueMax queries the node holds while no member has room
+   * @param room        queries a member is given at once (some wait on it, so it never idles between two)
+   * @param queueMax    queries the node holds while no member has room
+   * @param startWaitMs how long a query may wait, beyond its limit, while no member is ready yet
+   * @param demand      told after each query is placed, or queued: it may start another member
    */
-  Placement(Vertx vertx, List<Member> members, int room, int queueMax) {
+  Placement(Vertx vertx, List<Member> members, int room, int queueMax, long startWaitMs, Runnable demand) {
     this.vertx = vertx;
     this.members = members;
     this.room = room;
     this.waiting = new WaitingQueries<>(queueMax);
+    this.startWaitMs = startWaitMs;
+    this.demand = demand;
   }
 
   /** One query on its way: its deadline holds through waiting and through a second try. */
   private static final class Queued {
     final QueryRequest query;
     final long limitMs;
-    final long deadlineNanos;
+    long deadlineNanos;
     final Promise<Buffer> answer = Promise.promise();
     long timer = -1;
     /** It waited or is on its second try: it runs with what is left of its limit, not all of it. */
     boolean delayed;
     boolean retried;
+    /** It waits while no member is ready yet: its limit counts from when it can start. */
+    boolean cold;
 
     Queued(QueryRequest query, long limitMs) {
       this.query = query;
@@ -70,6 +80,7 @@ final class Placement {
   Future<Buffer> run(QueryRequest query, long limitMs) {
     Queued queued = new Queued(query, limitMs);
     place(queued);
+    demand.run();
     return queued.answer.future();
   }
 
@@ -84,7 +95,8 @@ final class Placement {
       return;
     }
     q.delayed = true;
-    q.timer = vertx.setTimer(Math.max(1, q.remainingMs()), t -> expired(q));
+    q.cold = !q.retried && members.stream().noneMatch(Member::isReady);
+    q.timer = vertx.setTimer(Math.max(1, q.remainingMs() + (q.cold ? startWaitMs : 0)), t -> expired(q));
   }
 
   private void expired(Queued q) {
@@ -103,6 +115,11 @@ final class Placement {
       return false;
     }
     vertx.cancelTimer(q.timer);
+    if (q.cold) {
+      q.cold = false;
+      q.delayed = false;
+      q.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(q.limitMs);
+    }
     long runMs = q.delayed ? Math.max(1, q.remainingMs()) : q.limitMs;
     member.get().run(q.delayed ? q.query.withTimeout(runMs) : q.query, runMs).onComplete(done -> {
       finished(q, done);

@@ -23,9 +23,11 @@ import java.util.List;
  * The one owner of {@code worker.query.run} on a node, whatever its shape. A node that also serves HTTP,
  * runs LLM turns or owns SQLite must not run DuckDB in its own process, so its pool starts worker processes
  * from the same jar, joined to this node over the clustered event bus, restarts a process that dies and tells
- * that process's callers why. A node that runs DuckDB itself (worker-only) has a pool of one: the worker
- * verticle of its own process. Either way {@link Placement} puts each query on a member, or holds it until one
- * has room.
+ * that process's callers why. Processes start when queries need them — the first query, or every running one
+ * busy — up to {@code localWorkers.count}, and stop again after {@code localWorkers.idleStopMs} without a query,
+ * but for {@code localWorkers.keepWarm} of them, started with the node: a node is ready without them. A node that
+ * runs DuckDB itself (worker-only) has a pool of one: the worker verticle of its own process. Either way
+ * {@link Placement} puts each query on a member, or holds it until one has room.
  */
 public class WorkerPool extends VerticleBase {
 
@@ -37,6 +39,9 @@ public class WorkerPool extends VerticleBase {
   private Placement placement;
   private PoolMetrics metrics;
   private StartDeadline deadline;
+  private long idleTimer = -1;
+  /** The member of a pool of one; null for a pool of processes. */
+  private InProcessWorker self;
 
   private WorkerPool(WorkerPoolSettings pool) {
     this.pool = pool;
@@ -61,24 +66,63 @@ public class WorkerPool extends VerticleBase {
   @Override
   public Future<?> start() {
     // Twice its threads: while one query's result travels back, the next is already on the member.
-    placement = new Placement(vertx, members, 2 * pool.worker().threads(), settings.queueSize());
+    placement = new Placement(vertx, members, 2 * pool.worker().threads(), settings.queueSize(),
+        settings.startTimeoutMs(), this::grow);
     metrics = new PoolMetrics(placement::waiting, () -> members.stream().mapToInt(Member::load).sum());
     String supervisor = pool.node().id();
     deadline = new StartDeadline(vertx, settings.startTimeoutMs(), System::currentTimeMillis);
-    Future<List<Member>> created = processes == null
-        ? Future.succeededFuture(List.of(new InProcessWorker(vertx, pool.worker(), this::changed)))
+    self = processes == null ? new InProcessWorker(vertx, pool.worker(), this::changed) : null;
+    Future<List<Member>> created = processes == null ? Future.succeededFuture(List.of(self))
         : vertx.executeBlocking(this::prepare, false).map(prepared -> processes(supervisor, prepared));
     Future<?> started = created
         .compose(list -> {
           members.addAll(list);
           return listen(supervisor);
         })
-        .onSuccess(v -> {
-          deadline.started();
-          members.forEach(Member::start);
-        });
-    // Processes start while the node deploys its other roles (see ready()); a verticle here starts at once.
+        .onSuccess(v -> begin());
+    // Warm processes start while the node deploys its other roles, which do not wait for them.
     return processes == null ? started.compose(v -> ready()) : started;
+  }
+
+  private void begin() {
+    deadline.started();
+    warm().forEach(Member::start);
+    retireWhenIdle();
+  }
+
+  /** The members started with the pool: all of a pool of one, {@code keepWarm} processes. */
+  private List<Member> warm() {
+    return processes == null ? members : members.subList(0, settings.keepWarm());
+  }
+
+  /** Starts one more process when queries need it: none is running, or every ready one is busy. One at a time. */
+  private void grow() {
+    if (members.stream().anyMatch(Member::isStarting)) {
+      return;
+    }
+    boolean busy = members.stream().filter(Member::isReady).allMatch(m -> m.load() >= pool.worker().threads());
+    members.stream().filter(Member::isIdle).findFirst().filter(idle -> busy).ifPresent(Member::start);
+  }
+
+  /** Every so often, processes beyond the warm ones that have run nothing for {@code idleStopMs} stop. */
+  private void retireWhenIdle() {
+    if (processes == null || settings.idleStopMs() == 0) {
+      return;
+    }
+    long every = Math.max(100, Math.min(settings.idleStopMs() / 4, 60_000));
+    idleTimer = vertx.setPeriodic(every, every, t -> retireIdle());
+  }
+
+  /** The last started go first, so that the first slots' caches stay warm. */
+  private void retireIdle() {
+    long now = System.currentTimeMillis();
+    long running = members.stream().filter(m -> !m.isIdle()).count();
+    for (int i = members.size() - 1; i >= 0 && running > settings.keepWarm() && placement.waiting() == 0; i--) {
+      if (members.get(i).idleMs(now) >= settings.idleStopMs()) {
+        members.get(i).retire();
+        running--;
+      }
+    }
   }
 
   /** What the processes need: their configuration files, and their command (class archive, temporary files). */
@@ -118,13 +162,11 @@ public class WorkerPool extends VerticleBase {
   }
 
   /**
-   * Completes when every member has started once, within {@code startTimeoutMs} of when they were started (see
-   * {@link StartDeadline}); fails with the first process's reason if one dies before it is ready (a misconfiguration
-   * should stop the node, not loop).
+   * A pool of one: completes when its member has started, within {@code startTimeoutMs} (see {@link StartDeadline});
+   * fails with its reason if it could not.
    */
-  public Future<Void> ready() {
-    return deadline.await(Future.all(members.stream().map(Member::firstStart).toList()),
-        () -> status().toJson().encode());
+  private Future<Void> ready() {
+    return deadline.await(self.firstStart(), () -> status().toJson().encode());
   }
 
   /**
@@ -163,10 +205,13 @@ public class WorkerPool extends VerticleBase {
     vertx.eventBus().publish(Addresses.WORKER_LOCAL_EVENTS, member.status().toJson(), new DeliveryOptions().setLocalOnly(true));
   }
 
-  /** Readiness: how many members take queries now; none is a failure that says so. */
+  /**
+   * Readiness: how many members take queries now. None is ready too while one can start when a query comes (the
+   * query waits for it); a failure that says so when every member is on its way up.
+   */
   private Future<WorkerOps.Ready> ping() {
     long ready = members.stream().filter(Member::isReady).count();
-    return ready > 0 ? Future.succeededFuture(new WorkerOps.Ready(ready))
+    return ready > 0 || members.stream().anyMatch(Member::isIdle) ? Future.succeededFuture(new WorkerOps.Ready(ready))
         : Future.failedFuture(new QuarryException(Failure.UNAVAILABLE, "No query worker is ready"));
   }
 
@@ -184,6 +229,7 @@ public class WorkerPool extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    vertx.cancelTimer(idleTimer);
     placement.close();
     metrics.close();
     return Future.all(members.stream().map(Member::stop).toList());

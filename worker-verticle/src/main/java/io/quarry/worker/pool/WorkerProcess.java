@@ -31,9 +31,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One supervised worker process (a slot): started, watched, restarted when it dies, stopped with the
- * node. The queries it runs are tracked, so that when it dies their callers hear why at once instead
- * of waiting out their time limit. Lives on its supervisor's context only.
+ * One supervised worker process (a slot): started when its pool needs it, watched, restarted when it dies, retired
+ * when it has long been idle, stopped with the node. The queries it runs are tracked, so that when it dies their
+ * callers hear why at once instead of waiting out their time limit. Lives on its supervisor's context only.
  */
 final class WorkerProcess implements Member {
 
@@ -43,7 +43,8 @@ final class WorkerProcess implements Member {
   private static final long QUICK_DEATH_MS = 10_000;
   private static final long MAX_RESTART_DELAY_MS = 30_000;
 
-  enum State { STARTING, READY, RESTARTING, STOPPED }
+  /** IDLE: no process (not started yet, or retired for want of work); the pool starts one when queries need it. */
+  enum State { IDLE, STARTING, READY, RESTARTING, STOPPED }
 
   private final Context context;
   private final Bus bus;
@@ -55,9 +56,8 @@ final class WorkerProcess implements Member {
   private final LocalWorkersConfig settings;
   private final Consumer<Member> changed;
   private final Set<Promise<Buffer>> inFlight = new HashSet<>();
-  private final Promise<Void> firstStart = Promise.promise();
 
-  private State state = State.STARTING;
+  private State state = State.IDLE;
   /** A scrape waits this long for a process's metrics: Prometheus's own scrape timeout is 10 s by default. */
   static final long METRICS_WAIT_MS = 2_000;
   private String workerId;
@@ -66,8 +66,12 @@ final class WorkerProcess implements Member {
   private Process process;
   /** Completes once the current process has ended and what it left is tidied. */
   private CompletableFuture<Process> ended;
+  /** Completes once the last process retired for idleness has ended and what it left is tidied. */
+  private Future<Void> retiring = Future.succeededFuture();
   private LocalWorker announced;
   private long startedAtMs;
+  /** When it last ran a query or became ready: how long it has been idle counts from here. */
+  private long busyAtMs;
   private int restarts;
   private int quickDeaths;
   private String lastExitAt;
@@ -86,12 +90,6 @@ final class WorkerProcess implements Member {
     this.changed = changed;
   }
 
-  /** Completes when the first start is ready; fails if that process dies before. */
-  @Override
-  public Future<Void> firstStart() {
-    return firstStart.future();
-  }
-
   @Override
   public void start() {
     String id = UUID.randomUUID().toString();
@@ -99,7 +97,18 @@ final class WorkerProcess implements Member {
     state = State.STARTING;
     announced = null;
     startedAtMs = System.currentTimeMillis();
+    context.owner().setTimer(Math.max(1, settings.startTimeoutMs()), t -> notReadyInTime(id));
     context.owner().executeBlocking(() -> spawn(id), false).onComplete(spawned -> spawned(id, spawned));
+  }
+
+  /** A start that is not ready within {@code startTimeoutMs} is killed, and counts as a death (restarted later). */
+  private void notReadyInTime(String id) {
+    Process running = process;
+    if (state == State.STARTING && id.equals(workerId) && running != null && running.isAlive()) {
+      log.warn("{} was not ready within {} of its start ({}); killing it", name(),
+          Sizes.seconds(settings.startTimeoutMs()), StartDeadline.SETTING);
+      running.destroyForcibly();
+    }
   }
 
   /** Building the command looks at files (the shell, the class archive): off the event loop, like the fork. */
@@ -146,13 +155,13 @@ final class WorkerProcess implements Member {
     }
     announced = worker;
     state = State.READY;
+    busyAtMs = System.currentTimeMillis();
     log.info("{} ready: pid {}, address-space cap {}", name(), worker.pid(),
         worker.memoryCapBytes() > 0 ? Sizes.human(worker.memoryCapBytes()) : "none");
-    // The node counts as started once what its workers unpacked is private too.
     context.owner().executeBlocking(() -> {
       command.ready(worker.id());
       return null;
-    }, false).onComplete(tightened -> firstStart.tryComplete());
+    }, false);
     changed.accept(this);
   }
 
@@ -164,6 +173,21 @@ final class WorkerProcess implements Member {
   @Override
   public boolean isReady() {
     return state == State.READY;
+  }
+
+  @Override
+  public boolean isIdle() {
+    return state == State.IDLE;
+  }
+
+  @Override
+  public boolean isStarting() {
+    return state == State.STARTING || state == State.RESTARTING;
+  }
+
+  @Override
+  public long idleMs(long nowMs) {
+    return state == State.READY && inFlight.isEmpty() ? nowMs - busyAtMs : 0;
   }
 
   @Override
@@ -189,6 +213,7 @@ final class WorkerProcess implements Member {
     WorkerOps.memberQueryRun(id).call(bus, query, QueryTimeouts.memberWaitMs(timeoutMs))
         .onComplete(reply -> {
           inFlight.remove(answer);
+          busyAtMs = System.currentTimeMillis();
           if (reply.succeeded()) {
             answer.tryComplete(reply.result().bytes());
           } else if (Member.silent(reply.cause())) {
@@ -257,7 +282,6 @@ final class WorkerProcess implements Member {
     boolean memory = cause != null && cause.memory();
     failInFlight(new MemberDied(new QuarryException(memory ? Failure.SQL : Failure.INTERNAL,
         cause == null ? WorkerClient.STOPPED : cause.message()), !memory));
-    firstStart.tryFail(new IllegalStateException(name() + " stopped before it was ready: " + description));
     log.warn("{} ended ({}); restarting in {} ms", name(), description, delay);
     process = null;
     restarts++;
@@ -284,6 +308,29 @@ final class WorkerProcess implements Member {
   public Future<Void> stop() {
     state = State.STOPPED;
     failInFlight(new QuarryException(Failure.UNAVAILABLE, WorkerClient.NO_WORKER));
+    return Future.all(end(), retiring).mapEmpty();
+  }
+
+  /**
+   * Ends an idle process for want of work, as {@link #stop} does; the slot starts a new one when queries need it. Its
+   * exit is expected, so it is neither reported as a death nor restarted.
+   */
+  @Override
+  public Future<Void> retire() {
+    if (state != State.READY || !inFlight.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    log.info("{} idle for {} ms; stopping it until queries need it", name(), System.currentTimeMillis() - busyAtMs);
+    retiring = end();
+    state = State.IDLE;
+    workerId = null;
+    announced = null;
+    process = null;
+    changed.accept(this);
+    return retiring;
+  }
+
+  private Future<Void> end() {
     Process running = process;
     CompletableFuture<Process> tidied = ended;
     if (running == null) {

@@ -38,6 +38,8 @@ class PlacementTest {
     final int slot;
     boolean ready = true;
     final List<Run> runs = new ArrayList<>();
+    /** The first query placed here. */
+    final Promise<Run> firstRun = Promise.promise();
 
     record Run(QueryRequest query, long timeoutMs, Promise<Buffer> answer) {
     }
@@ -48,11 +50,6 @@ class PlacementTest {
 
     @Override
     public void start() {
-    }
-
-    @Override
-    public Future<Void> firstStart() {
-      return Future.succeededFuture();
     }
 
     @Override
@@ -74,6 +71,7 @@ class PlacementTest {
     public Future<Buffer> run(QueryRequest query, long timeoutMs) {
       Run run = new Run(query, timeoutMs, Promise.promise());
       runs.add(run);
+      firstRun.tryComplete(run);
       return run.answer().future();
     }
 
@@ -96,6 +94,8 @@ class PlacementTest {
 
   Context context;
   List<Member> members;
+  /** Times the placement told its pool a query came (which may start a member). */
+  final java.util.concurrent.atomic.AtomicInteger demands = new java.util.concurrent.atomic.AtomicInteger();
   FakeMember first;
   FakeMember second;
 
@@ -127,8 +127,12 @@ class PlacementTest {
   }
 
   private Placement placement(int room, int queueMax, FakeMember... given) {
+    return placement(room, queueMax, 0, given);
+  }
+
+  private Placement placement(int room, int queueMax, long startWaitMs, FakeMember... given) {
     members = new ArrayList<>(List.of(given));
-    return new Placement(context.owner(), members, room, queueMax);
+    return new Placement(context.owner(), members, room, queueMax, startWaitMs, demands::incrementAndGet);
   }
 
   private static QueryRequest query(String user, String sql) {
@@ -239,6 +243,44 @@ class PlacementTest {
       first.answerOldest();
     });
     assertThat(waiting.await().toString()).isEqualTo("waits for a restart");
+  }
+
+  @Test
+  @DisplayName("the pool hears of every query placed or queued: it starts members as queries need them")
+  void demandHeard() {
+    Placement placement = placement(1, 10, first);
+    ask(placement, "alice", "runs", LIMIT_MS);
+    ask(placement, "alice", "waits", LIMIT_MS);
+    assertThat(demands).hasValue(2);
+  }
+
+  @Test
+  @DisplayName("a query that waits while no member is ready yet (its worker process starting) gets its whole limit "
+      + "once one is: the start, up to localWorkers.startTimeoutMs, does not count against it")
+  void startDoesNotCount(Vertx vertx) {
+    first.ready = false;
+    Placement placement = placement(1, 10, 10_000, first);
+    Future<Buffer> waiting = ask(placement, "alice", "waits for a start", 100);
+    // The worker is ready well after the query's own limit would have passed.
+    vertx.setTimer(300, t -> context.runOnContext(v -> {
+      first.ready = true;
+      placement.drain();
+    }));
+    FakeMember.Run run = first.firstRun.future().await();
+    assertThat(run.timeoutMs()).isEqualTo(100);
+    inContext(first::answerOldest);
+    assertThat(waiting.await().toString()).isEqualTo("waits for a start");
+  }
+
+  @Test
+  @DisplayName("a query waiting for a member that never starts gives up after its limit and the start wait: "
+      + "'No query worker available'")
+  void startNeverComes() {
+    first.ready = false;
+    Placement placement = placement(1, 10, 200, first);
+    Throwable none = Failures.failure(ask(placement, "alice", "waits", 100));
+    assertThat(Failure.classify(none)).isEqualTo(Failure.UNAVAILABLE);
+    assertThat(Failure.messageOf(none)).isEqualTo(WorkerClient.NO_WORKER);
   }
 
   /** As a worker process does when it dies: not ready any more, then its queries hear why. */
