@@ -25,13 +25,13 @@ case "${1:-dataset}" in
   metrics) main=io.quarry.bench.MetricsBench
     args=("${2:-app/target/quarry.jar}") ;;
   startup)
-    # The baseline is the jar from before worker isolation (commit 5e19226), built once into the temp directory,
-    # unless a jar is given: bench/run.sh startup [before.jar]
-    before="${2:-${TMPDIR:-/tmp}/quarry-before-isolation/app/target/quarry.jar}"
+    # The baseline is the jar from before worker processes started on demand (commit 92c6a51), built once into the
+    # temp directory, unless a jar is given: bench/run.sh startup [before.jar]
+    before="${2:-${TMPDIR:-/tmp}/quarry-before-on-demand/app/target/quarry.jar}"
     if [ ! -f "$before" ]; then
-      tree="${TMPDIR:-/tmp}/quarry-before-isolation"
-      rm -rf "$tree" && git worktree prune && git worktree add -f --detach "$tree" 5e19226 >/dev/null
-      (cd "$tree" && mvn -B -q -DskipTests package -pl app -am)
+      tree="${TMPDIR:-/tmp}/quarry-before-on-demand"
+      rm -rf "$tree" && git worktree prune && git worktree add -f --detach "$tree" 92c6a51 >/dev/null
+      (cd "$tree" && mvn -B -q -o -DskipTests package -pl app -am)
     fi
     main=io.quarry.bench.StartupBench
     args=("$before" "app/target/quarry.jar") ;;

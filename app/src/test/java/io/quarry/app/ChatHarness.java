@@ -61,6 +61,7 @@ final class ChatHarness implements AutoCloseable {
     this.argv = argv;
     node = TestNodes.start(env, dir, argv);
     client = clientOf(node);
+    awaitWarmWorkers();
   }
 
   /** The fake the node's provider talks to. */
@@ -84,11 +85,23 @@ final class ChatHarness implements AutoCloseable {
     again.put("QUARRY_HTTP_PORT", String.valueOf(node.httpPort()));
     node = TestNodes.start(again, dir, argv);
     client = clientOf(node);
+    awaitWarmWorkers();
+  }
+
+  /**
+   * The worker processes the node keeps warm ({@code QUARRY_LOCAL_WORKERS_KEEP_WARM}) are ready, as a test that asked
+   * for them expects: the node is ready before them.
+   */
+  private void awaitWarmWorkers() {
+    int warm = Math.min(Integer.parseInt(env.getOrDefault("QUARRY_LOCAL_WORKERS_KEEP_WARM", "0")),
+        Integer.parseInt(env.getOrDefault("QUARRY_LOCAL_WORKERS", "2")));
+    TestNodes.awaitWorkersReady(node, warm, 120);
   }
 
   /**
    * For the next test of a class that shares this node: its conversations (and so their datasets and results) are
-   * deleted, the fake Gemini forgets its scripts, and the Parquet server its routes (its files move to new addresses,
+   * deleted (the local user's; in password mode every test has an account of its own), the fake Gemini forgets its
+   * scripts, and the Parquet server its routes (its files move to new addresses,
    * which the worker's cache has not seen).
    */
   void reset() {
@@ -96,6 +109,10 @@ final class ChatHarness implements AutoCloseable {
     openai.reset();
     files.reset();
     files.route("/people.parquet").content(ParquetFixtures.people(dir));
+    if ("password".equals(env.get("QUARRY_AUTH_MODE"))) {
+      // Each test signs a new account up, which sees nothing of the accounts before it; nobody is signed in here.
+      return;
+    }
     HttpResponse<Buffer> listed = send(HttpMethod.GET, "/api/conversations", null);
     assertThat(listed.statusCode()).as(listed.bodyAsString()).isEqualTo(200);
     for (Object each : listed.bodyAsJsonObject().getJsonArray("conversations")) {
@@ -109,20 +126,6 @@ final class ChatHarness implements AutoCloseable {
     HttpResponse<Buffer> boards = send(HttpMethod.GET, "/api/boards", null);
     for (Object each : boards.bodyAsJsonObject().getJsonArray("boards")) {
       send(HttpMethod.DELETE, "/api/boards/" + ((JsonObject) each).getString("id"), null);
-    }
-  }
-
-  /**
-   * Waits until {@code count} of the node's worker processes are ready (those kept warm start with the node, and the
-   * node is ready before them): events from before the status was read are not missed.
-   */
-  void awaitWorkersReady(int count, long seconds) throws InterruptedException {
-    try (EventRecorder events = EventRecorder.local(node, io.quarry.bus.Addresses.WORKER_LOCAL_EVENTS)) {
-      while (send(HttpMethod.GET, "/api/health/nodes", null).bodyAsJsonObject().getJsonObject("local_workers")
-          .getJsonArray("workers").stream().filter(w -> ((JsonObject) w).getString("state").equals("ready"))
-          .count() < count) {
-        events.next(e -> e.getString("state").equals("ready"), seconds);
-      }
     }
   }
 

@@ -49,8 +49,7 @@ class MetricsTest extends ChatTestBase {
 
   @Test
   @DisplayName("/metrics serves the node's metrics and each worker process's, labelled worker, every family declared once")
-  void exposition() throws InterruptedException {
-    chat.awaitWorkersReady(2, 60);
+  void exposition() {
     String text = scrape();
     assertThat(samples(text, "jvm_memory_used_bytes")).anyMatch(s -> !s.contains("worker="))
         .anyMatch(s -> s.contains("worker=\"worker-1\"")).anyMatch(s -> s.contains("worker=\"worker-2\""));

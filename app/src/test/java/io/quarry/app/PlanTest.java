@@ -107,16 +107,17 @@ class PlanTest {
   }
 
   @Test
-  @DisplayName("processes kept warm are at most localWorkers.count; the idle stop is 0 (never) or more")
+  @DisplayName("processes kept warm are 0 or more, and at most localWorkers.count (a node told to run fewer processes"
+      + " keeps those warm); the idle stop is 0 (never) or more")
   void warmAndIdleSettings() {
     JsonObject section = ConfigLoader.defaults().getJsonObject("localWorkers");
     assertThat(LocalWorkersConfig.from(section.copy()).keepWarm()).isZero();
     assertThat(LocalWorkersConfig.from(section.copy()).idleStopMs()).isEqualTo(300_000);
     assertThat(LocalWorkersConfig.from(section.copy().put("count", 3).put("keepWarm", 3)).keepWarm()).isEqualTo(3);
-    assertThatThrownBy(() -> LocalWorkersConfig.from(section.copy().put("count", 3).put("keepWarm", 4)))
-        .hasMessage("localWorkers.keepWarm must be from 0 to localWorkers.count (3), got 4");
+    assertThat(LocalWorkersConfig.from(section.copy().put("count", 3).put("keepWarm", 4)).keepWarm()).isEqualTo(3);
+    assertThat(LocalWorkersConfig.from(section.copy().put("count", 0).put("keepWarm", 1)).keepWarm()).isZero();
     assertThatThrownBy(() -> LocalWorkersConfig.from(section.copy().put("keepWarm", -1)))
-        .hasMessage("localWorkers.keepWarm must be from 0 to localWorkers.count (2), got -1");
+        .hasMessage("localWorkers.keepWarm must be 0 or more, got -1");
     assertThat(LocalWorkersConfig.from(section.copy().put("idleStopMs", 0)).idleStopMs()).isZero();
     assertThatThrownBy(() -> LocalWorkersConfig.from(section.copy().put("idleStopMs", -1)))
         .hasMessage("localWorkers.idleStopMs must be 0 (never) or more, got -1");

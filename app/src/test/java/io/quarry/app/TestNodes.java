@@ -1,5 +1,8 @@
 package io.quarry.app;
 
+import io.quarry.bus.Addresses;
+import io.quarry.bus.Bus;
+import io.quarry.bus.WorkerOps;
 import io.quarry.testing.FakeGemini;
 import io.quarry.testing.JarCommand;
 import io.vertx.core.buffer.Buffer;
@@ -82,6 +85,26 @@ final class TestNodes {
     var request = client.request(method, path);
     return (body == null ? request.send()
         : request.putHeader("Content-Type", "application/json").sendBuffer(Buffer.buffer(body.toString()))).await();
+  }
+
+  /**
+   * Waits until {@code count} of the node's worker processes are ready (those it keeps warm start with it, and it is
+   * ready before them; the others start when queries need them). Events from before the status was read are kept.
+   */
+  static void awaitWorkersReady(Node node, int count, long seconds) {
+    if (count == 0) {
+      return;
+    }
+    try (EventRecorder events = EventRecorder.local(node, Addresses.WORKER_LOCAL_EVENTS)) {
+      Bus bus = new Bus(node.vertx());
+      while (WorkerOps.LOCAL_STATUS.call(bus, null).await().workers().stream()
+          .filter(w -> w.state().equals("ready")).count() < count) {
+        events.next(e -> e.getString("state").equals("ready"), seconds);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   static Node start(Path dataDir, String... argv) {

@@ -126,7 +126,6 @@ class WorkerProcessTest {
     Map<String, String> warm = new java.util.HashMap<>(env);
     warm.put("QUARRY_LOCAL_WORKERS_KEEP_WARM", "2");
     start(warm);
-    chat.awaitWorkersReady(2, RESTART_WAIT_S);
   }
 
   @Test

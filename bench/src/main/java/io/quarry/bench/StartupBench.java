@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,13 +16,15 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
- * Issue 8's start-up benchmark: time from {@code java -jar quarry.jar} (default mode) to a healthy node —
- * {@code /api/health} answering 200, which a node with worker processes does only once they are all
- * ready — for the jar before worker isolation and the current one, alternately, in one run. Each jar
- * keeps its data directory across its runs, as an operator's does: the first start is reported apart
- * (it creates the database, and the workers' class archive is written when it stops).
+ * Issue 53's start-up and memory benchmark, default mode ({@code java -jar quarry.jar}), two jars alternately in one
+ * run: time to {@code /api/health/ready}; the memory (resident, the node and every process it started) 5 s after
+ * that; the first query's time (a node that starts its workers on demand starts one for it) and the memory after it;
+ * and a worker process SIGKILLed until it is ready again. Each jar keeps its data directory across its runs, as an
+ * operator's does: the first start is reported apart (it creates the database; the workers' class archive is written
+ * when it stops).
  *
  * <p>Arguments: the jar before the change, the current jar.
  */
@@ -29,114 +32,162 @@ public final class StartupBench {
 
   private static final int RUNS = 5;
   private static final long LIMIT_S = 120;
+  private static final long SETTLE_MS = 5_000;
 
-  public static void main(String[] args) throws Exception {
-    Path before = Path.of(args[0]);
-    Path after = Path.of(args[1]);
-    Path work = Scratch.dir("quarry-startup");
-    List<Double> beforeMs = new ArrayList<>();
-    List<Double> afterMs = new ArrayList<>();
-    List<Double> restartMs = new ArrayList<>();
-    System.out.printf(Locale.ROOT, "Time from java -jar to healthy (default mode), %d cores, %d runs each, alternating%n",
-        Runtime.getRuntime().availableProcessors(), RUNS);
-    for (int i = 0; i < RUNS; i++) {
-      beforeMs.add(timeToHealthy(before, work.resolve("before"), null));
-      afterMs.add(timeToHealthy(after, work.resolve("after"), restartMs));
-      System.out.printf(Locale.ROOT, "   run %d: before %7.0f ms   after %7.0f ms%n", i + 1, beforeMs.get(i), afterMs.get(i));
-    }
-    double b = median(beforeMs.subList(1, RUNS));
-    double a = median(afterMs.subList(1, RUNS));
-    System.out.printf(Locale.ROOT, "   first start (empty data directory): before %.0f ms, after %.0f ms%n", beforeMs.get(0),
-        afterMs.get(0));
-    System.out.printf(Locale.ROOT, "   later starts, median: before %.0f ms, after %.0f ms (%.2f×, +%.0f ms)%n", b, a, a / b,
-        a - b);
-    System.out.printf(Locale.ROOT, "   a worker process SIGKILLed until it is ready again: median %.0f ms, max %.0f ms (%d kills)%n",
-        median(restartMs), restartMs.stream().mapToDouble(Double::doubleValue).max().orElse(0), restartMs.size());
+  /** One start of one jar. */
+  private record Start(double readyMs, double idleMb, double firstQueryMs, double queriedMb, double restartMs) {
   }
 
-  /**
-   * Starts the jar, polls its health every 20 ms, then (when {@code restarts} is given) kills one worker
-   * process and times its return, then stops the node and its workers.
-   */
-  private static double timeToHealthy(Path jar, Path data, List<Double> restarts) throws Exception {
+  public static void main(String[] args) throws Exception {
+    List<Path> jars = List.of(Path.of(args[0]), Path.of(args[1]));
+    Path work = Scratch.dir("quarry-startup");
+    List<List<Start>> starts = List.of(new ArrayList<>(), new ArrayList<>());
+    System.out.printf(Locale.ROOT, "java -jar to ready, memory and first query (default mode), %d cores, %d runs each,"
+        + " alternating%n", Runtime.getRuntime().availableProcessors(), RUNS);
+    for (int i = 0; i < RUNS; i++) {
+      for (int j = 0; j < 2; j++) {
+        Start start = start(jars.get(j), work.resolve(j == 0 ? "before" : "after"));
+        starts.get(j).add(start);
+        System.out.printf(Locale.ROOT, "   run %d %-6s ready %6.0f ms  idle %5.0f MB  first query %6.0f ms  then %5.0f MB"
+            + "  worker back %6.0f ms%n", i + 1, j == 0 ? "before" : "after", start.readyMs(), start.idleMb(),
+            start.firstQueryMs(), start.queriedMb(), start.restartMs());
+      }
+    }
+    System.out.printf(Locale.ROOT, "%n   %-34s %10s %10s %7s%n", "later starts, median", "before", "after", "ratio");
+    row(starts, "to /api/health/ready, ms", Start::readyMs);
+    row(starts, "resident 5 s after ready, MB", Start::idleMb);
+    row(starts, "first query after that, ms", Start::firstQueryMs);
+    row(starts, "resident after it, MB", Start::queriedMb);
+    row(starts, "a killed worker ready again, ms", Start::restartMs);
+  }
+
+  private static void row(List<List<Start>> starts, String name, java.util.function.ToDoubleFunction<Start> figure) {
+    double before = median(starts.get(0).subList(1, RUNS).stream().mapToDouble(figure).toArray());
+    double after = median(starts.get(1).subList(1, RUNS).stream().mapToDouble(figure).toArray());
+    System.out.printf(Locale.ROOT, "   %-34s %10.0f %10.0f %6.2f×%n", name, before, after, after / before);
+  }
+
+  private static Start start(Path jar, Path data) throws Exception {
     int port = JarCommand.freePort();
-    ProcessBuilder builder = new ProcessBuilder(JarCommand.of(jar, List.of(), "--config", data.resolve("absent.json").toString()))
+    ProcessBuilder builder = new ProcessBuilder(JarCommand.of(jar, List.of(), "--config",
+        data.resolve("absent.json").toString()))
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD);
     builder.environment().put("QUARRY_HTTP_PORT", String.valueOf(port));
     builder.environment().put("QUARRY_DATA_DIR", data.toString());
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-    HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/health"))
-        .timeout(Duration.ofSeconds(2)).build();
+    Node node = new Node(port);
     long started = System.nanoTime();
-    Process node = builder.start();
+    Process process = builder.start();
     try {
+      double readyMs = node.awaitReady(process, started);
+      Thread.sleep(SETTLE_MS);
+      double idleMb = residentMb(process);
+      long asked = System.nanoTime();
+      node.query("SELECT 42 AS answer");
+      double firstQueryMs = (System.nanoTime() - asked) / 1e6;
+      double queriedMb = residentMb(process);
+      return new Start(readyMs, idleMb, firstQueryMs, queriedMb, node.restart());
+    } finally {
+      JarCommand.stop(process);
+    }
+  }
+
+  /** The node's HTTP API, as the local user (default mode) sees it. */
+  private static final class Node {
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    private final String base;
+
+    Node(int port) {
+      this.base = "http://127.0.0.1:" + port;
+    }
+
+    /** Polls readiness every 20 ms: ms from {@code started} until it answers 200. */
+    double awaitReady(Process process, long started) throws Exception {
+      HttpRequest ready = HttpRequest.newBuilder(URI.create(base + "/api/health/ready")).timeout(Duration.ofSeconds(2))
+          .build();
       long deadline = started + TimeUnit.SECONDS.toNanos(LIMIT_S);
       while (System.nanoTime() < deadline) {
         try {
-          if (http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-            double healthy = (System.nanoTime() - started) / 1e6;
-            if (restarts != null) {
-              restarts.add(restart(http, health));
-            }
-            return healthy;
+          if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+            return (System.nanoTime() - started) / 1e6;
           }
         } catch (IOException notYet) {
           // Not listening yet.
         }
-        if (!node.isAlive()) {
-          throw new IllegalStateException(jar + " exited with status " + node.exitValue());
+        if (!process.isAlive()) {
+          throw new IllegalStateException("the node exited with status " + process.exitValue());
         }
         Thread.sleep(20);
       }
-      throw new IllegalStateException(jar + " was not healthy within " + LIMIT_S + " s");
-    } finally {
-      JarCommand.stop(node);
+      throw new IllegalStateException("the node was not ready within " + LIMIT_S + " s");
     }
-  }
 
-  /**
-   * SIGKILLs the first worker process once it is ready and polls health every 20 ms until it is ready again. Health
-   * answers before the worker role has started: until then the node lists no worker processes.
-   */
-  private static double restart(HttpClient http, HttpRequest health) throws Exception {
-    JsonObject worker = firstReady(http, health);
-    long killed = System.nanoTime();
-    ProcessHandle.of(worker.getLong("pid")).orElseThrow().destroyForcibly();
-    long deadline = killed + TimeUnit.SECONDS.toNanos(LIMIT_S);
-    while (System.nanoTime() < deadline) {
-      JsonArray workers = workers(http, health);
-      JsonObject now = workers.isEmpty() ? worker : workers.getJsonObject(0);
-      if (now.getInteger("restarts") > worker.getInteger("restarts") && now.getString("state").equals("ready")) {
-        return (System.nanoTime() - killed) / 1e6;
+    /** A conversation of its own, and {@code sql} in it; fails unless it answers 200. */
+    void query(String sql) throws Exception {
+      String conversation = new JsonObject(post("/api/conversations", "{}")).getString("id");
+      post("/api/conversations/" + conversation + "/query", new JsonObject().put("sql", sql).encode());
+    }
+
+    private String post(String path, String body) throws Exception {
+      HttpRequest request = HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
+          .header("Origin", base).POST(HttpRequest.BodyPublishers.ofString(body)).timeout(Duration.ofSeconds(LIMIT_S))
+          .build();
+      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() / 100 != 2) {
+        throw new IllegalStateException(path + ": " + response.statusCode() + " " + response.body());
       }
-      Thread.sleep(20);
+      return response.body();
     }
-    throw new IllegalStateException("the worker did not come back within " + LIMIT_S + " s");
-  }
 
-  private static JsonObject firstReady(HttpClient http, HttpRequest health) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIMIT_S);
-    while (System.nanoTime() < deadline) {
-      JsonArray workers = workers(http, health);
-      if (!workers.isEmpty() && workers.getJsonObject(0).getString("state").equals("ready")) {
-        return workers.getJsonObject(0);
+    /** SIGKILLs the first ready worker process and polls every 20 ms until it is ready again: ms. */
+    double restart() throws Exception {
+      JsonObject worker = firstReady();
+      long killed = System.nanoTime();
+      ProcessHandle.of(worker.getLong("pid")).orElseThrow().destroyForcibly();
+      long deadline = killed + TimeUnit.SECONDS.toNanos(LIMIT_S);
+      while (System.nanoTime() < deadline) {
+        for (Object each : workers()) {
+          JsonObject now = (JsonObject) each;
+          if (now.getString("name").equals(worker.getString("name")) && now.getString("state").equals("ready")
+              && now.getInteger("restarts") > worker.getInteger("restarts")) {
+            return (System.nanoTime() - killed) / 1e6;
+          }
+        }
+        Thread.sleep(20);
       }
-      Thread.sleep(20);
+      throw new IllegalStateException("the worker did not come back within " + LIMIT_S + " s");
     }
-    throw new IllegalStateException("no worker process was ready within " + LIMIT_S + " s");
+
+    private JsonObject firstReady() throws Exception {
+      return workers().stream().map(JsonObject.class::cast).filter(w -> w.getString("state").equals("ready"))
+          .findFirst().orElseThrow(() -> new IllegalStateException("no worker process is ready after a query"));
+    }
+
+    private JsonArray workers() throws Exception {
+      HttpRequest nodes = HttpRequest.newBuilder(URI.create(base + "/api/health/nodes")).build();
+      JsonObject local = new JsonObject(http.send(nodes, HttpResponse.BodyHandlers.ofString()).body())
+          .getJsonObject("local_workers");
+      return local == null ? new JsonArray() : local.getJsonArray("workers");
+    }
   }
 
-  /** The node's worker processes, as a (local-mode) user sees them; none while the worker role is starting. */
-  private static JsonArray workers(HttpClient http, HttpRequest health) throws Exception {
-    HttpRequest nodes = HttpRequest.newBuilder(URI.create(health.uri() + "/nodes")).build();
-    String body = http.send(nodes, HttpResponse.BodyHandlers.ofString()).body();
-    JsonObject local = new JsonObject(body).getJsonObject("local_workers");
-    return local == null ? new JsonArray() : local.getJsonArray("workers");
+  /** Resident memory of the node and every process it started, from procfs. */
+  private static double residentMb(Process node) {
+    long kb = Stream.concat(Stream.of(node.toHandle()), node.descendants()).mapToLong(p -> residentKb(p.pid())).sum();
+    return kb / 1024.0;
   }
 
-  private static double median(List<Double> values) {
-    double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
+  private static long residentKb(long pid) {
+    try {
+      return Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status")).stream()
+          .filter(l -> l.startsWith("VmRSS:")).mapToLong(l -> Long.parseLong(l.replaceAll("\\D", ""))).sum();
+    } catch (IOException gone) {
+      return 0;
+    }
+  }
+
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
     Arrays.sort(sorted);
     return sorted[sorted.length / 2];
   }

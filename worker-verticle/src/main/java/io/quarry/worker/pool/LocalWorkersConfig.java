@@ -10,8 +10,8 @@ import io.vertx.core.json.JsonObject;
  * @param memoryCapMb the address space the operating system allows each worker process (0: no cap);
  *     DuckDB's own {@code worker.memoryLimit} and the heap must fit well inside it
  * @param queueSize queries the node holds while every worker is busy or restarting; past it "Server busy"
- * @param keepWarm processes started with the node and kept running however idle; the others start when queries
- *     need them (the first query, or every running process busy)
+ * @param keepWarm processes started with the node and kept running however idle (at most {@code count}); the others
+ *     start when queries need them (the first query, or every running process busy)
  * @param idleStopMs a process beyond {@code keepWarm} that has run no query for this long is stopped (0: never)
  * @param classArchiveDir where the workers' class-data-sharing archive lives; empty for the node's
  *     {@code workers} directory under {@code worker.dataDir}
@@ -31,7 +31,8 @@ public record LocalWorkersConfig(int count, int heapMb, long memoryCapMb, long s
     JsonObject section = Defaults.section("localWorkers", given);
     LocalWorkersConfig config = new LocalWorkersConfig(section.getInteger("count"), section.getInteger("heapMb"),
         section.getLong("memoryCapMb"), section.getLong("startTimeoutMs"), section.getLong("restartDelayMs"),
-        section.getInteger("queueSize"), section.getInteger("keepWarm"), section.getLong("idleStopMs"),
+        section.getInteger("queueSize"), Math.min(section.getInteger("keepWarm"), section.getInteger("count")),
+        section.getLong("idleStopMs"),
         section.getString("classArchiveDir"));
     if (config.count < 0 || config.count > MAX_COUNT) {
       throw new IllegalArgumentException("localWorkers.count must be from 0 to " + MAX_COUNT + ", got " + config.count);
@@ -46,9 +47,8 @@ public record LocalWorkersConfig(int count, int heapMb, long memoryCapMb, long s
     if (config.queueSize < 0) {
       throw new IllegalArgumentException("localWorkers.queueSize must be 0 or more, got " + config.queueSize);
     }
-    if (config.keepWarm < 0 || config.keepWarm > config.count) {
-      throw new IllegalArgumentException("localWorkers.keepWarm must be from 0 to localWorkers.count ("
-          + config.count + "), got " + config.keepWarm);
+    if (config.keepWarm < 0) {
+      throw new IllegalArgumentException("localWorkers.keepWarm must be 0 or more, got " + config.keepWarm);
     }
     if (config.idleStopMs < 0) {
       throw new IllegalArgumentException("localWorkers.idleStopMs must be 0 (never) or more, got " + config.idleStopMs);
