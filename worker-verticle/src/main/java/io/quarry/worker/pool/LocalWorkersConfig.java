@@ -29,10 +29,10 @@ public record LocalWorkersConfig(int count, int heapMb, long memoryCapMb, long s
   /** The section's settings over the defaults. */
   public static LocalWorkersConfig from(JsonObject given) {
     JsonObject section = Defaults.section("localWorkers", given);
-    LocalWorkersConfig config = new LocalWorkersConfig(section.getInteger("count"), section.getInteger("heapMb"),
+    int count = section.getInteger("count");
+    LocalWorkersConfig config = new LocalWorkersConfig(count, section.getInteger("heapMb"),
         section.getLong("memoryCapMb"), section.getLong("startTimeoutMs"), section.getLong("restartDelayMs"),
-        section.getInteger("queueSize"), Math.min(section.getInteger("keepWarm"), section.getInteger("count")),
-        section.getLong("idleStopMs"),
+        section.getInteger("queueSize"), Math.min(section.getInteger("keepWarm"), count), section.getLong("idleStopMs"),
         section.getString("classArchiveDir"));
     if (config.count < 0 || config.count > MAX_COUNT) {
       throw new IllegalArgumentException("localWorkers.count must be from 0 to " + MAX_COUNT + ", got " + config.count);
