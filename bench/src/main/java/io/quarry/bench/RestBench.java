@@ -1,0 +1,227 @@
+package io.quarry.bench;
+
+import static io.quarry.bench.LocalNode.send;
+
+import io.quarry.testing.JarCommand;
+import io.quarry.testing.JarNode;
+import io.quarry.testing.ParquetServer;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Issue 53 item 1, on loopback only: what a warm query costs on top of its engine. One node of each jar given (its own
+ * JVM, default mode, as an operator starts it), measured in turn in the same run:
+ * <ol>
+ *   <li>a trivial query over REST ({@code POST /api/conversations/:id/query}) against {@code GET /api/health/live},
+ *       interleaved, p50 and p99 of each and their ratio (goal ≤ 2×);</li>
+ *   <li>{@link ColdBench}'s six queries over its three files (flights: 3 M rows), warm, end to end through the node
+ *       against the same six in a bare DuckDB JDBC connection in this JVM over the same local files (goal ≤ 1.15×).</li>
+ * </ol>
+ * Arguments: the jars (app/target/quarry.jar unless given); e.g. {@code bench/run.sh rest before.jar}.
+ */
+public final class RestBench {
+
+  static final String TRIVIAL = "SELECT 42 AS n";
+  static final int WARMUP = 300;
+  static final int ROUNDS = Integer.getInteger("rest.rounds", 1000);
+  static final int SIX_WARMUP = 10;
+  static final int SIX_ROUNDS = Integer.getInteger("rest.sixRounds", 30);
+
+  public static void main(String[] args) throws Exception {
+    List<Path> jars = new ArrayList<>();
+    for (String arg : args) {
+      jars.add(Path.of(arg));
+    }
+    if (jars.isEmpty() || !jars.contains(Path.of("app/target/quarry.jar"))) {
+      jars.add(Path.of("app/target/quarry.jar"));
+    }
+    Path files = Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir"), "quarry-bench", "cold"));
+    ColdBench.generate(files);
+    Vertx outside = Vertx.vertx();
+    List<Side> sides = new ArrayList<>();
+    try {
+      ParquetServer server = ParquetServer.start(outside);
+      for (String table : ColdBench.TABLES) {
+        server.route("/" + table + ".parquet").file(files.resolve(table + ".parquet")).zeroCopy();
+      }
+      for (Path jar : jars) {
+        sides.add(Side.start(jar, Scratch.dir("quarry-rest-bench"), outside, server));
+      }
+      System.out.printf(Locale.ROOT, "%nWarm queries, %d cores; nodes of %s, measured in turn%n",
+          Runtime.getRuntime().availableProcessors(), jars);
+      trivial(sides);
+      six(sides, files);
+    } finally {
+      for (Side side : sides) {
+        side.close();
+      }
+      outside.close().await();
+    }
+  }
+
+  /** Each round, every node in another order: its query, then its liveness check. */
+  private static void trivial(List<Side> sides) {
+    Map<Side, double[]> query = new LinkedHashMap<>();
+    Map<Side, double[]> live = new LinkedHashMap<>();
+    sides.forEach(s -> {
+      query.put(s, new double[ROUNDS]);
+      live.put(s, new double[ROUNDS]);
+    });
+    for (int i = -WARMUP; i < ROUNDS; i++) {
+      for (int k = 0; k < sides.size(); k++) {
+        Side side = sides.get(Math.floorMod(i + k, sides.size()));
+        double q = side.trivial();
+        double l = side.live();
+        if (i >= 0) {
+          query.get(side)[i] = q;
+          live.get(side)[i] = l;
+        }
+      }
+    }
+    System.out.printf(Locale.ROOT, "%n1. '%s' over REST against GET /api/health/live, interleaved, %d rounds (goal ≤ 2×)%n",
+        TRIVIAL, ROUNDS);
+    for (Side side : sides) {
+      double[] q = query.get(side);
+      double[] l = live.get(side);
+      System.out.printf(Locale.ROOT, "   %-40s query p50 %6.2f p99 %6.2f min %5.2f ms   live p50 %5.2f p99 %5.2f ms"
+          + "   query/live p50 %5.2f×  p99 %5.2f×%n", side.jar, pct(q, 0.5), pct(q, 0.99), pct(q, 0), pct(l, 0.5),
+          pct(l, 0.99), pct(q, 0.5) / pct(l, 0.5), pct(q, 0.99) / pct(l, 0.99));
+    }
+  }
+
+  /** Each round: the six through every node in turn, then the six in bare DuckDB; each side's round summed. */
+  private static void six(List<Side> sides, Path files) throws Exception {
+    try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = duck.createStatement()) {
+      for (String table : ColdBench.TABLES) {
+        s.execute("CREATE VIEW " + table + " AS SELECT * FROM read_parquet('" + files.resolve(table + ".parquet") + "')");
+      }
+      Map<Side, double[]> through = new LinkedHashMap<>();
+      double[] bare = new double[SIX_ROUNDS];
+      sides.forEach(side -> through.put(side, new double[SIX_ROUNDS]));
+      for (int i = -SIX_WARMUP; i < SIX_ROUNDS; i++) {
+        for (int k = 0; k < sides.size(); k++) {
+          Side side = sides.get(Math.floorMod(i + k, sides.size()));
+          long t0 = System.nanoTime();
+          for (String sql : ColdBench.QUERIES) {
+            side.query(sql);
+          }
+          if (i >= 0) {
+            through.get(side)[i] = (System.nanoTime() - t0) / 1e6;
+          }
+        }
+        long t0 = System.nanoTime();
+        for (String sql : ColdBench.QUERIES) {
+          bare(duck, sql);
+        }
+        if (i >= 0) {
+          bare[i] = (System.nanoTime() - t0) / 1e6;
+        }
+      }
+      double b = pct(bare, 0.5);
+      System.out.printf(Locale.ROOT, "%n2. Six warm queries over 3 files (3 M-row flights) end to end, medians of %d"
+          + " rounds (goal ≤ 1.15×)%n   bare DuckDB (JDBC, this JVM)             %7.1f ms%n", SIX_ROUNDS, b);
+      for (Side side : sides) {
+        double q = pct(through.get(side), 0.5);
+        System.out.printf(Locale.ROOT, "   %-40s %7.1f ms   %.2f× bare   %+.1f ms a query%n", side.jar, q, q / b,
+            (q - b) / ColdBench.QUERIES.size());
+      }
+    }
+  }
+
+  /** The same work as a worker: run, convert up to 1,000 rows to Java objects, count the rest. */
+  private static void bare(Connection duck, String sql) throws Exception {
+    try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      int width = rs.getMetaData().getColumnCount();
+      long count = 0;
+      while (rs.next()) {
+        if (count++ < 1000) {
+          for (int i = 1; i <= width; i++) {
+            rs.getObject(i);
+          }
+        }
+      }
+    }
+  }
+
+  static double pct(double[] values, double p) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    return sorted[(int) Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+  }
+
+  /** A node of one jar, with a conversation holding the three files as flights, cars and weather. */
+  private static final class Side implements AutoCloseable {
+    final Path jar;
+    final JarNode node;
+    final WebClient client;
+    String base;
+
+    private Side(Path jar, JarNode node, WebClient client) {
+      this.jar = jar;
+      this.node = node;
+      this.client = client;
+    }
+
+    static Side start(Path jar, Path dir, Vertx outside, ParquetServer server) throws Exception {
+      int port = JarCommand.freePort();
+      Map<String, String> env = Map.of("QUARRY_HTTP_PORT", String.valueOf(port), "QUARRY_DATA_DIR", dir.toString(),
+          "QUARRY_ALLOW_PRIVATE_NETWORKS", "true", "QUARRY_CHAT_WRITE_BURST", "100000");
+      JarNode node = JarNode.launch(jar, dir.resolve("node.log"), env, "--config", dir.resolve("none.json").toString());
+      node.awaitStarted(180);
+      WebClient client = WebClient.create(outside, new WebClientOptions().setDefaultHost("127.0.0.1")
+          .setDefaultPort(port).setKeepAlive(true));
+      Side side = new Side(jar, node, client);
+      side.base = "/api/conversations/" + send(client, HttpMethod.POST, "/api/conversations", new JsonObject())
+          .getString("id");
+      for (String table : ColdBench.TABLES) {
+        JsonObject added = send(client, HttpMethod.POST, side.base + "/datasets",
+            new JsonObject().put("url", server.url("/" + table + ".parquet")));
+        send(client, HttpMethod.PATCH, side.base + "/datasets/" + added.getString("id"),
+            new JsonObject().put("name", table));
+      }
+      return side;
+    }
+
+    double trivial() {
+      long t0 = System.nanoTime();
+      query(TRIVIAL);
+      return (System.nanoTime() - t0) / 1e6;
+    }
+
+    void query(String sql) {
+      send(client, HttpMethod.POST, base + "/query", new JsonObject().put("sql", sql));
+    }
+
+    double live() {
+      long t0 = System.nanoTime();
+      HttpResponse<Buffer> response = client.get("/api/health/live").send().await();
+      if (response.statusCode() != 200) {
+        throw new IllegalStateException("live answered " + response.statusCode());
+      }
+      return (System.nanoTime() - t0) / 1e6;
+    }
+
+    @Override
+    public void close() throws Exception {
+      node.terminate();
+      node.awaitEnded(60);
+    }
+  }
+}
