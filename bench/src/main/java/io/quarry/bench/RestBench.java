@@ -106,43 +106,60 @@ public final class RestBench {
     }
   }
 
-  /** Each round: the six through every node in turn, then the six in bare DuckDB; each side's round summed. */
+  /**
+   * Each round: the six through every node in turn, then the six in bare DuckDB. Reported: the medians of each side's
+   * round (the six summed) and of each query alone.
+   */
   private static void six(List<Side> sides, Path files) throws Exception {
     try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = duck.createStatement()) {
       for (String table : ColdBench.TABLES) {
         s.execute("CREATE VIEW " + table + " AS SELECT * FROM read_parquet('" + files.resolve(table + ".parquet") + "')");
       }
-      Map<Side, double[]> through = new LinkedHashMap<>();
-      double[] bare = new double[SIX_ROUNDS];
-      sides.forEach(side -> through.put(side, new double[SIX_ROUNDS]));
+      int n = ColdBench.QUERIES.size();
+      Map<Object, double[][]> times = new LinkedHashMap<>();
+      times.put("bare", new double[n + 1][SIX_ROUNDS]);
+      sides.forEach(side -> times.put(side, new double[n + 1][SIX_ROUNDS]));
       for (int i = -SIX_WARMUP; i < SIX_ROUNDS; i++) {
-        for (int k = 0; k < sides.size(); k++) {
-          Side side = sides.get(Math.floorMod(i + k, sides.size()));
-          long t0 = System.nanoTime();
-          for (String sql : ColdBench.QUERIES) {
-            side.query(sql);
+        for (int k = 0; k <= sides.size(); k++) {
+          Side side = k == sides.size() ? null : sides.get(Math.floorMod(i + k, sides.size()));
+          double[][] mine = times.get(side == null ? "bare" : side);
+          long round = System.nanoTime();
+          for (int q = 0; q < n; q++) {
+            long t0 = System.nanoTime();
+            if (side == null) {
+              bare(duck, ColdBench.QUERIES.get(q));
+            } else {
+              side.query(ColdBench.QUERIES.get(q));
+            }
+            if (i >= 0) {
+              mine[q + 1][i] = (System.nanoTime() - t0) / 1e6;
+            }
           }
           if (i >= 0) {
-            through.get(side)[i] = (System.nanoTime() - t0) / 1e6;
+            mine[0][i] = (System.nanoTime() - round) / 1e6;
           }
         }
-        long t0 = System.nanoTime();
-        for (String sql : ColdBench.QUERIES) {
-          bare(duck, sql);
-        }
-        if (i >= 0) {
-          bare[i] = (System.nanoTime() - t0) / 1e6;
-        }
       }
-      double b = pct(bare, 0.5);
+      double[][] bare = times.get("bare");
+      double b = pct(bare[0], 0.5);
       System.out.printf(Locale.ROOT, "%n2. Six warm queries over 3 files (3 M-row flights) end to end, medians of %d"
-          + " rounds (goal ≤ 1.15×)%n   bare DuckDB (JDBC, this JVM)             %7.1f ms%n", SIX_ROUNDS, b);
+          + " rounds (goal ≤ 1.15×)%n   bare DuckDB (JDBC, this JVM)             %7.1f ms   each %s%n", SIX_ROUNDS, b,
+          each(bare));
       for (Side side : sides) {
-        double q = pct(through.get(side), 0.5);
-        System.out.printf(Locale.ROOT, "   %-40s %7.1f ms   %.2f× bare   %+.1f ms a query%n", side.jar, q, q / b,
-            (q - b) / ColdBench.QUERIES.size());
+        double[][] mine = times.get(side);
+        double q = pct(mine[0], 0.5);
+        System.out.printf(Locale.ROOT, "   %-40s %7.1f ms   %.2f× bare   %+.1f ms a query   each %s%n", side.jar, q,
+            q / b, (q - b) / n, each(mine));
       }
     }
+  }
+
+  private static String each(double[][] times) {
+    StringBuilder out = new StringBuilder();
+    for (int q = 1; q < times.length; q++) {
+      out.append(String.format(Locale.ROOT, q == 1 ? "%.1f" : " / %.1f", pct(times[q], 0.5)));
+    }
+    return out.toString();
   }
 
   /** The same work as a worker: run, convert up to 1,000 rows to Java objects, count the rest. */
@@ -171,12 +188,14 @@ public final class RestBench {
     final Path jar;
     final JarNode node;
     final WebClient client;
+    final Path log;
     String base;
 
-    private Side(Path jar, JarNode node, WebClient client) {
+    private Side(Path jar, JarNode node, WebClient client, Path log) {
       this.jar = jar;
       this.node = node;
       this.client = client;
+      this.log = log;
     }
 
     static Side start(Path jar, Path dir, Vertx outside, ParquetServer server) throws Exception {
@@ -187,7 +206,7 @@ public final class RestBench {
       node.awaitStarted(180);
       WebClient client = WebClient.create(outside, new WebClientOptions().setDefaultHost("127.0.0.1")
           .setDefaultPort(port).setKeepAlive(true));
-      Side side = new Side(jar, node, client);
+      Side side = new Side(jar, node, client, dir.resolve("node.log"));
       side.base = "/api/conversations/" + send(client, HttpMethod.POST, "/api/conversations", new JsonObject())
           .getString("id");
       for (String table : ColdBench.TABLES) {
@@ -222,6 +241,11 @@ public final class RestBench {
     public void close() throws Exception {
       node.terminate();
       node.awaitEnded(60);
+      String keep = System.getProperty("rest.keepLogs");
+      if (keep != null) {
+        Path dir = Files.createDirectories(Path.of(keep));
+        Files.copy(log, dir.resolve(jar.getFileName() + "-" + System.nanoTime() + ".log"));
+      }
     }
   }
 }
