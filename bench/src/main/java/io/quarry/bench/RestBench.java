@@ -34,7 +34,9 @@ import java.util.Map;
  *   <li>{@link ColdBench}'s six queries over its three files (flights: 3 M rows), warm, end to end through the node
  *       against the same six in a bare DuckDB JDBC connection in this JVM over the same local files (goal ≤ 1.15×).</li>
  * </ol>
- * Arguments: the jars (app/target/quarry.jar unless given); e.g. {@code bench/run.sh rest before.jar}.
+ * Arguments: jars to measure beside this build's (app/target/quarry.jar); e.g. {@code bench/run.sh rest before.jar}.
+ * System properties: {@code rest.rounds} / {@code rest.sixRounds} (1,000 / 30), {@code rest.onlyGiven} (leave this
+ * build's node out), {@code rest.keepLogs} (a directory each node's log is copied to as it stops).
  */
 public final class RestBench {
 
@@ -49,7 +51,8 @@ public final class RestBench {
     for (String arg : args) {
       jars.add(Path.of(arg));
     }
-    if (jars.isEmpty() || !jars.contains(Path.of("app/target/quarry.jar"))) {
+    // This build's node is measured beside the jars given, unless told otherwise (-Drest.onlyGiven=true).
+    if (jars.isEmpty() || !jars.contains(Path.of("app/target/quarry.jar")) && !Boolean.getBoolean("rest.onlyGiven")) {
       jars.add(Path.of("app/target/quarry.jar"));
     }
     Path files = Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir"), "quarry-bench", "cold"));
