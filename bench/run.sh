@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a benchmark on this machine: bench/run.sh dataset|chart|chat|cluster|startup|load|fetch|metrics|export|bridge|fresh|far|cold|text
+# Runs a benchmark on this machine: bench/run.sh dataset|chart|chat|cluster|startup|load|fetch|metrics|export|bridge|fresh|far|cold|text|rest|rest-layers
 # Traffic stays on loopback. Figures are ratios against a baseline measured in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +14,10 @@ case "${1:-dataset}" in
   bridge) main=io.quarry.bench.BridgeBench ;;
   fresh) main=io.quarry.bench.FreshBench ;;
   far) main=io.quarry.bench.FarBench ;;
+  rest) main=io.quarry.bench.RestBench
+    # bench/run.sh rest [before.jar ...]: each jar's node against this build's, in the same run
+    ;;
+  rest-layers) main=io.quarry.bench.RestLayers ;;
   cold) main=io.quarry.bench.ColdBench
     args=("${2:-app/target/quarry.jar}") ;;
   cluster) main=io.quarry.bench.ClusterBench
@@ -46,7 +50,7 @@ case "${1:-dataset}" in
     fi
     main=io.quarry.bench.LoadBench
     if [ $# -lt 2 ]; then args=("$before" "app/target/quarry.jar"); fi ;;
-  *) echo "unknown benchmark: $1 (dataset, chart, chat, bridge, fresh, far, cold, cluster, fetch, export, metrics, startup, load)" >&2; exit 2 ;;
+  *) echo "unknown benchmark: $1 (dataset, chart, chat, bridge, fresh, far, cold, rest, rest-layers, cluster, fetch, export, metrics, startup, load)" >&2; exit 2 ;;
 esac
 exec java ${BENCH_JAVA_OPTS:-} -Xmx6g -Djdk.net.hosts.file=bench/hosts -Dvertx.disableDnsResolver=true \
   -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$main" "${args[@]}"

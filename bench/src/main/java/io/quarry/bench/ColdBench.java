@@ -35,7 +35,8 @@ import java.util.Map;
 public final class ColdBench {
 
   private static final int RUNS = 3;
-  private static final List<String> QUERIES = List.of(
+  static final List<String> TABLES = List.of("flights", "cars", "weather");
+  static final List<String> QUERIES = List.of(
       "SELECT carrier, avg(arr_delay) AS delay FROM flights GROUP BY carrier ORDER BY delay DESC",
       "SELECT origin, count(*) AS late FROM flights WHERE dep_delay > 60 GROUP BY origin ORDER BY late DESC LIMIT 10",
       "SELECT cylinders, avg(mpg) AS mpg FROM cars GROUP BY cylinders ORDER BY cylinders",
@@ -152,7 +153,7 @@ public final class ColdBench {
     System.out.println((System.nanoTime() - started) / 1e6);
   }
 
-  private static void generate(Path dir) {
+  static void generate(Path dir) {
     if (!Files.exists(dir.resolve("flights.parquet"))) {
       ParquetFixtures.create(dir.resolve("flights.parquet"), "SELECT DATE '2024-01-01' + (i % 366)::INT AS day,"
           + " ['AA','DL','UA','WN','B6','AS','NK','F9'][1 + i % 8] AS carrier, 'O' || (i % 300) AS origin,"

@@ -1,0 +1,94 @@
+package io.quarry.bench;
+
+import static io.quarry.bench.LocalNode.send;
+
+import io.quarry.app.Node;
+import io.quarry.bus.DatasetClient;
+import io.quarry.bus.QueryRequest;
+import io.quarry.bus.QueryResult;
+import io.quarry.bus.QueryTimeouts;
+import io.quarry.bus.StorageClient;
+import io.quarry.bus.WorkerClient;
+import io.quarry.testing.ParquetServer;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.WebClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Where {@link RestBench}'s trivial query spends its time: the same query entered at each layer of a node in this JVM
+ * (as {@link LocalNode} starts it, one worker process), the layers measured in turn, round after round, so that all see
+ * the same machine. The difference between two layers is what the outer one adds. {@code bench/run.sh rest-layers}.
+ */
+public final class RestLayers {
+
+  private interface Step {
+    void once() throws Exception;
+  }
+
+  public static void main(String[] args) throws Exception {
+    int rounds = Integer.getInteger("rest.rounds", 1000);
+    Path files = Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir"), "quarry-bench", "cold"));
+    ColdBench.generate(files);
+    Vertx outside = Vertx.vertx();
+    Node node = LocalNode.start(Scratch.dir("quarry-rest-layers"), Map.of());
+    try {
+      ParquetServer server = ParquetServer.start(outside);
+      Map<String, String> tables = new LinkedHashMap<>();
+      for (String table : ColdBench.TABLES) {
+        server.route("/" + table + ".parquet").file(files.resolve(table + ".parquet")).zeroCopy();
+      }
+      WebClient client = LocalNode.client(node);
+      String conversation = send(client, HttpMethod.POST, "/api/conversations", new JsonObject()).getString("id");
+      String base = "/api/conversations/" + conversation;
+      for (String table : ColdBench.TABLES) {
+        tables.put(table, server.url("/" + table + ".parquet"));
+        JsonObject added = send(client, HttpMethod.POST, base + "/datasets", new JsonObject().put("url", tables.get(table)));
+        send(client, HttpMethod.PATCH, base + "/datasets/" + added.getString("id"), new JsonObject().put("name", table));
+      }
+      String userId = client.get("/api/me").send().await().bodyAsJsonObject().getString("id");
+      WorkerClient worker = new WorkerClient(node.vertx());
+      DatasetClient datasets = new DatasetClient(node.vertx(), new QueryTimeouts(60_000));
+      StorageClient storage = new StorageClient(node.vertx());
+      QueryResult sample = worker.run(new QueryRequest(RestBench.TRIVIAL, tables, 60_000)).await()
+          .withIdentity(null, conversation, RestBench.TRIVIAL);
+      Map<String, Step> steps = new LinkedHashMap<>();
+      steps.put("GET /api/health/live", () -> client.get("/api/health/live").send().await());
+      steps.put("POST .../query (REST)", () -> send(client, HttpMethod.POST, base + "/query",
+          new JsonObject().put("sql", RestBench.TRIVIAL)));
+      steps.put("dataset.query.run (bus)", () -> datasets.query(userId, conversation, RestBench.TRIVIAL).await());
+      steps.put("worker.query.run (pool)", () -> worker.run(new QueryRequest(RestBench.TRIVIAL, tables, 60_000,
+          userId, conversation)).await());
+      steps.put("storage datasetsForQuery", () -> storage.datasetsForQuery(userId, conversation).await());
+      steps.put("storage conversation", () -> storage.conversation(userId, conversation).await());
+      steps.put("storage saveResult", () -> storage.saveResult(userId,
+          sample.stored(java.util.UUID.randomUUID().toString(), io.quarry.bus.Timestamps.now())).await());
+      Map<String, double[]> times = new LinkedHashMap<>();
+      steps.keySet().forEach(name -> times.put(name, new double[rounds]));
+      List<String> names = List.copyOf(steps.keySet());
+      for (int i = -rounds / 3; i < rounds; i++) {
+        for (int k = 0; k < names.size(); k++) {
+          String name = names.get(Math.floorMod(i + k, names.size()));
+          long t0 = System.nanoTime();
+          steps.get(name).once();
+          if (i >= 0) {
+            times.get(name)[i] = (System.nanoTime() - t0) / 1e6;
+          }
+        }
+      }
+      System.out.printf(Locale.ROOT, "%n'%s' entered at each layer, %d rounds, %d cores (ms)%n", RestBench.TRIVIAL, rounds,
+          Runtime.getRuntime().availableProcessors());
+      times.forEach((name, t) -> System.out.printf(Locale.ROOT, "   %-28s p50 %6.2f  p90 %6.2f  p99 %6.2f  min %5.2f%n",
+          name, RestBench.pct(t, 0.5), RestBench.pct(t, 0.9), RestBench.pct(t, 0.99), RestBench.pct(t, 0)));
+    } finally {
+      node.stop().await();
+      outside.close().await();
+    }
+  }
+}
