@@ -11,7 +11,7 @@ public final class WorkerOps {
   private WorkerOps() {
   }
 
-  /** How many members of the pool that answers take queries now. */
+  /** How many members of the pool that answers take queries now (0 while none runs but one can start on demand). */
   public record Ready(long ready) {
     static final Codec<Ready> CODEC = Codec.json(r -> new JsonObject().put("ready", r.ready),
         json -> new Ready(json.getLong("ready", 0L)));
@@ -40,7 +40,10 @@ public final class WorkerOps {
   private static final Codec<QueryRequest> QUERY = Codec.json(QueryRequest::toJson, QueryRequest::fromJson);
   private static final Codec<Answer> ANSWER = Codec.buffer(Answer::bytes, Answer::new);
 
-  /** Readiness: UNAVAILABLE "No query worker is ready" when no member of the pool takes queries. */
+  /**
+   * Readiness: UNAVAILABLE "No query worker is ready" when no member of the pool takes queries and none can be started
+   * for one (every member is on its way up).
+   */
   public static final Operation<Void, Ready> PING = Operation.of(WORKER_PING, Codec.NONE, Ready.CODEC, 2_000,
       Resend.NEVER);
   /**
