@@ -70,8 +70,9 @@ public final class FarBench {
       System.out.printf(Locale.ROOT, "%nFile: %,d bytes over %s, %d MB/s; the 2 columns' chunks %,d bytes; %d cores%n",
           Files.size(big), https ? "https (" + protocol + " offered)" : "http", megabytesPerSecond, twoColumns,
           Runtime.getRuntime().availableProcessors());
-      System.out.printf(Locale.ROOT, "%-7s | %-34s | %-30s | %-22s | %-22s | %s%n", "delay",
-          "add, median (range) of " + ADDS, "first query, 2 of 6 columns", "the same again, median of " + AGAIN,
+      System.out.printf(Locale.ROOT, "%-7s | %-34s | %-40s | %-22s | %-22s | %s%n", "delay",
+          "add, median (range) of " + ADDS, "first query, 2 of 6 columns (÷ limit)",
+          "the same again, median of " + AGAIN,
           "trivial, median of " + REPEATS, "over HTTP/2");
       Figures near = null;
       for (long delay : DELAYS_MS) {
@@ -91,10 +92,9 @@ public final class FarBench {
     double addLimit = delay + 64 * 1024 / bytesPerMs;
     double firstLimit = delay + twoColumns / bytesPerMs;
     System.out.printf(Locale.ROOT, "%4d ms | %4.0f ms (%3.0f–%3.0f, %d req) lim %4.0f | %7.0f ms %,6.0f MB lim %5.0f"
-            + " | %6.1f ms (0 ms: %5.1f) | %6.1f ms (0 ms: %5.1f) | %d of %d%n", delay, f.addMs(), f.addMinMs(), f.addMaxMs(),
-        f.addRequests(), addLimit, f.firstMs(),
-        f.firstBytes() / 1e6, firstLimit, f.againMs(), near.againMs(), f.trivialMs(), near.trivialMs(), f.http2Requests(),
-        f.requests());
+            + " (%.2fx) | %6.1f ms (0 ms: %5.1f) | %6.1f ms (0 ms: %5.1f) | %d of %d%n", delay, f.addMs(), f.addMinMs(),
+        f.addMaxMs(), f.addRequests(), addLimit, f.firstMs(), f.firstBytes() / 1e6, firstLimit, f.firstMs() / firstLimit,
+        f.againMs(), near.againMs(), f.trivialMs(), near.trivialMs(), f.http2Requests(), f.requests());
   }
 
   /** {@code prefix}: the routes' own, one per add; the queries read the last one added. */

@@ -24,8 +24,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Fetches byte ranges of one version of a remote file into its local copy, at their own offsets, over at most
- * {@code parallel} connections at once. Every response must be exactly the range asked for, of the same
+ * Fetches byte ranges of one version of a remote file into its local copy, at their own offsets, with at most
+ * {@code parallel} requests under way at once (a connection each over HTTP/1.1), or up to {@link #MAX_STREAMS} once
+ * the origin answers over HTTP/2. Every response must be exactly the range asked for, of the same
  * version: {@code If-Range} makes a server that has changed the file answer with all of it instead, which
  * (like a different ETag or size) fails the transfer with {@link Changed}. A short body or a dropped
  * connection fails it too. {@link Transfer#cancel} resets what is under way. Used on the worker verticle's
@@ -36,6 +37,12 @@ final class RangeFetch {
   private static final Pattern CONTENT_RANGE = Pattern.compile("bytes (\\d+)-(\\d+)/(\\d+|\\*)");
   /** The most one request asks for: pieces are fetched in parallel, and a failed one costs little. */
   static final long PIECE_BYTES = 16L << 20;
+  /**
+   * The most requests one transfer has under way at once over HTTP/2 (most origins allow 100 or more streams a
+   * connection). Each response buffers up to two blocks in memory while the block before is written (see
+   * {@link BlockWriter}), so this bounds what a disk slower than the link can pile up: 64 MB in a 256 MB heap.
+   */
+  static final int MAX_STREAMS = 32;
 
   /** The version of a file that ranges are fetched from. */
   record Version(URI url, String etag, String lastModified, long size) {
@@ -102,7 +109,10 @@ final class RangeFetch {
     return transfer;
   }
 
-  /** A transfer's requests: at most {@code parallel} under way; the first failure cancels the rest. */
+  /**
+   * A transfer's requests: at most {@code parallel} under way, or more once the origin answers over HTTP/2 (see
+   * {@link #widen}); the first failure cancels the rest.
+   */
   private final class Requests {
     private final Version version;
     private final AsyncFile target;
@@ -111,6 +121,8 @@ final class RangeFetch {
     private final LongConsumer received;
     private final Queue<ByteRange> waiting;
     private int running;
+    /** Requests under way at most: {@code parallel} until an answer over HTTP/2 allows more. */
+    private int limit = parallel;
 
     Requests(Version version, AsyncFile target, Transfer transfer, Deadline deadline, LongConsumer received,
         List<ByteRange> requests) {
@@ -130,9 +142,9 @@ final class RangeFetch {
         transfer.done.tryComplete();
         return;
       }
-      while (running < parallel && !waiting.isEmpty()) {
+      while (running < limit && !waiting.isEmpty()) {
         running++;
-        fetch(version, waiting.poll(), target, transfer, deadline, received).onComplete(r -> {
+        fetch(waiting.poll()).onComplete(r -> {
           running--;
           if (r.failed()) {
             transfer.cancel(r.cause());
@@ -141,25 +153,39 @@ final class RangeFetch {
         });
       }
     }
-  }
 
-  private Future<Void> fetch(Version version, ByteRange range, AsyncFile target, Transfer transfer, Deadline deadline,
-      LongConsumer received) {
-    return http.send(HttpMethod.GET, version.url(), version.headers(range), deadline).compose(exchange -> {
-      if (transfer.future().isComplete()) {
-        exchange.discard();
-        return Future.succeededFuture();
+    private Future<Void> fetch(ByteRange range) {
+      return http.send(HttpMethod.GET, version.url(), version.headers(range), deadline).compose(exchange -> {
+        if (transfer.future().isComplete()) {
+          exchange.discard();
+          return Future.succeededFuture();
+        }
+        String problem = problem(version, range, exchange.response());
+        if (problem != null) {
+          exchange.discard();
+          return Future.failedFuture(exchange.response().statusCode() == 200 || problem.isEmpty()
+              ? new Changed(version.url().toString()) : QueryFailure.network(version.url().toString(), problem));
+        }
+        transfer.open.add(exchange);
+        widen(exchange.streams());
+        return write(exchange.response(), range, target, transfer, received)
+            .onComplete(r -> transfer.open.remove(exchange));
+      });
+    }
+
+    /**
+     * An origin that answered over HTTP/2 carries many requests on one connection: the rest of the transfer goes out
+     * at once, up to the streams it allows and {@link #MAX_STREAMS}. Each request waits a round trip for its first
+     * byte, so a far origin's link stays full only with many under way; widening once the first answer shows the
+     * protocol costs nothing, as the first {@code parallel} keep the link busy meanwhile.
+     */
+    private void widen(long streams) {
+      int wider = (int) Math.min(MAX_STREAMS, streams);
+      if (wider > limit) {
+        limit = wider;
+        next();
       }
-      String problem = problem(version, range, exchange.response());
-      if (problem != null) {
-        exchange.discard();
-        return Future.failedFuture(exchange.response().statusCode() == 200 || problem.isEmpty()
-            ? new Changed(version.url().toString()) : QueryFailure.network(version.url().toString(), problem));
-      }
-      transfer.open.add(exchange);
-      return write(exchange.response(), range, target, transfer, received)
-          .onComplete(r -> transfer.open.remove(exchange));
-    });
+    }
   }
 
   /** Null when the response is the range asked for, of the same version; empty when the file changed. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.bus.Failure;
 import io.quarry.bus.QueryRequest;
+import io.quarry.bus.QueryResult;
 import io.quarry.bus.net.AddressPolicy;
 import io.quarry.bus.net.Deadline;
 import io.quarry.bus.net.OutboundHttp;
@@ -11,6 +12,7 @@ import io.quarry.testing.Failures;
 import io.quarry.testing.BusCertificates;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.http.HttpMethod;
@@ -24,6 +26,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -86,6 +89,39 @@ class HttpsFetchTest {
     assertThat(route.rangeRequests()).isGreaterThan(10);
     assertThat(route.http2Requests()).as("every request over HTTP/2").isEqualTo(route.requests());
     assertThat(server.connections()).as("at most two").isBetween(1L, 2L);
+  }
+
+  @Test
+  @DisplayName("over HTTP/2, a transfer has up to 32 ranges under way at once once the origin's first answer shows the"
+      + " protocol, not worker.fetchConnections (8): a far origin's round trips leave its link idle less")
+  void http2Streams() throws Exception {
+    ParquetServer.Route route = server.route("/wide.parquet").file(wide).throttle(50_000_000);
+    // Every range answers its head and first bytes, then waits: only requests sent at once get that far together.
+    ParquetServer.Held held = route.holdRangesAfter(1);
+    Future<QueryResult> answer = harness.client.run(new QueryRequest(SQL, Map.of("t", server.url("/wide.parquet")),
+        30_000));
+    held.arrived(RangeFetch.MAX_STREAMS).toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+    assertThat(route.rangeRequests()).as("no more than the cap").isEqualTo(RangeFetch.MAX_STREAMS);
+    assertThat(route.http2Requests()).isEqualTo(route.requests());
+    held.release();
+    assertThat(rows(answer.await())).isEqualTo(whole);
+  }
+
+  @Test
+  @DisplayName("from an HTTP/1.1 origin, a transfer still has worker.fetchConnections (8) ranges under way at once, a"
+      + " connection each")
+  void http1Connections() throws Exception {
+    // Plain http: over https, Vert.x 5.0 pools an origin that declines HTTP/2 as an HTTP/2 one (two connections).
+    ParquetServer http1 = ParquetServer.start(vertx);
+    ParquetServer.Route route = http1.route("/wide.parquet").file(wide).throttle(50_000_000);
+    ParquetServer.Held held = route.holdRangesAfter(1);
+    Future<QueryResult> answer = harness.client.run(new QueryRequest(SQL, Map.of("t", http1.url("/wide.parquet")),
+        30_000));
+    held.arrived(8).toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+    assertThat(route.rangeRequests()).isEqualTo(8);
+    assertThat(http1.connections()).as("at most worker.fetchConnections").isBetween(1L, 8L);
+    held.release();
+    assertThat(rows(answer.await())).isEqualTo(whole);
   }
 
   @Test
@@ -166,8 +202,11 @@ class HttpsFetchTest {
 
   /** The query's answer, as longs. */
   private JsonArray answer(String url) {
-    JsonArray row = harness.client.run(new QueryRequest(SQL, Map.of("t", url), 30_000)).await().rowValues()
-        .getJsonArray(0);
+    return rows(harness.client.run(new QueryRequest(SQL, Map.of("t", url), 30_000)).await());
+  }
+
+  private static JsonArray rows(QueryResult result) {
+    JsonArray row = result.rowValues().getJsonArray(0);
     assertThat(row.getLong(0)).isEqualTo(400_000);
     return new JsonArray().add(new JsonArray().add(row.getLong(0)).add(row.getLong(1)));
   }

@@ -49,6 +49,8 @@ public final class OutboundHttp {
 
   public static final int MAX_REDIRECTS = 5;
   static final int HTTP2_CONNECTIONS = 2;
+  /** The most times a request is sent when its connection closes before any answer (see {@link #exchange}). */
+  static final int CLOSED_TRIES = 8;
   static final int HTTP2_STREAM_WINDOW = 4 << 20;
   static final int HTTP2_CONNECTION_WINDOW = 16 << 20;
   private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
@@ -90,6 +92,17 @@ public final class OutboundHttp {
 
   /** A response whose body has not been read yet, and the request to reset when it is not wanted. */
   public record Exchange(HttpClientRequest request, HttpClientResponse response, URI url) {
+
+    /**
+     * How many requests its origin lets this client have under way at once, as this answer shows: over HTTP/2, the
+     * streams it allows a connection (its SETTINGS_MAX_CONCURRENT_STREAMS) on each of the
+     * {@value OutboundHttp#HTTP2_CONNECTIONS} kept to it; 0 over HTTP/1.1, where each request needs a connection of
+     * its own.
+     */
+    public long streams() {
+      Http2Settings settings = response.version() == HttpVersion.HTTP_2 ? request.connection().remoteSettings() : null;
+      return settings == null ? 0 : settings.getMaxConcurrentStreams() * HTTP2_CONNECTIONS;
+    }
 
     /**
      * Drops the rest of the response. A response that carries no body (HEAD, 204, 304, or an empty one)
@@ -162,7 +175,7 @@ public final class OutboundHttp {
               .setURI(target).setFollowRedirects(false)
               .setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()));
           headers.forEach(options::putHeader);
-          return exchange(https ? secure : plain, options, url, deadline, true);
+          return exchange(https ? secure : plain, options, url, deadline, 0);
         })
         .compose(exchange -> follow(exchange, method, headers, deadline, hops));
   }
@@ -192,25 +205,26 @@ public final class OutboundHttp {
 
   /**
    * One request and its response's head. One closed or refused before any answer came (an HTTP/2 origin's GOAWAY, as
-   * nginx sends after 1,000 requests, refusing the streams opened after it, or its REFUSED_STREAM; a kept-alive
-   * HTTP/1.1 connection the origin closed as it was reused) is asked once more, as browsers do: the origin never
-   * processed it, and Quarry sends only GET and HEAD.
+   * nginx sends after 1,000 requests, closing the streams opened after it, or its REFUSED_STREAM; a kept-alive
+   * HTTP/1.1 connection the origin closed as it was reused) is asked again, as browsers do: the origin never processed
+   * it, and Quarry sends only GET and HEAD. A refused stream is asked once more; a closed one up to
+   * {@value #CLOSED_TRIES} times in all, each on a new connection: a transfer has dozens of streams under way at once,
+   * and an origin that goes away every few requests closes most of them each time.
    */
-  private Future<Exchange> exchange(HttpClient client, RequestOptions options, URI url, Deadline deadline,
-      boolean again) {
+  private Future<Exchange> exchange(HttpClient client, RequestOptions options, URI url, Deadline deadline, int tries) {
     return client.request(options)
         .compose(request -> {
           deadline.track(request);
           return request.send().map(response -> new Exchange(request, response, url));
         })
-        .recover(e -> again && unprocessed(e) ? exchange(client, options, url, deadline, false)
+        .recover(e -> askAgain(e, tries) ? exchange(client, options, url, deadline, tries + 1)
             : Future.failedFuture(e));
   }
 
   /** Closed, or refused by an HTTP/2 server as it may when busy or going away: either way, not processed. */
-  private static boolean unprocessed(Throwable e) {
-    return e instanceof HttpClosedException
-        || e instanceof StreamResetException reset && reset.getCode() == Http2Error.REFUSED_STREAM.code();
+  private static boolean askAgain(Throwable e, int tries) {
+    return e instanceof HttpClosedException ? tries + 1 < CLOSED_TRIES
+        : e instanceof StreamResetException reset && reset.getCode() == Http2Error.REFUSED_STREAM.code() && tries == 0;
   }
 
   private Future<Exchange> follow(Exchange exchange, HttpMethod method, Map<String, String> headers, Deadline deadline,
