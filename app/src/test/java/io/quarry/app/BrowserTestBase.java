@@ -60,9 +60,6 @@ abstract class BrowserTestBase {
     // A page's queries need one worker process, not two (WorkerProcessTest is about several): on two cores a node with
     // one starts in about half the time.
     env.putIfAbsent("QUARRY_LOCAL_WORKERS", "1");
-    // Started with the node, and ready before the page opens: a page's expectations wait 5 s, which a worker started
-    // by the first query (as by default) can take on a loaded machine. WorkerProcessTest is about starting on demand.
-    env.putIfAbsent("QUARRY_LOCAL_WORKERS_KEEP_WARM", "1");
     return env;
   }
 

@@ -42,7 +42,6 @@ class BusPortTest {
     try (ServerSocket taken = new ServerSocket(first, 1, InetAddress.getByName("127.0.0.1"))) {
       Map<String, String> env = env(first + "-" + (first + 2));
       env.put("QUARRY_LOCAL_WORKERS", "1");
-      env.put("QUARRY_LOCAL_WORKERS_KEEP_WARM", "1");
       Node node = TestNodes.start(env, dir, "--cluster", "--roles", "storage,worker");
       try {
         TestNodes.awaitWorkersReady(node, 1, 120);

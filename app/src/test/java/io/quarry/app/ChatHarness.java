@@ -93,9 +93,7 @@ final class ChatHarness implements AutoCloseable {
    * for them expects: the node is ready before them.
    */
   private void awaitWarmWorkers() {
-    int warm = Math.min(Integer.parseInt(env.getOrDefault("QUARRY_LOCAL_WORKERS_KEEP_WARM", "0")),
-        Integer.parseInt(env.getOrDefault("QUARRY_LOCAL_WORKERS", "2")));
-    TestNodes.awaitWorkersReady(node, warm, 120);
+    TestNodes.awaitWorkersReady(node, Integer.parseInt(env.getOrDefault("QUARRY_LOCAL_WORKERS_KEEP_WARM", "0")), 120);
   }
 
   /**

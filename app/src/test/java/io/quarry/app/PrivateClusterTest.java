@@ -57,8 +57,7 @@ class PrivateClusterTest {
 
   @BeforeAll
   void start() {
-    chat = new ChatHarness(dir, Map.of("QUARRY_AUTH_MODE", "password", "QUARRY_LOCAL_WORKERS", "1",
-        "QUARRY_LOCAL_WORKERS_KEEP_WARM", "1"));
+    chat = new ChatHarness(dir, Map.of("QUARRY_AUTH_MODE", "password", "QUARRY_LOCAL_WORKERS", "1"));
     String invite = new StorageClient(chat.node.vertx()).createInvite().await();
     assertThat(chat.send(HttpMethod.POST, "/api/auth/signup", new JsonObject().put("email", EMAIL)
         .put("password", "a long enough password").put("invite", invite)).statusCode()).isEqualTo(201);

@@ -2,6 +2,7 @@ package io.quarry.app;
 
 import io.quarry.bus.Addresses;
 import io.quarry.bus.Bus;
+import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.WorkerOps;
 import io.quarry.testing.FakeGemini;
 import io.quarry.testing.JarCommand;
@@ -32,6 +33,10 @@ final class TestNodes {
     // Tests change files between queries and expect every use to ask the origin, as before the freshness window:
     // FreshnessTest runs the default window, and the jar nodes of the integration tests run every default.
     env.put("QUARRY_WORKER_FRESH_FOR_MS", "0");
+    // One worker process starts with the node (others as queries need them), and ChatHarness waits for it: tests
+    // await a turn's events or a page's state for seconds, which a worker started by the first SQL can take on a
+    // loaded machine. WorkerProcessTest and the jar nodes of the integration tests start theirs on demand.
+    env.put("QUARRY_LOCAL_WORKERS_KEEP_WARM", "1");
     return env;
   }
 
@@ -88,8 +93,9 @@ final class TestNodes {
   }
 
   /**
-   * Waits until {@code count} of the node's worker processes are ready (those it keeps warm start with it, and it is
-   * ready before them; the others start when queries need them). Events from before the status was read are kept.
+   * Waits until {@code count} of the node's worker processes (at most as many as it has; none for a node without) are
+   * ready: those it keeps warm start with it, and it is ready before them; the others start when queries need them.
+   * Events from before the status was read are kept.
    */
   static void awaitWorkersReady(Node node, int count, long seconds) {
     if (count == 0) {
@@ -97,9 +103,11 @@ final class TestNodes {
     }
     try (EventRecorder events = EventRecorder.local(node, Addresses.WORKER_LOCAL_EVENTS)) {
       Bus bus = new Bus(node.vertx());
-      while (WorkerOps.LOCAL_STATUS.call(bus, null).await().workers().stream()
-          .filter(w -> w.state().equals("ready")).count() < count) {
+      LocalWorkerStatus.Pool pool = WorkerOps.LOCAL_STATUS.call(bus, null).otherwiseEmpty().await();
+      while (pool != null && pool.workers().stream().filter(w -> w.state().equals("ready")).count()
+          < Math.min(count, pool.count())) {
         events.next(e -> e.getString("state").equals("ready"), seconds);
+        pool = WorkerOps.LOCAL_STATUS.call(bus, null).await();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

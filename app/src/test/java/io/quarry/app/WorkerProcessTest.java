@@ -51,6 +51,8 @@ class WorkerProcessTest {
     // Adding a file opens it on a worker; fetched column by column, a small file's query then still has a download
     // to hold (fetched whole, it would have come at the add).
     withSparseCopies.putIfAbsent("QUARRY_WORKER_WHOLE_FILE_BELOW_BYTES", "0");
+    // Started as queries need them, as by default (test nodes otherwise keep one warm).
+    withSparseCopies.putIfAbsent("QUARRY_LOCAL_WORKERS_KEEP_WARM", "0");
     chat = new ChatHarness(dir, withSparseCopies);
     events = EventRecorder.local(chat.node, Addresses.WORKER_LOCAL_EVENTS);
   }
