@@ -108,6 +108,10 @@ class SchemaModalBrowserTest extends BrowserTestBase {
     ui.addDataset("/wide.parquet", "table1 [1,000 × 201]");
     page.locator(".dataset-card .open").click();
     assertThat(page.locator("#schema-columns tr")).hasCount(201);
+    // The profile and the first rows arrive after the columns and make the rows taller: the layout is judged, and
+    // scrolled, once everything is in (scrolled before the profile, the last row moved out of view again).
+    assertThat(page.locator("#schema-profile-status")).containsText("1,000 rows. Distinct counts are estimates.");
+    assertThat(page.locator("#schema-first-rows tr")).hasCount(10);
 
     BoundingBox box = modal().boundingBox();
     assertThat(box.y + box.height).as("the modal's lower edge").isLessThanOrEqualTo(VIEWPORT_HEIGHT);
