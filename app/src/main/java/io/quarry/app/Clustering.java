@@ -24,13 +24,10 @@ import java.util.Arrays;
 import java.util.UUID;
 
 /**
- * A clustered Vert.x on Hazelcast: {@code cluster.xml} (beside the configuration file, else the one in
- * the jar), with the cluster name, interface, TCP-IP members and failure detection of Quarry's
- * configuration set over it.
+ * A clustered Vert.x on Hazelcast: {@code cluster.xml} (beside the configuration file, else {@link BuiltInCluster}),
+ * with the cluster name, interface, TCP-IP members and failure detection of Quarry's configuration set over it.
  */
 final class Clustering {
-
-  static final String CLUSTER_XML = "quarry/cluster.xml";
 
   private Clustering() {
   }
@@ -122,7 +119,8 @@ final class Clustering {
   /** {@code given}: the cluster section (any setting it lacks has its default). */
   static Config hazelcastConfig(JsonObject given, Path configFile) {
     JsonObject cluster = Defaults.section("cluster", given);
-    Config config = read(configFile == null ? null : configFile.toAbsolutePath().getParent().resolve("cluster.xml"));
+    Path beside = configFile == null ? null : configFile.toAbsolutePath().getParent().resolve("cluster.xml");
+    Config config = beside != null && Files.exists(beside) ? read(beside) : BuiltInCluster.config();
     config.setClusterName(cluster.getString("name"));
     config.setLiteMember(cluster.getBoolean("liteMember"));
     config.getNetworkConfig().setPort(cluster.getInteger("port")).setPortAutoIncrement(true);
@@ -150,12 +148,8 @@ final class Clustering {
     return config;
   }
 
-  private static Config read(Path beside) {
-    try (InputStream in = beside != null && Files.exists(beside) ? Files.newInputStream(beside)
-        : Clustering.class.getClassLoader().getResourceAsStream(CLUSTER_XML)) {
-      if (in == null) {
-        throw new IllegalStateException("No cluster.xml beside the configuration and none in the jar");
-      }
+  private static Config read(Path file) {
+    try (InputStream in = Files.newInputStream(file)) {
       return new XmlConfigBuilder(in).build();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

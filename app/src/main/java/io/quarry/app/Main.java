@@ -18,6 +18,11 @@ public final class Main {
     // First, before anything slow: a worker process ends with the node that started it, even while it starts.
     String supervisor = supervisor(argv);
     NodeWatch fromNode = supervisor == null ? null : NodeWatch.start(System.in, supervisor);
+    // Netty's allocator registers its flight-recorder events at its first buffer, which starts the JDK's recorder (a
+    // tenth of a second of every process's start, on an event loop); -Dio.netty.jfr.enabled=true keeps them.
+    if (System.getProperty("io.netty.jfr.enabled") == null) {
+      System.setProperty("io.netty.jfr.enabled", "false");
+    }
     if (argv.length > 0 && "invite".equals(argv[0])) {
       command("Could not create an invite: ", InviteCommand.run(System.getenv(), argv));
       return;

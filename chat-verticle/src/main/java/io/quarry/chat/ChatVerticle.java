@@ -44,6 +44,7 @@ public class ChatVerticle extends VerticleBase {
   private final ChatSettings given;
   private HttpServer server;
   private Passwords passwords;
+  private WebJars webJars;
   private EventSocket socket;
   /** Each user's budget of changes, over HTTP and over the bus alike. */
   private WriteLimit writes;
@@ -94,9 +95,9 @@ public class ChatVerticle extends VerticleBase {
       return Future.failedFuture(new IllegalArgumentException("auth.mode=local serves one person on one machine and"
           + " listens on loopback only: set QUARRY_HTTP_HOST=127.0.0.1, or QUARRY_AUTH_MODE=password to serve " + host));
     }
-    // All blocking, side by side: the page's libraries, unpacked before the first page asks, the common passwords, and
-    // the password hasher, whose class computes a hash (0.1-0.2 s) that an unknown email is checked against.
-    Future<List<String>> assets = vertx.executeBlocking(() -> StaticAssets.unpack(vertx), false);
+    // All blocking, side by side: the pages' libraries, the common passwords, and the password hasher (which, with
+    // passwords, makes the hash an unknown email is checked against once started).
+    Future<WebJars> assets = vertx.executeBlocking(WebJars::load, false);
     Future<CommonPasswords> common = vertx.executeBlocking(CommonPasswords::load, false);
     Future<Passwords> hasher = vertx.executeBlocking(() -> new Passwords(vertx, settings.passwordHashThreads(),
         settings.passwordHashQueue()), false);
@@ -106,6 +107,10 @@ public class ChatVerticle extends VerticleBase {
     Future<Void> uploadsOpen = vertx.executeBlocking(uploads::open, false);
     return Future.all(List.of(assets, common, hasher, openapi, tools, uploadsOpen)).compose(ready -> {
       passwords = hasher.result();
+      webJars = assets.result();
+      if (Auth.PASSWORD.equals(mode)) {
+        passwords.prepare();
+      }
       contract = openapi.result();
       mcpTools = tools.result();
       return listen(common.result());
@@ -208,7 +213,7 @@ public class ChatVerticle extends VerticleBase {
     ConversationPages.mount(router);
     SharedView.mountPage(router);
     BoardPages.mount(router);
-    router.route("/webjars/*").handler(StaticHandler.create(StaticAssets.WEBJARS).setMaxAgeSeconds(86_400));
+    router.route(WebJars.PREFIX + "*").handler(webJars::handle);
     router.route().handler(StaticHandler.create("webroot").setCachingEnabled(false));
     for (int status : new int[] {400, 404, 405, 413, 500}) {
       router.errorHandler(status, HttpErrors::routerError);

@@ -22,9 +22,15 @@ final class Passwords {
   static final String BUSY = "Too many sign-ins at once; try again in a moment";
 
   private static final Argon2Function ARGON2 = Argon2Function.getInstance(19_456, 2, 1, 32, Argon2.ID);
-  /** Checked when the email is unknown, so that a wrong email costs the same time as a wrong password. */
-  private static final String DUMMY = Password.hash("not a password of anybody").addRandomSalt(16).with(ARGON2)
-      .getResult();
+
+  /**
+   * Checked when the email is unknown, so that a wrong email costs the same time as a wrong password. Made when first
+   * needed, or by {@link #prepare} (in a JVM just started it takes over a second, which no node start should wait for,
+   * and a node in local mode never checks a password).
+   */
+  private static final class Dummy {
+    static final String HASH = Password.hash("not a password of anybody").addRandomSalt(16).with(ARGON2).getResult();
+  }
 
   private final WorkerExecutor pool;
   private final int maxQueued;
@@ -43,9 +49,14 @@ final class Passwords {
     return run(() -> Password.hash(password).addRandomSalt(16).with(ARGON2).getResult());
   }
 
+  /** Makes the hash an unknown email is checked against, on the pool, before the first sign-in needs it. */
+  void prepare() {
+    pool.executeBlocking(() -> Dummy.HASH, false);
+  }
+
   /** Whether {@code password} matches {@code hash}; with no hash (no such account) it takes the same time. */
   Future<Boolean> matches(String password, String hash) {
-    return run(() -> Password.check(password, hash == null ? DUMMY : hash).with(ARGON2) && hash != null);
+    return run(() -> Password.check(password, hash == null ? Dummy.HASH : hash).with(ARGON2) && hash != null);
   }
 
   /** Hashes computed so far (each check computes one), and the most that ever ran at once. */

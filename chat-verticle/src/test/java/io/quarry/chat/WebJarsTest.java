@@ -1,0 +1,101 @@
+package io.quarry.chat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.bus.Bus;
+import io.quarry.bus.StorageOps;
+import io.quarry.bus.User;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.file.FileSystemOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The pages' front-end libraries: served from memory as the pages ask for them, nothing unpacked to disk. */
+class WebJarsTest {
+
+  @TempDir
+  Path cache;
+
+  Vertx vertx;
+  WebClient client;
+
+  @BeforeEach
+  void start() {
+    // Vert.x makes its cache beside the path it is given, under a name of its own.
+    vertx = Vertx.vertx(new VertxOptions().setFileSystemOptions(new FileSystemOptions()
+        .setFileCacheDir(cache.resolve("vertx").toString())));
+    new Bus(vertx).serve(StorageOps.USER_LOCAL, none -> Future.succeededFuture(
+        new User("local-user", null, "2026-01-01T00:00:00.000Z"))).completion().await();
+    ChatVerticle chat = new ChatVerticle();
+    vertx.deployVerticle(chat, new DeploymentOptions().setConfig(new JsonObject().put("port", 0)
+        .put("node", new JsonObject().put("id", "n1").put("version", "9.9").put("roles", new JsonArray().add("web")))))
+        .await();
+    client = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(chat.port()));
+  }
+
+  @AfterEach
+  void close() {
+    vertx.close().await();
+  }
+
+  @Test
+  @DisplayName("every library a page loads is served, byte for byte, with a day's caching and an ETag that a repeat "
+      + "request gets 304 with; none is unpacked to the file cache")
+  void servedFromMemory() throws Exception {
+    List<String> named = WebJars.named();
+    assertThat(named).as("the libraries the pages load").hasSizeGreaterThanOrEqualTo(5)
+        .anyMatch(p -> p.endsWith("vega.min.js")).anyMatch(p -> p.endsWith("purify.min.js"));
+    for (String library : named) {
+      HttpResponse<Buffer> served = client.get(WebJars.PREFIX + library).send().await();
+      assertThat(served.statusCode()).as(library).isEqualTo(200);
+      assertThat(served.getHeader("content-type")).as(library).contains("javascript");
+      assertThat(served.getHeader("cache-control")).as(library).contains("max-age=86400");
+      assertThat(served.body().getBytes()).as(library).isEqualTo(resource(library));
+      String etag = served.getHeader("etag");
+      assertThat(etag).as(library).startsWith("\"");
+      HttpResponse<Buffer> again = client.get(WebJars.PREFIX + library).putHeader("If-None-Match", etag).send().await();
+      assertThat(again.statusCode()).as(library).isEqualTo(304);
+      assertThat(again.body()).as(library).isNull();
+      assertThat(client.head(WebJars.PREFIX + library).send().await().statusCode()).as(library).isEqualTo(200);
+    }
+    try (Stream<Path> all = Files.walk(cache)) {
+      assertThat(all.filter(p -> p.toString().contains("webjars")).toList()).as("unpacked to disk").isEmpty();
+    }
+  }
+
+  @Test
+  @DisplayName("a file of a library that no page loads, a library's folder and a path out of the folder are 404")
+  void onlyWhatPagesLoad() {
+    String vega = WebJars.named().stream().filter(p -> p.endsWith("vega.min.js")).findFirst().orElseThrow();
+    String folder = vega.substring(0, vega.lastIndexOf('/') + 1);
+    assertThat(resource(folder + "vega.js")).as("a file of the library on the class path").isNotNull();
+    for (String path : List.of(folder + "vega.js", folder, "../webroot/index.html", "%2e%2e/webroot/index.html")) {
+      assertThat(client.get(WebJars.PREFIX + path).send().await().statusCode()).as(path).isEqualTo(404);
+    }
+  }
+
+  private static byte[] resource(String library) {
+    try (InputStream in = WebJars.class.getClassLoader().getResourceAsStream("META-INF/resources/webjars/" + library)) {
+      return in == null ? null : in.readAllBytes();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}
