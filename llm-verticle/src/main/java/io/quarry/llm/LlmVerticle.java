@@ -64,8 +64,10 @@ public class LlmVerticle extends VerticleBase {
       log.warn("{} is not set (QUARRY_LLM_PROVIDER={}): chat is unavailable; datasets and SQL still work", missing,
           settings.provider());
     }
-    return vertx.executeBlocking(() -> warmUp(settings.provider()))
-        .compose(v -> TurnRegistry.open(vertx, settings.node().id(), turnsMap))
+    // Not waited for: the node gets ready meanwhile, and only a turn in its first half second could meet it unfinished.
+    vertx.executeBlocking(() -> warmUp(settings.provider()), false)
+        .onFailure(e -> log.warn("Could not warm the model's SDK up: {}", e.toString()));
+    return TurnRegistry.open(vertx, settings.node().id(), turnsMap)
         .compose(registry -> {
           Orphans orphans = new Orphans(vertx, registry, storage, datasets);
           return serve(new Bus(vertx), new Turns(context, budget, registry, orphans), registry, status,
@@ -91,8 +93,9 @@ public class LlmVerticle extends VerticleBase {
   }
 
   /**
-   * The SDK's Jackson (de)serialisers take ~200 ms to build on first use; built here, on a worker thread,
-   * that cost never stalls the event loop in the middle of somebody's first answer.
+   * The SDK's Jackson (de)serialisers take ~200 ms to build on first use (0.4 s in a JVM just started); built here, on
+   * a worker thread, as the node starts, that cost does not stall the event loop in the middle of somebody's first
+   * answer.
    */
   private static Void warmUp(String provider) throws Exception {
     GenerateContentResponse.fromJson("{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"\"},"

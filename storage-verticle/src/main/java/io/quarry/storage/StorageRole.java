@@ -9,6 +9,18 @@ public final class StorageRole {
   private StorageRole() {
   }
 
+  /**
+   * Blocking: unpacks and loads SQLite's native library, which opening the database would do, so that a node can do it
+   * while it joins its cluster. Its failure is left for the open to report.
+   */
+  public static void preload() {
+    try {
+      org.sqlite.SQLiteJDBCLoader.initialize();
+    } catch (Exception e) {
+      // The database's open meets it again, and says so.
+    }
+  }
+
   /** Completes with the deployment's id once the database is open and every storage address is served. */
   public static Future<String> deploy(Vertx vertx, StorageSettings settings) {
     return vertx.deployVerticle(new StorageVerticle(settings));

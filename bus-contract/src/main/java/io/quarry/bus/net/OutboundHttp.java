@@ -61,6 +61,14 @@ public final class OutboundHttp {
   private final AddressPolicy policy;
 
   /**
+   * Blocking: probes for BoringSSL's TLS engine (0.3 s the first time in a JVM), which every client here does, so that a
+   * process can do it off its event loops and before its roles deploy.
+   */
+  public static void preload() {
+    OpenSSLEngineOptions.isAvailable();
+  }
+
+  /**
    * {@code caFile}: a PEM file of the authorities to trust for https origins instead of the JVM's; blank for the JVM's.
    * {@code connectionsPerOrigin}: the most kept open to one origin; more requests wait for one of them.
    */

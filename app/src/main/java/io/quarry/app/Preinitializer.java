@@ -1,0 +1,27 @@
+package io.quarry.app;
+
+import io.quarry.bus.net.OutboundHttp;
+import io.quarry.storage.StorageRole;
+
+/**
+ * Work every process does once at its start, begun on a thread of its own while the main thread joins the cluster (a
+ * second of Hazelcast, on one core): probing the TLS engine that fetches use (which the roles' deployment would
+ * otherwise do on an event loop) and, but in a worker process, loading SQLite's library. What has not finished when a
+ * role needs it is waited for there, as before; a failure is met and reported there too.
+ */
+final class Preinitializer {
+
+  private Preinitializer() {
+  }
+
+  static void start(boolean workerProcess) {
+    Thread thread = new Thread(() -> {
+      OutboundHttp.preload();
+      if (!workerProcess) {
+        StorageRole.preload();
+      }
+    }, "quarry-preinitializer");
+    thread.setDaemon(true);
+    thread.start();
+  }
+}
