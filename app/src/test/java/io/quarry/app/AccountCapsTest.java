@@ -46,7 +46,8 @@ class AccountCapsTest {
   @Test
   @DisplayName("conversations: the cap is reached, one more is refused with a clear 409, deleting one makes room")
   void conversations() {
-    start(Map.of("QUARRY_STORAGE_MAX_CONVERSATIONS_PER_USER", "3"));
+    // No query here: a node without worker processes (and so without a cluster) starts in a fraction of the time.
+    start(Map.of("QUARRY_STORAGE_MAX_CONVERSATIONS_PER_USER", "3", "QUARRY_LOCAL_WORKERS", "0"));
     String first = chat.conversation();
     chat.conversation();
     chat.conversation();
@@ -59,7 +60,7 @@ class AccountCapsTest {
   @Test
   @DisplayName("messages: a conversation at its cap refuses a new question with a clear 409, and Gemini is not asked")
   void messages() throws Exception {
-    start(Map.of("QUARRY_STORAGE_MAX_MESSAGES_PER_CONVERSATION", "4"));
+    start(Map.of("QUARRY_STORAGE_MAX_MESSAGES_PER_CONVERSATION", "4", "QUARRY_LOCAL_WORKERS", "0"));
     String conversation = chat.conversation();
     try (ChatHarness.Socket socket = chat.socket()) {
       for (int i = 0; i < 2; i++) {
