@@ -53,6 +53,8 @@ class WorkerProcessTest {
     withSparseCopies.putIfAbsent("QUARRY_WORKER_WHOLE_FILE_BELOW_BYTES", "0");
     // Started as queries need them, as by default (test nodes otherwise keep one warm).
     withSparseCopies.putIfAbsent("QUARRY_LOCAL_WORKERS_KEEP_WARM", "0");
+    // As by default too (test nodes otherwise skip it), so that which processes warm up is this test's to see.
+    withSparseCopies.putIfAbsent("QUARRY_WORKER_WARM_UP", "true");
     chat = new ChatHarness(dir, withSparseCopies);
     events = EventRecorder.local(chat.node, Addresses.WORKER_LOCAL_EVENTS);
   }
@@ -151,6 +153,18 @@ class WorkerProcessTest {
     assertThat(first.getLong("memory_cap_bytes")).isEqualTo(3072L << 20);
     assertThat(first.getInteger("restarts")).isZero();
     assertThat(worker("worker-2").getString("state")).isEqualTo("idle");
+    assertThat(warmsUp(1)).as("started for a waiting query, which is its warm-up").isFalse();
+    assertThat(warmsUp(2)).isFalse();
+  }
+
+  /** Whether worker process {@code slot} runs the warm-up before it is ready, as its configuration file says. */
+  private boolean warmsUp(int slot) {
+    try {
+      return new JsonObject(Files.readString(dir.resolve("workers").resolve("worker-" + slot + ".json")))
+          .getJsonObject("worker").getBoolean("warmUp");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Test
@@ -336,6 +350,8 @@ class WorkerProcessTest {
       assertThat(((JsonObject) w).getLong("pid")).isNotEqualTo(ProcessHandle.current().pid());
       assertThat(((JsonObject) w).getLong("memory_cap_bytes")).isEqualTo(3072L << 20);
     });
+    assertThat(warmsUp(1)).as("kept warm, started with the node").isTrue();
+    assertThat(warmsUp(2)).isTrue();
     List<Long> pids = workers().stream().map(w -> ((JsonObject) w).getLong("pid")).toList();
     chat.close();
     chat = null;

@@ -25,12 +25,14 @@ import java.nio.file.Path;
  * @param wholeFileBelowBytes a file up to this size is fetched whole rather than column by column (see {@link Footer})
  * @param originCaFile a PEM file of the authorities trusted for https dataset origins instead of the JVM's; blank: the
  *     JVM's
+ * @param warmUp whether it runs {@link Warmup} before it is ready (a worker process started for a query that waits for
+ *     it does not: that query is its warm-up)
  */
 public record WorkerSettings(Path home, int threads, int queueSize, String memoryLimit, int duckdbThreads,
     int instances, long cacheMaxBytes, long maxFileSizeBytes, long maxQueryFetchBytes, long maxFooterBytes,
     int fetchConnections, long downloadTimeoutMs, long revalidateWaitMs, long freshForMs, long progressIntervalMs,
     long wholeFileBelowBytes, AddressPolicy policy, String originCaFile, QueryTimeouts timeouts, String servedBy,
-    String localWorkerId) {
+    String localWorkerId, boolean warmUp) {
 
   /** From a node's whole configuration. */
   public static WorkerSettings of(JsonObject nodeConfig, NodeInfo node) {
@@ -49,14 +51,14 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
         c.getLong("wholeFileBelowBytes"), AddressPolicy.of(c.getBoolean("allowPrivateNetworks"), c.getString("allowedAddresses"),
             c.getString("trustedUrlPrefixes")), c.getString("originCaFile"),
         QueryTimeouts.from(c), c.containsKey(NodeInfo.CONFIG_KEY) ? NodeInfo.of(c).id() : "worker-" + name,
-        c.getString("localWorkerId", ""));
+        c.getString("localWorkerId", ""), c.getBoolean("warmUp"));
   }
 
   /** The same settings for a member of a pool, which answers on the address its pool gives it. */
   public WorkerSettings withLocalWorkerId(String id) {
     return new WorkerSettings(home, threads, queueSize, memoryLimit, duckdbThreads, instances, cacheMaxBytes,
         maxFileSizeBytes, maxQueryFetchBytes, maxFooterBytes, fetchConnections, downloadTimeoutMs, revalidateWaitMs,
-        freshForMs, progressIntervalMs, wholeFileBelowBytes, policy, originCaFile, timeouts, servedBy, id);
+        freshForMs, progressIntervalMs, wholeFileBelowBytes, policy, originCaFile, timeouts, servedBy, id, warmUp);
   }
 
   DuckInstances.Limits duckdb() {

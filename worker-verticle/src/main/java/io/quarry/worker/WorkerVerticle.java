@@ -91,6 +91,9 @@ public class WorkerVerticle extends VerticleBase {
 
   /** See {@link Warmup}; one that fails costs the first user the wait it would have saved, nothing more. */
   private Future<Integer> warmUp(int kept) {
+    if (!settings.warmUp()) {
+      return Future.succeededFuture(kept);
+    }
     long started = System.nanoTime();
     return executor.executeBlocking(() -> Warmup.query(engine, instances, settings.home()), false)
         .compose(v -> Warmup.fetch(vertx, settings.home()))

@@ -132,7 +132,7 @@ public class WorkerPool extends VerticleBase {
   /** Their files go in the {@code workers} directory of the data directory ({@code worker.dataDir}). */
   private Prepared prepare() throws IOException {
     Path home = pool.worker().home().resolveSibling("workers");
-    List<Path> files = writeConfigurations(home, processes.configuration(), settings.count());
+    List<Path> files = writeConfigurations(home, processes.configuration(), settings.count(), settings.keepWarm());
     ClassArchive classes = ClassArchive.in(settings.classArchiveDir().isBlank() ? home
         : Path.of(settings.classArchiveDir()).toAbsolutePath());
     WorkerCommand command = new WorkerCommand(settings, processes.mainClass(), home, classes, vertx.fileSystem());
@@ -174,13 +174,18 @@ public class WorkerPool extends VerticleBase {
    * Readable by this account only, though it holds no secret: the cluster key goes over standard input. Their
    * directory is in the data directory, which must be this account's alone (see {@link PrivateFiles#dataDir}).
    */
-  private static List<Path> writeConfigurations(Path home, JsonObject child, int count) throws IOException {
+  private static List<Path> writeConfigurations(Path home, JsonObject child, int count, int keepWarm)
+      throws IOException {
     PrivateFiles.dataDir(home.getParent());
     PrivateFiles.directory(home);
     List<Path> files = new ArrayList<>();
     for (int slot = 1; slot <= count; slot++) {
       JsonObject config = child.copy();
-      config.getJsonObject("worker").put("name", "local-" + slot);
+      JsonObject worker = config.getJsonObject("worker").put("name", "local-" + slot);
+      if (slot > keepWarm) {
+        // Started when a query waits for it: warming up first would make that query wait longer than running cold.
+        worker.put("warmUp", false);
+      }
       Path file = home.resolve("worker-" + slot + ".json");
       PrivateFiles.file(Files.exists(file) ? file : PrivateFiles.newFile(file));
       Files.writeString(file, config.encodePrettily());
