@@ -2,6 +2,7 @@ package io.quarry.app;
 
 import io.quarry.bus.net.OutboundHttp;
 import io.quarry.storage.StorageRole;
+import org.slf4j.LoggerFactory;
 
 /**
  * Work every process does once at its start, begun on a thread of its own while the main thread joins the cluster (a
@@ -15,6 +16,9 @@ final class Preinitializer {
   }
 
   static void start(boolean workerProcess) {
+    // Logging is set up here first, on this thread: begun by the other thread's first log call while this one starts
+    // too, SLF4J would set its calls aside and warn on the process's standard error that it replayed them.
+    LoggerFactory.getILoggerFactory();
     Thread thread = new Thread(() -> {
       OutboundHttp.preload();
       if (!workerProcess) {
