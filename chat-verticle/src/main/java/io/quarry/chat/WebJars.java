@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,7 +57,7 @@ final class WebJars {
 
   /** The library files the pages name, as paths under {@link #PREFIX}. */
   static List<String> named() {
-    List<String> named = new java.util.ArrayList<>();
+    List<String> named = new ArrayList<>();
     for (String page : PAGES) {
       byte[] html = read("webroot/" + page);
       if (html == null) {

@@ -74,6 +74,9 @@ class WebJarsTest {
       assertThat(again.statusCode()).as(library).isEqualTo(304);
       assertThat(again.body()).as(library).isNull();
       assertThat(client.head(WebJars.PREFIX + library).send().await().statusCode()).as(library).isEqualTo(200);
+      // The same bytes in memory serve every request, each whole.
+      assertThat(client.get(WebJars.PREFIX + library).send().await().body().getBytes()).as(library)
+          .isEqualTo(resource(library));
     }
     try (Stream<Path> all = Files.walk(cache)) {
       assertThat(all.filter(p -> p.toString().contains("webjars")).toList()).as("unpacked to disk").isEmpty();
