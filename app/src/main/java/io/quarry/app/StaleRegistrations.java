@@ -59,7 +59,11 @@ final class StaleRegistrations {
     return manager.isActive() && manager.getHazelcastInstance().getCluster().getMembers().iterator().next().localMember();
   }
 
-  /** Removes the registrations of nodes that are not members now; blocks. Answers how many it removed. */
+  /**
+   * Removes the registrations of nodes that are not members now; blocks. Answers how many it removed, not counting
+   * another sweep's markers (removed too, in case their sweeper died before it could: their owner's own removal then
+   * finds nothing, which is no harm).
+   */
   static int sweep(HazelcastClusterManager manager) {
     if (!manager.isActive()) {
       return 0;
@@ -69,8 +73,8 @@ final class StaleRegistrations {
         manager.getHazelcastInstance().getMultiMap(REGISTRATIONS);
     int removed = 0;
     for (Map.Entry<String, HazelcastRegistrationInfo> entry : registrations.entrySet()) {
-      if (!members.contains(entry.getValue().unwrap().nodeId())
-          && registrations.remove(entry.getKey(), entry.getValue())) {
+      String node = entry.getValue().unwrap().nodeId();
+      if (!members.contains(node) && registrations.remove(entry.getKey(), entry.getValue()) && !NOBODY.equals(node)) {
         removed++;
       }
     }
