@@ -31,7 +31,6 @@ public final class Main {
       command("Could not manage the token: ", TokenCommand.run(System.getenv(), argv));
       return;
     }
-    Preinitializer.start(supervisor != null);
     Node node;
     try {
       node = Launcher.start(System.getenv(), fromNode, argv).await();

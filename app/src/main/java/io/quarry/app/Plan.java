@@ -53,9 +53,8 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
    */
   Set<Path> dataDirs(JsonObject config) {
     Set<Path> dirs = new LinkedHashSet<>();
-    JsonObject storage = config.getJsonObject("storage");
-    if (inProcess.contains(Role.STORAGE) && "sqlite".equals(storage.getString("backend"))) {
-      dirs.add(Path.of(storage.getString("dataDir")).toAbsolutePath());
+    if (keepsSqlite(config)) {
+      dirs.add(Path.of(config.getJsonObject("storage").getString("dataDir")).toAbsolutePath());
     }
     if (inProcess.contains(Role.WORKER) || localWorkers > 0) {
       dirs.add(Path.of(config.getJsonObject("worker").getString("dataDir")).toAbsolutePath());
@@ -64,6 +63,11 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
       dirs.add(Path.of(config.getJsonObject("chat").getString("dataDir")).toAbsolutePath());
     }
     return dirs;
+  }
+
+  /** Whether this process opens SQLite: it has the storage role, on the SQLite backend. */
+  boolean keepsSqlite(JsonObject config) {
+    return inProcess.contains(Role.STORAGE) && "sqlite".equals(config.getJsonObject("storage").getString("backend"));
   }
 
   /** Joins a cluster: the configured one, or a private one for its worker processes. */

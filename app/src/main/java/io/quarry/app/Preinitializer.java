@@ -5,23 +5,23 @@ import io.quarry.storage.StorageRole;
 import org.slf4j.LoggerFactory;
 
 /**
- * Work every process does once at its start, begun on a thread of its own while the main thread joins the cluster (a
+ * Work a process does once at its start, begun on a thread of its own while the main thread joins the cluster (a
  * second of Hazelcast, on one core): probing the TLS engine that fetches use (which the roles' deployment would
- * otherwise do on an event loop) and, but in a worker process, loading SQLite's library. What has not finished when a
- * role needs it is waited for there, as before; a failure is met and reported there too.
+ * otherwise do on an event loop) and, in a process that keeps SQLite, loading its library. What has not finished when a
+ * role needs it is waited for there, as before; a failure is met and reported there too. Both are done once per JVM.
  */
 final class Preinitializer {
 
   private Preinitializer() {
   }
 
-  static void start(boolean workerProcess) {
+  static void start(boolean keepsSqlite) {
     // Logging is set up here first, on this thread: begun by the other thread's first log call while this one starts
     // too, SLF4J would set its calls aside and warn on the process's standard error that it replayed them.
     LoggerFactory.getILoggerFactory();
     Thread thread = new Thread(() -> {
       OutboundHttp.preload();
-      if (!workerProcess) {
+      if (keepsSqlite) {
         StorageRole.preload();
       }
     }, "quarry-preinitializer");
