@@ -53,8 +53,6 @@ class WorkerProcessTest {
     withSparseCopies.putIfAbsent("QUARRY_WORKER_WHOLE_FILE_BELOW_BYTES", "0");
     // Started as queries need them, as by default (test nodes otherwise keep one warm).
     withSparseCopies.putIfAbsent("QUARRY_LOCAL_WORKERS_KEEP_WARM", "0");
-    // As by default too (test nodes otherwise skip it), so that which processes warm up is this test's to see.
-    withSparseCopies.putIfAbsent("QUARRY_WORKER_WARM_UP", "true");
     chat = new ChatHarness(dir, withSparseCopies);
     events = EventRecorder.local(chat.node, Addresses.WORKER_LOCAL_EVENTS);
   }
@@ -136,7 +134,8 @@ class WorkerProcessTest {
   @DisplayName("the default node is ready with no worker process: the first query starts one, under the operating "
       + "system's memory cap, not the node itself; the second waits until the first is busy")
   void onDemand() {
-    start(Map.of());
+    // The warm-up on, as by default (test nodes skip it), so that which processes warm up is this test's to see.
+    start(Map.of("QUARRY_WORKER_WARM_UP", "true"));
     assertThat(workers()).hasSize(2).allSatisfy(w -> {
       assertThat(((JsonObject) w).getString("state")).isEqualTo("idle");
       assertThat(((JsonObject) w).getValue("pid")).isNull();
@@ -345,7 +344,7 @@ class WorkerProcessTest {
   @Test
   @DisplayName("localWorkers.keepWarm processes start with the node, each under the memory cap, and stop when it stops")
   void stopsWithTheNode() throws InterruptedException {
-    startWarm(Map.of());
+    startWarm(Map.of("QUARRY_WORKER_WARM_UP", "true"));
     assertThat(workers()).hasSize(2).allSatisfy(w -> {
       assertThat(((JsonObject) w).getLong("pid")).isNotEqualTo(ProcessHandle.current().pid());
       assertThat(((JsonObject) w).getLong("memory_cap_bytes")).isEqualTo(3072L << 20);
