@@ -87,6 +87,7 @@ class ClusterTest {
     Path data = Files.createDirectories(dir.resolve(name));
     env.put("QUARRY_DATA_DIR", data.toString());
     env.put("QUARRY_METRICS_PORT", "0");
+    WorkerClassPath.use(env);
     return Launcher.start(env, "--config", dir.resolve("absent.json").toString(), "--cluster", "--roles", roles).await();
   }
 

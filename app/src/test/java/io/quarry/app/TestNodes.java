@@ -130,6 +130,7 @@ final class TestNodes {
     System.arraycopy(argv, 0, withConfig, 2, argv.length);
     Map<String, String> withoutMetrics = new HashMap<>(env);
     withoutMetrics.putIfAbsent("QUARRY_METRICS_PORT", "0");
+    WorkerClassPath.use(withoutMetrics);
     return Launcher.start(withoutMetrics, withConfig).await();
   }
 }
