@@ -5,7 +5,8 @@ import io.quarry.worker.pool.NodeWatch;
 /**
  * {@code java -jar quarry.jar [--roles ...] [--cluster] [--config FILE]}: starts a node or exits 1 with one
  * line. {@code java -jar quarry.jar invite create}: prints a new invite for sign-up; {@code token create|revoke}: the
- * event-bus bridge's API tokens ({@link TokenCommand}).
+ * event-bus bridge's API tokens ({@link TokenCommand}); {@code class-archive FILE}: what makes a start faster
+ * ({@link ClassArchiveCommand}).
  */
 public final class Main {
 
@@ -29,6 +30,10 @@ public final class Main {
     }
     if (argv.length > 0 && "token".equals(argv[0])) {
       command("Could not manage the token: ", TokenCommand.run(System.getenv(), argv));
+      return;
+    }
+    if (argv.length > 0 && "class-archive".equals(argv[0])) {
+      command("Could not write the class archive: ", ClassArchiveCommand.run(argv));
       return;
     }
     Node node;

@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * that; the first query's time (a node that starts its workers on demand starts one for it) and the memory after it;
  * and a worker process SIGKILLed until it is ready again. Each jar keeps its data directory across its runs, as an
  * operator's does: the first start is reported apart (it creates the database; the workers' class archive is written
- * when it stops).
+ * when it stops). The current jar runs twice: as is, and with the class archive its {@code class-archive} command
+ * wrote at the benchmark's start (README, "A faster start").
  *
  * <p>Arguments: the jar before the change, the current jar.
  */
@@ -38,22 +39,38 @@ public final class StartupBench {
   private record Start(double readyMs, double idleMb, double firstQueryMs, double queriedMb, double restartMs) {
   }
 
+  /** A jar as started: {@code options} before {@code -jar}. */
+  private record Variant(String label, Path jar, List<String> options) {
+  }
+
   public static void main(String[] args) throws Exception {
-    List<Path> jars = List.of(Path.of(args[0]), Path.of(args[1]));
     Path work = Scratch.dir("quarry-startup");
-    List<List<Start>> starts = List.of(new ArrayList<>(), new ArrayList<>());
+    Path archive = work.resolve("quarry.jsa");
+    Path current = Path.of(args[1]);
+    Process writing = new ProcessBuilder(JarCommand.of(current, List.of(), "class-archive", archive.toString()))
+        .redirectErrorStream(true).start();
+    String wrote = new String(writing.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+    if (writing.waitFor() != 0) {
+      throw new IllegalStateException(wrote);
+    }
+    List<Variant> variants = List.of(new Variant("before", Path.of(args[0]), List.of()),
+        new Variant("after", current, List.of()),
+        new Variant("after, with its class archive", current, List.of("-XX:SharedArchiveFile=" + archive)));
+    List<List<Start>> starts = variants.stream().map(v -> (List<Start>) new ArrayList<Start>()).toList();
     System.out.printf(Locale.ROOT, "java -jar to ready, memory and first query (default mode), %d cores, %d runs each,"
-        + " alternating%n", Runtime.getRuntime().availableProcessors(), RUNS);
+        + " alternating; %s%n", Runtime.getRuntime().availableProcessors(), RUNS, wrote);
     for (int i = 0; i < RUNS; i++) {
-      for (int j = 0; j < 2; j++) {
-        Start start = start(jars.get(j), work.resolve(j == 0 ? "before" : "after"));
+      for (int j = 0; j < variants.size(); j++) {
+        Variant variant = variants.get(j);
+        Start start = start(variant, work.resolve("data-" + j));
         starts.get(j).add(start);
-        System.out.printf(Locale.ROOT, "   run %d %-6s ready %6.0f ms  idle %5.0f MB  first query %6.0f ms  then %5.0f MB"
-            + "  worker back %6.0f ms%n", i + 1, j == 0 ? "before" : "after", start.readyMs(), start.idleMb(),
+        System.out.printf(Locale.ROOT, "   run %d %-30s ready %6.0f ms  idle %5.0f MB  first query %6.0f ms  then %5.0f"
+            + " MB  worker back %6.0f ms%n", i + 1, variant.label(), start.readyMs(), start.idleMb(),
             start.firstQueryMs(), start.queriedMb(), start.restartMs());
       }
     }
-    System.out.printf(Locale.ROOT, "%n   %-34s %10s %10s %7s%n", "later starts, median", "before", "after", "ratio");
+    System.out.printf(Locale.ROOT, "%n   %-34s %10s %10s %7s %14s %7s%n", "later starts, median", "before", "after",
+        "ratio", "with archive", "ratio");
     row(starts, "to /api/health/ready, ms", Start::readyMs);
     row(starts, "resident 5 s after ready, MB", Start::idleMb);
     row(starts, "first query after that, ms", Start::firstQueryMs);
@@ -64,12 +81,14 @@ public final class StartupBench {
   private static void row(List<List<Start>> starts, String name, java.util.function.ToDoubleFunction<Start> figure) {
     double before = median(starts.get(0).subList(1, RUNS).stream().mapToDouble(figure).toArray());
     double after = median(starts.get(1).subList(1, RUNS).stream().mapToDouble(figure).toArray());
-    System.out.printf(Locale.ROOT, "   %-34s %10.0f %10.0f %6.2f×%n", name, before, after, after / before);
+    double archived = median(starts.get(2).subList(1, RUNS).stream().mapToDouble(figure).toArray());
+    System.out.printf(Locale.ROOT, "   %-34s %10.0f %10.0f %6.2f× %14.0f %6.2f×%n", name, before, after, after / before,
+        archived, archived / before);
   }
 
-  private static Start start(Path jar, Path data) throws Exception {
+  private static Start start(Variant variant, Path data) throws Exception {
     int port = JarCommand.freePort();
-    ProcessBuilder builder = new ProcessBuilder(JarCommand.of(jar, List.of(), "--config",
+    ProcessBuilder builder = new ProcessBuilder(JarCommand.of(variant.jar(), variant.options(), "--config",
         data.resolve("absent.json").toString()))
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD);

@@ -39,8 +39,9 @@ public final class JarNode {
 
   /**
    * The jar the build made (failsafe's {@code quarry.jar} property). {@code env}: QUARRY_* settings; {@code args}: the
-   * command line after {@code -jar quarry.jar}. Its JVM compiles with C1 only and collects with the serial collector:
-   * a test runs up to nine nodes on two cores, and what it checks is the jar's behaviour, not its JIT's.
+   * command line after {@code -jar quarry.jar}. Its JVM compiles with C1 only and collects with the serial collector,
+   * and maps the class archive the jar's {@code class-archive} command wrote ({@link NodeClassArchive}): a test runs up
+   * to nine nodes on two cores, and what it checks is the jar's behaviour, not its JIT's or its class loading.
    */
   public static JarNode launch(Path log, Map<String, String> env, String... args) throws IOException {
     return launch(log, List.of(), env, args);
@@ -49,9 +50,11 @@ public final class JarNode {
   /** As {@link #launch(Path, Map, String...)}, with more options for its JVM (an operator's {@code -D} settings). */
   public static JarNode launch(Path log, List<String> jvmOptions, Map<String, String> env, String... args)
       throws IOException {
-    List<String> options = new java.util.ArrayList<>(List.of("-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+    Path jar = Path.of(System.getProperty("quarry.jar"));
+    List<String> options = new java.util.ArrayList<>(List.of("-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+        "-XX:SharedArchiveFile=" + NodeClassArchive.of(jar)));
     options.addAll(jvmOptions);
-    return launch(Path.of(System.getProperty("quarry.jar")), options, log, env, args);
+    return launch(jar, options, log, env, args);
   }
 
   /** As an operator starts it (a benchmark's node): only its heap bounded. */

@@ -1,0 +1,174 @@
+package io.quarry.app;
+
+import io.vertx.core.Future;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+
+/**
+ * {@code java -jar quarry.jar class-archive FILE}: writes a class-data-sharing archive of the classes a node loads
+ * as it starts, with which {@code java -XX:SharedArchiveFile=FILE -jar quarry.jar} is ready in about half the time
+ * (most of a start is loading and verifying some 9,000 classes). Java 17 writes such an archive only as a JVM started
+ * with {@code -XX:ArchiveClassesAtExit} ends, so this starts a node of the built-in defaults in a JVM of its own (in a
+ * temporary data directory, on ports of its own, with none of this environment), stops it once it has started, and
+ * puts the archive in place only when complete. The archive fits this jar and this Java only: the JVM ignores it
+ * (and says so) after either changes, and the node then starts as without it.
+ */
+final class ClassArchiveCommand {
+
+  static final String USAGE = "usage: java -jar quarry.jar class-archive FILE";
+  private static final long START_LIMIT_S = 120;
+  private static final long STOP_LIMIT_S = 120;
+  /** The node's last lines, to say why it did not start. */
+  private static final int KEPT_LINES = 20;
+
+  private ClassArchiveCommand() {
+  }
+
+  static Future<String> run(String... argv) {
+    if (argv.length != 2) {
+      return Future.failedFuture(new IllegalArgumentException(USAGE));
+    }
+    try {
+      Path jar = ownJar();
+      Path archive = Path.of(argv[1]).toAbsolutePath();
+      write(jar, archive);
+      return Future.succeededFuture(String.format("Wrote %s (%d MB). Start Quarry with it: java"
+          + " -XX:SharedArchiveFile=%s -jar %s", archive, Files.size(archive) >> 20, archive, jar));
+    } catch (IOException | RuntimeException e) {
+      return Future.failedFuture(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Future.failedFuture(e);
+    }
+  }
+
+  private static Path ownJar() {
+    var source = Main.class.getProtectionDomain().getCodeSource();
+    String location = source == null ? "" : source.getLocation().getPath();
+    if (!location.endsWith(".jar")) {
+      throw new IllegalStateException("it is written from Quarry's jar (" + USAGE + ")");
+    }
+    return Path.of(location).toAbsolutePath();
+  }
+
+  private static void write(Path jar, Path archive) throws IOException, InterruptedException {
+    Path parent = archive.getParent();
+    if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
+      throw new IllegalArgumentException("cannot write to the directory " + parent);
+    }
+    Path pending = parent.resolve(archive.getFileName() + ".pending");
+    Path home = Files.createTempDirectory("quarry-class-archive");
+    try {
+      train(jar, pending, home);
+      if (!Files.isRegularFile(pending) || Files.size(pending) == 0) {
+        throw new IllegalStateException("the JVM wrote no archive (it writes one only on Java 13 or later, from a jar)");
+      }
+      Files.move(pending, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(pending);
+      delete(home);
+    }
+  }
+
+  /** Starts a node that writes the archive as it ends, waits for its start line, and stops it as SIGTERM does. */
+  private static void train(Path jar, Path pending, Path home) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-XX:ArchiveClassesAtExit=" + pending, "-Xlog:cds=off,cds+dynamic=off"));
+    // This command's -D settings (how names resolve, say) apply to the node it starts, as to worker processes.
+    ManagementFactory.getRuntimeMXBean().getInputArguments().stream().filter(a -> a.startsWith("-D"))
+        .forEach(command::add);
+    command.addAll(List.of("-jar", jar.toString(), "--config", home.resolve("none.json").toString()));
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    // None of this environment (a key, a cluster, PostgreSQL): the built-in defaults, which load the classes that
+    // every node loads, on ports nothing else uses.
+    Map<String, String> env = builder.environment();
+    env.keySet().removeIf(name -> !List.of("PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR").contains(name));
+    env.put("QUARRY_DATA_DIR", Files.createDirectories(home.resolve("data")).toString());
+    env.put("QUARRY_HTTP_PORT", "0");
+    env.put("QUARRY_METRICS_PORT", String.valueOf(freePort()));
+    env.put("QUARRY_LOCAL_WORKERS_KEEP_WARM", "0");
+    Process node = builder.start();
+    try {
+      Deque<String> last = awaitStart(node);
+      node.toHandle().destroy();
+      if (!node.waitFor(STOP_LIMIT_S, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the node did not stop within " + STOP_LIMIT_S + " s");
+      }
+      if (last != null) {
+        throw new IllegalStateException("the node did not start: " + String.join(" / ", last));
+      }
+    } finally {
+      node.descendants().forEach(ProcessHandle::destroyForcibly);
+      node.destroyForcibly();
+    }
+  }
+
+  /** Null once the node has started (its output is read on, to its end); else its last lines. */
+  private static Deque<String> awaitStart(Process node) throws InterruptedException {
+    Deque<String> last = new ArrayDeque<>();
+    CountDownLatch started = new CountDownLatch(1);
+    AtomicBoolean heard = new AtomicBoolean();
+    Thread reader = new Thread(() -> {
+      try (BufferedReader lines = new BufferedReader(new InputStreamReader(node.getInputStream(),
+          StandardCharsets.UTF_8))) {
+        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+          synchronized (last) {
+            last.addLast(line);
+            if (last.size() > KEPT_LINES) {
+              last.removeFirst();
+            }
+          }
+          if (line.contains("started with roles")) {
+            heard.set(true);
+            started.countDown();
+          }
+        }
+      } catch (IOException e) {
+        // The node's output ended with it.
+      }
+      started.countDown();
+    }, "class-archive-node-output");
+    reader.setDaemon(true);
+    reader.start();
+    started.await(START_LIMIT_S, TimeUnit.SECONDS);
+    synchronized (last) {
+      return heard.get() ? null : new ArrayDeque<>(last);
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  /** Best effort: what is left is in the system's temporary directory, and says nothing of anyone. */
+  private static void delete(Path tree) {
+    try (Stream<Path> all = Files.walk(tree)) {
+      for (Path path : all.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      System.err.println("Could not delete " + tree + ": " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package io.quarry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarry.testing.JarCommand;
+import io.quarry.testing.JarNode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code java -jar quarry.jar class-archive FILE}, as an operator runs it, and a node started with what it wrote. */
+class ClassArchiveIT {
+
+  @TempDir
+  Path dir;
+
+  JarNode node;
+
+  @AfterEach
+  void stop() {
+    if (node != null) {
+      node.kill();
+    }
+  }
+
+  private record Run(int exit, String output) {
+  }
+
+  private static Run quarry(String... args) throws Exception {
+    Process process = new ProcessBuilder(JarCommand.of(Path.of(System.getProperty("quarry.jar")), List.of(), args))
+        .redirectErrorStream(true).start();
+    try {
+      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      assertThat(process.waitFor(3, TimeUnit.MINUTES)).as("ended").isTrue();
+      return new Run(process.exitValue(), output);
+    } finally {
+      process.destroyForcibly();
+    }
+  }
+
+  @Test
+  @DisplayName("writes an archive in place of a stale one (nothing half-written beside it) that a node started with"
+      + " -Xshare:on, which refuses an archive it cannot map, starts with")
+  void written() throws Exception {
+    Path archive = dir.resolve("quarry.jsa");
+    Files.writeString(archive, "an archive of another jar");
+    Run run = quarry("class-archive", archive.toString());
+    assertThat(run.exit()).as(run.output()).isZero();
+    assertThat(run.output()).startsWith("Wrote " + archive + " (").contains("java -XX:SharedArchiveFile=" + archive);
+    assertThat(Files.size(archive)).isGreaterThan(1 << 20);
+    try (var files = Files.list(dir)) {
+      assertThat(files).containsExactly(archive);
+    }
+
+    node = JarNode.launch(dir.resolve("node.log"), List.of("-Xshare:on", "-XX:SharedArchiveFile=" + archive),
+        Map.of("QUARRY_HTTP_PORT", "0", "QUARRY_DATA_DIR", dir.resolve("data").toString()),
+        "--config", dir.resolve("absent.json").toString());
+    node.awaitStarted(120);
+  }
+
+  @Test
+  @DisplayName("without a file, or into a directory that is not there, it exits 1 saying why and starts no node")
+  void refused() throws Exception {
+    Run bare = quarry("class-archive");
+    assertThat(bare.exit()).isEqualTo(1);
+    assertThat(bare.output()).isEqualTo("Could not write the class archive: usage: java -jar quarry.jar class-archive FILE");
+    Path missing = dir.resolve("missing");
+    Run nowhere = quarry("class-archive", missing.resolve("quarry.jsa").toString());
+    assertThat(nowhere.exit()).isEqualTo(1);
+    assertThat(nowhere.output()).isEqualTo("Could not write the class archive: cannot write to the directory " + missing);
+    assertThat(missing).doesNotExist();
+  }
+}
