@@ -178,7 +178,7 @@ class WorkerProcessIT {
     Path data = dir.resolve("data");
     int port = JarCommand.freePort();
     Map<String, String> env = Map.of("QUARRY_HTTP_PORT", String.valueOf(port), "QUARRY_DATA_DIR", data.toString(),
-        "QUARRY_LOCAL_WORKERS", "1", "QUARRY_LOCAL_WORKERS_KEEP_WARM", "1");
+        "QUARRY_LOCAL_WORKERS", "1", "QUARRY_LOCAL_WORKERS_KEEP_WARM", "1", "QUARRY_LOCAL_WORKERS_CLASS_ARCHIVE_DIR", "");
     node = JarNode.launch(dir.resolve("first.log"), env, "--config", dir.resolve("absent.json").toString());
     node.awaitStarted(120);
     awaitReadyWorkers(port, 1);

@@ -40,8 +40,9 @@ public final class JarNode {
   /**
    * The jar the build made (failsafe's {@code quarry.jar} property). {@code env}: QUARRY_* settings; {@code args}: the
    * command line after {@code -jar quarry.jar}. Its JVM compiles with C1 only and collects with the serial collector,
-   * and maps the class archive the jar's {@code class-archive} command wrote ({@link NodeClassArchive}): a test runs up
-   * to nine nodes on two cores, and what it checks is the jar's behaviour, not its JIT's or its class loading.
+   * and maps the class archive the jar's {@code class-archive} command wrote ({@link NodeClassArchive}); its worker
+   * processes share one of their own: a test runs up to nine nodes on two cores, and what it checks is the jar's
+   * behaviour, not its JIT's or its class loading.
    */
   public static JarNode launch(Path log, Map<String, String> env, String... args) throws IOException {
     return launch(log, List.of(), env, args);
@@ -54,7 +55,11 @@ public final class JarNode {
     List<String> options = new java.util.ArrayList<>(List.of("-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
         "-XX:SharedArchiveFile=" + NodeClassArchive.of(jar)));
     options.addAll(jvmOptions);
-    return launch(jar, options, log, env, args);
+    // Their worker processes share one archive too, written by the first of the run to stop (a node's own, in its data
+    // directory, is WorkerProcessIT.classArchiveKept's, which says so).
+    Map<String, String> all = new java.util.HashMap<>(env);
+    all.putIfAbsent("QUARRY_LOCAL_WORKERS_CLASS_ARCHIVE_DIR", jar.resolveSibling("worker-class-archive").toString());
+    return launch(jar, options, log, all, args);
   }
 
   /** As an operator starts it (a benchmark's node): only its heap bounded. */
