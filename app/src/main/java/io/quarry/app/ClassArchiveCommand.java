@@ -18,9 +18,11 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 /**
@@ -39,6 +41,8 @@ final class ClassArchiveCommand {
   private static final long STOP_LIMIT_S = 120;
   /** The node's last lines, to say why it did not start. */
   private static final int KEPT_LINES = 20;
+  /** What the node keeps of this environment: what the JVM and the C library read. */
+  private static final Set<String> KEPT_VARIABLES = Set.of("PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR");
 
   private ClassArchiveCommand() {
   }
@@ -101,32 +105,40 @@ final class ClassArchiveCommand {
     // None of this environment (a key, a cluster, PostgreSQL): the built-in defaults, which load the classes that
     // every node loads, on ports nothing else uses.
     Map<String, String> env = builder.environment();
-    env.keySet().removeIf(name -> !List.of("PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR").contains(name));
+    env.keySet().retainAll(KEPT_VARIABLES);
     env.put("QUARRY_DATA_DIR", Files.createDirectories(home.resolve("data")).toString());
     env.put("QUARRY_HTTP_PORT", "0");
     env.put("QUARRY_METRICS_PORT", String.valueOf(freePort()));
     env.put("QUARRY_LOCAL_WORKERS_KEEP_WARM", "0");
     Process node = builder.start();
+    // This command stopped (Ctrl-C, SIGTERM) takes its node with it: left running, it would serve local mode on a
+    // port nobody knows of.
+    Thread orphaned = new Thread(() -> stop(node), "class-archive-node-stop");
+    Runtime.getRuntime().addShutdownHook(orphaned);
     try {
-      Deque<String> last = awaitStart(node);
+      List<String> notStarted = awaitStart(node);
       node.toHandle().destroy();
       if (!node.waitFor(STOP_LIMIT_S, TimeUnit.SECONDS)) {
         throw new IllegalStateException("the node did not stop within " + STOP_LIMIT_S + " s");
       }
-      if (last != null) {
-        throw new IllegalStateException("the node did not start: " + String.join(" / ", last));
+      if (notStarted != null) {
+        throw new IllegalStateException("the node did not start: " + String.join(" / ", notStarted));
       }
     } finally {
-      node.descendants().forEach(ProcessHandle::destroyForcibly);
-      node.destroyForcibly();
+      stop(node);
+      Runtime.getRuntime().removeShutdownHook(orphaned);
     }
   }
 
+  private static void stop(Process node) {
+    node.descendants().forEach(ProcessHandle::destroyForcibly);
+    node.destroyForcibly();
+  }
+
   /** Null once the node has started (its output is read on, to its end); else its last lines. */
-  private static Deque<String> awaitStart(Process node) throws InterruptedException {
+  private static List<String> awaitStart(Process node) throws InterruptedException {
     Deque<String> last = new ArrayDeque<>();
-    CountDownLatch started = new CountDownLatch(1);
-    AtomicBoolean heard = new AtomicBoolean();
+    CompletableFuture<Boolean> started = new CompletableFuture<>();
     Thread reader = new Thread(() -> {
       try (BufferedReader lines = new BufferedReader(new InputStreamReader(node.getInputStream(),
           StandardCharsets.UTF_8))) {
@@ -138,20 +150,24 @@ final class ClassArchiveCommand {
             }
           }
           if (line.contains("started with roles")) {
-            heard.set(true);
-            started.countDown();
+            started.complete(true);
           }
         }
       } catch (IOException e) {
         // The node's output ended with it.
       }
-      started.countDown();
+      started.complete(false);
     }, "class-archive-node-output");
     reader.setDaemon(true);
     reader.start();
-    started.await(START_LIMIT_S, TimeUnit.SECONDS);
+    boolean heard;
+    try {
+      heard = started.get(START_LIMIT_S, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      heard = false;
+    }
     synchronized (last) {
-      return heard.get() ? null : new ArrayDeque<>(last);
+      return heard ? null : List.copyOf(last);
     }
   }
 

@@ -66,6 +66,46 @@ class ClassArchiveIT {
   }
 
   @Test
+  @DisplayName("stopped as Ctrl-C or SIGTERM stops it while its node starts, it takes the node with it and writes nothing")
+  void stoppedTakesItsNode() throws Exception {
+    Path archive = dir.resolve("quarry.jsa");
+    Process command = new ProcessBuilder(JarCommand.of(Path.of(System.getProperty("quarry.jar")), List.of(),
+        "class-archive", archive.toString())).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    ProcessHandle node = null;
+    try {
+      node = child(command);
+      command.destroy();
+      assertThat(command.waitFor(60, TimeUnit.SECONDS)).as("the command ended").isTrue();
+      node.onExit().get(30, TimeUnit.SECONDS);
+      assertThat(node.isAlive()).isFalse();
+      assertThat(archive).doesNotExist();
+    } finally {
+      // Were it left behind, the node is no longer the command's descendant.
+      if (node != null) {
+        node.destroyForcibly();
+      }
+      command.destroyForcibly();
+    }
+  }
+
+  /**
+   * The node the command started: looked for every 25 ms, for up to a minute, since nothing tells a test that a process
+   * started one.
+   */
+  private static ProcessHandle child(Process command) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    while (System.nanoTime() < deadline) {
+      var started = command.children().findFirst();
+      if (started.isPresent()) {
+        return started.get();
+      }
+      Thread.sleep(25);
+    }
+    throw new AssertionError("the command started no node within a minute");
+  }
+
+  @Test
   @DisplayName("without a file, or into a directory that is not there, it exits 1 saying why and starts no node")
   void refused() throws Exception {
     Run bare = quarry("class-archive");
