@@ -37,9 +37,9 @@ final class TestNodes {
     // await a turn's events or a page's state for seconds, which a worker started by the first SQL can take on a
     // loaded machine. WorkerProcessTest and the jar nodes of the integration tests start theirs on demand.
     env.put("QUARRY_LOCAL_WORKERS_KEEP_WARM", "1");
-    // A worker's warm-up saves the first query a quarter of a second and costs every worker start about a CPU-second
-    // on a test JVM's settings (C1 only, no class archive): the suite starts some 200. WorkerProcessTest runs it as
-    // by default; WarmupTest and bench/run.sh cold test what it does.
+    // A worker's warm-up saves the first query a quarter of a second and cost every worker start about a CPU-second
+    // on a test JVM's settings (C1 only, before workers shared a class archive): the suite starts some 200.
+    // WorkerProcessTest runs it as by default; WarmupTest and bench/run.sh cold test what it does.
     env.put("QUARRY_WORKER_WARM_UP", "false");
     return env;
   }

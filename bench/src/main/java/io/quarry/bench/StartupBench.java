@@ -56,7 +56,8 @@ public final class StartupBench {
     List<Variant> variants = List.of(new Variant("before", Path.of(args[0]), List.of()),
         new Variant("after", current, List.of()),
         new Variant("after, with its class archive", current, List.of("-XX:SharedArchiveFile=" + archive)));
-    List<List<Start>> starts = variants.stream().map(v -> (List<Start>) new ArrayList<Start>()).toList();
+    List<List<Start>> starts = new ArrayList<>();
+    variants.forEach(v -> starts.add(new ArrayList<>()));
     System.out.printf(Locale.ROOT, "java -jar to ready, memory and first query (default mode), %d cores, %d runs each,"
         + " alternating; %s%n", Runtime.getRuntime().availableProcessors(), RUNS, wrote);
     for (int i = 0; i < RUNS; i++) {

@@ -26,6 +26,7 @@ import io.vertx.junit5.VertxExtension;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -261,7 +262,7 @@ class EdgeDefenceTest {
     deploy(vertx, new JsonObject());
     int aborts = 5;
     Promise<Void> seen = Promise.promise();
-    java.util.concurrent.atomic.AtomicInteger gone = new java.util.concurrent.atomic.AtomicInteger();
+    AtomicInteger gone = new AtomicInteger();
     List<ILoggingEvent> events = new CopyOnWriteArrayList<>();
     AppenderBase<ILoggingEvent> appender = new AppenderBase<>() {
       @Override
