@@ -110,11 +110,7 @@ final class ClassArchiveCommand {
     env.put("QUARRY_HTTP_PORT", "0");
     env.put("QUARRY_METRICS_PORT", String.valueOf(freePort()));
     env.put("QUARRY_LOCAL_WORKERS_KEEP_WARM", "0");
-    Process node = builder.start();
-    // This command stopped (Ctrl-C, SIGTERM) takes its node with it: left running, it would serve local mode on a
-    // port nobody knows of.
-    Thread orphaned = new Thread(() -> stop(node), "class-archive-node-stop");
-    Runtime.getRuntime().addShutdownHook(orphaned);
+    Process node = startStoppable(builder);
     try {
       List<String> notStarted = awaitStart(node);
       node.toHandle().destroy();
@@ -126,7 +122,32 @@ final class ClassArchiveCommand {
       }
     } finally {
       stop(node);
-      Runtime.getRuntime().removeShutdownHook(orphaned);
+    }
+  }
+
+  /**
+   * Starts the node so that this command stopped (Ctrl-C, SIGTERM) takes it along, however early: left running, it would
+   * serve local mode on a port nobody knows of. The hook is in place before the node starts, and a start and the hook
+   * take turns, so that a node is never started once the hook has looked.
+   */
+  private static Process startStoppable(ProcessBuilder builder) throws IOException {
+    Object turn = new Object();
+    Process[] started = new Process[1];
+    boolean[] stopping = new boolean[1];
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      synchronized (turn) {
+        stopping[0] = true;
+        if (started[0] != null) {
+          stop(started[0]);
+        }
+      }
+    }, "class-archive-node-stop"));
+    synchronized (turn) {
+      if (stopping[0]) {
+        throw new IllegalStateException("stopped before its node started");
+      }
+      started[0] = builder.start();
+      return started[0];
     }
   }
 
