@@ -62,7 +62,7 @@ final class TestNodes {
   /**
    * The environment of a cluster of a test's own: a unique name, and ports of its own from which its members take
    * theirs and through which they join (ten of them, so that a member started later still finds the cluster when the
-   * first has been killed). Not Hazelcast's 5701 and up, where the nodes of tests in the other fork run their private
+   * first has been killed). Not Hazelcast's 5701 and up, where the nodes of tests in the other forks run their private
    * clusters: a member told only "127.0.0.1" probes 5701–5703, and claiming mastership against members of another
    * cluster there cost BusTlsTest 110 s. Nor ports the system hands out at random: a shared node's server there once
    * held WorkerProcessTest's member in its join for 225 s. Its bus runs in the clear on loopback, which a node refuses
