@@ -127,27 +127,32 @@ final class ClassArchiveCommand {
 
   /**
    * Starts the node so that this command stopped (Ctrl-C, SIGTERM) takes it along, however early: left running, it would
-   * serve local mode on a port nobody knows of. The hook is in place before the node starts, and a start and the hook
-   * take turns, so that a node is never started once the hook has looked.
+   * serve local mode on a port nobody knows of. The hook is in place before the node starts.
    */
   private static Process startStoppable(ProcessBuilder builder) throws IOException {
-    Object turn = new Object();
-    Process[] started = new Process[1];
-    boolean[] stopping = new boolean[1];
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      synchronized (turn) {
-        stopping[0] = true;
-        if (started[0] != null) {
-          stop(started[0]);
-        }
-      }
-    }, "class-archive-node-stop"));
-    synchronized (turn) {
-      if (stopping[0]) {
+    NodeStart start = new NodeStart();
+    Runtime.getRuntime().addShutdownHook(new Thread(start::stopping, "class-archive-node-stop"));
+    return start.start(builder);
+  }
+
+  /** The node's start and this command's shutdown take turns, so that no node starts once the hook has looked. */
+  private static final class NodeStart {
+    private Process node;
+    private boolean stopping;
+
+    synchronized Process start(ProcessBuilder builder) throws IOException {
+      if (stopping) {
         throw new IllegalStateException("stopped before its node started");
       }
-      started[0] = builder.start();
-      return started[0];
+      node = builder.start();
+      return node;
+    }
+
+    synchronized void stopping() {
+      stopping = true;
+      if (node != null) {
+        stop(node);
+      }
     }
   }
 

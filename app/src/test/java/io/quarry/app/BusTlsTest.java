@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.bus.Addresses;
+import io.quarry.bus.Keys;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.WorkerReply;
 import io.quarry.testing.BusCertificates;
@@ -31,6 +32,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -59,7 +61,7 @@ class BusTlsTest {
    * Whom the conversation lists that reached the web node's storage were asked for: a stranger's request names a user of
    * its own, so that the node's own work meanwhile (a scheduler's tick, a sweep) cannot be mistaken for it.
    */
-  static final List<String> listedFor = new java.util.concurrent.CopyOnWriteArrayList<>();
+  static final List<String> listedFor = new CopyOnWriteArrayList<>();
 
   @BeforeAll
   static void start() throws Exception {
@@ -76,7 +78,7 @@ class BusTlsTest {
     web.vertx().eventBus().addInboundInterceptor(ctx -> {
       if (ctx.message().address().equals(Addresses.STORAGE_CONVERSATION_LIST)
           && ctx.message().body() instanceof JsonObject request) {
-        listedFor.add(String.valueOf(request.getString("user_id")));
+        listedFor.add(String.valueOf(request.getString(Keys.USER_ID)));
       }
       ctx.next();
     });
@@ -161,7 +163,7 @@ class BusTlsTest {
     // Within the recheck and a handshake's time, were the first check not to end.
     removed.future().timeout(UncertifiedMembers.RECHECK_MS + 30_000, TimeUnit.MILLISECONDS).await();
     for (int i = 0; i < 6; i++) {
-      web.vertx().eventBus().request(Addresses.STORAGE_CONVERSATION_LIST, new JsonObject().put("user_id", "anyone"),
+      web.vertx().eventBus().request(Addresses.STORAGE_CONVERSATION_LIST, new JsonObject().put(Keys.USER_ID, "anyone"),
           new DeliveryOptions().setSendTimeout(5_000)).await();
     }
   }
@@ -169,12 +171,13 @@ class BusTlsTest {
   private static void refused(Vertx stranger) {
     String user = "stranger-" + UUID.randomUUID();
     Future<?> sent = stranger.eventBus().request(Addresses.STORAGE_CONVERSATION_LIST,
-        new JsonObject().put("user_id", user), new DeliveryOptions().setSendTimeout(3_000));
+        new JsonObject().put(Keys.USER_ID, user), new DeliveryOptions().setSendTimeout(3_000));
     assertThatThrownBy(sent::await).as("a request from outside the CA").isNotNull();
     assertThat(listedFor).as("conversation lists that reached storage").doesNotContain(user);
     // What a certified member sends there is seen: the look above could have found the stranger's.
     String member = "member-" + UUID.randomUUID();
-    nodes.get(1).vertx().eventBus().request(Addresses.STORAGE_CONVERSATION_LIST, new JsonObject().put("user_id", member))
+    nodes.get(1).vertx().eventBus().request(Addresses.STORAGE_CONVERSATION_LIST,
+            new JsonObject().put(Keys.USER_ID, member))
         .transform(done -> Future.succeededFuture()).await();
     assertThat(listedFor).as("a member's conversation list").contains(member);
 
