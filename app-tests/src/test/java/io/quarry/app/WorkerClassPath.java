@@ -22,10 +22,11 @@ import java.util.stream.Stream;
  * each of the suite's some 200 worker starts costs about 3 CPU-seconds, with it about 1.6. The JVM archives classes
  * from jar files only and refuses a class path with a directory it loaded classes from, so a worker started from the
  * test class path never had one. Workers run the class path in {@code java.class.path} (see WorkerCommand): this
- * makes it the same classes as jars — each {@code target/classes} directory jarred, named by its content so that
- * both test JVMs of a run use one file, and every other directory (test classes and resources, which a worker loads
- * no class from; its logging configuration is a resource) moved after them, where the JVM does not mind it. The
- * archive goes in {@code target/worker-class-archive}, one for the whole run (ClassArchive keys it by the class path).
+ * makes it the same classes as jars — each {@code target/classes} directory (a build that stops before packaging
+ * has them; otherwise the modules come as jars) jarred, named by its content so that the test JVMs of a run use one
+ * file, and every other directory (test classes and resources, which a worker loads no class from; its logging
+ * configuration is a resource) moved after them, where the JVM does not mind it. The archive goes in the tests'
+ * {@code target/worker-class-archive}, one for the whole run (ClassArchive keys it by the class path).
  */
 final class WorkerClassPath {
 
@@ -45,7 +46,7 @@ final class WorkerClassPath {
     }
   }
 
-  /** The archive directory, or null when there is no {@code target/classes} (nothing to share then). */
+  /** The archive directory, in the tests' own {@code target}; null when run from elsewhere (nothing to share then). */
   private static Path rewrite() {
     List<String> jars = new ArrayList<>();
     List<String> directories = new ArrayList<>();
@@ -55,9 +56,11 @@ final class WorkerClassPath {
       if (!Files.isDirectory(path)) {
         jars.add(entry);
       } else if (path.getFileName().toString().equals("classes") && path.getParent() != null) {
-        target = path.getParent();
-        jars.add(jarOf(path, target.resolve("worker-classpath")).toString());
+        jars.add(jarOf(path, path.getParent().resolve("worker-classpath")).toString());
       } else {
+        if (path.getFileName().toString().equals("test-classes") && path.getParent() != null) {
+          target = path.getParent();
+        }
         directories.add(entry);
       }
     }

@@ -8,6 +8,7 @@ import io.quarry.bus.Keys;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.WorkerReply;
 import io.quarry.testing.BusCertificates;
+import io.quarry.testing.OwnCluster;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Future;
@@ -71,7 +72,7 @@ class BusTlsTest {
     cluster = BusCertificates.authority(dir.resolve("certs"), "cluster");
     rogue = BusCertificates.authority(dir.resolve("certs"), "rogue");
     base = new HashMap<>(TestNodes.env(dir));
-    base.putAll(TestNodes.ownCluster("quarry-tls-"));
+    base.putAll(OwnCluster.env("quarry-tls-"));
     base.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
     web = node("web", "storage,dataset,web", cluster.issue("web"));
     node("worker", "worker", cluster.issue("worker"));

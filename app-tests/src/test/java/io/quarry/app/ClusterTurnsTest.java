@@ -7,6 +7,7 @@ import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Keys;
 import io.quarry.bus.TurnClaim;
 import io.quarry.testing.FakeGemini;
+import io.quarry.testing.OwnCluster;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -66,7 +67,7 @@ class ClusterTurnsTest {
       + " leaving, the answer so far kept as interrupted, and the next question answered by the other node")
   void llmNodeDies() throws Exception {
     Map<String, String> env = TestNodes.env(dir);
-    env.putAll(TestNodes.ownCluster("quarry-turns-"));
+    env.putAll(OwnCluster.env("quarry-turns-"));
     env.put("QUARRY_CLUSTER_HEARTBEAT_SECONDS", "1");
     env.put("QUARRY_CLUSTER_MAX_NO_HEARTBEAT_SECONDS", "5");
     env.put("GEMINI_API_KEY", "test-key");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.testing.JarCommand;
+import io.quarry.testing.OwnCluster;
 import io.vertx.core.Promise;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.spi.cluster.ClusterManager;
@@ -29,7 +30,7 @@ class BusPortTest {
 
   private Map<String, String> env(String busPort) {
     Map<String, String> env = new HashMap<>(TestNodes.env(dir));
-    env.putAll(TestNodes.ownCluster("quarry-bus-port-"));
+    env.putAll(OwnCluster.env("quarry-bus-port-"));
     env.put("QUARRY_CLUSTER_BUS_PORT", busPort);
     return env;
   }

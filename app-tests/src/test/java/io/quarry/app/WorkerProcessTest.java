@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.bus.Addresses;
 import io.quarry.bus.LocalWorkerStatus;
 import io.quarry.bus.WorkerClient;
+import io.quarry.testing.OwnCluster;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Future;
@@ -363,7 +364,7 @@ class WorkerProcessTest {
   @DisplayName("a clustered node with every role runs its worker processes as members of its cluster (the one its "
       + "query started)")
   void clustered() {
-    chat = new ChatHarness(dir, TestNodes.ownCluster("quarry-test-"), "--cluster");
+    chat = new ChatHarness(dir, OwnCluster.env("quarry-test-"), "--cluster");
     String conversation = chat.conversation();
     chat.addDataset(conversation, "/people.parquet");
     assertPeopleCount(conversation);

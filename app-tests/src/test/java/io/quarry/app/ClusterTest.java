@@ -9,6 +9,7 @@ import io.quarry.bus.LlmClient;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.WorkerReply;
 import io.quarry.testing.FakeGemini;
+import io.quarry.testing.OwnCluster;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
@@ -67,7 +68,7 @@ class ClusterTest {
     files = ParquetServer.start(outside);
     files.route("/people.parquet").content(ParquetFixtures.people(dir));
     base = new HashMap<>(TestNodes.env(dir));
-    base.putAll(TestNodes.ownCluster("quarry-test-"));
+    base.putAll(OwnCluster.env("quarry-test-"));
     base.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
     workerB = node("b", "worker");
     workerC = node("c", "worker");

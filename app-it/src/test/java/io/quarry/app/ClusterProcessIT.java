@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.testing.JarCommand;
 import io.quarry.testing.JarNode;
+import io.quarry.testing.OwnCluster;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
@@ -63,7 +64,7 @@ class ClusterProcessIT {
     files.route("/people.parquet").content(ParquetFixtures.people(dir));
     int port = JarCommand.freePort();
     Map<String, String> env = new HashMap<>();
-    env.putAll(TestNodes.ownCluster("quarry-it-"));
+    env.putAll(OwnCluster.env("quarry-it-"));
     env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
     env.put("QUARRY_QUERY_TIMEOUT_MS", "3000");
     env.put("QUARRY_DATASET_WORKER_TIMEOUT_MS", String.valueOf(WORKER_WAIT_MS));

@@ -7,6 +7,7 @@ import io.quarry.testing.FakeGemini;
 import io.quarry.testing.JarCommand;
 import io.quarry.testing.JarNode;
 import io.quarry.testing.LoadClient;
+import io.quarry.testing.OwnCluster;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.quarry.testing.PostgresServer;
@@ -161,7 +162,7 @@ class FailoverIT {
     PostgresServer postgres = PostgresServer.shared();
     BusCertificates ca = BusCertificates.authority(dir.resolve("certs"), "failover");
     Map<String, String> env = common;
-    env.putAll(TestNodes.ownCluster("quarry-failover-"));
+    env.putAll(OwnCluster.env("quarry-failover-"));
     env.put("QUARRY_CLUSTER_HEARTBEAT_SECONDS", "1");
     env.put("QUARRY_CLUSTER_MAX_NO_HEARTBEAT_SECONDS", "5");
     env.put("QUARRY_STORAGE_BACKEND", "postgres");
