@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.assertions.PlaywrightAssertions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,6 +27,8 @@ final class Browsers {
       Files.isExecutable(Path.of("/usr/bin/chromium-headless-shell")) ? "/usr/bin/chromium-headless-shell"
           : "/usr/bin/chromium"));
 
+  static final double ASSERTION_WAIT_MS = 20_000;
+
   private Browsers() {
   }
 
@@ -37,6 +40,10 @@ final class Browsers {
       System.out.println("Skipping browser tests: no Chromium at " + CHROMIUM + " (apt-get install chromium-headless-shell)");
       assumeTrue(false, "no Chromium at " + CHROMIUM);
     }
+    // How long an assertion waits for the page to come to what it expects: a bound on how long a failure takes to
+    // show, not a timing asserted. Playwright's 5 s ran out on a slower host of two cores, busy with the other forks
+    // (a first paint after navigating, a 201-column profile); the page came to the expected state every time.
+    PlaywrightAssertions.setDefaultAssertionTimeout(ASSERTION_WAIT_MS);
     return Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
   }
 
