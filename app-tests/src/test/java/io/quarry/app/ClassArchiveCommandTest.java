@@ -14,7 +14,8 @@ class ClassArchiveCommandTest {
   Path dir;
 
   @Test
-  @DisplayName("outside the jar (from class directories, whose classes the JVM does not archive) it refuses, saying so")
+  @DisplayName("outside the runnable jar (from class directories, whose classes the JVM does not archive, or the app"
+      + " module's own jar, which java -jar cannot start) it refuses at once, saying so")
   void onlyFromTheJar() {
     assertThatThrownBy(() -> ClassArchiveCommand.run("class-archive", dir.resolve("q.jsa").toString()).await())
         .hasMessage("it is written from Quarry's jar (usage: java -jar quarry.jar class-archive FILE)");

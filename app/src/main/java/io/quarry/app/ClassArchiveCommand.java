@@ -23,6 +23,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
 import java.util.stream.Stream;
 
 /**
@@ -65,13 +67,21 @@ final class ClassArchiveCommand {
     }
   }
 
-  private static Path ownJar() {
+  /** The runnable jar these classes came from: not class directories, nor the app module's own jar (no Main-Class). */
+  private static Path ownJar() throws IOException {
     var source = Main.class.getProtectionDomain().getCodeSource();
     String location = source == null ? "" : source.getLocation().getPath();
-    if (!location.endsWith(".jar")) {
+    if (!location.endsWith(".jar") || !runnable(Path.of(location))) {
       throw new IllegalStateException("it is written from Quarry's jar (" + USAGE + ")");
     }
     return Path.of(location).toAbsolutePath();
+  }
+
+  private static boolean runnable(Path jar) throws IOException {
+    try (JarFile file = new JarFile(jar.toFile())) {
+      Manifest manifest = file.getManifest();
+      return manifest != null && Main.class.getName().equals(manifest.getMainAttributes().getValue("Main-Class"));
+    }
   }
 
   private static void write(Path jar, Path archive) throws IOException, InterruptedException {
