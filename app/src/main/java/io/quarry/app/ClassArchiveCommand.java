@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import java.util.stream.Stream;
@@ -80,7 +81,8 @@ final class ClassArchiveCommand {
   private static boolean runnable(Path jar) throws IOException {
     try (JarFile file = new JarFile(jar.toFile())) {
       Manifest manifest = file.getManifest();
-      return manifest != null && Main.class.getName().equals(manifest.getMainAttributes().getValue("Main-Class"));
+      return manifest != null
+          && Main.class.getName().equals(manifest.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS));
     }
   }
 
