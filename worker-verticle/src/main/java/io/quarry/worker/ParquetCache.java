@@ -11,10 +11,12 @@ import io.vertx.core.json.JsonArray;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -44,6 +46,8 @@ final class ParquetCache {
   private final CachedCopies copies;
   private final SparseCopies sparse;
   private final Revalidation revalidation;
+  /** Files being deleted now: a query answers once they are gone, so that space it gave back is there when told. */
+  private final Set<Future<Void>> deleting = new HashSet<>();
 
   /**
    * @param layouts   reads a sparse copy's layout from its footer (off the event loop)
@@ -167,7 +171,17 @@ final class ParquetCache {
   /** A file no query uses leaves the cache. */
   private void delete(Path file) {
     sparse.remove(file);
-    vertx.fileSystem().delete(file.toString()).otherwiseEmpty();
+    Future<Void> deleted = vertx.fileSystem().delete(file.toString()).otherwiseEmpty();
+    deleting.add(deleted);
+    deleted.onComplete(done -> deleting.remove(deleted));
     onDropped.accept(file);
+  }
+
+  /**
+   * Completes once the files being deleted now are gone. A query that failed for a full disk deletes what its fetch
+   * wrote as it ends; its answer ("try again shortly") waits for that, so that trying again at once finds the space.
+   */
+  Future<Void> deletions() {
+    return deleting.isEmpty() ? Future.succeededFuture() : Future.join(List.copyOf(deleting)).mapEmpty();
   }
 }

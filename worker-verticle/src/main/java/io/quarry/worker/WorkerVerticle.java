@@ -145,7 +145,7 @@ public class WorkerVerticle extends VerticleBase {
         .eventually(() -> {
           pins.release();
           admission.leave();
-          return Future.succeededFuture();
+          return cache.deletions();
         });
   }
 
