@@ -27,7 +27,7 @@ final class Browsers {
       Files.isExecutable(Path.of("/usr/bin/chromium-headless-shell")) ? "/usr/bin/chromium-headless-shell"
           : "/usr/bin/chromium"));
 
-  static final double ASSERTION_WAIT_MS = 20_000;
+  private static final double ASSERTION_WAIT_MS = 20_000;
 
   private Browsers() {
   }

@@ -59,9 +59,8 @@ final class ChatHarness implements AutoCloseable {
     env.putAll(extraEnv);
     this.env = env;
     this.argv = argv;
-    node = TestNodes.start(env, dir, argv);
+    node = TestNodes.startWarm(env, dir, argv);
     client = clientOf(node);
-    awaitWarmWorkers();
   }
 
   /** The fake the node's provider talks to. */
@@ -83,17 +82,8 @@ final class ChatHarness implements AutoCloseable {
   void restartNode() {
     Map<String, String> again = new java.util.HashMap<>(env);
     again.put("QUARRY_HTTP_PORT", String.valueOf(node.httpPort()));
-    node = TestNodes.start(again, dir, argv);
+    node = TestNodes.startWarm(again, dir, argv);
     client = clientOf(node);
-    awaitWarmWorkers();
-  }
-
-  /**
-   * The worker processes the node keeps warm ({@code QUARRY_LOCAL_WORKERS_KEEP_WARM}) are ready, as a test that asked
-   * for them expects: the node is ready before them.
-   */
-  private void awaitWarmWorkers() {
-    TestNodes.awaitWorkersReady(node, Integer.parseInt(env.getOrDefault("QUARRY_LOCAL_WORKERS_KEEP_WARM", "0")), 120);
   }
 
   /**

@@ -31,10 +31,7 @@ class SamplesTest {
   void start() throws Exception {
     Map<String, String> env = TestNodes.env(dir);
     env.put("QUARRY_HTTP_PORT", String.valueOf(JarCommand.freePort()));
-    node = TestNodes.start(env, dir);
-    // The add's schema read answers within 30 s, which must not include a worker's start on a loaded host (it took
-    // longer there once, beside the failover test's eight JVMs).
-    TestNodes.awaitWorkersReady(node, 1, 120);
+    node = TestNodes.startWarm(env, dir);
     client = WebClient.create(node.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
         .setDefaultPort(node.httpPort()));
   }

@@ -103,6 +103,17 @@ final class TestNodes {
     return start(env(dataDir), dataDir, argv);
   }
 
+  /**
+   * A node and the worker processes it keeps warm ({@code QUARRY_LOCAL_WORKERS_KEEP_WARM}), ready: the node is ready
+   * before them, and a test's first add or query must not wait out a worker's start under load (its schema read
+   * answers within 30 s).
+   */
+  static Node startWarm(Map<String, String> env, Path dataDir, String... argv) {
+    Node node = start(env, dataDir, argv);
+    awaitWorkersReady(node, Integer.parseInt(env.getOrDefault("QUARRY_LOCAL_WORKERS_KEEP_WARM", "0")), 120);
+    return node;
+  }
+
   static Node start(Map<String, String> env, Path dataDir, String... argv) {
     String[] withConfig = new String[argv.length + 2];
     withConfig[0] = "--config";
