@@ -6,6 +6,7 @@ import com.microsoft.playwright.Page;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
@@ -61,6 +62,11 @@ abstract class BrowserTestBase {
     // one starts in about half the time.
     env.putIfAbsent("QUARRY_LOCAL_WORKERS", "1");
     return env;
+  }
+
+  @AfterAll
+  static void closeNodesOfOtherSettings() {
+    SharedNodes.classEnded();
   }
 
   @AfterEach

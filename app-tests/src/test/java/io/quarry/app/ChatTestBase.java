@@ -7,6 +7,7 @@ import io.vertx.ext.web.client.HttpResponse;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
@@ -63,6 +64,11 @@ abstract class ChatTestBase {
         new JsonObject().put("sql", sql));
     org.assertj.core.api.Assertions.assertThat(ran.statusCode()).as(ran.bodyAsString()).isEqualTo(200);
     return ran.bodyAsJsonObject();
+  }
+
+  @AfterAll
+  static void closeNodesOfOtherSettings() {
+    SharedNodes.classEnded();
   }
 
   @AfterEach

@@ -11,15 +11,20 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * The nodes that test classes sharing one use ({@link BrowserTestBase#sharesNode}, {@link ChatTestBase#sharesNode}): one
- * per set of settings in a test JVM, kept from class to class (classes of other settings run in between, in the order
- * the fork is given them), reset between tests, and closed when the JVM's tests end ({@link ForkEnd}). Starting a node
- * with its worker process costs more than most tests; the least recently used go past {@value #KEPT} nodes.
+ * The nodes that test classes sharing one use ({@link BrowserTestBase#sharesNode}, {@link ChatTestBase#sharesNode}),
+ * reset between tests. The node of the shared defaults (most such classes ask for nothing else) is kept from class to
+ * class, and closed when the JVM's tests end ({@link ForkEnd}); a node of other settings serves its class's tests and
+ * closes when they end ({@link #classEnded}): kept, it idled beside the rest of the fork (a node and its worker process
+ * idle at about 1.5 % of a core each, and a fork met some five such settings). Starting a node with its worker process
+ * costs more than most tests.
  */
 final class SharedNodes {
 
-  /** Nodes kept at once: each holds a worker process, and the suite has about five sets of shared settings. */
-  static final int KEPT = 6;
+  /** Nodes kept at once: each holds a worker process; a class whose tests ask for several settings has several. */
+  static final int KEPT = 4;
+
+  /** What a class that asks for nothing of its own gets (see {@link #settings}). */
+  private static final Map<String, String> DEFAULTS = settings(Map.of("QUARRY_LOCAL_WORKERS", "1"));
 
   private record Shared(ChatHarness node, Path dir) {
   }
@@ -31,10 +36,7 @@ final class SharedNodes {
 
   /** The node with these settings, reset for the next test (see {@link ChatHarness#reset}). */
   static synchronized ChatHarness get(Map<String, String> wanted) {
-    Map<String, String> env = new HashMap<>(wanted);
-    // The one local user makes every test's changes, and the resets' deletions, within a minute or two.
-    env.putIfAbsent("QUARRY_CHAT_WRITE_BURST", "100000");
-    env.putIfAbsent("QUARRY_CHAT_WRITES_PER_MINUTE", "100000");
+    Map<String, String> env = settings(wanted);
     Shared shared = nodes.get(env);
     if (shared != null) {
       shared.node().reset();
@@ -51,8 +53,28 @@ final class SharedNodes {
       throw new UncheckedIOException(e);
     }
     ChatHarness node = new ChatHarness(dir, env);
-    nodes.put(Map.copyOf(env), new Shared(node, dir));
+    nodes.put(env, new Shared(node, dir));
     return node;
+  }
+
+  /** A node's settings: what the class wants, beside write limits the shared node's one user does not meet. */
+  private static Map<String, String> settings(Map<String, String> wanted) {
+    Map<String, String> env = new HashMap<>(wanted);
+    // The one local user makes every test's changes, and the resets' deletions, within a minute or two.
+    env.putIfAbsent("QUARRY_CHAT_WRITE_BURST", "100000");
+    env.putIfAbsent("QUARRY_CHAT_WRITES_PER_MINUTE", "100000");
+    return Map.copyOf(env);
+  }
+
+  /** Closes the nodes of other settings than the defaults, once a class's tests have run. */
+  static synchronized void classEnded() {
+    nodes.entrySet().removeIf(entry -> {
+      if (entry.getKey().equals(DEFAULTS)) {
+        return false;
+      }
+      close(entry.getValue());
+      return true;
+    });
   }
 
   /** Closes every node, once the fork's last class has run. */
