@@ -118,8 +118,6 @@ final class DuckInstances implements AutoCloseable {
   private final ThreadLocal<PreparedStatement> parsing = new ThreadLocal<>();
   private final List<Connection> parsers = new ArrayList<>();
   private final SpareDatabases spares;
-  /** The database layouts are read on (see {@link #layout}). */
-  private DuckDBConnection layouts;
 
   DuckInstances(Limits limits) {
     this.limits = limits;
@@ -348,11 +346,6 @@ final class DuckInstances implements AutoCloseable {
     return created;
   }
 
-  /** How many new databases were taken so far, for whatever needed one (an instance, a layout, a conversion). */
-  int databasesTaken() {
-    return spares.taken();
-  }
-
   /** How many databases were remade for a sparse copy that gained columns. */
   synchronized int remade() {
     return remade;
@@ -482,62 +475,17 @@ final class DuckInstances implements AutoCloseable {
     }
   }
 
-  /**
-   * A new copy's layout (see {@link Layout#read}), read on one database kept for it: a database of its own each time
-   * cost every new copy an open and a close (some 25 ms of CPU) for one DESCRIBE. That database reads any file, as
-   * only Quarry's own statement over its own copy runs there; one a read failed on is dropped (DuckDB may leave it
-   * unusable), and the next read makes another.
-   */
   Layout layout(Path file, long footerAt) throws SQLException, IOException {
-    DuckDBConnection database = layoutDatabase();
-    try (Connection connection = database.duplicate()) {
-      return Layout.read(connection, file, footerAt);
-    } catch (SQLException e) {
-      dropLayoutDatabase(database);
-      throw e;
+    DuckDBConnection database = spares.take();
+    try {
+      return Layout.read(database, file, footerAt);
+    } finally {
+      spares.retire(database);
     }
-  }
-
-  private DuckDBConnection layoutDatabase() throws SQLException {
-    synchronized (this) {
-      if (layouts != null) {
-        return layouts;
-      }
-    }
-    DuckDBConnection made = spares.take();
-    try (Statement s = made.createStatement()) {
-      s.execute("SET memory_limit = '" + limits.memoryLimit().replace("'", "") + "'; SET lock_configuration = true");
-    } catch (SQLException e) {
-      spares.retire(made);
-      throw e;
-    }
-    synchronized (this) {
-      if (layouts == null) {
-        layouts = made;
-        return made;
-      }
-    }
-    spares.retire(made); // another thread made one meanwhile
-    return layoutDatabase();
-  }
-
-  /** Closed once no read uses it: a connection duplicated from it keeps DuckDB's database open until it closes. */
-  private void dropLayoutDatabase(DuckDBConnection database) {
-    synchronized (this) {
-      if (layouts != database) {
-        return;
-      }
-      layouts = null;
-    }
-    spares.retire(database);
   }
 
   @Override
   public synchronized void close() {
-    if (layouts != null) {
-      spares.retire(layouts);
-      layouts = null;
-    }
     spares.close();
     List<Instance> closing = new ArrayList<>();
     instances.values().forEach(instance -> retire(instance, closing));

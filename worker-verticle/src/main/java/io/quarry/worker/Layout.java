@@ -42,14 +42,16 @@ record Layout(List<String> columns, List<List<ByteRange>> ranges, long footerAt)
   /**
    * The columns' names as DuckDB reads them (it also checks that DuckDB can open the file at all), and where their
    * chunks are from the footer's own metadata: DuckDB's parquet_metadata() would decode every statistic too, and
-   * fails on some that other writers wrote. {@code connection}: to a database that runs Quarry's own statements over
-   * its own copies, never a user's SQL (see {@link DuckInstances#layout}).
+   * fails on some that other writers wrote. {@code database}: an empty one, which this limits to the file (no other
+   * use for it after).
    */
-  static Layout read(Connection connection, Path file, long footerAt) throws SQLException, IOException {
+  static Layout read(Connection database, Path file, long footerAt) throws SQLException, IOException {
+    String path = DuckInstances.literal(file.toString());
     List<String> columns;
-    try (Statement s = connection.createStatement()) {
-      columns = strings(s, "SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet("
-          + DuckInstances.literal(file.toString()) + "))");
+    try (Statement s = database.createStatement()) {
+      s.execute("SET allowed_paths = [" + path + "]");
+      s.execute("SET enable_external_access = false");
+      columns = strings(s, "SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet(" + path + "))");
     }
     FileMetaData meta = footer(file, footerAt);
     return new Layout(columns, chunks(meta, topLevelOfLeaves(meta.getSchema()), columns.size(), footerAt), footerAt);

@@ -34,7 +34,6 @@ final class SpareDatabases implements AutoCloseable {
     return thread;
   });
   private volatile boolean closed;
-  private final java.util.concurrent.atomic.AtomicInteger taken = new java.util.concurrent.atomic.AtomicInteger();
 
   /** {@code threads}: DuckDB's threads per database, fixed as it opens. None is opened before {@link #fill}. */
   SpareDatabases(int threads) {
@@ -60,15 +59,9 @@ final class SpareDatabases implements AutoCloseable {
 
   /** An empty database, unlimited and unlocked: a spare if one is ready, else one opened now (blocks). */
   DuckDBConnection take() throws SQLException {
-    taken.incrementAndGet();
     DuckDBConnection spare = ready.poll();
     later(this::openOne);
     return spare != null ? spare : DuckInstances.newDatabase(threads);
-  }
-
-  /** How many databases were taken so far: the work that needed a new one. */
-  int taken() {
-    return taken.get();
   }
 
   /** Closes a database nobody uses any more, off the caller's path. */

@@ -205,37 +205,6 @@ class DuckInstancesTest {
   }
 
   @Test
-  @DisplayName("new copies' layouts are read on one database kept for them, not one each; a file DuckDB cannot read"
-      + " fails its read, and the next read works on a database made anew")
-  void layoutsShareADatabase() throws Exception {
-    open(0);
-    int before = instances.databasesTaken();
-    for (int i = 0; i < 5; i++) {
-      Path numbers = dir.resolve("layout-" + i + ".parquet");
-      ParquetFixtures.create(numbers, "SELECT range AS n, range * " + i + " AS c" + i + " FROM range(10)");
-      assertThat(instances.layout(numbers, footerAt(numbers)).columns()).containsExactly("n", "c" + i);
-    }
-    assertThat(instances.databasesTaken()).as("databases taken for five layouts").isEqualTo(before + 1);
-
-    Path broken = dir.resolve("broken.parquet");
-    java.nio.file.Files.write(broken, new byte[] {'P', 'A', 'R', '1', 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 'P', 'A',
-        'R', '1'});
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> instances.layout(broken, 8))
-        .isInstanceOf(SQLException.class);
-    assertThat(instances.layout(file, footerAt(file)).columns()).containsExactly("n");
-    assertThat(instances.databasesTaken()).as("after a failed read").isEqualTo(before + 2);
-  }
-
-  /** Where the file's footer starts: before it, its length and the closing magic number. */
-  private static long footerAt(Path parquet) throws Exception {
-    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(parquet)) {
-      java.nio.ByteBuffer tail = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-      channel.read(tail, channel.size() - 8);
-      return channel.size() - 8 - tail.getInt(0);
-    }
-  }
-
-  @Test
   @DisplayName("a database starts no threads for asynchronous I/O (eight of them made an idle database map 77 MB)")
   void noAsyncThreads() throws Exception {
     open(0);
