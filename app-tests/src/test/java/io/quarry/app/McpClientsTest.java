@@ -112,7 +112,7 @@ class McpClientsTest {
     return List.of(made.get(0).substring("token ".length()), made.get(1).substring("id ".length()));
   }
 
-  static McpSyncClient client(String token, List<McpSchema.ProgressNotification> progress) {
+  static McpSyncClient client(String token, java.util.function.Consumer<McpSchema.ProgressNotification> progress) {
     HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
         .builder("http://127.0.0.1:" + node.httpPort()).endpoint("/mcp")
         .httpRequestCustomizer((request, method, uri, body, context) -> {
@@ -121,7 +121,7 @@ class McpClientsTest {
           }
         }).build();
     return McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60)).enableCallToolSchemaCaching(true)
-        .progressConsumer(progress::add).build();
+        .progressConsumer(progress).build();
   }
 
   static CallToolResult call(McpSyncClient client, String tool, Map<String, Object> arguments) {
@@ -149,10 +149,14 @@ class McpClientsTest {
   @Test
   @DisplayName("an agent's whole flow through MCP alone: tools with schemas, a conversation, a Parquet file, SQL, a"
       + " question answered with its text streamed as progress, its SQL and checked numbers; resources")
-  void wholeFlow() {
+  void wholeFlow() throws InterruptedException {
     List<String> me = userWithToken("chat");
     List<McpSchema.ProgressNotification> progress = Collections.synchronizedList(new ArrayList<>());
-    try (McpSyncClient client = client(me.get(1), progress)) {
+    java.util.concurrent.CountDownLatch streamed = new java.util.concurrent.CountDownLatch(2);
+    try (McpSyncClient client = client(me.get(1), notification -> {
+      progress.add(notification);
+      streamed.countDown();
+    })) {
       McpSchema.InitializeResult init = client.initialize();
       assertThat(init.protocolVersion()).isEqualTo("2025-11-25");
       assertThat(init.serverInfo().name()).isEqualTo("quarry");
@@ -203,10 +207,17 @@ class McpClientsTest {
       assertThat(answer.getJsonArray("sql")).containsExactly("SELECT count(*) AS n FROM table1");
       assertThat(answer.getJsonArray("result_ids")).hasSize(1);
       assertThat(answer.getJsonObject("numbers").getInteger("matched")).isEqualTo(1);
-      assertThat(progress).extracting(McpSchema.ProgressNotification::message).containsExactly("There are ",
+      // The SDK hands notifications to the consumer off the thread that reads the stream: the result can be back
+      // before the last of them is (a clean-clone run saw only the first). A client orders them by their progress,
+      // which only grows.
+      assertThat(streamed.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("both chunks streamed as progress, %s",
+          progress).isTrue();
+      List<McpSchema.ProgressNotification> inOrder = progress.stream()
+          .sorted(java.util.Comparator.comparingDouble(n -> n.progress())).toList();
+      assertThat(inOrder).extracting(McpSchema.ProgressNotification::message).containsExactly("There are ",
           "100 people.");
-      assertThat(progress).extracting(McpSchema.ProgressNotification::progressToken).containsOnly("ask-1");
-      assertThat(progress).extracting(McpSchema.ProgressNotification::progress).containsExactly(10.0, 21.0);
+      assertThat(inOrder).extracting(McpSchema.ProgressNotification::progressToken).containsOnly("ask-1");
+      assertThat(inOrder).extracting(McpSchema.ProgressNotification::progress).containsExactly(10.0, 21.0);
 
       resources(client, conversation, answer.getJsonArray("result_ids").getString(0));
     }
@@ -237,7 +248,7 @@ class McpClientsTest {
     List<String> me = userWithToken("query");
     String conversation = ApiOps.CONVERSATION_CREATE.call(bus, new CreateConversation(me.get(0), null, null)).await()
         .id();
-    try (McpSyncClient client = client(me.get(1), new ArrayList<>())) {
+    try (McpSyncClient client = client(me.get(1), ignored -> { })) {
       client.initialize();
       String numbers = "SELECT range AS n FROM range(3000) ORDER BY n";
       JsonObject first = structured(call(client, "run_sql", Map.of("conversation_id", conversation, "sql", numbers)));
@@ -276,7 +287,7 @@ class McpClientsTest {
         .id();
     String mine = ApiOps.CONVERSATION_CREATE.call(bus, new CreateConversation(reader.get(0), null, "Mine")).await()
         .id();
-    try (McpSyncClient client = client(reader.get(1), new ArrayList<>())) {
+    try (McpSyncClient client = client(reader.get(1), ignored -> { })) {
       client.initialize();
       assertThat(structured(call(client, "list_conversations", Map.of())).getJsonArray("conversations"))
           .extracting(c -> ((JsonObject) c).getString("id")).containsExactly(mine);
@@ -303,7 +314,7 @@ class McpClientsTest {
         });
       }
     }
-    try (McpSyncClient client = client(other.get(1), new ArrayList<>())) {
+    try (McpSyncClient client = client(other.get(1), ignored -> { })) {
       client.initialize();
       String bad = refusal(call(client, "run_sql", Map.of("conversation_id", theirs, "sql", "SELECT nope")));
       assertThat(bad).contains("nope");
@@ -413,7 +424,7 @@ class McpClientsTest {
       assertThat(progress.getString("method")).isEqualTo("notifications/progress");
       assertThat(progress.getJsonObject("params").getString("message")).isEqualTo("Partly ");
 
-      try (McpSyncClient second = client(me.get(1), new ArrayList<>())) {
+      try (McpSyncClient second = client(me.get(1), ignored -> { })) {
         second.initialize();
         assertThat(refusal(call(second, "ask", Map.of("conversation_id", conversation, "question", "Also?"))))
             .isEqualTo("Generation already in progress for this conversation");
@@ -446,7 +457,7 @@ class McpClientsTest {
   @DisplayName("one token at every door: what MCP made, REST (Bearer) and the bridge see with the same token")
   void sameTokenEverywhere() {
     List<String> me = userWithToken("query");
-    try (McpSyncClient client = client(me.get(1), new ArrayList<>())) {
+    try (McpSyncClient client = client(me.get(1), ignored -> { })) {
       client.initialize();
       String id = structured(call(client, "create_conversation", Map.of("title", "Everywhere"))).getString("id");
       HttpResponse<Buffer> rest = web.get(node.httpPort(), "127.0.0.1", "/api/conversations/" + id)
@@ -499,13 +510,13 @@ class McpClientsTest {
   @DisplayName("no token, an unknown one and a revoked one are refused (401) before any tool: the client cannot start")
   void tokens() {
     List<String> me = userWithToken("chat");
-    try (McpSyncClient client = client(me.get(1), new ArrayList<>())) {
+    try (McpSyncClient client = client(me.get(1), ignored -> { })) {
       client.initialize();
       TokenCommand.run(env, "token", "revoke", me.get(2), "--config", dir.resolve("absent.json").toString()).await();
       assertThatThrownBy(() -> call(client, "list_conversations", Map.of())).satisfies(McpClientsTest::unauthorized);
     }
     for (String token : new String[] {null, "qt_not-a-token"}) {
-      try (McpSyncClient client = client(token, new ArrayList<>())) {
+      try (McpSyncClient client = client(token, ignored -> { })) {
         assertThatThrownBy(client::initialize).satisfies(McpClientsTest::unauthorized);
       }
     }
