@@ -36,10 +36,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -112,7 +115,7 @@ class McpClientsTest {
     return List.of(made.get(0).substring("token ".length()), made.get(1).substring("id ".length()));
   }
 
-  static McpSyncClient client(String token, java.util.function.Consumer<McpSchema.ProgressNotification> progress) {
+  static McpSyncClient client(String token, Consumer<McpSchema.ProgressNotification> progress) {
     HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
         .builder("http://127.0.0.1:" + node.httpPort()).endpoint("/mcp")
         .httpRequestCustomizer((request, method, uri, body, context) -> {
@@ -152,7 +155,7 @@ class McpClientsTest {
   void wholeFlow() throws InterruptedException {
     List<String> me = userWithToken("chat");
     List<McpSchema.ProgressNotification> progress = Collections.synchronizedList(new ArrayList<>());
-    java.util.concurrent.CountDownLatch streamed = new java.util.concurrent.CountDownLatch(2);
+    CountDownLatch streamed = new CountDownLatch(2);
     try (McpSyncClient client = client(me.get(1), notification -> {
       progress.add(notification);
       streamed.countDown();
@@ -210,10 +213,10 @@ class McpClientsTest {
       // The SDK hands notifications to the consumer off the thread that reads the stream: the result can be back
       // before the last of them is (a clean-clone run saw only the first). A client orders them by their progress,
       // which only grows.
-      assertThat(streamed.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("both chunks streamed as progress, %s",
+      assertThat(streamed.await(30, TimeUnit.SECONDS)).as("both chunks streamed as progress, %s",
           progress).isTrue();
       List<McpSchema.ProgressNotification> inOrder = progress.stream()
-          .sorted(java.util.Comparator.comparingDouble(n -> n.progress())).toList();
+          .sorted(Comparator.comparingDouble(n -> n.progress())).toList();
       assertThat(inOrder).extracting(McpSchema.ProgressNotification::message).containsExactly("There are ",
           "100 people.");
       assertThat(inOrder).extracting(McpSchema.ProgressNotification::progressToken).containsOnly("ask-1");

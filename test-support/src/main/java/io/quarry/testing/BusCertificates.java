@@ -109,7 +109,7 @@ public final class BusCertificates {
   private static X509Certificate sign(KeyPair issuerKeys, X500Name issuer, PublicKey subjectKey, X500Name subject,
       Extensions extensions) throws IOException {
     Instant now = Instant.now();
-    X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(issuer, new BigInteger(64, RANDOM).abs(),
+    X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(issuer, new BigInteger(64, RANDOM),
         Date.from(now), Date.from(now.plus(VALIDITY)), subject, subjectKey);
     builder.addExtension(Extension.subjectKeyIdentifier, false, extensions().createSubjectKeyIdentifier(subjectKey));
     extensions.add(builder);
