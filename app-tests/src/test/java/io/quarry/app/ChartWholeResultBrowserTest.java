@@ -163,6 +163,36 @@ class ChartWholeResultBrowserTest extends BrowserTestBase {
   }
 
   @Test
+  @DisplayName("Vega loads with the page's first chart, not with the page; a chart whose library did not load says so,"
+      + " and the next one loads it again and draws")
+  void vegaLoadsWithTheFirstChart() {
+    List<String> loaded = new java.util.concurrent.CopyOnWriteArrayList<>();
+    page.onRequest(request -> {
+      if (request.url().contains("vega")) {
+        loaded.add(request.url().replaceFirst("^https?://[^/]+", ""));
+      }
+    });
+    ask(BY_MONTH);
+    assertThat(loaded).as("libraries loaded before any chart").isEmpty();
+    assertThat(page.evaluate("typeof window.vegaEmbed")).isEqualTo("undefined");
+
+    page.route("**/vega-lite.min.js", route -> route.abort());
+    page.locator(".chart-actions summary").first().click();
+    Locator actions = page.locator(".chart-actions .chart-form").first();
+    actions.getByLabel("Chart").selectOption("bar");
+    actions.getByLabel("X").selectOption("month");
+    actions.getByText("Draw").click();
+    assertThat(page.locator(".chart-actions")).containsText("Chart unavailable: The chart library did not load.");
+
+    page.unroute("**/vega-lite.min.js");
+    actions.getByText("Draw").click();
+    assertThat(subtitle()).isVisible();
+    assertThat(loaded).as("Vega's four scripts, the lot again after the failure").containsOnly(
+        "/webjars/vega/5.32.0/vega.min.js", "/vendor/vega-interpreter-1.2.0/vega-interpreter.min.js",
+        "/webjars/vega-lite/5.23.0/vega-lite.min.js", "/webjars/vega-embed/6.29.0/vega-embed.min.js");
+  }
+
+  @Test
   @DisplayName("a line chart of months spanning 1970 and 1971 names the year on every tick of its time axis")
   void datesSpanningYearsShowTheYear() {
     ask(BY_MONTH);

@@ -19,15 +19,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The front-end libraries the pages load: the files of webjars that {@link #PAGES} name, read from the class path into
+ * The front-end libraries the pages load: the files of webjars that {@link #NAMERS} name, read from the class path into
  * memory before the server listens (under a megabyte) and served from there. Vert.x's static handler unpacked each
  * file's whole directory to its file cache first, some 18 MB in 800 files: 1.5 s of every start. A library file no
- * page names is not served.
+ * page or chart.js names is not served.
  */
 final class WebJars {
 
   static final String PREFIX = "/webjars/";
-  static final List<String> PAGES = List.of("index.html", "board.html", "shared.html");
+  /** The pages, and the script that loads Vega when a page draws its first chart. */
+  static final List<String> NAMERS = List.of("index.html", "board.html", "shared.html", "js/chart.js");
   private static final String CLASS_PATH = "META-INF/resources/webjars/";
   private static final Pattern NAMED = Pattern.compile("/webjars/([^\"'?#]+)");
   /** The files' paths are versioned, so a browser may keep one for a day without asking. */
@@ -42,7 +43,7 @@ final class WebJars {
     this.files = files;
   }
 
-  /** Blocking: reads every library file the pages name. */
+  /** Blocking: reads every library file the pages (and chart.js) name. */
   static WebJars load() {
     Map<String, File> files = new LinkedHashMap<>();
     for (String name : named()) {
@@ -55,15 +56,15 @@ final class WebJars {
     return new WebJars(files);
   }
 
-  /** The library files the pages name, as paths under {@link #PREFIX}. */
+  /** The library files the pages (and chart.js) name, as paths under {@link #PREFIX}. */
   static List<String> named() {
     List<String> named = new ArrayList<>();
-    for (String page : PAGES) {
-      byte[] html = read("webroot/" + page);
-      if (html == null) {
-        throw new IllegalStateException("webroot/" + page + " is not on the class path");
+    for (String namer : NAMERS) {
+      byte[] text = read("webroot/" + namer);
+      if (text == null) {
+        throw new IllegalStateException("webroot/" + namer + " is not on the class path");
       }
-      Matcher found = NAMED.matcher(new String(html, StandardCharsets.UTF_8));
+      Matcher found = NAMED.matcher(new String(text, StandardCharsets.UTF_8));
       while (found.find()) {
         if (!named.contains(found.group(1))) {
           named.add(found.group(1));
