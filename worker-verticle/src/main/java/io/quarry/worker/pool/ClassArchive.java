@@ -27,12 +27,12 @@ final class ClassArchive {
   }
 
   /**
-   * The archive for workers started from this class path, or none when Quarry does not run from a jar
+   * The archive for workers started from {@code classPath}, or none when Quarry does not run from a jar
    * (the JVM archives classes from jar files only; from class directories a worker would only pay
    * for an archive it cannot write).
    */
-  static ClassArchive in(Path directory) {
-    return new ClassArchive(fromJar() ? directory.resolve("worker-" + key() + ".jsa") : null);
+  static ClassArchive in(Path directory, String classPath) {
+    return new ClassArchive(fromJar() ? directory.resolve("worker-" + key(classPath) + ".jsa") : null);
   }
 
   private static boolean fromJar() {
@@ -97,10 +97,10 @@ final class ClassArchive {
     }
   }
 
-  private static String key() {
+  private static String key(String classPath) {
     StringBuilder identity = new StringBuilder(System.getProperty("java.home")).append('\n')
         .append(System.getProperty("java.vm.version")).append('\n');
-    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+    for (String entry : classPath.split(java.io.File.pathSeparator)) {
       Path path = Path.of(entry).toAbsolutePath();
       identity.append(path).append(' ');
       try {

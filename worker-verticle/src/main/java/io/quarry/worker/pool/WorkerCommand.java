@@ -13,7 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The command line of a worker process: the same jar (or class path) as this node, {@code --roles worker
+ * The command line of a worker process: the same jar (or class path) as this node, after DuckDB's library stored
+ * uncompressed ({@link StoredNativeLibrary}), {@code --roles worker
  * --cluster} joined to this node, its Java heap and native memory sized to fit under an address-space
  * cap that the operating system enforces ({@code ulimit -v}, i.e. {@code RLIMIT_AS}).
  */
@@ -43,6 +44,7 @@ final class WorkerCommand {
 
   private final LocalWorkersConfig settings;
   private final String mainClass;
+  private final String classPath;
   private final Path home;
   private final ClassArchive classes;
   private final FileSystem files;
@@ -54,9 +56,11 @@ final class WorkerCommand {
   private final Path temp;
 
   /** {@code home}: where the workers' configuration files and crash reports go. */
-  WorkerCommand(LocalWorkersConfig settings, String mainClass, Path home, ClassArchive classes, FileSystem files) {
+  WorkerCommand(LocalWorkersConfig settings, String mainClass, String classPath, Path home, ClassArchive classes,
+      FileSystem files) {
     this.settings = settings;
     this.mainClass = mainClass;
+    this.classPath = classPath;
     this.home = home;
     this.classes = classes;
     this.files = files;
@@ -117,7 +121,7 @@ final class WorkerCommand {
     command.add("-Djava.io.tmpdir=" + ownTemp);
     command.add("-Dquarry.worker.name=worker-" + slot);
     command.addAll(classes.options(workerId));
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass,
+    command.addAll(List.of("-cp", classPath, mainClass,
         "--roles", "worker", "--cluster", "--config", configFile.toString(), "--supervisor", supervisor + "/" + workerId));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     // Built anew, not inherited: a worker runs users' SQL, and gets none of the node's keys, passwords or tokens.

@@ -125,7 +125,10 @@ public class WorkerPool extends VerticleBase {
     }
   }
 
-  /** What the processes need: their configuration files, and their command (class archive, temporary files). */
+  /**
+   * What the processes need: their configuration files, and their command (class path, class archive, temporary
+   * files).
+   */
   private record Prepared(List<Path> configFiles, WorkerCommand command) {
   }
 
@@ -133,9 +136,10 @@ public class WorkerPool extends VerticleBase {
   private Prepared prepare() throws IOException {
     Path home = pool.worker().home().resolveSibling("workers");
     List<Path> files = writeConfigurations(home, processes.configuration(), settings.count(), settings.keepWarm());
-    ClassArchive classes = ClassArchive.in(settings.classArchiveDir().isBlank() ? home
-        : Path.of(settings.classArchiveDir()).toAbsolutePath());
-    WorkerCommand command = new WorkerCommand(settings, processes.mainClass(), home, classes, vertx.fileSystem());
+    Path archives = settings.classArchiveDir().isBlank() ? home : Path.of(settings.classArchiveDir()).toAbsolutePath();
+    String classPath = StoredNativeLibrary.workerClassPath(archives);
+    WorkerCommand command = new WorkerCommand(settings, processes.mainClass(), classPath, home,
+        ClassArchive.in(archives, classPath), vertx.fileSystem());
     command.clearLeftovers();
     return new Prepared(files, command);
   }

@@ -1,0 +1,127 @@
+package io.quarry.worker.pool;
+
+import io.quarry.bus.PrivateFiles;
+import io.quarry.bus.Sha256;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.JarURLConnection;
+import java.net.URL;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.zip.CRC32;
+import java.util.zip.CheckedInputStream;
+import java.util.zip.ZipEntry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * DuckDB's native library as the one entry, stored uncompressed, of a jar that worker processes put first on their
+ * class path. DuckDB's driver copies the library out of the class path into a temporary file at every start; out of
+ * the driver's own jar it inflates 25 MB into 72 MB first, a third of a CPU-second of every worker start. The jar is
+ * made once, beside the class archive, and named by the library it holds, so that later workers (and the archive,
+ * keyed by their class path) use it as it is.
+ */
+final class StoredNativeLibrary {
+
+  private static final String PREFIX = "duckdb-native-";
+
+  private static final Logger log = LoggerFactory.getLogger(StoredNativeLibrary.class);
+
+  private StoredNativeLibrary() {
+  }
+
+  /** The class path of worker processes: the jar first (when there is one), then this node's. Blocks. */
+  static String workerClassPath(Path directory) {
+    String own = System.getProperty("java.class.path");
+    try {
+      Path jar = in(directory);
+      return jar == null ? own : jar + File.pathSeparator + own;
+    } catch (IOException e) {
+      log.warn("Worker processes unpack DuckDB's library out of its jar at every start: {}", e.getMessage());
+      return own;
+    }
+  }
+
+  /**
+   * The jar in {@code directory}, made if it is not there yet; null where the library is not in a jar on the class
+   * path for this system (workers then start as the driver has them). Blocks.
+   */
+  static Path in(Path directory) throws IOException {
+    String name = resourceName();
+    URL source = StoredNativeLibrary.class.getClassLoader().getResource(name);
+    if (source == null || !(source.openConnection() instanceof JarURLConnection entry)) {
+      return null;
+    }
+    JarEntry packed = entry.getJarEntry();
+    Path jar = directory.resolve(PREFIX + Sha256.hex(name + ' ' + packed.getSize() + ' ' + packed.getCrc())
+        .substring(0, 24) + ".jar");
+    if (!Files.isRegularFile(jar)) {
+      write(source, name, directory, jar);
+    }
+    return jar;
+  }
+
+  /** DuckDB's driver's name for the library of this system (see its {@code DuckDBNative}). */
+  private static String resourceName() {
+    String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
+    String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
+    String system = os.startsWith("windows") ? "windows" : os.startsWith("mac") ? "macos" : "linux";
+    String machine = arch.equals("x86_64") || arch.equals("amd64") ? "amd64"
+        : arch.equals("aarch64") || arch.equals("arm64") ? "arm64" : arch;
+    return "libduckdb_java.so_" + system + "_" + machine;
+  }
+
+  /**
+   * Unpacks the library once (a stored entry needs its CRC before its bytes), then jars it; put in place by a link,
+   * so that a node starting beside this one (tests share a directory) never replaces a jar workers have open. Jars
+   * of other libraries (an older DuckDB) go.
+   */
+  private static void write(URL source, String name, Path directory, Path jar) throws IOException {
+    PrivateFiles.directory(directory);
+    Path raw = PrivateFiles.newFile(directory.resolve(PREFIX + "pending-" + UUID.randomUUID()));
+    Path pending = raw.resolveSibling(raw.getFileName() + ".jar");
+    try {
+      CRC32 crc = new CRC32();
+      try (InputStream in = new CheckedInputStream(source.openStream(), crc)) {
+        Files.copy(in, raw, StandardCopyOption.REPLACE_EXISTING);
+      }
+      JarEntry entry = new JarEntry(name);
+      entry.setMethod(ZipEntry.STORED);
+      entry.setSize(Files.size(raw));
+      entry.setCompressedSize(Files.size(raw));
+      entry.setCrc(crc.getValue());
+      try (OutputStream out = Files.newOutputStream(PrivateFiles.newFile(pending));
+           JarOutputStream zip = new JarOutputStream(out)) {
+        zip.putNextEntry(entry);
+        Files.copy(raw, zip);
+        zip.closeEntry();
+      }
+      try {
+        Files.createLink(jar, pending);
+      } catch (FileAlreadyExistsException e) {
+        // Another node made it first: the same bytes.
+      }
+      removeOthers(directory, jar);
+    } finally {
+      Files.deleteIfExists(raw);
+      Files.deleteIfExists(pending);
+    }
+  }
+
+  private static void removeOthers(Path directory, Path jar) throws IOException {
+    try (var siblings = Files.list(directory)) {
+      for (Path other : siblings.filter(p -> p.getFileName().toString().startsWith(PREFIX) && !p.equals(jar)
+          && p.getFileName().toString().endsWith(".jar") && !p.getFileName().toString().contains("pending")).toList()) {
+        Files.deleteIfExists(other);
+      }
+    }
+  }
+}

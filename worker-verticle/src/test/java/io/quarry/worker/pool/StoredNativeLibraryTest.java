@@ -1,0 +1,63 @@
+package io.quarry.worker.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.net.JarURLConnection;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Collections;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StoredNativeLibraryTest {
+
+  @TempDir
+  Path dir;
+
+  /** The library as DuckDB's driver jar holds it (deflated). */
+  private static JarEntry packed(String name) throws Exception {
+    var url = StoredNativeLibrary.class.getClassLoader().getResource(name);
+    assertThat(url).as("DuckDB's library for this system on the class path").isNotNull();
+    return ((JarURLConnection) url.openConnection()).getJarEntry();
+  }
+
+  @Test
+  @DisplayName("workers' class path starts with a jar holding DuckDB's library, stored (not deflated), made once, owner"
+      + " only; a jar of another library in the directory goes")
+  void storedOnce() throws Exception {
+    Path old = Files.writeString(dir.resolve("duckdb-native-0123456789abcdef01234567.jar"), "an older DuckDB's");
+
+    String classPath = StoredNativeLibrary.workerClassPath(dir);
+
+    String[] entries = classPath.split(File.pathSeparator);
+    Path jar = Path.of(entries[0]);
+    assertThat(jar.getParent()).isEqualTo(dir);
+    assertThat(classPath).isEqualTo(jar + File.pathSeparator + System.getProperty("java.class.path"));
+    try (JarFile file = new JarFile(jar.toFile())) {
+      JarEntry library = Collections.list(file.entries()).stream().filter(e -> !e.isDirectory()).findFirst()
+          .orElseThrow();
+      assertThat(Collections.list(file.entries())).hasSize(1);
+      JarEntry packed = packed(library.getName());
+      assertThat(library.getName()).startsWith("libduckdb_java.so_");
+      assertThat(library.getMethod()).isEqualTo(ZipEntry.STORED);
+      assertThat(library.getSize()).isEqualTo(packed.getSize());
+      assertThat(library.getCrc()).isEqualTo(packed.getCrc());
+      assertThat(packed.getMethod()).as("what it saves: the driver's copy is deflated").isEqualTo(ZipEntry.DEFLATED);
+    }
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(jar))).isEqualTo("rw-------");
+    assertThat(old).doesNotExist();
+    try (var left = Files.list(dir)) {
+      assertThat(left).containsExactly(jar);
+    }
+
+    var made = Files.getLastModifiedTime(jar);
+    assertThat(StoredNativeLibrary.workerClassPath(dir)).as("the same jar, not made again").isEqualTo(classPath);
+    assertThat(Files.getLastModifiedTime(jar)).isEqualTo(made);
+  }
+}
