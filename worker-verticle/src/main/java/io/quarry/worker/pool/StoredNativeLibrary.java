@@ -11,7 +11,6 @@ import java.net.URL;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.jar.JarEntry;
@@ -44,8 +43,9 @@ final class StoredNativeLibrary {
     try {
       Path jar = in(directory);
       return jar == null ? own : jar + File.pathSeparator + own;
-    } catch (IOException e) {
-      log.warn("Worker processes unpack DuckDB's library out of its jar at every start: {}", e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      // Only a saving: workers start all the same.
+      log.warn("Worker processes unpack DuckDB's library out of its jar at every start: {}", e.toString());
       return own;
     }
   }
@@ -80,9 +80,9 @@ final class StoredNativeLibrary {
   }
 
   /**
-   * Unpacks the library once (a stored entry needs its CRC before its bytes), then jars it; put in place by a link,
-   * so that a node starting beside this one (tests share a directory) never replaces a jar workers have open. Jars
-   * of other libraries (an older DuckDB) go.
+   * Unpacks the library once (a stored entry needs its CRC before its bytes), then jars it; put in place by a link
+   * (or a move), so that a node starting beside this one (tests share a directory) never replaces a jar workers have
+   * open. Jars of other libraries (an older DuckDB) go.
    */
   private static void write(URL source, String name, Path directory, Path jar) throws IOException {
     PrivateFiles.directory(directory);
@@ -90,8 +90,9 @@ final class StoredNativeLibrary {
     Path pending = raw.resolveSibling(raw.getFileName() + ".jar");
     try {
       CRC32 crc = new CRC32();
-      try (InputStream in = new CheckedInputStream(source.openStream(), crc)) {
-        Files.copy(in, raw, StandardCopyOption.REPLACE_EXISTING);
+      try (InputStream in = new CheckedInputStream(source.openStream(), crc);
+           OutputStream out = Files.newOutputStream(raw)) {
+        in.transferTo(out);
       }
       JarEntry entry = new JarEntry(name);
       entry.setMethod(ZipEntry.STORED);
@@ -105,7 +106,7 @@ final class StoredNativeLibrary {
         zip.closeEntry();
       }
       try {
-        Files.createLink(jar, pending);
+        place(pending, jar);
       } catch (FileAlreadyExistsException e) {
         // Another node made it first: the same bytes.
       }
@@ -113,6 +114,17 @@ final class StoredNativeLibrary {
     } finally {
       Files.deleteIfExists(raw);
       Files.deleteIfExists(pending);
+    }
+  }
+
+  /** A link where the file system has them; else a move, which never replaces a jar already there either. */
+  private static void place(Path pending, Path jar) throws IOException {
+    try {
+      Files.createLink(jar, pending);
+    } catch (FileAlreadyExistsException e) {
+      throw e;
+    } catch (IOException | UnsupportedOperationException e) {
+      Files.move(pending, jar);
     }
   }
 

@@ -60,4 +60,12 @@ class StoredNativeLibraryTest {
     assertThat(StoredNativeLibrary.workerClassPath(dir)).as("the same jar, not made again").isEqualTo(classPath);
     assertThat(Files.getLastModifiedTime(jar)).isEqualTo(made);
   }
+
+  @Test
+  @DisplayName("where the jar cannot be made, workers start from the node's own class path")
+  void withoutTheJar() throws Exception {
+    Path notADirectory = Files.writeString(dir.resolve("workers"), "a file where the directory would be");
+
+    assertThat(StoredNativeLibrary.workerClassPath(notADirectory)).isEqualTo(System.getProperty("java.class.path"));
+  }
 }
