@@ -186,9 +186,11 @@ final class Turns {
   private void run(TurnClaim claim, TurnRequest request) {
     Turn turn = new Turn(context, request);
     running.put(claim.conversationId(), turn);
-    log.debug("Answer started");
+    // A line at each end of every answer, so that an answer that never ended can be followed to the node that had it.
+    log.info("Answer {} of conversation {} started", claim.messageId(), claim.conversationId());
     turn.run().onComplete(done -> {
-      log.debug("Answer ended");
+      log.info("Answer {} of conversation {} {}", claim.messageId(), claim.conversationId(),
+          done.succeeded() ? "ended" : "failed");
       announceBudget(claim.userId(), request.events());
     });
   }
