@@ -4,7 +4,6 @@ import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -57,11 +56,7 @@ abstract class BrowserTestBase {
   }
 
   private Map<String, String> nodeEnv() {
-    Map<String, String> env = new HashMap<>(env());
-    // A page's queries need one worker process, not two (WorkerProcessTest is about several): on two cores a node with
-    // one starts in about half the time.
-    env.putIfAbsent("QUARRY_LOCAL_WORKERS", "1");
-    return env;
+    return SharedNodes.oneWorker(env());
   }
 
   @AfterAll

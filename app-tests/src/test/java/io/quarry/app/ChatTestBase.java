@@ -5,7 +5,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -51,11 +50,7 @@ abstract class ChatTestBase {
   }
 
   private Map<String, String> nodeEnv() {
-    Map<String, String> env = new HashMap<>(env());
-    // One worker process runs these tests' queries (MetricsTest, about each worker's metrics, asks for two): on two
-    // cores a node with one starts in about half the time.
-    env.putIfAbsent("QUARRY_LOCAL_WORKERS", "1");
-    return env;
+    return SharedNodes.oneWorker(env());
   }
 
   /** Runs SQL in the test's conversation over REST; anything but 200 fails the test, saying what the node said. */

@@ -24,7 +24,7 @@ final class SharedNodes {
   static final int KEPT = 4;
 
   /** What a class that asks for nothing of its own gets (see {@link #settings}). */
-  private static final Map<String, String> DEFAULTS = settings(Map.of("QUARRY_LOCAL_WORKERS", "1"));
+  private static final Map<String, String> DEFAULTS = settings(oneWorker(Map.of()));
 
   private record Shared(ChatHarness node, Path dir) {
   }
@@ -32,6 +32,17 @@ final class SharedNodes {
   private static final LinkedHashMap<Map<String, String>, Shared> nodes = new LinkedHashMap<>(8, 0.75f, true);
 
   private SharedNodes() {
+  }
+
+  /**
+   * {@code env} with one worker process unless it asks for another number: a test's queries need one (WorkerProcessTest
+   * and MetricsTest, about several, ask for more), and on two cores a node with one starts in about half the time.
+   * Both bases' nodes, shared or not, start so.
+   */
+  static Map<String, String> oneWorker(Map<String, String> env) {
+    Map<String, String> with = new HashMap<>(env);
+    with.putIfAbsent("QUARRY_LOCAL_WORKERS", "1");
+    return with;
   }
 
   /** The node with these settings, reset for the next test (see {@link ChatHarness#reset}). */
