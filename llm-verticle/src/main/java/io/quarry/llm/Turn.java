@@ -27,6 +27,7 @@ final class Turn {
   static final String RESTART_ERROR = "Quarry restarted before this answer was finished. What it had written is kept;"
       + " ask again to continue.";
   static final String RESTART_NOTICE = "This answer was interrupted when the server restarted.";
+  static final String UNSAVED = "This answer could not be saved, so a reload will not show it; ask again to keep it.";
 
   /** The turn was stopped by the user. */
   static final class Stopped extends RuntimeException {
@@ -253,7 +254,14 @@ final class Turn {
         tools.record().results.values().stream().map(NumberCheck::values).toList());
     return save(completion.status(), completion.notice(), numbers).eventually(this::release)
         .onSuccess(v -> events.emit(ChatEvents.chatComplete(conversationId, assistantId, tokens.input(),
-            tokens.output(), completion.notice(), numbers)));
+            tokens.output(), completion.notice(), numbers)))
+        .onFailure(this::unsaved);
+  }
+
+  /** The browser has the whole answer but storage has not: it hears so, rather than waiting on an end never sent. */
+  private void unsaved(Throwable cause) {
+    log.warn("Answer {} of conversation {} could not be saved: {}", assistantId, conversationId, cause.getMessage());
+    events.emit(ChatEvents.chatError(conversationId, assistantId, UNSAVED, null));
   }
 
   private Future<Void> saveStopped() {

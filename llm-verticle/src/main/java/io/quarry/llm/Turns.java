@@ -189,8 +189,7 @@ final class Turns {
     // A line at each end of every answer, so that an answer that never ended can be followed to the node that had it.
     log.info("Answer {} of conversation {} started", claim.messageId(), claim.conversationId());
     turn.run().onComplete(done -> {
-      log.info("Answer {} of conversation {} {}", claim.messageId(), claim.conversationId(),
-          done.succeeded() ? "ended" : "failed");
+      log.info("Answer {} of conversation {} ended", claim.messageId(), claim.conversationId());
       announceBudget(claim.userId(), request.events());
     });
   }

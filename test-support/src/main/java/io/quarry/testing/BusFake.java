@@ -102,6 +102,11 @@ public abstract class BusFake extends VerticleBase {
     return onLoop(() -> (int) requests.stream().filter(r -> r.address().equals(address)).count());
   }
 
+  /** The next {@code times} calls of {@code address} are answered as usual: what is planned after them meets later calls. */
+  public Future<Void> passNext(String address, int times) {
+    return plan(address, times, Future::succeededFuture);
+  }
+
   /** The next {@code times} calls of {@code address} fail with {@code failure}, as the real service would. */
   public Future<Void> failNext(String address, int times, QuarryException failure) {
     return plan(address, times, () -> Future.failedFuture(failure));
