@@ -57,6 +57,16 @@ class ClusterProcessIT {
     return node;
   }
 
+  /**
+   * The files a worker node maps DuckDB's library from that are still on disk: none once it is ready (it deleted the
+   * copy its driver unpacked), so that the SIGKILL below leaves nothing in the temporary directory.
+   */
+  private static List<String> unpackedDuckDb(JarNode node) throws IOException {
+    List<String> maps = Files.readAllLines(Path.of("/proc/" + node.process.pid() + "/maps"));
+    assertThat(maps).as("the worker node's DuckDB library").anyMatch(line -> line.contains("libduckdb_java"));
+    return maps.stream().filter(line -> line.contains("libduckdb_java") && !line.endsWith(" (deleted)")).toList();
+  }
+
   @Test
   @DisplayName("queries keep being answered while a worker JVM is killed: each succeeds or fails clearly in time, nothing is lost")
   void workerKilled() throws Exception {
@@ -80,6 +90,9 @@ class ClusterProcessIT {
     JsonObject health = client.get("/api/health").send().await().bodyAsJsonObject();
     assertThat(health.getJsonArray("cluster_members")).hasSize(3);
     assertThat(health.getJsonArray("roles_present")).contains("worker");
+    for (JarNode worker : List.of(doomed, other)) {
+      assertThat(unpackedDuckDb(worker)).as("DuckDB's library copies on disk, which a SIGKILL would leave").isEmpty();
+    }
 
     String conversation = client.post("/api/conversations").sendJsonObject(new JsonObject()).await().bodyAsJsonObject()
         .getString("id");

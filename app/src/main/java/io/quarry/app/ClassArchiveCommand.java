@@ -1,10 +1,10 @@
 package io.quarry.app;
 
+import io.quarry.bus.PrivateFiles;
 import io.vertx.core.Future;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +25,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
-import java.util.stream.Stream;
 
 /**
  * {@code java -jar quarry.jar class-archive FILE}: writes a class-data-sharing archive of the classes a node loads
@@ -217,11 +215,9 @@ final class ClassArchiveCommand {
 
   /** Best effort: what is left is in the system's temporary directory, and says nothing of anyone. */
   private static void delete(Path tree) {
-    try (Stream<Path> all = Files.walk(tree)) {
-      for (Path path : all.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    } catch (IOException | UncheckedIOException e) {
+    try {
+      PrivateFiles.deleteTree(tree);
+    } catch (IOException e) {
       System.err.println("Could not delete " + tree + ": " + e.getMessage());
     }
   }

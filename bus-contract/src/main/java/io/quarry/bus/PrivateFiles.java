@@ -4,11 +4,13 @@ import com.sun.security.auth.module.UnixSystem;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
+import java.util.Comparator;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -97,6 +99,20 @@ public final class PrivateFiles {
     Files.createFile(file, PosixFilePermissions.asFileAttribute(FILE_MODE));
     file(file);
     return file;
+  }
+
+  /** Deletes {@code dir} and all it holds; one that is not there is left so. */
+  public static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (Stream<Path> all = Files.walk(dir)) {
+      for (Path path : all.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
   }
 
   /** Every directory under {@code root} (itself included) made 0700 and every file 0600: for what libraries wrote. */

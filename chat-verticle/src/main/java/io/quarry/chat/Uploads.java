@@ -131,7 +131,7 @@ final class Uploads {
   /** Deletes an upload's folder, and its conversation's and user's when they are left empty. */
   Future<Void> delete(Path upload) {
     return vertx.executeBlocking(() -> {
-      deleteTree(upload);
+      PrivateFiles.deleteTree(upload);
       deleteIfEmpty(upload.getParent());
       deleteIfEmpty(upload.getParent().getParent());
       return null;
@@ -145,7 +145,7 @@ final class Uploads {
     }
     Path conversation = settings.dir().resolve(userId).resolve(conversationId);
     return vertx.<Void>executeBlocking(() -> {
-      deleteTree(conversation);
+      PrivateFiles.deleteTree(conversation);
       deleteIfEmpty(conversation.getParent());
       return null;
     }, false).recover(e -> {
@@ -198,17 +198,6 @@ final class Uploads {
           .filter(upload -> urls.stream().noneMatch(url -> url.contains(PREFIX
               + settings.dir().relativize(upload).toString().replace('\\', '/') + "/")))
           .toList();
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
     }
   }
 

@@ -80,13 +80,20 @@ public class WorkerVerticle extends VerticleBase {
     return vertx.executeBlocking(this::ownHome, false)
         .compose(v -> cache.open())
         .compose(v -> exports.open())
-        .compose(v -> executor.executeBlocking(instances::open, false))
+        .compose(v -> executor.executeBlocking(this::openDatabases, false))
         .compose(this::warmUp)
         .compose(kept -> listenForStops()
             .compose(listening -> new Bus(vertx).serve(queries(settings),
                 request -> onQuery(request).map(WorkerOps.Answer::new)).completion())
             .onSuccess(v -> log.info("Worker ready: {} threads, {} databases kept ({} each), cache in {}",
                 settings.threads(), kept, Sizes.human(instances.idleBytes()), settings.home())));
+  }
+
+  /** The databases kept ready; DuckDB's library is loaded by then, and its unpacked copy can go. */
+  private int openDatabases() throws java.sql.SQLException {
+    int kept = instances.open();
+    UnpackedLibrary.forget();
+    return kept;
   }
 
   /** See {@link Warmup}; one that fails costs the first user the wait it would have saved, nothing more. */
