@@ -73,7 +73,7 @@ final class AnswerSaver {
   }
 
   private Future<Void> again(ChatMessage message, Throwable failure, long pauseMs, long giveUpAt) {
-    if (!passing(failure) || System.nanoTime() + pauseMs * 1_000_000 > giveUpAt) {
+    if (!recoverable(failure) || System.nanoTime() + pauseMs * 1_000_000 > giveUpAt) {
       return Future.failedFuture(failure);
     }
     log.info("Answer {} not saved yet ({}); trying again in {} ms", message.id(), failure.getMessage(), pauseMs);
@@ -85,7 +85,7 @@ final class AnswerSaver {
   }
 
   /** Storage unreachable, or failing on its side: what a storage node's death or a database's restart looks like. */
-  private static boolean passing(Throwable failure) {
+  private static boolean recoverable(Throwable failure) {
     Failure kind = Failure.classify(failure);
     return kind == Failure.UNAVAILABLE || kind == Failure.INTERNAL || kind == Failure.TIMEOUT;
   }

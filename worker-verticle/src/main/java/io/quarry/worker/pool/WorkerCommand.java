@@ -92,8 +92,8 @@ final class WorkerCommand {
   }
 
   /**
-   * A worker process is ready: what it unpacked into its temporary directory (DuckDB's driver leaves its native
-   * library 0744) becomes 0600. Blocks; the library is loaded already.
+   * A worker process is ready: what libraries wrote into its temporary directory becomes 0600 (Vert.x's file cache;
+   * DuckDB's native library, 0744, where the worker could not delete it once loaded: see UnpackedLibrary). Blocks.
    */
   void ready(String workerId) {
     PrivateFiles.tree(temp.resolve(workerId));
