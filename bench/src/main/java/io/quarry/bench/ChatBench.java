@@ -5,6 +5,7 @@ import io.quarry.app.Node;
 import io.quarry.testing.FakeGemini;
 import io.quarry.testing.FakeModel;
 import io.quarry.testing.FakeOpenAI;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
@@ -31,10 +32,14 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ChatBench {
 
-  private static final int CHUNKS = 20;
+  /** Chunks each stream sends once all stream together (besides its first). */
+  private static final int CHUNKS = 50;
   /** Held for the whole run: a client nobody references may be reclaimed, evicting its connections. */
   private static WebSocketClient sockets;
   private static final long CHUNK_GAP_MS = 40;
+  private static final int WARMING_ROUNDS = 3;
+  /** Rounds of 200 streams whose latencies, together, make the warm figures. */
+  private static final int MEASURED_ROUNDS = 3;
 
   public static void main(String[] args) throws Exception {
     Vertx outside = Vertx.vertx();
@@ -50,11 +55,20 @@ public final class ChatBench {
         try {
           WebClient client = WebClient.create(node.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
               .setDefaultPort(node.httpPort()));
-          relay(outside, fake, client, node, 1, "cold JIT");
-          table.add(String.format(Locale.ROOT, "   %-7s 1 stream   %s", fake.provider(),
-              relay(outside, fake, client, node, 1, "warm")));
+          print(fake, 1, "cold JIT", relay(outside, fake, client, node, 1));
+          print(fake, 200, "cold JIT", relay(outside, fake, client, node, 200));
+          // The JIT is still compiling after one round of 200 streams (its threads took most of the next round's CPU).
+          for (int round = 0; round < WARMING_ROUNDS; round++) {
+            print(fake, 200, "warming", relay(outside, fake, client, node, 200));
+          }
+          table.add(String.format(Locale.ROOT, "   %-7s 1 stream    %s", fake.provider(),
+              print(fake, 1, "warm", relay(outside, fake, client, node, 1))));
+          List<Double> warm = new ArrayList<>();
+          for (int round = 0; round < MEASURED_ROUNDS; round++) {
+            warm.addAll(relay(outside, fake, client, node, 200));
+          }
           table.add(String.format(Locale.ROOT, "   %-7s 200 streams %s", fake.provider(),
-              relay(outside, fake, client, node, 200, "warm")));
+              print(fake, 200, "warm", warm)));
           if (fake == gemini) {
             stopLatency(outside, gemini, client, node, 30);
             heapPerSocket(outside, node, 1000);
@@ -87,20 +101,27 @@ public final class ChatBench {
     return Launcher.start(env, "--config", work.resolve("none.json").toString()).await();
   }
 
-  /** Prints and returns the latencies' line. */
-  private static String relay(Vertx outside, FakeModel<?> fake, WebClient client, Node node, int streams,
-      String label) throws Exception {
+  /**
+   * The latencies of one round. Every stream sends its first chunk, then waits until all have (their
+   * questions sent at once, so the turns start side by side); from then on all {@code streams} stream together, each
+   * at one chunk every {@link #CHUNK_GAP_MS}, their phases spread evenly over that gap as independent streams' are
+   * (started in step, every chunk of all streams would arrive in one burst). Only the chunks sent while all stream
+   * are timed: the turns' start is not the relay.
+   */
+  private static List<Double> relay(Vertx outside, FakeModel<?> fake, WebClient client, Node node, int streams)
+      throws Exception {
+    String gate = "together-" + java.util.UUID.randomUUID();
     List<FakeModel.Script> scripts = new ArrayList<>();
     for (int s = 0; s < streams; s++) {
-      FakeModel.Script script = fake.next();
-      for (int c = 0; c < CHUNKS; c++) {
+      FakeModel.Script script = fake.next().text("s" + s + "c0 ").gate(gate).pause(1 + s * CHUNK_GAP_MS / streams);
+      for (int c = 1; c <= CHUNKS; c++) {
         script.text("s" + s + "c" + c + " ").pause(CHUNK_GAP_MS);
       }
-      scripts.add(script.usage(10, CHUNKS));
+      scripts.add(script.usage(10, CHUNKS + 1));
     }
     List<Double> latencies = new ArrayList<>();
+    CountDownLatch started = new CountDownLatch(streams);
     CountDownLatch complete = new CountDownLatch(streams);
-    Map<String, Integer> scriptOfMessage = new HashMap<>();
     WebSocket ws = socket(outside, node);
     ws.textMessageHandler(text -> {
       long now = System.nanoTime();
@@ -109,6 +130,10 @@ public final class ChatBench {
         String token = event.getString("token").strip();
         int s = Integer.parseInt(token.substring(1, token.indexOf('c')));
         int c = Integer.parseInt(token.substring(token.indexOf('c') + 1));
+        if (c == 0) {
+          started.countDown();
+          return;
+        }
         synchronized (latencies) {
           latencies.add((now - scripts.get(s).sentNanos().get(c)) / 1e6);
         }
@@ -116,14 +141,41 @@ public final class ChatBench {
         complete.countDown();
       }
     });
+    List<Future<String>> asked = new ArrayList<>();
     for (int s = 0; s < streams; s++) {
-      String id = client.post("/api/conversations").send().await().bodyAsJsonObject().getString("id");
-      client.post("/api/conversations/" + id + "/messages").sendJsonObject(new JsonObject().put("content", "go")).await();
+      asked.add(client.post("/api/conversations").send().map(created -> expect(created, 201).getString("id"))
+          .compose(id -> client.post("/api/conversations/" + id + "/messages")
+              .sendJsonObject(new JsonObject().put("content", "go")).map(sent -> {
+                expect(sent, 202);
+                return id;
+              })));
     }
+    Future.all(asked).await();
+    if (!started.await(120, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("streams did not start");
+    }
+    fake.release(gate);
     if (!complete.await(120, TimeUnit.SECONDS)) {
       throw new IllegalStateException("streams did not complete");
     }
     ws.close().await();
+    // An account keeps at most 1,000 conversations: the rounds' would add up past that.
+    for (Future<String> id : asked) {
+      expect(client.delete("/api/conversations/" + id.result()).send().await(), 204);
+    }
+    return latencies;
+  }
+
+  private static JsonObject expect(io.vertx.ext.web.client.HttpResponse<io.vertx.core.buffer.Buffer> response,
+      int status) {
+    if (response.statusCode() != status) {
+      throw new IllegalStateException("HTTP " + response.statusCode() + ": " + response.bodyAsString());
+    }
+    return status == 204 ? null : response.bodyAsJsonObject();
+  }
+
+  /** Prints and returns the latencies' line. */
+  private static String print(FakeModel<?> fake, int streams, String label, List<Double> latencies) {
     double[] sorted = latencies.stream().mapToDouble(Double::doubleValue).sorted().toArray();
     String line = String.format(Locale.ROOT, "%6d tokens   p50 %7.3f ms   p99 %7.3f ms   max %7.3f ms", sorted.length,
         percentile(sorted, 50), percentile(sorted, 99), sorted[sorted.length - 1]);
