@@ -65,7 +65,9 @@ public final class ChatBench {
               print(fake, 1, "warm", relay(outside, fake, client, node, 1))));
           List<Double> warm = new ArrayList<>();
           for (int round = 0; round < MEASURED_ROUNDS; round++) {
-            warm.addAll(relay(outside, fake, client, node, 200));
+            List<Double> latencies = relay(outside, fake, client, node, 200);
+            print(fake, 200, "round " + (round + 1), latencies);
+            warm.addAll(latencies);
           }
           table.add(String.format(Locale.ROOT, "   %-7s 200 streams %s", fake.provider(),
               print(fake, 200, "warm", warm)));

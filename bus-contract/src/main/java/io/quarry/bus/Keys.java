@@ -34,6 +34,7 @@ public final class Keys {
   public static final String TOKEN_HASH = "token_hash";
   public static final String EXPIRES_AT = "expires_at";
   public static final String SINCE = "since";
+  public static final String LIST_FROM = "list_from";
   public static final String LIMIT = "limit";
   public static final String QUERY = "query";
   /** A query's whole result to be written for download ({@link Export}), on a query request. */

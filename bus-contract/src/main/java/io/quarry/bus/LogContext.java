@@ -26,6 +26,9 @@ public final class LogContext implements VertxServiceProvider {
   /** The fields a context carries, in the order a line shows them. */
   public static final List<String> KEYS = List.of(REQUEST_ID, CONVERSATION_ID, MESSAGE_ID);
   private static final String HEADER_PREFIX = "quarry-log-";
+  /** Each field's header name, made once: the interceptors run for every message, a streamed answer's every token. */
+  private static final Map<String, String> HEADERS = Map.of(REQUEST_ID, HEADER_PREFIX + REQUEST_ID,
+      CONVERSATION_ID, HEADER_PREFIX + CONVERSATION_ID, MESSAGE_ID, HEADER_PREFIX + MESSAGE_ID);
 
   /** Registered when Vert.x loads its service providers, before any Vert.x instance exists, as it must be. */
   @SuppressWarnings({"unchecked", "rawtypes"})
@@ -42,10 +45,16 @@ public final class LogContext implements VertxServiceProvider {
    * anything that context runs from now on — its callbacks, the messages it sends — carries it.
    */
   public static void put(String key, String value) {
+    if (value != null) {
+      putAll(Map.of(key, value));
+    }
+  }
+
+  private static void putAll(Map<String, String> added) {
     ContextInternal context = own();
-    if (context != null && value != null) {
+    if (context != null && !added.isEmpty()) {
       Map<String, String> fields = new HashMap<>(current());
-      fields.put(key, value);
+      fields.putAll(added);
       context.putLocal(FIELDS, Map.copyOf(fields));
     }
   }
@@ -68,15 +77,25 @@ public final class LogContext implements VertxServiceProvider {
   /** From now on what this bus sends carries the sender's fields, and what it delivers is handled with them. */
   public static void install(EventBus bus) {
     bus.addOutboundInterceptor(ctx -> {
-      current().forEach((key, value) -> ctx.message().headers().set(HEADER_PREFIX + key, value));
+      current().forEach((key, value) -> ctx.message().headers().set(header(key), value));
       ctx.next();
     });
     bus.addInboundInterceptor(ctx -> {
+      Map<String, String> sent = new HashMap<>(4);
       for (String key : KEYS) {
-        put(key, ctx.message().headers().get(HEADER_PREFIX + key));
+        String value = ctx.message().headers().get(HEADERS.get(key));
+        if (value != null) {
+          sent.put(key, value);
+        }
       }
+      putAll(sent);
       ctx.next();
     });
+  }
+
+  private static String header(String key) {
+    String header = HEADERS.get(key);
+    return header != null ? header : HEADER_PREFIX + key;
   }
 
   /** The running context when it is one request's or message's own: fields put on a verticle's would stay for good. */

@@ -245,9 +245,14 @@ public final class StorageClient {
     return USAGE_RECORD.call(bus, new RecordUsage(usage, newId()));
   }
 
-  /** Tokens the user consumed since an ISO-8601 instant. */
+  /** Tokens the user consumed since an ISO-8601 instant, each use listed. */
   public Future<UsageWindow> usageSince(String userId, String sinceIso) {
-    return USAGE_WINDOW.call(bus, new UsageSince(userId, sinceIso));
+    return usageSince(userId, sinceIso, 0);
+  }
+
+  /** Tokens the user consumed since an ISO-8601 instant, each use listed only when they reach {@code listFrom}. */
+  public Future<UsageWindow> usageSince(String userId, String sinceIso, long listFrom) {
+    return USAGE_WINDOW.call(bus, new UsageSince(userId, sinceIso, listFrom));
   }
 
   /** Whether the database answers, within {@code timeoutMs}; sent once: readiness says what is, now. */

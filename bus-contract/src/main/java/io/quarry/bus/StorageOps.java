@@ -179,10 +179,15 @@ public final class StorageOps {
         });
   }
 
-  /** Tokens used since an ISO-8601 instant. */
-  public record UsageSince(String userId, String since) {
-    static final Codec<UsageSince> CODEC = Codec.json(r -> new JsonObject().put(Keys.USER_ID, r.userId).put(Keys.SINCE, r.since),
-        json -> new UsageSince(text(json, Keys.USER_ID), text(json, Keys.SINCE)));
+  /**
+   * Tokens used since an ISO-8601 instant, with each use listed ({@link UsageWindow#entries()}) only when the total
+   * reaches {@code listFrom} (0: always): only a user at the limit needs them, to hear when asking works again, and a
+   * busy account's day holds thousands, which every turn's checks would read.
+   */
+  public record UsageSince(String userId, String since, long listFrom) {
+    static final Codec<UsageSince> CODEC = Codec.json(r -> new JsonObject().put(Keys.USER_ID, r.userId)
+            .put(Keys.SINCE, r.since).put(Keys.LIST_FROM, r.listFrom),
+        json -> new UsageSince(text(json, Keys.USER_ID), text(json, Keys.SINCE), json.getLong(Keys.LIST_FROM, 0L)));
   }
 
   /**

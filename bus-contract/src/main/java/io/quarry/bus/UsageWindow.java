@@ -9,7 +9,8 @@ import java.util.List;
  *
  * @param oldestAt when the oldest usage inside the window was recorded (null when none): the window
  *                 frees that usage once it is older than the window
- * @param entries  oldest first: when each usage leaves the window
+ * @param entries  oldest first: when each usage leaves the window (listed when asked: see
+ *                 {@link StorageOps.UsageSince#listFrom()})
  * @param estimated some of the usage inside the window is estimated (see {@link TokenUsage#estimated()})
  */
 public record UsageWindow(long inputTokens, long outputTokens, String oldestAt, List<Entry> entries,

@@ -160,6 +160,7 @@ final class TokenBudget {
 
   Future<Usage> usage(String userId) {
     Instant now = clock.instant();
-    return storage.usageSince(userId, Timestamps.format(now.minus(WINDOW))).map(w -> Usage.of(w, limit, now));
+    // Each use is listed only for a user at the limit, to tell when enough of it leaves the window.
+    return storage.usageSince(userId, Timestamps.format(now.minus(WINDOW)), limit).map(w -> Usage.of(w, limit, now));
   }
 }

@@ -32,6 +32,8 @@ class TokenBudgetTest {
 
   /** Usage rows the fake storage holds: when, and how many tokens. */
   final List<JsonObject> rows = new ArrayList<>();
+  /** How many uses the fake storage listed, in all its answers. */
+  long listed;
 
   private void used(Duration ago, long tokens) {
     rows.add(new JsonObject().put("created_at", Timestamps.format(NOW.minus(ago))).put("tokens", tokens));
@@ -48,7 +50,10 @@ class TokenBudgetTest {
           total += row.getLong("tokens");
         }
       }
-      return Future.succeededFuture(new UsageWindow(total, 0, null, entries));
+      // Listed only from the total asked, as storage lists them.
+      List<UsageWindow.Entry> shown = total < window.listFrom() ? List.of() : entries;
+      listed += shown.size();
+      return Future.succeededFuture(new UsageWindow(total, 0, null, shown));
     }).completion().await();
     return new TokenBudget(new StorageClient(vertx), limit, 100, 3, Clock.fixed(now, ZoneOffset.UTC));
   }
@@ -136,6 +141,22 @@ class TokenBudgetTest {
     assertThat(usage.exceeded()).isTrue();
     // After the first row leaves, 800 remain: under the limit. That is one hour from now.
     assertThat(usage.resetsInSeconds()).isEqualTo(3_600);
+  }
+
+  @Test
+  @DisplayName("storage lists a user's uses only once they reach the limit: exactly at it, the reset time is known")
+  void listedAtLimit(Vertx vertx) {
+    used(Duration.ofHours(23), 300);
+    used(Duration.ofHours(1), 699);
+    TokenBudget budget = budgetAt(vertx, NOW, LIMIT);
+    assertThat(budget.usage("u").await().exceeded()).isFalse();
+    assertThat(budget.hold("u").await()).isNotNull();
+    assertThat(listed).as("uses listed under the limit").isZero();
+    used(Duration.ofMinutes(1), 1);
+    TokenBudget.Usage usage = budget.usage("u").await();
+    assertThat(usage.exceeded()).isTrue();
+    assertThat(usage.resetsInSeconds()).isEqualTo(3_600);
+    assertThat(listed).isEqualTo(3);
   }
 
   @Test

@@ -7,7 +7,6 @@ import io.quarry.bus.TokenUsage;
 import io.quarry.bus.UsageWindow;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Row;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Token usage: one row per model request, summed over a rolling window. */
@@ -30,26 +29,29 @@ final class UsageStore {
         .mapEmpty();
   }
 
+  /** The window's totals, summed by the database; its uses listed as well when the total reaches what was asked. */
   Future<UsageWindow> window(UsageSince request) {
     String userId = request.userId();
     String since = request.since();
-    return db.run("SELECT created_at, input_tokens, output_tokens, estimated FROM token_usage WHERE user_id = ?"
-            + " AND created_at >= ? ORDER BY created_at, id", userId, since)
-        .map(rows -> {
-          long input = 0;
-          long output = 0;
-          String oldest = null;
-          boolean estimated = false;
-          List<UsageWindow.Entry> entries = new ArrayList<>();
-          for (Row row : rows) {
-            input += row.getLong("input_tokens");
-            output += row.getLong("output_tokens");
-            oldest = oldest == null ? row.getString("created_at") : oldest;
-            estimated = estimated || row.getInteger("estimated") != 0;
-            entries.add(new UsageWindow.Entry(row.getString("created_at"),
-                row.getLong("input_tokens") + row.getLong("output_tokens")));
+    return db.run("SELECT COALESCE(SUM(input_tokens), 0), COALESCE(SUM(output_tokens), 0),"
+            + " MIN(created_at), COALESCE(MAX(estimated), 0) FROM token_usage WHERE user_id = ? AND created_at >= ?",
+            userId, since)
+        .compose(rows -> {
+          Row totals = rows.iterator().next();
+          long input = totals.getLong(0);
+          long output = totals.getLong(1);
+          String oldest = totals.getString(2);
+          boolean estimated = totals.getLong(3) != 0;
+          if (input + output < request.listFrom()) {
+            return Future.succeededFuture(new UsageWindow(input, output, oldest, List.of(), estimated));
           }
-          return new UsageWindow(input, output, oldest, entries, estimated);
+          return entries(userId, since).map(entries -> new UsageWindow(input, output, oldest, entries, estimated));
         });
+  }
+
+  private Future<List<UsageWindow.Entry>> entries(String userId, String since) {
+    return db.run("SELECT created_at, input_tokens + output_tokens FROM token_usage WHERE user_id = ?"
+            + " AND created_at >= ? ORDER BY created_at, id", userId, since)
+        .map(rows -> Db.each(rows, row -> new UsageWindow.Entry(row.getString(0), row.getLong(1))));
   }
 }

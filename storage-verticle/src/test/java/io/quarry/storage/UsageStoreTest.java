@@ -49,4 +49,26 @@ class UsageStoreTest extends StorageTestBase {
     assertThat(window.total()).isEqualTo(302);
     assertThat(storage.usageSince(bob.id(), since).await().estimated()).isFalse();
   }
+
+  @Test
+  @DisplayName("each use is listed, oldest first, once the window's total reaches what was asked, and not below it")
+  void listedAtTotal() {
+    Instant now = Instant.now();
+    String since = Timestamps.format(now.minus(Duration.ofHours(24)));
+    String older = Timestamps.format(now.minus(Duration.ofHours(3)));
+    storage.recordUsage(new TokenUsage(alice.id(), null, "gemini-2.5-flash", 300, 40, null)).await();
+    storage.recordUsage(new TokenUsage(alice.id(), null, "gemini-2.5-flash", 50, 10, older)).await();
+
+    var atTotal = storage.usageSince(alice.id(), since, 400).await();
+    assertThat(atTotal.total()).isEqualTo(400);
+    assertThat(atTotal.entries()).extracting(e -> e.createdAt(), e -> e.tokens())
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(older, 60L),
+            org.assertj.core.groups.Tuple.tuple(atTotal.entries().get(1).createdAt(), 340L));
+    var below = storage.usageSince(alice.id(), since, 401).await();
+    assertThat(below.entries()).isEmpty();
+    assertThat(below.total()).isEqualTo(400);
+    assertThat(below.oldestAt()).isEqualTo(older);
+    assertThat(storage.usageSince(alice.id(), since).await().entries()).hasSize(2);
+    assertThat(storage.usageSince(bob.id(), since, 1).await().entries()).isEmpty();
+  }
 }

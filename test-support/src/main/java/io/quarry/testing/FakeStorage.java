@@ -195,10 +195,12 @@ public final class FakeStorage extends BusFake {
         .filter(u -> u.userId().equals(userId) && u.createdAt().compareTo(since) >= 0)
         .sorted(Comparator.comparing(TokenUsage::createdAt))
         .toList();
-    return new UsageWindow(inside.stream().mapToLong(TokenUsage::inputTokens).sum(),
-        inside.stream().mapToLong(TokenUsage::outputTokens).sum(),
-        inside.isEmpty() ? null : inside.get(0).createdAt(),
-        inside.stream().map(u -> new UsageWindow.Entry(u.createdAt(), u.inputTokens() + u.outputTokens())).toList(),
+    long input = inside.stream().mapToLong(TokenUsage::inputTokens).sum();
+    long output = inside.stream().mapToLong(TokenUsage::outputTokens).sum();
+    // Listed only from the total asked, as storage lists them.
+    List<UsageWindow.Entry> entries = input + output < window.listFrom() ? List.of() : inside.stream()
+        .map(u -> new UsageWindow.Entry(u.createdAt(), u.inputTokens() + u.outputTokens())).toList();
+    return new UsageWindow(input, output, inside.isEmpty() ? null : inside.get(0).createdAt(), entries,
         inside.stream().anyMatch(TokenUsage::estimated));
   }
 
