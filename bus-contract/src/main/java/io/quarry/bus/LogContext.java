@@ -10,6 +10,7 @@ import io.vertx.core.spi.context.storage.ContextLocal;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * What a log line says it is about — the request, the conversation, the answer — carried by the Vert.x context that
@@ -27,8 +28,8 @@ public final class LogContext implements VertxServiceProvider {
   public static final List<String> KEYS = List.of(REQUEST_ID, CONVERSATION_ID, MESSAGE_ID);
   private static final String HEADER_PREFIX = "quarry-log-";
   /** Each field's header name, made once: the interceptors run for every message, a streamed answer's every token. */
-  private static final Map<String, String> HEADERS = Map.of(REQUEST_ID, HEADER_PREFIX + REQUEST_ID,
-      CONVERSATION_ID, HEADER_PREFIX + CONVERSATION_ID, MESSAGE_ID, HEADER_PREFIX + MESSAGE_ID);
+  private static final Map<String, String> HEADERS = KEYS.stream()
+      .collect(Collectors.toUnmodifiableMap(key -> key, key -> HEADER_PREFIX + key));
 
   /** Registered when Vert.x loads its service providers, before any Vert.x instance exists, as it must be. */
   @SuppressWarnings({"unchecked", "rawtypes"})
