@@ -78,7 +78,13 @@ public final class LogContext implements VertxServiceProvider {
   /** From now on what this bus sends carries the sender's fields, and what it delivers is handled with them. */
   public static void install(EventBus bus) {
     bus.addOutboundInterceptor(ctx -> {
-      current().forEach((key, value) -> ctx.message().headers().set(header(key), value));
+      Map<String, String> fields = current();
+      for (String key : KEYS) {
+        String value = fields.get(key);
+        if (value != null) {
+          ctx.message().headers().set(HEADERS.get(key), value);
+        }
+      }
       ctx.next();
     });
     bus.addInboundInterceptor(ctx -> {
@@ -92,11 +98,6 @@ public final class LogContext implements VertxServiceProvider {
       putAll(sent);
       ctx.next();
     });
-  }
-
-  private static String header(String key) {
-    String header = HEADERS.get(key);
-    return header != null ? header : HEADER_PREFIX + key;
   }
 
   /** The running context when it is one request's or message's own: fields put on a verticle's would stay for good. */
