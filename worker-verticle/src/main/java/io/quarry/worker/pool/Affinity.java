@@ -2,28 +2,48 @@ package io.quarry.worker.pool;
 
 import io.quarry.bus.QueryRequest;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 
 /**
  * Which worker process takes a query. Each process has its own disk cache and its own databases, so a
- * conversation's work goes to one process (rendezvous hashing on its id: stable while processes come and go): the
- * check of a file being added starts the copy its queries then read, and adding a dataset does not move the
- * conversation to a process that holds none of its files. Work for no conversation goes by the URLs it reads, so the
- * same files meet the same copies. When that process has no room, the next one in the same order takes it, so a
- * second copy is made on one other process, not on all of them.
+ * conversation's work goes to one process: the check of a file being added starts the copy its queries then read, and
+ * adding a dataset does not move the conversation to a process that holds none of its files. Work for no conversation
+ * goes by the URLs it reads, so the same files meet the same copies. Work goes where the same key's work last ran
+ * while that process has room, so a process that becomes ready later does not draw conversations away from their
+ * copies; a key seen for the first time, or whose process has no room, goes by rendezvous hashing among those with
+ * room, so a second copy is made on one other process, not on all of them. Lives on its pool's context only.
  */
 final class Affinity {
 
-  private Affinity() {
+  /** Keys remembered, the least recently placed forgotten first: a forgotten key falls back to rendezvous hashing. */
+  static final int REMEMBERED = 4_096;
+
+  /** Each key's process by slot, keyed by a 64-bit hash: a rare collision only costs a preference, not a result. */
+  private final Map<Long, Integer> homes = new LinkedHashMap<>(64, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Long, Integer> eldest) {
+      return size() > REMEMBERED;
+    }
+  };
+
+  /** Of the members with room, where this query's key last ran, else the first in its order; remembered. */
+  Optional<Member> choose(List<Member> open, QueryRequest query) {
+    String key = key(query);
+    long home = hash(key);
+    Integer slot = homes.get(home);
+    Optional<Member> chosen = open.stream().filter(m -> slot != null && m.slot() == slot).findFirst()
+        .or(() -> open.stream().max(Comparator.comparingInt((Member p) -> score(key, p.slot()))));
+    chosen.ifPresent(member -> homes.put(home, member.slot()));
+    return chosen;
   }
 
-  /** Of the members with room, the first in this query's order. */
-  static Optional<Member> choose(List<Member> open, QueryRequest query) {
-    String key = query.conversationId().isBlank() ? String.join("\n", new TreeSet<>(query.tables().values()))
+  private static String key(QueryRequest query) {
+    return query.conversationId().isBlank() ? String.join("\n", new TreeSet<>(query.tables().values()))
         : query.conversationId();
-    return open.stream().max(Comparator.comparingInt((Member p) -> score(key, p.slot())));
   }
 
   /** A well-mixed hash of the key and the slot (String.hashCode alone differs too little between slots). */
@@ -33,5 +53,14 @@ final class Affinity {
     h *= 0xFF51AFD7ED558CCDL;
     h ^= h >>> 33;
     return (int) h;
+  }
+
+  /** FNV-1a over the key's characters: a URL set's key may be long, its remembered form is not. */
+  private static long hash(String key) {
+    long h = 0xcbf29ce484222325L;
+    for (int i = 0; i < key.length(); i++) {
+      h = (h ^ key.charAt(i)) * 0x100000001b3L;
+    }
+    return h;
   }
 }

@@ -36,6 +36,7 @@ final class Placement {
   private final WaitingQueries<Queued> waiting;
   private final long startWaitMs;
   private final Runnable demand;
+  private final Affinity affinity = new Affinity();
 
   /**
    * @param room        queries a member is given at once (some wait on it, so it never idles between two)
@@ -110,7 +111,7 @@ final class Placement {
   /** On a member with room, if one has; false otherwise. */
   private boolean start(Queued q) {
     List<Member> open = members.stream().filter(this::hasRoom).toList();
-    Optional<Member> member = Affinity.choose(open, q.query);
+    Optional<Member> member = affinity.choose(open, q.query);
     if (member.isEmpty()) {
       return false;
     }

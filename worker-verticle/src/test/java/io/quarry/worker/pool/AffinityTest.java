@@ -29,8 +29,23 @@ class AffinityTest {
     return new QueryRequest("SELECT 1", tables, 1_000, "", conversationId);
   }
 
+  private final Affinity affinity = new Affinity();
+
   private int slotFor(QueryRequest query) {
-    return Affinity.choose(members, query).orElseThrow().slot();
+    return affinity.choose(members, query).orElseThrow().slot();
+  }
+
+  /** The slot a fresh placement, which remembers nothing, gives this conversation's work among {@code open}. */
+  private static int firstChoice(List<Member> open, String conversation) {
+    return new Affinity().choose(open, inConversation(conversation, "https://a.example/flights.parquet")).orElseThrow()
+        .slot();
+  }
+
+  /** Conversations that, remembered nowhere, would go to the second of two processes. */
+  private List<String> drawnToSecond(int count) {
+    List<Member> two = members.subList(0, 2);
+    return IntStream.iterate(0, c -> c + 1).mapToObj(c -> "conversation-" + c)
+        .filter(c -> firstChoice(two, c) == two.get(1).slot()).limit(count).toList();
   }
 
   @Test
@@ -77,9 +92,37 @@ class AffinityTest {
     QueryRequest query = inConversation("c", "https://a.example/flights.parquet");
     int first = slotFor(query);
     List<Member> others = members.stream().filter(m -> m.slot() != first).toList();
-    int second = Affinity.choose(others, query).orElseThrow().slot();
+    int second = affinity.choose(others, query).orElseThrow().slot();
     assertThat(second).isNotEqualTo(first);
-    assertThat(Affinity.choose(others, inConversation("c", "https://b.example/cars.parquet")).orElseThrow().slot())
+    assertThat(affinity.choose(others, inConversation("c", "https://b.example/cars.parquet")).orElseThrow().slot())
         .isEqualTo(second);
+  }
+
+  @Test
+  @DisplayName("a process that becomes ready later draws no conversation away from the process its copies are on")
+  void laterProcessDrawsNothing() {
+    List<Member> firstOnly = members.subList(0, 1);
+    List<Member> two = members.subList(0, 2);
+    for (String conversation : drawnToSecond(20)) {
+      QueryRequest query = inConversation(conversation, "https://a.example/flights.parquet");
+      assertThat(affinity.choose(firstOnly, query).orElseThrow().slot()).isEqualTo(1);
+      assertThat(affinity.choose(two, query).orElseThrow().slot()).as(conversation).isEqualTo(1);
+    }
+  }
+
+  @Test
+  @DisplayName("where work last ran is remembered for the last " + Affinity.REMEMBERED + " keys placed: the one before"
+      + " them goes by its order again")
+  void remembersTheLastKeys() {
+    List<Member> firstOnly = members.subList(0, 1);
+    List<Member> two = members.subList(0, 2);
+    List<String> conversations = drawnToSecond(Affinity.REMEMBERED + 1);
+    conversations.forEach(c -> affinity.choose(firstOnly, inConversation(c, "https://a.example/flights.parquet")));
+    String forgotten = conversations.get(0);
+    String oldestRemembered = conversations.get(1);
+    assertThat(affinity.choose(two, inConversation(oldestRemembered, "https://b.example/cars.parquet")).orElseThrow()
+        .slot()).isEqualTo(1);
+    assertThat(affinity.choose(two, inConversation(forgotten, "https://b.example/cars.parquet")).orElseThrow().slot())
+        .isEqualTo(2);
   }
 }
