@@ -84,7 +84,7 @@ class HttpsFetchTest {
   @DisplayName("a sparse copy fetched over https from an origin offering HTTP/2: its ranges at once over at most two"
       + " connections, the answer DuckDB gives over the whole file")
   void http2() {
-    ParquetServer.Route route = server.route("/wide.parquet").file(wide).throttle(50_000_000);
+    ParquetServer.Route route = server.route("/wide.parquet").file(wide);
     assertThat(answer(server.url("/wide.parquet"))).isEqualTo(whole);
     assertThat(route.rangeRequests()).isGreaterThan(10);
     assertThat(route.http2Requests()).as("every request over HTTP/2").isEqualTo(route.requests());
@@ -95,7 +95,7 @@ class HttpsFetchTest {
   @DisplayName("over HTTP/2, a transfer has up to 32 ranges under way at once once the origin's first answer shows the"
       + " protocol, not worker.fetchConnections (8): a far origin's round trips leave its link idle less")
   void http2Streams() throws Exception {
-    ParquetServer.Route route = server.route("/wide.parquet").file(wide).throttle(50_000_000);
+    ParquetServer.Route route = server.route("/wide.parquet").file(wide);
     // Every range answers its head and first bytes, then waits: only requests sent at once get that far together.
     ParquetServer.Held held = route.holdRangesAfter(1);
     Future<QueryResult> answer = harness.client.run(new QueryRequest(SQL, Map.of("t", server.url("/wide.parquet")),
@@ -128,7 +128,7 @@ class HttpsFetchTest {
   @DisplayName("an HTTP/2 origin that resets a range's stream halfway fails the query clearly; the next query works, on"
       + " the same connections")
   void streamReset() {
-    ParquetServer.Route route = server.route("/wide.parquet").file(wide).throttle(50_000_000)
+    ParquetServer.Route route = server.route("/wide.parquet").file(wide)
         .dropRangesAfter(10_000);
     String url = server.url("/wide.parquet");
     ReplyException e = (ReplyException) Failures.failure(harness.client.run(new QueryRequest(SQL, Map.of("t", url),
@@ -146,7 +146,7 @@ class HttpsFetchTest {
   @DisplayName("an HTTP/2 origin that closes its connections every 5 requests (GOAWAY, as nginx does every 1,000):"
       + " the streams it refused are asked again on a new connection, and the answer is whole")
   void goAway() {
-    ParquetServer.Route route = server.goAwayEvery(5).route("/wide.parquet").file(wide).throttle(50_000_000);
+    ParquetServer.Route route = server.goAwayEvery(5).route("/wide.parquet").file(wide);
     assertThat(answer(server.url("/wide.parquet"))).isEqualTo(whole);
     assertThat(route.rangeRequests()).isGreaterThan(20);
     assertThat(server.connections()).as("a new one after each GOAWAY").isGreaterThan(4);
@@ -156,7 +156,7 @@ class HttpsFetchTest {
   @DisplayName("a stream the HTTP/2 origin refuses unanswered (REFUSED_STREAM) is asked once more; twice in a row fails"
       + " the query, saying so")
   void refusedStream() {
-    ParquetServer.Route route = server.route("/wide.parquet").file(wide).throttle(50_000_000).refuseStreams(1);
+    ParquetServer.Route route = server.route("/wide.parquet").file(wide).refuseStreams(1);
     String url = server.url("/wide.parquet");
     assertThat(answer(url)).isEqualTo(whole);
     server.reset();
