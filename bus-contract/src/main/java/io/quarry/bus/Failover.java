@@ -21,8 +21,8 @@ import java.util.Set;
  * before the cluster saw it go may never be written. So a request is sent again, to whichever node the bus picks
  * now, when it times out or finds nobody listening, and at once when a member leaves the cluster
  * ({@link Addresses#CLUSTER_MEMBER_LEFT}) — the bus cannot say which member a request went to, so every request in
- * flight then is sent again, and once more when the cluster has stopped sending to the member that left; the first
- * answer wins, a receiver's failure as much as its reply. Only for
+ * flight then is sent again, and again while the cluster may still send to the member that left
+ * ({@link #AFTER_DEPARTURE_MS}); the first answer wins, a receiver's failure as much as its reply. Only for
  * requests whose receivers make a second delivery harmless (the same ids, the same outcome).
  *
  * <p>Its state is confined to the event loop of the context that made it, like a verticle's: a request made from
@@ -35,11 +35,14 @@ final class Failover {
   /** Before a try after nobody listened: a node of the role may be starting or the cluster settling. */
   static final long NO_HANDLERS_PAUSE_MS = 500;
   /**
-   * After a member left, how long the cluster may still send to it: until every member has dropped its consumers, the
-   * bus picks it as before, and what it sends there is lost without a word (a refused connection fails no request).
-   * So a request still unanswered then is sent once more.
+   * When a request still unanswered after a member left is sent again, counted from the departure: at once; when the
+   * cluster has usually stopped sending to the member (until every member has dropped its consumers the bus picks it
+   * as before, and what it sends there is lost without a word: a refused connection fails no request); and once more
+   * after the oldest member's sweep of registrations the departure left behind (2 s after it, in the app's
+   * StaleRegistrations) has reached every node. FailoverIT saw a result's save sent to a killed storage node at the
+   * departure and again 2 s later, both lost, and the answer named a result never stored.
    */
-  static final long DEPARTURE_SETTLES_MS = 2_000;
+  static final long[] AFTER_DEPARTURE_MS = {0, 2_000, 5_000};
 
   private final Vertx vertx;
   private final EventBus bus;
@@ -48,12 +51,22 @@ final class Failover {
 
   /** Made on the context of the verticle that uses it: its consumer of member departures goes when that verticle does. */
   Failover(Vertx vertx) {
+    this(vertx, AFTER_DEPARTURE_MS);
+  }
+
+  /** With its own moments to send again after a departure (a test's, shorter). */
+  Failover(Vertx vertx, long[] afterDepartureMs) {
     this.vertx = vertx;
     this.bus = vertx.eventBus();
     this.context = (ContextInternal) vertx.getOrCreateContext();
     context.runOnContext(v -> bus.localConsumer(Addresses.CLUSTER_MEMBER_LEFT, left -> {
-      resendAll();
-      vertx.setTimer(DEPARTURE_SETTLES_MS, t -> resendAll());
+      for (long delay : afterDepartureMs) {
+        if (delay == 0) {
+          resendAll();
+        } else {
+          vertx.setTimer(delay, t -> resendAll());
+        }
+      }
     }));
   }
 
@@ -110,9 +123,12 @@ final class Failover {
           .onComplete(ar -> settled(ar.succeeded() ? null : ar.cause(), ar.result()));
     }
 
-    /** A member left: one more try beside the one in flight, if tries remain. */
+    /**
+     * A member left: one more try beside those in flight. Not bounded by {@link #ATTEMPTS}, which bounds tries after
+     * timeouts: a departure's tries are bounded by {@link #AFTER_DEPARTURE_MS}, and departures are few.
+     */
     void resend() {
-      if (!answer.future().isComplete() && tries < ATTEMPTS) {
+      if (!answer.future().isComplete()) {
         send();
       }
     }
