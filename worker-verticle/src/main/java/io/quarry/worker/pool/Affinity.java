@@ -22,7 +22,7 @@ final class Affinity {
   /** Keys remembered, the least recently placed forgotten first: a forgotten key falls back to rendezvous hashing. */
   static final int REMEMBERED = 4_096;
 
-  /** Each key's process by slot, keyed by a 64-bit hash: a rare collision only costs a preference, not a result. */
+  /** Each key's process (its slot), by the key's {@link #hash}. */
   private final Map<Long, Integer> homes = new LinkedHashMap<>(64, 0.75f, true) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<Long, Integer> eldest) {
@@ -32,12 +32,11 @@ final class Affinity {
 
   /** Of the members with room, where this query's key last ran, else the first in its order; remembered. */
   Optional<Member> choose(List<Member> open, QueryRequest query) {
-    String key = key(query);
-    long home = hash(key);
-    Integer slot = homes.get(home);
-    Optional<Member> chosen = open.stream().filter(m -> slot != null && m.slot() == slot).findFirst()
+    long key = hash(key(query));
+    Integer home = homes.get(key);
+    Optional<Member> chosen = open.stream().filter(m -> home != null && m.slot() == home).findFirst()
         .or(() -> open.stream().max(Comparator.comparingInt((Member p) -> score(key, p.slot()))));
-    chosen.ifPresent(member -> homes.put(home, member.slot()));
+    chosen.ifPresent(member -> homes.put(key, member.slot()));
     return chosen;
   }
 
@@ -46,21 +45,24 @@ final class Affinity {
         : query.conversationId();
   }
 
-  /** A well-mixed hash of the key and the slot (String.hashCode alone differs too little between slots). */
-  private static int score(String key, int slot) {
-    long h = key.hashCode() * 0x9E3779B97F4A7C15L + slot * 0xC2B2AE3D27D4EB4FL;
-    h ^= h >>> 33;
-    h *= 0xFF51AFD7ED558CCDL;
-    h ^= h >>> 33;
-    return (int) h;
-  }
-
-  /** FNV-1a over the key's characters: a URL set's key may be long, its remembered form is not. */
+  /**
+   * FNV-1a over the key's characters: what both the order and the memory go by (a URL set's key may be long, its
+   * hash is not; a rare collision only costs a preference, not a result).
+   */
   private static long hash(String key) {
     long h = 0xcbf29ce484222325L;
     for (int i = 0; i < key.length(); i++) {
       h = (h ^ key.charAt(i)) * 0x100000001b3L;
     }
     return h;
+  }
+
+  /** The key's rank for a slot, well mixed, so that each slot orders the keys differently. */
+  private static int score(long key, int slot) {
+    long h = key + slot * 0xC2B2AE3D27D4EB4FL;
+    h ^= h >>> 33;
+    h *= 0xFF51AFD7ED558CCDL;
+    h ^= h >>> 33;
+    return (int) h;
   }
 }
