@@ -31,8 +31,8 @@ import org.duckdb.DuckDBConnection;
  * trivial query costs a fraction of a millisecond; the LRU holds as many as the memory set aside for them
  * allows (see {@link WorkerSettings}), so the conversations a node serves at once keep theirs. Besides them,
  * one table-less database parses statements for {@link SqlGuard}, with a prepared statement per worker
- * thread. Used from worker threads: the maps are guarded by this object's lock, which is never held while a
- * database is created or closed.
+ * thread, and one reads new copies' layouts, with a connection per worker thread. Used from worker threads: the
+ * maps are guarded by this object's lock, which is never held while a database is created or closed.
  */
 final class DuckInstances implements AutoCloseable {
 
@@ -40,8 +40,14 @@ final class DuckInstances implements AutoCloseable {
    * @param threads    DuckDB's threads per database (per query)
    * @param queries    queries run at once, each on a database of its own
    * @param keep       databases kept idle; 0 to size them from memory (see {@link DatabaseBudget})
+   * @param home       the worker's own directory: its copies, its warm-up file and (under {@code spill}) what
+   *                   databases spill
    */
-  record Limits(String memoryLimit, int threads, int queries, int keep, Path spillDir) {
+  record Limits(String memoryLimit, int threads, int queries, int keep, Path home) {
+
+    Path spillDir() {
+      return home.resolve("spill");
+    }
   }
 
   /**
@@ -116,7 +122,11 @@ final class DuckInstances implements AutoCloseable {
   private Instance parser;
   /** One prepared parsing statement per worker thread (the pool's threads live as long as this worker). */
   private final ThreadLocal<PreparedStatement> parsing = new ThreadLocal<>();
-  private final List<Connection> parsers = new ArrayList<>();
+  private DuckDBConnection layouts;
+  /** One connection to {@link #layouts} per worker thread. */
+  private final ThreadLocal<Connection> layoutReading = new ThreadLocal<>();
+  /** The connections per thread, the parsing and the layouts' ones: closed with this. */
+  private final List<Connection> perThread = new ArrayList<>();
   private final SpareDatabases spares;
 
   DuckInstances(Limits limits) {
@@ -131,6 +141,9 @@ final class DuckInstances implements AutoCloseable {
   synchronized int open() throws SQLException {
     if (parser == null) {
       parser = create("", Map.of());
+    }
+    if (layouts == null) {
+      layouts = layoutDatabase(limits.home());
     }
     idleBytes = DatabaseBudget.idleDatabaseBytes(limits.threads(), ProcessMemory.stackLimit());
     // The spares are idle databases too.
@@ -164,7 +177,42 @@ final class DuckInstances implements AutoCloseable {
       parser = create("", Map.of());
     }
     Connection connection = parser.connect();
-    parsers.add(connection);
+    perThread.add(connection);
+    return connection;
+  }
+
+  /**
+   * The database that reads new copies' layouts. It runs Quarry's own statements only, over files the worker wrote, so
+   * one serves them all: it may read under the worker's own directory and nowhere else, and its configuration is locked.
+   * A database of its own per layout cost each new copy an open and a close (about 25 ms of CPU).
+   */
+  private static DuckDBConnection layoutDatabase(Path home) throws SQLException {
+    DuckDBConnection database = newDatabase(1);
+    try (Statement s = database.createStatement()) {
+      s.execute("SET allowed_directories = [" + literal(home.toAbsolutePath() + java.io.File.separator) + "];"
+          + " SET enable_external_access = false; SET lock_configuration = true");
+      return database;
+    } catch (SQLException e) {
+      database.close();
+      throw e;
+    }
+  }
+
+  private Connection layoutReader() throws SQLException {
+    Connection mine = layoutReading.get();
+    if (mine == null) {
+      mine = newLayoutReader();
+      layoutReading.set(mine);
+    }
+    return mine;
+  }
+
+  private synchronized Connection newLayoutReader() throws SQLException {
+    if (layouts == null) {
+      layouts = layoutDatabase(limits.home());
+    }
+    Connection connection = layouts.duplicate();
+    perThread.add(connection);
     return connection;
   }
 
@@ -346,6 +394,11 @@ final class DuckInstances implements AutoCloseable {
     return created;
   }
 
+  /** How many empty databases were opened for a use so far (each query's database, each export's, each conversion's). */
+  long opened() {
+    return spares.taken();
+  }
+
   /** How many databases were remade for a sparse copy that gained columns. */
   synchronized int remade() {
     return remade;
@@ -475,13 +528,9 @@ final class DuckInstances implements AutoCloseable {
     }
   }
 
+  /** A new copy's layout, read from its footer (blocks); the copy lies under the worker's own directory. */
   Layout layout(Path file, long footerAt) throws SQLException, IOException {
-    DuckDBConnection database = spares.take();
-    try {
-      return Layout.read(database, file, footerAt);
-    } finally {
-      spares.retire(database);
-    }
+    return Layout.read(layoutReader(), file, footerAt);
   }
 
   @Override
@@ -491,7 +540,7 @@ final class DuckInstances implements AutoCloseable {
     instances.values().forEach(instance -> retire(instance, closing));
     instances.clear();
     closing.forEach(DuckInstances::closeQuietly);
-    for (Connection connection : parsers) {
+    for (Connection connection : perThread) {
       try {
         connection.close();
       } catch (SQLException ignored) {
@@ -500,6 +549,13 @@ final class DuckInstances implements AutoCloseable {
     }
     if (parser != null) {
       closeQuietly(parser);
+    }
+    if (layouts != null) {
+      try {
+        layouts.close();
+      } catch (SQLException ignored) {
+        // As above.
+      }
     }
   }
 }

@@ -3,6 +3,7 @@ package io.quarry.worker;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -42,19 +43,26 @@ record Layout(List<String> columns, List<List<ByteRange>> ranges, long footerAt)
   /**
    * The columns' names as DuckDB reads them (it also checks that DuckDB can open the file at all), and where their
    * chunks are from the footer's own metadata: DuckDB's parquet_metadata() would decode every statistic too, and
-   * fails on some that other writers wrote. {@code database}: an empty one, which this limits to the file (no other
-   * use for it after).
+   * fails on some that other writers wrote. {@code database}: a connection to a database without tables that may read
+   * the file (see {@link DuckInstances#layout}).
    */
   static Layout read(Connection database, Path file, long footerAt) throws SQLException, IOException {
     String path = DuckInstances.literal(file.toString());
     List<String> columns;
     try (Statement s = database.createStatement()) {
-      s.execute("SET allowed_paths = [" + path + "]");
-      s.execute("SET enable_external_access = false");
       columns = strings(s, "SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet(" + path + "))");
     }
     FileMetaData meta = footer(file, footerAt);
     return new Layout(columns, chunks(meta, topLevelOfLeaves(meta.getSchema()), columns.size(), footerAt), footerAt);
+  }
+
+  /** Where a whole Parquet file's footer begins: its length is the four bytes before the closing magic number. */
+  static long footerAt(Path file) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer length = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+      channel.read(length, channel.size() - 8);
+      return channel.size() - 8 - length.getInt(0);
+    }
   }
 
   private static List<String> strings(Statement s, String sql) throws SQLException {

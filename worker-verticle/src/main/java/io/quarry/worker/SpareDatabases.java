@@ -9,19 +9,20 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.duckdb.DuckDBConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Empty databases opened ahead of need, and used ones closed after, on a thread of their own. Opening a database
- * costs 11–25 ms and closing one 2 ms; a new copy's first query needs two (one to read its layout, one to query it),
- * so a file's add, over a far origin, paid 30–50 ms beyond its round trips for them. Thread-safe: taken from worker
- * threads.
+ * costs 11–25 ms and closing one 2 ms: a file's add, over a far origin, paid 30–50 ms beyond its round trips for the
+ * two its first query then needed (its layout's has since gone to a database the worker keeps). Thread-safe: taken from
+ * worker threads.
  */
 final class SpareDatabases implements AutoCloseable {
 
-  /** A layout's and a query's: what one new copy's first query takes. */
+  /** One for each of a worker's two threads: two queries over bindings new to it, at once. */
   static final int COUNT = 2;
 
   private static final Logger LOG = LoggerFactory.getLogger(SpareDatabases.class);
@@ -34,6 +35,7 @@ final class SpareDatabases implements AutoCloseable {
     return thread;
   });
   private volatile boolean closed;
+  private final AtomicLong taken = new AtomicLong();
 
   /** {@code threads}: DuckDB's threads per database, fixed as it opens. None is opened before {@link #fill}. */
   SpareDatabases(int threads) {
@@ -59,9 +61,15 @@ final class SpareDatabases implements AutoCloseable {
 
   /** An empty database, unlimited and unlocked: a spare if one is ready, else one opened now (blocks). */
   DuckDBConnection take() throws SQLException {
+    taken.incrementAndGet();
     DuckDBConnection spare = ready.poll();
     later(this::openOne);
     return spare != null ? spare : DuckInstances.newDatabase(threads);
+  }
+
+  /** How many databases were taken so far. */
+  long taken() {
+    return taken.get();
   }
 
   /** Closes a database nobody uses any more, off the caller's path. */

@@ -10,12 +10,8 @@ import io.vertx.core.http.HttpServerRequest;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -58,7 +54,7 @@ final class Warmup {
             + " i * 0.5 AS x FROM range(5000) t(i)) TO " + DuckInstances.literal(file.toString())
             + " (FORMAT PARQUET, ROW_GROUP_SIZE 1000)");
       }
-      instances.layout(file, footerAt(file));
+      instances.layout(file, Layout.footerAt(file));
       Reads reads = engine.check(SQL, Set.of(TABLE));
       BitSet unfetched = new BitSet();
       unfetched.set(0); // a sparse copy's placeholder, as a first query over a big file has
@@ -123,14 +119,5 @@ final class Warmup {
     long to = Long.parseLong(range.group(2));
     request.response().setStatusCode(206).putHeader("Content-Range", "bytes " + from + "-" + to + "/" + FETCH_BYTES)
         .sendFile(source.toString(), from, to - from + 1);
-  }
-
-  /** Where the footer begins: its length is the four bytes before the closing magic number. */
-  private static long footerAt(Path file) throws IOException {
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-      ByteBuffer length = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-      channel.read(length, channel.size() - 8);
-      return channel.size() - 8 - length.getInt(0);
-    }
   }
 }

@@ -62,7 +62,7 @@ public record WorkerSettings(Path home, int threads, int queueSize, String memor
   }
 
   DuckInstances.Limits duckdb() {
-    return new DuckInstances.Limits(memoryLimit, duckdbThreads, threads, instances, home.resolve("spill"));
+    return new DuckInstances.Limits(memoryLimit, duckdbThreads, threads, instances, home);
   }
 
   ParquetCache.Settings cache() {

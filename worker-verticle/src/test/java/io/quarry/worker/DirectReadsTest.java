@@ -58,7 +58,7 @@ class DirectReadsTest {
 
   @BeforeEach
   void open() throws Exception {
-    instances = new DuckInstances(new DuckInstances.Limits("256MB", 1, 1, 4, dir.resolve("spill")));
+    instances = new DuckInstances(new DuckInstances.Limits("256MB", 1, 1, 4, dir));
     instances.open();
     engine = new QueryEngine(instances, dir);
     bare = DriverManager.getConnection("jdbc:duckdb:");

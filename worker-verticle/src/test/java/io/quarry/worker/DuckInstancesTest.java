@@ -1,8 +1,10 @@
 package io.quarry.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quarry.testing.ParquetFixtures;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -48,7 +50,7 @@ class DuckInstancesTest {
   }
 
   private int open(int keep) throws Exception {
-    instances = new DuckInstances(new DuckInstances.Limits("1GB", 2, 2, keep, dir.resolve("spill")));
+    instances = new DuckInstances(new DuckInstances.Limits("1GB", 2, 2, keep, dir));
     return instances.open();
   }
 
@@ -215,7 +217,7 @@ class DuckInstancesTest {
   @DisplayName("a database runs the configured query threads, not one per core")
   void queryThreads() throws Exception {
     instances = new DuckInstances(new DuckInstances.Limits("1GB", Runtime.getRuntime().availableProcessors() + 1, 2, 0,
-        dir.resolve("spill")));
+        dir));
     instances.open();
     assertThat(setting("threads")).isEqualTo(Runtime.getRuntime().availableProcessors() + 1);
   }
@@ -233,6 +235,56 @@ class DuckInstancesTest {
     // Parquet prefetching stays on: DuckDB 2.0's reader without it makes ~50 times the reads (duckdb #25704), and it
     // coalesces the column chunks a query reads from its file.
     assertThat(text("disable_parquet_prefetching")).isEqualTo("false");
+  }
+
+  @Test
+  @DisplayName("new copies' layouts are read from two threads at once in the one database the worker keeps for them:"
+      + " no empty database is taken for a layout")
+  void layoutsShareADatabase() throws Exception {
+    Path home = Files.createDirectories(dir.resolve("worker-1"));
+    Path copy = home.resolve("copy.parquet");
+    ParquetFixtures.create(copy, "SELECT range AS n, 'x' || range AS s FROM range(10)");
+    instances = new DuckInstances(new DuckInstances.Limits("1GB", 2, 2, 0, home));
+    instances.open();
+    long opened = instances.opened();
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      List<CompletableFuture<Layout>> layouts = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        layouts.add(CompletableFuture.supplyAsync(() -> layout(copy), threads));
+      }
+      for (CompletableFuture<Layout> layout : layouts) {
+        assertThat(layout.get(30, TimeUnit.SECONDS).columns()).containsExactly("n", "s");
+      }
+    } finally {
+      threads.shutdown();
+    }
+    assertThat(instances.opened()).as("empty databases taken").isEqualTo(opened);
+  }
+
+  @Test
+  @DisplayName("the layouts' database reads under the worker's own directory alone: a Parquet file elsewhere, even in a"
+      + " directory whose name begins with the worker's, is refused, and its configuration is locked")
+  void layoutsReadOwnFilesOnly() throws Exception {
+    Path home = Files.createDirectories(dir.resolve("worker-1"));
+    Path sibling = Files.createDirectories(dir.resolve("worker-10")).resolve("other.parquet");
+    ParquetFixtures.create(sibling, "SELECT 1 AS secret");
+    instances = new DuckInstances(new DuckInstances.Limits("1GB", 2, 2, 0, home));
+    instances.open();
+    for (Path outside : List.of(sibling, file)) {
+      assertThatThrownBy(() -> instances.layout(outside, Layout.footerAt(outside)))
+          .isInstanceOf(SQLException.class).hasMessageContaining("Permission Error");
+    }
+    Files.copy(sibling, home.resolve("own.parquet"));
+    assertThat(layout(home.resolve("own.parquet")).columns()).containsExactly("secret");
+  }
+
+  private Layout layout(Path copy) {
+    try {
+      return instances.layout(copy, Layout.footerAt(copy));
+    } catch (SQLException | java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private String text(String name) throws Exception {

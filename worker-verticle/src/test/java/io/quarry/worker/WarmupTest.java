@@ -39,7 +39,7 @@ class WarmupTest {
   @Test
   @DisplayName("the query warm-up makes a database over a file of its own and runs a query; then neither is left")
   void query() throws Exception {
-    instances = new DuckInstances(new DuckInstances.Limits("256MB", 1, 1, 4, home.resolve("spill")));
+    instances = new DuckInstances(new DuckInstances.Limits("256MB", 1, 1, 4, home));
     instances.open();
     int made = instances.created();
     Warmup.query(new QueryEngine(instances, home), instances, home);
