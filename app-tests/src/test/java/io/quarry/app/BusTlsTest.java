@@ -19,6 +19,9 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetSocket;
 import io.vertx.core.Promise;
 import com.hazelcast.core.EntryAdapter;
 import com.hazelcast.core.EntryEvent;
@@ -34,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -166,6 +170,74 @@ class BusTlsTest {
     for (int i = 0; i < 6; i++) {
       web.vertx().eventBus().request(Addresses.STORAGE_CONVERSATION_LIST, new JsonObject().put(Keys.USER_ID, "anyone"),
           new DeliveryOptions().setSendTimeout(5_000)).await();
+    }
+  }
+
+  @Test
+  @DisplayName("a certified member whose bus is too slow to finish a handshake has its registrations removed, and gets"
+      + " them back within seconds of answering, not at the next recheck")
+  void slowMemberBackSoon() throws Exception {
+    // The member's bus is reached through a door that holds every connection until it opens, then passes them on.
+    AtomicBoolean open = new AtomicBoolean();
+    List<NetSocket> held = new CopyOnWriteArrayList<>();
+    int busPort = io.quarry.testing.JarCommand.freePort();
+    NetClient onward = outside.createNetClient();
+    NetServer door = outside.createNetServer().connectHandler(in -> {
+      if (!open.get()) {
+        in.pause();
+        held.add(in);
+        return;
+      }
+      in.pause();
+      onward.connect(busPort, "127.0.0.1").onSuccess(out -> {
+        in.pipeTo(out);
+        out.pipeTo(in);
+        in.resume();
+      }).onFailure(e -> in.close());
+    }).listen(0, "127.0.0.1").await();
+    try {
+      BusCertificates.Identity slow = cluster.issue("slow");
+      HazelcastClusterManager manager = new HazelcastClusterManager(
+          Clustering.hazelcastConfig(TestNodes.clusterSection(base), null));
+      Vertx member = Vertx.builder().with(new VertxOptions().setEventBusOptions(new EventBusOptions()
+              .setHost("127.0.0.1").setPort(busPort).setClusterPublicHost("127.0.0.1")
+              .setClusterPublicPort(door.actualPort()).setSsl(true)
+              .setKeyCertOptions(new io.vertx.core.net.PemKeyCertOptions().setKeyPath(slow.key().toString())
+                  .setCertPath(slow.cert().toString()))
+              .setTrustOptions(new io.vertx.core.net.PemTrustOptions().addCertPath(slow.ca().toString()))
+              .setClientAuth(io.vertx.core.http.ClientAuth.REQUIRED)))
+          .withClusterManager(manager).buildClustered().await();
+      outsiders.add(member);
+      String address = "quarry.test.slow." + UUID.randomUUID();
+      Promise<Long> removed = Promise.promise();
+      Promise<Long> back = Promise.promise();
+      manager.getHazelcastInstance().<String, HazelcastRegistrationInfo>getMultiMap(StaleRegistrations.REGISTRATIONS)
+          .addEntryListener(new EntryAdapter<>() {
+            @Override
+            public void entryRemoved(EntryEvent<String, HazelcastRegistrationInfo> event) {
+              removed.tryComplete(System.nanoTime());
+            }
+
+            @Override
+            public void entryAdded(EntryEvent<String, HazelcastRegistrationInfo> event) {
+              if (removed.future().isComplete()) {
+                back.tryComplete(System.nanoTime());
+              }
+            }
+          }, address, true);
+      member.eventBus().consumer(address, m -> m.reply("here")).completion().await();
+      // Its handshake runs out of time (the bus's own limit), and the members remove what it registered.
+      removed.future().timeout(UncertifiedMembers.RECHECK_MS + 30_000, TimeUnit.MILLISECONDS).await();
+      open.set(true);
+      long at = back.future().timeout(UncertifiedMembers.RECHECK_MS + 30_000, TimeUnit.MILLISECONDS).await();
+      assertThat(TimeUnit.NANOSECONDS.toMillis(at - removed.future().result()))
+          .as("from the removal to the registration put back (the recheck comes every %d ms)",
+              UncertifiedMembers.RECHECK_MS)
+          .isLessThan(UncertifiedMembers.SLOW_RECHECK_MS + 10_000);
+      assertThat(web.vertx().eventBus().<String>request(address, "anyone?").await().body()).isEqualTo("here");
+    } finally {
+      held.forEach(NetSocket::close);
+      door.close().await();
     }
   }
 

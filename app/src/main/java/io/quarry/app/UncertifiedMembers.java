@@ -28,12 +28,17 @@ import org.slf4j.LoggerFactory;
  * member not yet seen is checked with a TLS handshake to the member's bus, made as the bus makes its own; a member
  * that fails it is not a place to send to: its registrations are removed (every member's bus hears of the removal),
  * and those it adds later too. It is asked again every {@link #RECHECK_MS}: one that was only slow gets back what was
- * removed. (A handshake that has not ended when the bus's own would have given up counts as failed.)
+ * removed. (A handshake that has not ended when the bus's own would have given up counts as failed.) One whose
+ * handshake ran out of time rather than failing is asked again after {@link #SLOW_RECHECK_MS}, and so on while it does:
+ * eight nodes starting at once on two cores took longer than a handshake may, and their registrations stayed removed
+ * until the next recheck, with every question meanwhile answered 'No handlers'.
  */
 final class UncertifiedMembers {
 
   private static final Logger log = LoggerFactory.getLogger(UncertifiedMembers.class);
   static final long RECHECK_MS = 30_000;
+  /** How soon a member whose handshake ran out of time is asked again; twice as long after each time it does again. */
+  static final long SLOW_RECHECK_MS = 2_000;
   /** How long a node's bus address may take to read. */
   static final long LOOKUP_MS = 5_000;
 
@@ -41,7 +46,9 @@ final class UncertifiedMembers {
   private final HazelcastClusterManager manager;
   private final BusProbe probe;
   private final MultiMap<String, HazelcastRegistrationInfo> registrations;
-  private final Map<String, Future<Boolean>> checked = new ConcurrentHashMap<>();
+  private final Map<String, Future<Verdict>> checked = new ConcurrentHashMap<>();
+  /** How long until a slow member is asked again, by node. */
+  private final Map<String, Long> slowDelays = new ConcurrentHashMap<>();
   /** What this member removed, by node, to put back should the node pass a later check. */
   private final Map<String, List<Map.Entry<String, HazelcastRegistrationInfo>>> removed = new ConcurrentHashMap<>();
 
@@ -70,12 +77,19 @@ final class UncertifiedMembers {
     if (nodeId.equals(manager.getNodeId()) || nodeId.equals(StaleRegistrations.NOBODY)) {
       return;
     }
-    checked.computeIfAbsent(nodeId, this::check).onComplete(result -> {
+    boolean[] asked = {false};
+    checked.computeIfAbsent(nodeId, id -> {
+      asked[0] = true;
+      return check(id);
+    }).onComplete(result -> {
       if (result.failed()) {
         // Not learned: asked again at its next registration, or at the next recheck.
         checked.remove(nodeId);
-      } else if (!result.result()) {
+      } else if (result.result() != Verdict.CERTIFIED) {
         vertx.executeBlocking(() -> removeAll(nodeId), false);
+        if (asked[0] && result.result() == Verdict.SLOW) {
+          soon(nodeId);
+        }
       }
     });
   }
@@ -84,18 +98,20 @@ final class UncertifiedMembers {
    * Whether the node's bus completes a TLS handshake with this one's settings in the time the bus itself would give it;
    * failed when that could not be learned (the node has no bus address: it left, or has not started one).
    */
-  private Future<Boolean> check(String nodeId) {
+  private Future<Verdict> check(String nodeId) {
     Promise<NodeInfo> info = Promise.promise();
     manager.getNodeInfo(nodeId, info);
     return info.future().timeout(LOOKUP_MS, TimeUnit.MILLISECONDS)
         .compose(node -> probe.handshake(node)
             .timeout(BusProbe.HANDSHAKE_MS + LOOKUP_MS, TimeUnit.MILLISECONDS)
-            .map(true)
+            .map(Verdict.CERTIFIED)
             .recover(e -> {
-              log.warn("The member {} at {}:{} failed a TLS handshake with this cluster's settings ({}): its bus"
-                  + " registrations are removed, so that nothing is sent where it would be lost", nodeId, node.host(),
-                  node.port(), e.toString());
-              return Future.succeededFuture(false);
+              Verdict verdict = Verdict.of(e);
+              log.warn("The member {} at {}:{} {} a TLS handshake with this cluster's settings ({}): its bus"
+                  + " registrations are removed, so that nothing is sent where it would be lost{}", nodeId, node.host(),
+                  node.port(), verdict == Verdict.SLOW ? "did not finish" : "failed", e.toString(),
+                  verdict == Verdict.SLOW ? " until it does" : "");
+              return Future.succeededFuture(verdict);
             }));
   }
 
@@ -115,8 +131,8 @@ final class UncertifiedMembers {
    * for registrations of nodes not checked yet (an event missed while partitions moved, a check that could not end).
    */
   private void recheck() {
-    checked.forEach((nodeId, result) -> result.onSuccess(certified -> {
-      if (!certified) {
+    checked.forEach((nodeId, result) -> result.onSuccess(verdict -> {
+      if (verdict != Verdict.CERTIFIED) {
         again(nodeId);
       }
     }));
@@ -125,23 +141,39 @@ final class UncertifiedMembers {
         .onSuccess(nodes -> nodes.forEach(this::seen));
   }
 
+  /** Asks a member that did not pass once more, unless it is being asked already. */
   private void again(String nodeId) {
     if (!manager.getNodes().contains(nodeId)) {
       checked.remove(nodeId);
       removed.remove(nodeId);
+      slowDelays.remove(nodeId);
       return;
     }
-    Future<Boolean> again = check(nodeId);
+    Future<Verdict> asking = checked.get(nodeId);
+    if (asking != null && !asking.isComplete()) {
+      return;
+    }
+    Future<Verdict> again = check(nodeId);
     checked.put(nodeId, again);
     again.onComplete(now -> {
       if (now.failed()) {
-        checked.put(nodeId, Future.succeededFuture(false));
-      } else if (now.result()) {
+        checked.put(nodeId, Future.succeededFuture(Verdict.REFUSED));
+      } else if (now.result() == Verdict.CERTIFIED) {
+        slowDelays.remove(nodeId);
         vertx.executeBlocking(() -> restore(nodeId), false);
       } else {
         vertx.executeBlocking(() -> removeAll(nodeId), false);
+        if (now.result() == Verdict.SLOW) {
+          soon(nodeId);
+        }
       }
     });
+  }
+
+  /** Asks a slow member again soon: a bus in the clear never answers a hello either, so less often each time. */
+  private void soon(String nodeId) {
+    long delay = slowDelays.merge(nodeId, SLOW_RECHECK_MS, (last, first) -> Math.min(last * 2, RECHECK_MS));
+    vertx.setTimer(delay, t -> again(nodeId));
   }
 
   private int restore(String nodeId) {
@@ -159,6 +191,18 @@ final class UncertifiedMembers {
     @Override
     public void entryAdded(EntryEvent<String, HazelcastRegistrationInfo> event) {
       seen(event.getValue().unwrap().nodeId());
+    }
+  }
+
+  /** What a member's handshake came to: passed, refused (no certificate the CA signed, a bus in the clear), or slow. */
+  enum Verdict {
+    CERTIFIED, REFUSED, SLOW;
+
+    /** A handshake that ran out of time says the member was slow, not that it holds no certificate. */
+    static Verdict of(Throwable failure) {
+      return failure instanceof java.util.concurrent.TimeoutException
+          || failure instanceof io.netty.handler.ssl.SslHandshakeTimeoutException
+          || failure instanceof io.netty.channel.ConnectTimeoutException ? SLOW : REFUSED;
     }
   }
 }
