@@ -8,6 +8,7 @@ import io.quarry.bus.Keys;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.WorkerReply;
 import io.quarry.testing.BusCertificates;
+import io.quarry.testing.JarCommand;
 import io.quarry.testing.OwnCluster;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
@@ -180,7 +181,7 @@ class BusTlsTest {
     // The member's bus is reached through a door that holds every connection until it opens, then passes them on.
     AtomicBoolean open = new AtomicBoolean();
     List<NetSocket> held = new CopyOnWriteArrayList<>();
-    int busPort = io.quarry.testing.JarCommand.freePort();
+    int busPort = JarCommand.freePort();
     NetClient onward = outside.createNetClient();
     NetServer door = outside.createNetServer().connectHandler(in -> {
       if (!open.get()) {

@@ -3,6 +3,8 @@ package io.quarry.app;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.EntryAdapter;
 import com.hazelcast.multimap.MultiMap;
+import io.netty.channel.ConnectTimeoutException;
+import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.quarry.client.BusProbe;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -17,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,26 +80,20 @@ final class UncertifiedMembers {
     if (nodeId.equals(manager.getNodeId()) || nodeId.equals(StaleRegistrations.NOBODY)) {
       return;
     }
-    boolean[] asked = {false};
-    checked.computeIfAbsent(nodeId, id -> {
-      asked[0] = true;
-      return check(id);
-    }).onComplete(result -> {
+    checked.computeIfAbsent(nodeId, this::check).onComplete(result -> {
       if (result.failed()) {
         // Not learned: asked again at its next registration, or at the next recheck.
         checked.remove(nodeId);
       } else if (result.result() != Verdict.CERTIFIED) {
         vertx.executeBlocking(() -> removeAll(nodeId), false);
-        if (asked[0] && result.result() == Verdict.SLOW) {
-          soon(nodeId);
-        }
       }
     });
   }
 
   /**
    * Whether the node's bus completes a TLS handshake with this one's settings in the time the bus itself would give it;
-   * failed when that could not be learned (the node has no bus address: it left, or has not started one).
+   * failed when that could not be learned (the node has no bus address: it left, or has not started one). A node found
+   * slow is asked again soon.
    */
   private Future<Verdict> check(String nodeId) {
     Promise<NodeInfo> info = Promise.promise();
@@ -107,6 +104,9 @@ final class UncertifiedMembers {
             .map(Verdict.CERTIFIED)
             .recover(e -> {
               Verdict verdict = Verdict.of(e);
+              if (verdict == Verdict.SLOW) {
+                soon(nodeId);
+              }
               log.warn("The member {} at {}:{} {} a TLS handshake with this cluster's settings ({}): its bus"
                   + " registrations are removed, so that nothing is sent where it would be lost{}", nodeId, node.host(),
                   node.port(), verdict == Verdict.SLOW ? "did not finish" : "failed", e.toString(),
@@ -163,9 +163,6 @@ final class UncertifiedMembers {
         vertx.executeBlocking(() -> restore(nodeId), false);
       } else {
         vertx.executeBlocking(() -> removeAll(nodeId), false);
-        if (now.result() == Verdict.SLOW) {
-          soon(nodeId);
-        }
       }
     });
   }
@@ -200,9 +197,8 @@ final class UncertifiedMembers {
 
     /** A handshake that ran out of time says the member was slow, not that it holds no certificate. */
     static Verdict of(Throwable failure) {
-      return failure instanceof java.util.concurrent.TimeoutException
-          || failure instanceof io.netty.handler.ssl.SslHandshakeTimeoutException
-          || failure instanceof io.netty.channel.ConnectTimeoutException ? SLOW : REFUSED;
+      return failure instanceof TimeoutException || failure instanceof SslHandshakeTimeoutException
+          || failure instanceof ConnectTimeoutException ? SLOW : REFUSED;
     }
   }
 }

@@ -72,8 +72,9 @@ public final class LogConfiguration extends ContextAwareBase implements Configur
     context.addTurboFilter(fields);
     ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
     console.setContext(context);
-    console.setName(env.getOrDefault("QUARRY_LOG_FORMAT", "text"));
-    console.setEncoder("json".equals(env.get("QUARRY_LOG_FORMAT")) ? json(context) : text(context));
+    String format = env.getOrDefault("QUARRY_LOG_FORMAT", "text");
+    console.setName(format);
+    console.setEncoder(format.equals("json") ? json(context) : text(context));
     console.start();
     FIXED.forEach((name, level) -> context.getLogger(name).setLevel(level));
     ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
