@@ -7,8 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,9 +28,13 @@ final class ProcessSpy {
   private ProcessSpy() {
   }
 
-  /** Every distinct match of {@code pattern} (ASCII) in the process's readable, writable memory. */
-  static Set<String> inMemory(long pid, Pattern pattern, int maxMatchBytes) throws IOException {
-    Set<String> found = new LinkedHashSet<>();
+  /**
+   * Every distinct match of {@code pattern} (ASCII) in the process's readable, writable memory, with how often it was
+   * seen, most often first. A running process's memory is read while it changes, and holds dead copies that later
+   * writes overwrote in part: a match seen once may be a torn copy of another.
+   */
+  static Map<String, Integer> inMemory(long pid, Pattern pattern, int maxMatchBytes) throws IOException {
+    Map<String, Integer> found = new HashMap<>();
     try (RandomAccessFile mem = new RandomAccessFile("/proc/" + pid + "/mem", "r")) {
       for (String region : Files.readAllLines(Path.of("/proc/" + pid + "/maps"))) {
         String[] fields = region.split("\\s+");
@@ -39,10 +46,14 @@ final class ProcessSpy {
             found);
       }
     }
-    return found;
+    Map<String, Integer> mostSeenFirst = new LinkedHashMap<>();
+    found.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+        .forEach(e -> mostSeenFirst.put(e.getKey(), e.getValue()));
+    return mostSeenFirst;
   }
 
-  private static void scan(RandomAccessFile mem, long from, long to, Pattern pattern, int overlap, Set<String> found) {
+  private static void scan(RandomAccessFile mem, long from, long to, Pattern pattern, int overlap,
+      Map<String, Integer> found) {
     byte[] chunk = new byte[CHUNK];
     for (long at = from; at < to; at += CHUNK - overlap) {
       int length = (int) Math.min(CHUNK, to - at);
@@ -54,7 +65,7 @@ final class ProcessSpy {
       }
       Matcher matcher = pattern.matcher(new String(chunk, 0, length, StandardCharsets.ISO_8859_1));
       while (matcher.find()) {
-        found.add(matcher.group());
+        found.merge(matcher.group(), 1, Integer::sum);
       }
       if (length < CHUNK) {
         return;

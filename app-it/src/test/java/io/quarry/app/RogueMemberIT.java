@@ -26,7 +26,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -45,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RogueMemberIT {
 
+  private static final int MOST_SEEN_TRIED = 3;
   private static final Pattern PRIVATE_NAME = Pattern.compile("quarry-local-[A-Za-z0-9_-]{43}");
   private static final String ORIGIN_HEADER = "Origin";
   /** What a signed-in user's requests ask storage, where the rogue would like to answer. */
@@ -98,9 +98,11 @@ class RogueMemberIT {
 
     List<Long> pids = Stream.concat(Stream.of(node.process.pid()),
         node.process.descendants().map(ProcessHandle::pid)).toList();
-    Set<String> names = ProcessSpy.inMemory(node.process.pid(), PRIVATE_NAME, 64);
-    assertThat(names).as("the private cluster's name, as root reads it from the node's memory").hasSize(1);
-    String name = names.iterator().next();
+    Map<String, Integer> seen = ProcessSpy.inMemory(node.process.pid(), PRIVATE_NAME, 64);
+    assertThat(seen).as("the private cluster's name, as root reads it from the node's memory").isNotEmpty();
+    // A copy torn by a write during the read looks like a name too: the attacker tries the most seen ones, as would
+    // we, and the real one is among them.
+    List<String> names = seen.keySet().stream().limit(MOST_SEEN_TRIED).toList();
     // Hazelcast's ports are the first one onwards, as its documentation says.
     List<String> ports = new ArrayList<>();
     for (long pid : pids) {
@@ -108,20 +110,24 @@ class RogueMemberIT {
     }
     assertThat(ports).as("the Hazelcast ports of the node and its worker").hasSize(2);
 
-    Future<Vertx> rogue = join(name, ports);
-    Throwable refused = rogue.<Throwable>transform(r -> Future.succeededFuture(r.cause())).await();
     AtomicInteger received = new AtomicInteger();
-    if (rogue.succeeded()) {
-      rogues.add(rogue.result());
-      for (String address : STORAGE_ADDRESSES) {
-        rogue.result().eventBus().consumer(address, m -> received.incrementAndGet()).completion().await();
+    List<String> joined = new ArrayList<>();
+    for (String name : names) {
+      Future<Vertx> rogue = join(name, ports);
+      rogue.<Void>transform(r -> Future.succeededFuture()).await();
+      if (rogue.succeeded()) {
+        joined.add(name);
+        rogues.add(rogue.result());
+        for (String address : STORAGE_ADDRESSES) {
+          rogue.result().eventBus().consumer(address, m -> received.incrementAndGet()).completion().await();
+        }
       }
     }
     for (int i = 0; i < 10; i++) {
       user.expectWorking(conversation);
     }
     assertThat(received).as("messages the rogue received").hasValue(0);
-    assertThat(refused).as("the rogue member joined %s", ports).isNotNull();
+    assertThat(joined).as("names under which a rogue member joined %s", ports).isEmpty();
     node.awaitLine("Refused a cluster connection", 30);
     user.expectWorking(conversation);
     assertThat(user.clusterMembers()).as("the node's cluster members").isEqualTo(members);
@@ -130,10 +136,11 @@ class RogueMemberIT {
     assertThat(node.lines()).as("Hazelcast warned that its first port was taken")
         .anyMatch(l -> l.contains("ports seem occupied"));
     for (long pid : pids) {
-      assertThat(ProcessSpy.readable(pid)).as("what is readable of process %d", pid).doesNotContain(name)
-          .doesNotContain("quarry-local");
+      assertThat(ProcessSpy.readable(pid)).as("what is readable of process %d", pid).doesNotContain("quarry-local");
     }
-    assertThat(filesNaming(name, dir)).as("files naming the private cluster").isEmpty();
+    for (String name : names) {
+      assertThat(filesNaming(name, dir)).as("files naming %s", name).isEmpty();
+    }
   }
 
   /** A lite member under the real name, told to join at the Hazelcast ports of the node and its workers. */
