@@ -26,10 +26,15 @@ import java.util.Map;
  *     statement still says which files to make current: one that reads the table and no column moves its footer alone);
  *     empty for a query. The answer's rows are {@link #STATISTICS_COLUMNS}, one per column of the table, and none when
  *     DuckDB cannot decode the footer's statistics.
+ * @param columnsOf a table whose columns are the answer, instead of the statement's rows: {@link #COLUMNS_OF_COLUMNS},
+ *     one row per column, every column (no row limit), as the table's view shows them; read from its copy's footer by
+ *     the worker itself, which opens no database of the query's for it (the statement still says which files to make
+ *     current, as for {@code statistics}). A file DuckDB cannot open fails as a query reading it would. Empty for a
+ *     query.
  */
 public record QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId,
     String conversationId, String stopKey, Export export, List<Source> recorded, List<FileEnd> ends,
-    Map<String, DataFormat> formats, String statistics) {
+    Map<String, DataFormat> formats, String statistics, String columnsOf) {
 
   /**
    * A statistics answer's columns: the column's name and DuckDB type; its nulls, min and max over every row group
@@ -37,12 +42,21 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
    */
   public static final java.util.List<String> STATISTICS_COLUMNS = List.of("name", "type", "nulls", "min", "max",
       "bytes");
+  /** A columns answer's columns, named as DESCRIBE names them. */
+  public static final List<String> COLUMNS_OF_COLUMNS = List.of("column_name", "column_type");
 
   public QueryRequest {
     recorded = recorded == null ? List.of() : List.copyOf(recorded);
     ends = ends == null ? List.of() : List.copyOf(ends);
     formats = formats == null ? Map.of() : Map.copyOf(formats);
     statistics = statistics == null ? "" : statistics;
+    columnsOf = columnsOf == null ? "" : columnsOf;
+  }
+
+  public QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId, String conversationId,
+      String stopKey, Export export, List<Source> recorded, List<FileEnd> ends, Map<String, DataFormat> formats,
+      String statistics) {
+    this(sql, tables, timeoutMs, userId, conversationId, stopKey, export, recorded, ends, formats, statistics, "");
   }
 
   public QueryRequest(String sql, Map<String, String> tables, long timeoutMs, String userId, String conversationId,
@@ -81,7 +95,7 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
   /** The same query with less time left, e.g. after waiting for a worker. */
   public QueryRequest withTimeout(long newTimeoutMs) {
     return new QueryRequest(sql, tables, newTimeoutMs, userId, conversationId, stopKey, export, recorded, ends,
-        formats, statistics);
+        formats, statistics, columnsOf);
   }
 
   public JsonObject toJson() {
@@ -97,7 +111,8 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
         .put(Keys.USER_ID, userId).put(Keys.CONVERSATION_ID, conversationId).put(Keys.STOP_KEY, stopKey)
         .put(Keys.EXPORT, export == null ? null : export.toJson()).put("recorded", Source.toJson(recorded))
         .put("ends", ends.isEmpty() ? null : FileEnd.toJson(ends))
-        .put("statistics", statistics.isEmpty() ? null : statistics);
+        .put("statistics", statistics.isEmpty() ? null : statistics)
+        .put("columns_of", columnsOf.isEmpty() ? null : columnsOf);
   }
 
   public static QueryRequest fromJson(JsonObject json) {
@@ -114,7 +129,8 @@ public record QueryRequest(String sql, Map<String, String> tables, long timeoutM
     return new QueryRequest(json.getString("sql"), tables, json.getLong("timeout_ms", 0L),
         json.getString(Keys.USER_ID, ""), json.getString(Keys.CONVERSATION_ID, ""), json.getString(Keys.STOP_KEY, ""),
         Export.fromJson(json.getJsonObject(Keys.EXPORT)), Source.of(json.getJsonArray("recorded")),
-        FileEnd.of(json.getJsonArray("ends")), formats, json.getString("statistics", ""));
+        FileEnd.of(json.getJsonArray("ends")), formats, json.getString("statistics", ""),
+        json.getString("columns_of", ""));
   }
 
   /** The format of the file at {@code url}: Parquet unless the request says otherwise. */

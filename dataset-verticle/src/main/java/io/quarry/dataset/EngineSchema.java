@@ -5,7 +5,6 @@ import io.quarry.bus.Failure;
 import io.quarry.bus.FileEnd;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
-import io.quarry.bus.QueryResult;
 import io.quarry.bus.Source;
 import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
@@ -32,13 +31,12 @@ final class EngineSchema {
   }
 
   /**
-   * Columns as {@code [{name, type, friendly_type}]}, within {@code timeoutMs}. DESCRIBE reads the footer alone: the
-   * worker fetches no column for it. A result holds at most {@link QueryResult#MAX_ROWS} rows, so a wider table is
-   * described a page at a time.
+   * Columns as {@code [{name, type, friendly_type}]}, within {@code timeoutMs}. The worker reads them from the footer
+   * alone: it fetches no column for them, and opens no database of the query's ({@link QueryRequest#columnsOf}).
    */
   Future<JsonArray> describe(URI url, Source version, FileEnd end, String conversationId, long timeoutMs) {
-    return page(url, version, end, DataFormat.PARQUET, conversationId, new JsonArray(),
-        System.nanoTime() + timeoutMs * 1_000_000).recover(e -> Future.failedFuture(refusal(e, Pipeline.NO_SCHEMA)));
+    return columns(url, version, end, DataFormat.PARQUET, conversationId, timeoutMs)
+        .recover(e -> Future.failedFuture(refusal(e, Pipeline.NO_SCHEMA)));
   }
 
   /** A text file's columns and rows. */
@@ -51,9 +49,9 @@ final class EngineSchema {
    */
   Future<Read> read(URI url, Source version, DataFormat format, String conversationId, long timeoutMs) {
     long deadline = System.nanoTime() + timeoutMs * 1_000_000;
-    return page(url, version, null, format, conversationId, new JsonArray(), deadline)
+    return columns(url, version, null, format, conversationId, timeoutMs)
         .compose(columns -> worker.run(request("SELECT count(*) FROM " + TABLE, url, version, null, format,
-                conversationId, leftMs(deadline)), leftMs(deadline))
+                conversationId, leftMs(deadline), ""), leftMs(deadline))
             .map(counted -> new Read(counted.rowValues().getJsonArray(0).getLong(0), columns)))
         .recover(e -> Future.failedFuture(refusal(e, Pipeline.unreadable(format))));
   }
@@ -64,27 +62,27 @@ final class EngineSchema {
    * {@code conversationId}: whose queries will read the file, so that the worker process that runs them is the one
    * whose copy begins here (empty: none).
    */
-  private Future<JsonArray> page(URI url, Source version, FileEnd end, DataFormat format, String conversationId,
-      JsonArray described, long deadline) {
-    long leftMs = leftMs(deadline);
-    QueryRequest request = request("SELECT column_name, column_type FROM (DESCRIBE " + TABLE + ") LIMIT "
-        + QueryResult.MAX_ROWS + " OFFSET " + described.size(), url, version, end, format, conversationId, leftMs);
-    return worker.run(request, leftMs).compose(result -> {
+  private Future<JsonArray> columns(URI url, Source version, FileEnd end, DataFormat format, String conversationId,
+      long timeoutMs) {
+    // The statement reads the table and none of its columns: the worker makes its copy current by the footer alone.
+    QueryRequest request = request("SELECT column_name, column_type FROM (DESCRIBE " + TABLE + ")", url, version, end,
+        format, conversationId, timeoutMs, TABLE);
+    return worker.run(request, timeoutMs).map(result -> {
+      JsonArray described = new JsonArray();
       for (Object row : result.rowValues()) {
         String type = ((JsonArray) row).getString(1);
         described.add(new JsonObject().put("name", ((JsonArray) row).getString(0)).put("type", type)
             .put("friendly_type", FriendlyTypes.of(type)));
       }
-      return result.totalRows() < QueryResult.MAX_ROWS ? Future.succeededFuture(described)
-          : page(url, version, end, format, conversationId, described, deadline);
+      return described;
     });
   }
 
   private static QueryRequest request(String sql, URI url, Source version, FileEnd end, DataFormat format,
-      String conversationId, long leftMs) {
+      String conversationId, long leftMs, String columnsOf) {
     return new QueryRequest(sql, Map.of(TABLE, url.toString()), leftMs, "", conversationId, "", null, List.of(version),
         end == null ? List.of() : List.of(end),
-        format == DataFormat.PARQUET ? Map.of() : Map.of(url.toString(), format));
+        format == DataFormat.PARQUET ? Map.of() : Map.of(url.toString(), format), "", columnsOf);
   }
 
   private static long leftMs(long deadline) {

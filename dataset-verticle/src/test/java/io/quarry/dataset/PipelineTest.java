@@ -93,7 +93,7 @@ class PipelineTest {
 
   @Test
   @DisplayName("a valid file yields the engine's columns with their friendly types, its row count and size; the"
-      + " engine was asked to open exactly that URL, reading no rows")
+      + " engine was asked to open exactly that URL, for its columns, reading no rows")
   void schema() {
     server.route("/people.parquet").content(people);
     worker.thenAnswer(described(Map.of("id", "BIGINT", "name", "VARCHAR", "score", "DECIMAL(10,2)", "shape",
@@ -108,7 +108,8 @@ class PipelineTest {
             "shape:GEOMETRY('OGC:CRS84'):Geometry", "extra:VARIANT:Variant");
     QueryRequest asked = worker.requests().get(0);
     assertThat(asked.tables()).containsExactly(Map.entry("dataset", server.url("/people.parquet")));
-    assertThat(asked.sql()).isEqualTo("SELECT column_name, column_type FROM (DESCRIBE dataset) LIMIT 1000 OFFSET 0");
+    assertThat(asked.sql()).isEqualTo("SELECT column_name, column_type FROM (DESCRIBE dataset)");
+    assertThat(asked.columnsOf()).as("the table whose columns answer, from its footer").isEqualTo("dataset");
   }
 
   @Test

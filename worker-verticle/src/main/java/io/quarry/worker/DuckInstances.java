@@ -533,6 +533,11 @@ final class DuckInstances implements AutoCloseable {
     return Layout.read(layoutReader(), file, footerAt);
   }
 
+  /** A copy's columns, read from its footer in the layouts' database (blocks); the copy lies under the worker's own directory. */
+  List<Layout.Column> columnsOf(Path file) throws SQLException {
+    return Layout.columns(layoutReader(), file);
+  }
+
   @Override
   public synchronized void close() {
     spares.close();

@@ -47,11 +47,7 @@ record Layout(List<String> columns, List<List<ByteRange>> ranges, long footerAt)
    * the file (see {@link DuckInstances#layout}).
    */
   static Layout read(Connection database, Path file, long footerAt) throws SQLException, IOException {
-    String path = DuckInstances.literal(file.toString());
-    List<String> columns;
-    try (Statement s = database.createStatement()) {
-      columns = strings(s, "SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet(" + path + "))");
-    }
+    List<String> columns = columns(database, file).stream().map(Column::name).toList();
     FileMetaData meta = footer(file, footerAt);
     return new Layout(columns, chunks(meta, topLevelOfLeaves(meta.getSchema()), columns.size(), footerAt), footerAt);
   }
@@ -65,14 +61,20 @@ record Layout(List<String> columns, List<List<ByteRange>> ranges, long footerAt)
     }
   }
 
-  private static List<String> strings(Statement s, String sql) throws SQLException {
-    List<String> values = new ArrayList<>();
-    try (ResultSet rs = s.executeQuery(sql)) {
+  /** A top-level column: its name and DuckDB type. */
+  record Column(String name, String type) {
+  }
+
+  /** The file's top-level columns as DuckDB opens it, and as a view of all of them shows them (blocks). */
+  static List<Column> columns(Connection database, Path file) throws SQLException {
+    List<Column> columns = new ArrayList<>();
+    try (Statement s = database.createStatement(); ResultSet rs = s.executeQuery("SELECT column_name, column_type"
+        + " FROM (DESCRIBE SELECT * FROM read_parquet(" + DuckInstances.literal(file.toString()) + "))")) {
       while (rs.next()) {
-        values.add(rs.getString(1));
+        columns.add(new Column(rs.getString(1), rs.getString(2)));
       }
     }
-    return values;
+    return columns;
   }
 
   /** The footer's metadata, row groups included: the bytes from {@code footerAt} to the length and magic number. */

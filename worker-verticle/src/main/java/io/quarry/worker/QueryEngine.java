@@ -4,6 +4,7 @@ import io.quarry.bus.Export;
 import io.quarry.bus.Failure;
 import io.quarry.bus.PrivateFiles;
 import io.quarry.bus.QuarryException;
+import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.RowsJson;
 import io.vertx.core.json.JsonArray;
@@ -109,6 +110,29 @@ final class QueryEngine {
     } finally {
       instances.release(instance);
     }
+  }
+
+  /**
+   * The columns of one bound table ({@link QueryRequest#columnsOf}), read from its copy's footer with no
+   * database of the query's: a new file's first look costs no database opened and closed. A file DuckDB cannot open
+   * fails as a query reading it would.
+   */
+  QueryResult columnsOf(Map<String, Placeholders.Bound> bindings, String table) {
+    long started = System.nanoTime();
+    Placeholders.Bound bound = bindings.get(table);
+    JsonArray rows = new JsonArray();
+    try {
+      instances.columnsOf(bound.file()).forEach(c -> rows.add(new JsonArray().add(c.name()).add(c.type())));
+    } catch (SQLException e) {
+      String duckdb = e.getMessage() == null ? e.toString() : e.getMessage();
+      log.debug("DuckDB: {}", duckdb);
+      throw QueryFailure.unreadable(EngineText.named(table, bound.url()), EngineText.reason(duckdb, bindings, home));
+    }
+    JsonArray names = new JsonArray();
+    QueryRequest.COLUMNS_OF_COLUMNS.forEach(name -> names.add(new JsonObject().put("name", name)
+        .put("type", "VARCHAR")));
+    return new QueryResult(null, null, "", names, RowsJson.of(rows), rows.size(), false,
+        (System.nanoTime() - started) / 1_000_000, null, null);
   }
 
   /** A query's time: {@code timeoutMs} its limit as told, {@code leftMs} what is left of it. */

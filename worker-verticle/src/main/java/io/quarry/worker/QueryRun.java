@@ -44,6 +44,11 @@ final class QueryRun {
    */
   record Services(ParquetCache cache, RunWhileRevalidating revalidating, FetchProgress progress,
       Execution execution, Consumer<Buffer> unused) {
+
+    /** The same, answered by {@code other}. */
+    Services answeredBy(Execution other) {
+      return new Services(cache, revalidating, progress, other, unused);
+    }
   }
 
   private final Services services;

@@ -166,13 +166,7 @@ public class WorkerVerticle extends VerticleBase {
   /** A file that changed on its server while its columns were fetched: the query runs once more, on the new version. */
   private Future<Buffer> answer(QueryRequest request, Reads reads, long timeoutMs, long deadline,
       PinnedFiles.Pins pins, boolean again) {
-    QueryRun.Services mine = !request.statistics().isEmpty() ? new QueryRun.Services(services.cache(),
-        services.revalidating(), services.progress(), (bindings, read, sql, limit, until, abort) ->
-            statistics(bindings, request.statistics(), limit, until, abort), services.unused())
-        : request.export() == null ? services : new QueryRun.Services(services.cache(),
-        services.revalidating(), services.progress(), (bindings, read, sql, limit, until, abort) -> export(
-            request.export(), request.userId(), bindings, read, sql, limit, until, abort), this::unusedExport);
-    QueryRun run = new QueryRun(mine, request, reads, timeoutMs, deadline, pins);
+    QueryRun run = new QueryRun(servicesFor(request), request, reads, timeoutMs, deadline, pins);
     Runnable done = stops.whileRunning(request.stopKey(), run::stop);
     return run.answer().onComplete(ended -> done.run()).recover(e -> {
       if (!(e instanceof RangeFetch.Changed changed)) {
@@ -181,6 +175,24 @@ public class WorkerVerticle extends VerticleBase {
       return again ? answer(request, reads, timeoutMs, deadline, pins, false)
           : Future.failedFuture(QueryFailure.network(changed.url, changed.getMessage()));
     });
+  }
+
+  /** What answers the request: its statement's rows, or instead its table's statistics, its columns or an export. */
+  private QueryRun.Services servicesFor(QueryRequest request) {
+    if (!request.statistics().isEmpty()) {
+      return services.answeredBy((bindings, read, sql, limit, until, abort) ->
+          statistics(bindings, request.statistics(), limit, until, abort));
+    }
+    if (!request.columnsOf().isEmpty()) {
+      return services.answeredBy((bindings, read, sql, limit, until, abort) ->
+          columnsOf(bindings, request.columnsOf()));
+    }
+    if (request.export() != null) {
+      return new QueryRun.Services(services.cache(), services.revalidating(), services.progress(),
+          (bindings, read, sql, limit, until, abort) -> export(request.export(), request.userId(), bindings, read, sql,
+              limit, until, abort), this::unusedExport);
+    }
+    return services;
   }
 
   /** The reply is encoded on the worker thread too, where the rows were just written. */
@@ -198,6 +210,15 @@ public class WorkerVerticle extends VerticleBase {
     }
     return executor.executeBlocking(() -> WorkerReply.encode(engine.statistics(bindings, table, timeoutMs,
         alarm(deadline, abort)), settings.servedBy()), false);
+  }
+
+  /** A table's columns instead of the statement's rows ({@link QueryRequest#columnsOf}). */
+  private Future<Buffer> columnsOf(Map<String, Placeholders.Bound> bindings, String table) {
+    if (!bindings.containsKey(table)) {
+      return Future.failedFuture(QueryFailure.validation("No table " + table + " to read the columns of"));
+    }
+    return executor.executeBlocking(() -> WorkerReply.encode(engine.columnsOf(bindings, table), settings.servedBy()),
+        false);
   }
 
   /**
