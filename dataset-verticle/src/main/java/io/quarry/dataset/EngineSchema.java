@@ -5,6 +5,7 @@ import io.quarry.bus.Failure;
 import io.quarry.bus.FileEnd;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
+import io.quarry.bus.QueryResult;
 import io.quarry.bus.Source;
 import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
@@ -23,6 +24,7 @@ final class EngineSchema {
 
   /** The name the file is bound to for the check; it appears in no message the user sees. */
   private static final String TABLE = "dataset";
+  private static final String COLUMNS = "SELECT column_name, column_type FROM (DESCRIBE " + TABLE + ")";
 
   private final WorkerClient worker;
 
@@ -64,18 +66,35 @@ final class EngineSchema {
    */
   private Future<JsonArray> columns(URI url, Source version, FileEnd end, DataFormat format, String conversationId,
       long timeoutMs) {
+    long deadline = System.nanoTime() + timeoutMs * 1_000_000;
     // The statement reads the table and none of its columns: the worker makes its copy current by the footer alone.
-    QueryRequest request = request("SELECT column_name, column_type FROM (DESCRIBE " + TABLE + ")", url, version, end,
-        format, conversationId, timeoutMs, TABLE);
-    return worker.run(request, timeoutMs).map(result -> {
-      JsonArray described = new JsonArray();
-      for (Object row : result.rowValues()) {
-        String type = ((JsonArray) row).getString(1);
-        described.add(new JsonObject().put("name", ((JsonArray) row).getString(0)).put("type", type)
-            .put("friendly_type", FriendlyTypes.of(type)));
-      }
-      return described;
+    QueryRequest request = request(COLUMNS, url, version, end, format, conversationId, timeoutMs, TABLE);
+    return worker.run(request, timeoutMs).compose(result -> {
+      JsonArray described = add(new JsonArray(), result);
+      // A worker of an earlier version (a cluster in a rolling upgrade) runs the statement instead, and cuts its rows.
+      return result.truncated() ? pages(url, version, end, format, conversationId, described, deadline)
+          : Future.succeededFuture(described);
     });
+  }
+
+  /** The rest of the columns, a page of {@link QueryResult#MAX_ROWS} at a time. */
+  private Future<JsonArray> pages(URI url, Source version, FileEnd end, DataFormat format, String conversationId,
+      JsonArray described, long deadline) {
+    long leftMs = leftMs(deadline);
+    QueryRequest request = request(COLUMNS + " LIMIT " + QueryResult.MAX_ROWS + " OFFSET " + described.size(), url,
+        version, end, format, conversationId, leftMs, "");
+    return worker.run(request, leftMs).compose(result -> result.totalRows() < QueryResult.MAX_ROWS
+        ? Future.succeededFuture(add(described, result))
+        : pages(url, version, end, format, conversationId, add(described, result), deadline));
+  }
+
+  private static JsonArray add(JsonArray described, QueryResult result) {
+    for (Object row : result.rowValues()) {
+      String type = ((JsonArray) row).getString(1);
+      described.add(new JsonObject().put("name", ((JsonArray) row).getString(0)).put("type", type)
+          .put("friendly_type", FriendlyTypes.of(type)));
+    }
+    return described;
   }
 
   private static QueryRequest request(String sql, URI url, Source version, FileEnd end, DataFormat format,

@@ -113,6 +113,32 @@ class PipelineTest {
   }
 
   @Test
+  @DisplayName("a worker of an earlier version, which runs the statement and cuts its answer at 1,000 rows, is asked"
+      + " for the rest a page at a time: a file 1,200 columns wide keeps all of them, in order")
+  void earlierWorkerPaged() {
+    server.route("/people.parquet").content(people);
+    JsonArray wide = new JsonArray();
+    for (int i = 0; i < 1_200; i++) {
+      wide.add(new JsonArray().add("c" + i).add("BIGINT"));
+    }
+    JsonArray header = new JsonArray().add(new JsonObject().put("name", "column_name").put("type", "VARCHAR"))
+        .add(new JsonObject().put("name", "column_type").put("type", "VARCHAR"));
+    worker.thenAnswer(new QueryResult(null, null, null, header, RowsJson.of(new JsonArray(wide.getList()
+            .subList(0, 1_000))), 1_200, true, 1, null, null))
+        .thenAnswer(new QueryResult(null, null, null, header, RowsJson.of(new JsonArray(wide.getList()
+            .subList(1_000, 1_200))), 200, false, 1, null, null));
+
+    Pipeline.Loaded loaded = load(server.url("/people.parquet"));
+
+    assertThat(loaded.columns().stream().map(c -> ((JsonObject) c).getString("name")))
+        .containsExactlyElementsOf(wide.stream().map(r -> ((JsonArray) r).getString(0)).toList());
+    assertThat(worker.requests()).hasSize(2);
+    assertThat(worker.requests().get(1).sql())
+        .isEqualTo("SELECT column_name, column_type FROM (DESCRIBE dataset) LIMIT 1000 OFFSET 1000");
+    assertThat(worker.requests().get(1).columnsOf()).isEmpty();
+  }
+
+  @Test
   @DisplayName("a file whose footer decodes but which the engine cannot open is refused with 'Could not read parquet"
       + " schema' and the engine's reason")
   void engineRefuses() {
