@@ -1,6 +1,7 @@
 package io.quarry.bus;
 
 import io.vertx.core.Context;
+import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.internal.ContextInternal;
@@ -53,10 +54,16 @@ public final class LogContext implements VertxServiceProvider {
 
   private static void putAll(Map<String, String> added) {
     ContextInternal context = own();
-    if (context != null && !added.isEmpty()) {
-      Map<String, String> fields = new HashMap<>(current());
-      fields.putAll(added);
-      context.putLocal(FIELDS, Map.copyOf(fields));
+    if (context == null || added.isEmpty()) {
+      return;
+    }
+    Map<String, String> fields = current();
+    if (fields.isEmpty()) {
+      context.putLocal(FIELDS, Map.copyOf(added));
+    } else if (!fields.entrySet().containsAll(added.entrySet())) {
+      Map<String, String> merged = new HashMap<>(fields);
+      merged.putAll(added);
+      context.putLocal(FIELDS, Map.copyOf(merged));
     }
   }
 
@@ -88,14 +95,19 @@ public final class LogContext implements VertxServiceProvider {
       ctx.next();
     });
     bus.addInboundInterceptor(ctx -> {
-      Map<String, String> sent = new HashMap<>(4);
+      // A streamed answer's every token passes here: nothing is made for a message that carries no fields.
+      Map<String, String> sent = null;
+      MultiMap headers = ctx.message().headers();
       for (String key : KEYS) {
-        String value = ctx.message().headers().get(HEADERS.get(key));
+        String value = headers.get(HEADERS.get(key));
         if (value != null) {
+          sent = sent == null ? new HashMap<>(4) : sent;
           sent.put(key, value);
         }
       }
-      putAll(sent);
+      if (sent != null) {
+        putAll(sent);
+      }
       ctx.next();
     });
   }

@@ -11,6 +11,7 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 import io.quarry.bus.Sizes;
 import io.quarry.bus.UrlSecrets;
@@ -129,37 +130,70 @@ final class SseStream {
   }
 
   private void onEvent(String event) {
-    StringBuilder data = new StringBuilder();
-    event.lines().filter(line -> line.startsWith("data:")).forEach(line -> data.append(line.substring(5).strip()));
-    if (data.length() == 0 || DONE.contentEquals(data)) {
+    String data = dataOf(event);
+    if (data.isEmpty() || DONE.equals(data)) {
       return;
     }
-    JsonObject json;
-    try {
-      json = new JsonObject(data.toString());
-    } catch (DecodeException e) {
-      fail(ModelException.unreadable(who, "an event that is not JSON"));
+    // Only an event that names "error" can be one: the others are read once, by the handler, not parsed here first.
+    if (data.contains("\"error\"") && failedBy(data)) {
       return;
     }
-    if (json.getValue("error") instanceof JsonObject error) {
-      fail(failure(error.getValue("code") instanceof Integer status ? status : 0, error.getString("message", "error"),
-          error.getValue("code") instanceof String code ? code : null, false));
-      return;
-    }
+    boolean before = received;
     received = true;
     try {
-      onData.handle(data.toString());
+      onData.handle(data);
     } catch (ModelException e) {
       fail(e);
     } catch (RuntimeException e) {
+      if (!isJson(data)) {
+        received = before; // nothing of the answer arrived
+        fail(ModelException.unreadable(who, "an event that is not JSON"));
+        return;
+      }
       // An event of a shape the SDK cannot read: the answer fails now, not at the idle timeout. Operators hear of it
       // (a provider that changed its API, or Quarry's own fault); the event itself, the model's words, only at debug.
       // Both lines without the key a server may have put in its event (the SDK's words may quote the event).
       log.warn("{} sent an event Quarry could not read: {}", who.speaker(), redactor.apply(e.toString()));
       if (log.isDebugEnabled()) {
-        log.debug("The event: {}", redactor.apply(data.toString()), redactor.scrub(e));
+        log.debug("The event: {}", redactor.apply(data), redactor.scrub(e));
       }
       fail(ModelException.unreadable(who, "an event Quarry could not read"));
+    }
+  }
+
+  /** An event's data: its {@code data:} lines' values, joined. */
+  private static String dataOf(String event) {
+    if (event.startsWith("data:") && event.indexOf('\n') < 0) {
+      return event.substring(5).strip();
+    }
+    StringBuilder data = new StringBuilder();
+    event.lines().filter(line -> line.startsWith("data:")).forEach(line -> data.append(line.substring(5).strip()));
+    return data.toString();
+  }
+
+  /** Whether the event is {@code {"error": {...}}} (both providers' shape), which fails the call; or not JSON at all. */
+  private boolean failedBy(String data) {
+    JsonObject json;
+    try {
+      json = new JsonObject(data);
+    } catch (DecodeException e) {
+      fail(ModelException.unreadable(who, "an event that is not JSON"));
+      return true;
+    }
+    if (json.getValue("error") instanceof JsonObject error) {
+      fail(failure(error.getValue("code") instanceof Integer status ? status : 0, error.getString("message", "error"),
+          error.getValue("code") instanceof String code ? code : null, false));
+      return true;
+    }
+    return false;
+  }
+
+  private static boolean isJson(String data) {
+    try {
+      Json.decodeValue(data);
+      return true;
+    } catch (DecodeException e) {
+      return false;
     }
   }
 

@@ -134,6 +134,18 @@ class TurnStreamTest extends TurnTestBase {
   }
 
   @Test
+  @DisplayName("an event that is not JSON fails the answer at once, saying so; text that quotes \"error\" is text")
+  void notJson() throws Exception {
+    turn.model.next().answer("The \"error\" column ", "is empty.");
+    turn.asked("Which column is empty?");
+    assertThat(EventLog.tokens(turn.events.untilTurnEnds())).isEqualTo("The \"error\" column is empty.");
+    turn.model.next().text("Start").rawEvent("{\"candidates\": [").stall();
+    turn.asked("Hello?");
+    assertThat(turn.events.next("chat_error").getString("error"))
+        .isEqualTo(turn.speaker() + " sent an event that is not JSON");
+  }
+
+  @Test
   @DisplayName("TOKEN-1: each request's input and output tokens are recorded with user, conversation, model and time")
   void token1() throws Exception {
     turn.model.next().text("Hi").usage(120, 7);

@@ -89,6 +89,9 @@ public interface FakeModel<Q extends FakeModel.Request> {
     /** The end, with no answer at all. */
     Script empty(int promptTokens);
 
+    /** An event whose data is {@code data} as written, JSON or not. */
+    Script rawEvent(String data);
+
     /** An event that is JSON but of a shape the provider's SDK cannot read. */
     Script oddEvent();
 

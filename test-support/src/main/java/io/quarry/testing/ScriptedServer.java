@@ -49,6 +49,9 @@ abstract class ScriptedServer<Q extends FakeModel.Request, S extends ScriptedSer
   private record RawError(int status, String text) implements Step {
   }
 
+  private record RawEvent(String data) implements Step {
+  }
+
   /**
    * A script's steps and those every provider's script has; each provider's Script extends it naming itself as
    * {@code S}, so that these steps return that Script, as its own do.
@@ -99,6 +102,11 @@ abstract class ScriptedServer<Q extends FakeModel.Request, S extends ScriptedSer
     @Override
     public S rawError(int status, String text) {
       return add(new RawError(status, text));
+    }
+
+    @Override
+    public S rawEvent(String data) {
+      return add(new RawEvent(data));
     }
 
     /** When each step the provider writes was written (System.nanoTime): one time a step, however many events. */
@@ -271,6 +279,11 @@ abstract class ScriptedServer<Q extends FakeModel.Request, S extends ScriptedSer
       fail(response, error.status(), error.error());
     } else if (step instanceof RawError raw) {
       response.setStatusCode(raw.status()).putHeader("Content-Type", "text/plain").end(raw.text());
+    } else if (step instanceof RawEvent raw) {
+      startStream(response);
+      response.write("data: " + raw.data() + "\n\n");
+      script.sentNanos.add(System.nanoTime());
+      next.run();
     } else if (step instanceof HangUp) {
       response.reset();
     } else {
