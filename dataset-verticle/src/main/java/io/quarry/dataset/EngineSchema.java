@@ -37,7 +37,7 @@ final class EngineSchema {
    * alone: it fetches no column for them, and opens no database of the query's ({@link QueryRequest#columnsOf}).
    */
   Future<JsonArray> describe(URI url, Source version, FileEnd end, String conversationId, long timeoutMs) {
-    return columns(url, version, end, DataFormat.PARQUET, conversationId, timeoutMs)
+    return columns(url, version, end, DataFormat.PARQUET, conversationId, deadline(timeoutMs))
         .recover(e -> Future.failedFuture(refusal(e, Pipeline.NO_SCHEMA)));
   }
 
@@ -50,8 +50,8 @@ final class EngineSchema {
    * reads every row, so a row the reader refuses refuses the file here, with the line DuckDB names.
    */
   Future<Read> read(URI url, Source version, DataFormat format, String conversationId, long timeoutMs) {
-    long deadline = System.nanoTime() + timeoutMs * 1_000_000;
-    return columns(url, version, null, format, conversationId, timeoutMs)
+    long deadline = deadline(timeoutMs);
+    return columns(url, version, null, format, conversationId, deadline)
         .compose(columns -> worker.run(request("SELECT count(*) FROM " + TABLE, url, version, null, format,
                 conversationId, leftMs(deadline), ""), leftMs(deadline))
             .map(counted -> new Read(counted.rowValues().getJsonArray(0).getLong(0), columns)))
@@ -65,11 +65,11 @@ final class EngineSchema {
    * whose copy begins here (empty: none).
    */
   private Future<JsonArray> columns(URI url, Source version, FileEnd end, DataFormat format, String conversationId,
-      long timeoutMs) {
-    long deadline = System.nanoTime() + timeoutMs * 1_000_000;
+      long deadline) {
+    long leftMs = leftMs(deadline);
     // The statement reads the table and none of its columns: the worker makes its copy current by the footer alone.
-    QueryRequest request = request(COLUMNS, url, version, end, format, conversationId, timeoutMs, TABLE);
-    return worker.run(request, timeoutMs).compose(result -> {
+    QueryRequest request = request(COLUMNS, url, version, end, format, conversationId, leftMs, TABLE);
+    return worker.run(request, leftMs).compose(result -> {
       JsonArray described = add(new JsonArray(), result);
       // A worker of an earlier version (a cluster in a rolling upgrade) runs the statement instead, and cuts its rows.
       return result.truncated() ? pages(url, version, end, format, conversationId, described, deadline)
@@ -102,6 +102,10 @@ final class EngineSchema {
     return new QueryRequest(sql, Map.of(TABLE, url.toString()), leftMs, "", conversationId, "", null, List.of(version),
         end == null ? List.of() : List.of(end),
         format == DataFormat.PARQUET ? Map.of() : Map.of(url.toString(), format), "", columnsOf);
+  }
+
+  private static long deadline(long timeoutMs) {
+    return System.nanoTime() + timeoutMs * 1_000_000;
   }
 
   private static long leftMs(long deadline) {

@@ -2,7 +2,6 @@ package io.quarry.worker;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -109,17 +108,15 @@ final class Placeholders {
     if (!bound.unfetched().isEmpty() || bound.only() != null) {
       List<String> columns = new ArrayList<>();
       List<Missing> mine = new ArrayList<>();
-      try (ResultSet rs = s.executeQuery("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet("
-          + file + "))")) {
-        for (int i = 0; rs.next(); i++) {
-          String name = DuckInstances.identifier(rs.getString(1));
-          if (bound.placeholder(i, rs.getString(1))) {
-            columns.add("CAST(error('" + MARK + (made.size() + mine.size()) + "') AS " + rs.getString(2) + ") AS "
-                + name);
-            mine.add(new Missing(table, i));
-          } else {
-            columns.add(name);
-          }
+      List<Layout.Column> described = Layout.columns(s.getConnection(), bound.file());
+      for (int i = 0; i < described.size(); i++) {
+        Layout.Column column = described.get(i);
+        String name = DuckInstances.identifier(column.name());
+        if (bound.placeholder(i, column.name())) {
+          columns.add("CAST(error('" + MARK + (made.size() + mine.size()) + "') AS " + column.type() + ") AS " + name);
+          mine.add(new Missing(table, i));
+        } else {
+          columns.add(name);
         }
       }
       select = String.join(", ", columns);

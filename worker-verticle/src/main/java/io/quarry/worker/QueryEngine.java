@@ -126,7 +126,7 @@ final class QueryEngine {
     } catch (SQLException e) {
       String duckdb = e.getMessage() == null ? e.toString() : e.getMessage();
       log.debug("DuckDB: {}", duckdb);
-      throw QueryFailure.unreadable(EngineText.named(table, bound.url()), EngineText.reason(duckdb, bindings, home));
+      throw unreadable(table, duckdb, bindings);
     }
     JsonArray names = new JsonArray();
     QueryRequest.COLUMNS_OF_COLUMNS.forEach(name -> names.add(new JsonObject().put("name", name)
@@ -306,11 +306,15 @@ final class QueryEngine {
     }
     Optional<String> unreadable = FriendlyErrors.missingTable(duckdb).filter(instance.unreadable::containsKey);
     if (unreadable.isPresent()) {
-      String table = unreadable.get();
-      return QueryFailure.unreadable(EngineText.named(table, bindings.get(table).url()),
-          EngineText.reason(instance.unreadable.get(table), bindings, home));
+      return unreadable(unreadable.get(), instance.unreadable.get(unreadable.get()), bindings);
     }
     return FriendlyErrors.sql(text, bindings.keySet(), instance.columns());
+  }
+
+  /** A table whose file DuckDB could not open, in the user's words: its name and URL, DuckDB's reason without paths. */
+  private RuntimeException unreadable(String table, String duckdb, Map<String, Placeholders.Bound> bindings) {
+    return QueryFailure.unreadable(EngineText.named(table, bindings.get(table).url()),
+        EngineText.reason(duckdb, bindings, home));
   }
 
   private static JsonArray columns(ResultSetMetaData meta) throws SQLException {
