@@ -10,7 +10,9 @@ case "${1:-dataset}" in
   dataset) main=io.quarry.bench.DatasetBench ;;
   text) main=io.quarry.bench.TextBench ;;
   chart) main=io.quarry.bench.ChartBench ;;
-  chat) main=io.quarry.bench.ChatBench ;;
+  chat) main=io.quarry.bench.ChatBench
+    # The node under the JVM's default collector (G1), then under the image's (Dockerfile): ZGC, soft heap of 768 MB
+    collectors=("" "-XX:+UseZGC -XX:SoftMaxHeapSize=768m") ;;
   bridge) main=io.quarry.bench.BridgeBench ;;
   fresh) main=io.quarry.bench.FreshBench ;;
   far) main=io.quarry.bench.FarBench ;;
@@ -52,5 +54,13 @@ case "${1:-dataset}" in
     if [ $# -lt 2 ]; then args=("$before" "app/target/quarry.jar"); fi ;;
   *) echo "unknown benchmark: $1 (dataset, chart, chat, bridge, fresh, far, cold, rest, rest-layers, cluster, fetch, export, metrics, startup, load)" >&2; exit 2 ;;
 esac
+if [ -n "${collectors+set}" ]; then
+  for gc in "${collectors[@]}"; do
+    echo "=== the node's collector: ${gc:-default (G1)}"
+    java ${BENCH_JAVA_OPTS:-} $gc -Xmx6g -Djdk.net.hosts.file=bench/hosts -Dvertx.disableDnsResolver=true \
+      -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$main" "${args[@]}"
+  done
+  exit
+fi
 exec java ${BENCH_JAVA_OPTS:-} -Xmx6g -Djdk.net.hosts.file=bench/hosts -Dvertx.disableDnsResolver=true \
   -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$main" "${args[@]}"

@@ -34,7 +34,12 @@ class ClassArchiveIT {
   }
 
   private static Run quarry(String... args) throws Exception {
-    Process process = new ProcessBuilder(JarCommand.of(Path.of(System.getProperty("quarry.jar")), List.of(), args))
+    return quarry(List.of(), args);
+  }
+
+  /** {@code jvm}: options of the JVM that runs the command. */
+  private static Run quarry(List<String> jvm, String... args) throws Exception {
+    Process process = new ProcessBuilder(JarCommand.of(Path.of(System.getProperty("quarry.jar")), jvm, args))
         .redirectErrorStream(true).start();
     try {
       String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
@@ -62,6 +67,23 @@ class ClassArchiveIT {
     node = JarNode.launch(dir.resolve("node.log"), List.of("-Xshare:on", "-XX:SharedArchiveFile=" + archive),
         Map.of("QUARRY_HTTP_PORT", "0", "QUARRY_DATA_DIR", dir.resolve("data").toString()),
         "--config", dir.resolve("absent.json").toString());
+    node.awaitStarted(120);
+  }
+
+  @Test
+  @DisplayName("run under ZGC (the container image's collector, which lays objects out without compressed pointers),"
+      + " it writes an archive that a node under ZGC started with -Xshare:on maps, and says to start it so")
+  void sameCollector() throws Exception {
+    Path archive = dir.resolve("zgc.jsa");
+    Run run = quarry(List.of("-XX:+UseZGC"), "class-archive", archive.toString());
+    assertThat(run.exit()).as(run.output()).isZero();
+    assertThat(run.output()).contains("java -XX:+UseZGC -XX:SharedArchiveFile=" + archive);
+
+    // As the image starts it, with no collector of the tests' own beside ZGC.
+    node = JarNode.launchAsGiven(Path.of(System.getProperty("quarry.jar")), List.of("-XX:+UseZGC",
+            "-XX:SoftMaxHeapSize=768m", "-Xshare:on", "-XX:SharedArchiveFile=" + archive), dir.resolve("node.log"),
+        Map.of("QUARRY_HTTP_PORT", "0", "QUARRY_DATA_DIR", dir.resolve("data").toString()), "--config",
+        dir.resolve("absent.json").toString());
     node.awaitStarted(120);
   }
 

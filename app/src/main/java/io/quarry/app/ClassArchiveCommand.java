@@ -25,6 +25,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * {@code java -jar quarry.jar class-archive FILE}: writes a class-data-sharing archive of the classes a node loads
@@ -42,6 +44,12 @@ final class ClassArchiveCommand {
   private static final long STOP_LIMIT_S = 120;
   /** The node's last lines, to say why it did not start. */
   private static final int KEPT_LINES = 20;
+  /**
+   * The settings that decide how objects are laid out, which an archive holds: a JVM whose differ (ZGC has no
+   * compressed pointers, G1 has them below 32 GB of heap) cannot map it and starts without it.
+   */
+  private static final Pattern LAYOUT = Pattern.compile(
+      "-XX:[+-](Use\\w+GC|UseCompressedOops|UseCompressedClassPointers)|-Xmx\\S+|-XX:Max(RAM|RAMPercentage)=\\S+");
   /** What the node keeps of this environment: what the JVM and the C library read. */
   private static final Set<String> KEPT_VARIABLES = Set.of("PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR");
 
@@ -56,14 +64,21 @@ final class ClassArchiveCommand {
       Path jar = ownJar();
       Path archive = Path.of(argv[1]).toAbsolutePath();
       write(jar, archive);
-      return Future.succeededFuture(String.format("Wrote %s (%d MB). Start Quarry with it: java"
-          + " -XX:SharedArchiveFile=%s -jar %s", archive, Files.size(archive) >> 20, archive, jar));
+      return Future.succeededFuture(String.format("Wrote %s (%d MB). Start Quarry with it: java %s"
+          + "-XX:SharedArchiveFile=%s -jar %s", archive, Files.size(archive) >> 20,
+          layout().stream().map(option -> option + " ").collect(Collectors.joining()), archive, jar));
     } catch (IOException | RuntimeException e) {
       return Future.failedFuture(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Future.failedFuture(e);
     }
+  }
+
+  /** This JVM's settings that an archive must be used with ({@link #LAYOUT}). */
+  private static List<String> layout() {
+    return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> LAYOUT.matcher(a).matches()).toList();
   }
 
   /** The runnable jar these classes came from: not class directories, nor the app module's own jar (no Main-Class). */
@@ -107,9 +122,11 @@ final class ClassArchiveCommand {
   private static void train(Path jar, Path pending, Path home) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-XX:ArchiveClassesAtExit=" + pending, "-Xlog:cds=off,cds+dynamic=off"));
-    // This command's -D settings (how names resolve, say) apply to the node it starts, as to worker processes.
+    // This command's -D settings (how names resolve, say) apply to the node it starts, as to worker processes; its
+    // collector and heap settings too, so that the archive fits a node started with the same ones.
     ManagementFactory.getRuntimeMXBean().getInputArguments().stream().filter(a -> a.startsWith("-D"))
         .forEach(command::add);
+    command.addAll(layout());
     command.addAll(List.of("-jar", jar.toString(), "--config", home.resolve("none.json").toString()));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     // None of this environment (a key, a cluster, PostgreSQL): the built-in defaults, which load the classes that

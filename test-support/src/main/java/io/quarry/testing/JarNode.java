@@ -67,6 +67,12 @@ public final class JarNode {
     return launch(jar, List.of("-Xmx512m"), log, env, args);
   }
 
+  /** With the JVM options an operator's command line gives, and none of the tests' (collector, heap, JIT). */
+  public static JarNode launchAsGiven(Path jar, List<String> jvmOptions, Path log, Map<String, String> env,
+      String... args) throws IOException {
+    return launch(jar, jvmOptions, log, env, args);
+  }
+
   private static JarNode launch(Path jar, List<String> jvmOptions, Path log, Map<String, String> env, String... args)
       throws IOException {
     ProcessBuilder builder = new ProcessBuilder(JarCommand.of(jar, jvmOptions, args)).redirectErrorStream(true);
