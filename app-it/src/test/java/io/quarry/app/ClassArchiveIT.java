@@ -80,8 +80,8 @@ class ClassArchiveIT {
     assertThat(run.output()).contains("java -XX:+UseZGC -XX:SharedArchiveFile=" + archive);
 
     // As the image starts it, with no collector of the tests' own beside ZGC.
-    node = JarNode.launchAsGiven(Path.of(System.getProperty("quarry.jar")), List.of("-XX:+UseZGC",
-            "-XX:SoftMaxHeapSize=768m", "-Xshare:on", "-XX:SharedArchiveFile=" + archive), dir.resolve("node.log"),
+    node = JarNode.launchAsGiven(Path.of(System.getProperty("quarry.jar")), List.of("-XX:MaxRAMPercentage=25",
+            "-XX:+UseZGC", "-Xshare:on", "-XX:SharedArchiveFile=" + archive), dir.resolve("node.log"),
         Map.of("QUARRY_HTTP_PORT", "0", "QUARRY_DATA_DIR", dir.resolve("data").toString()), "--config",
         dir.resolve("absent.json").toString());
     node.awaitStarted(120);

@@ -59,22 +59,17 @@ public final class JarNode {
     // directory, is WorkerProcessIT.classArchiveKept's, which says so).
     Map<String, String> all = new java.util.HashMap<>(env);
     all.putIfAbsent("QUARRY_LOCAL_WORKERS_CLASS_ARCHIVE_DIR", jar.resolveSibling("worker-class-archive").toString());
-    return launch(jar, options, log, all, args);
+    return launchAsGiven(jar, options, log, all, args);
   }
 
   /** As an operator starts it (a benchmark's node): only its heap bounded. */
   public static JarNode launch(Path jar, Path log, Map<String, String> env, String... args) throws IOException {
-    return launch(jar, List.of("-Xmx512m"), log, env, args);
+    return launchAsGiven(jar, List.of("-Xmx512m"), log, env, args);
   }
 
   /** With the JVM options an operator's command line gives, and none of the tests' (collector, heap, JIT). */
   public static JarNode launchAsGiven(Path jar, List<String> jvmOptions, Path log, Map<String, String> env,
       String... args) throws IOException {
-    return launch(jar, jvmOptions, log, env, args);
-  }
-
-  private static JarNode launch(Path jar, List<String> jvmOptions, Path log, Map<String, String> env, String... args)
-      throws IOException {
     ProcessBuilder builder = new ProcessBuilder(JarCommand.of(jar, jvmOptions, args)).redirectErrorStream(true);
     builder.environment().putAll(env);
     // Several nodes run on one machine: each serves metrics only where a test asks for it, on a port of its own.
