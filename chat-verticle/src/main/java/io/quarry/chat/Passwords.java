@@ -1,8 +1,5 @@
 package io.quarry.chat;
 
-import com.password4j.Argon2Function;
-import com.password4j.Password;
-import com.password4j.types.Argon2;
 import io.quarry.bus.Failure;
 import io.quarry.bus.QuarryException;
 import io.vertx.core.Future;
@@ -21,7 +18,7 @@ final class Passwords {
 
   static final String BUSY = "Too many sign-ins at once; try again in a moment";
 
-  private static final Argon2Function ARGON2 = Argon2Function.getInstance(19_456, 2, 1, 32, Argon2.ID);
+  private static final Argon2id ARGON2 = new Argon2id(19_456, 2, 1);
 
   /**
    * Checked when the email is unknown, so that a wrong email costs the same time as a wrong password. Made when first
@@ -29,7 +26,7 @@ final class Passwords {
    * and a node in local mode never checks a password).
    */
   private static final class Dummy {
-    static final String HASH = Password.hash("not a password of anybody").addRandomSalt(16).with(ARGON2).getResult();
+    static final String HASH = ARGON2.hash("not a password of anybody");
   }
 
   private final WorkerExecutor pool;
@@ -46,7 +43,7 @@ final class Passwords {
   }
 
   Future<String> hash(String password) {
-    return run(() -> Password.hash(password).addRandomSalt(16).with(ARGON2).getResult());
+    return run(() -> ARGON2.hash(password));
   }
 
   /** Makes the hash an unknown email is checked against, on the pool, before the first sign-in needs it. */
@@ -56,7 +53,7 @@ final class Passwords {
 
   /** Whether {@code password} matches {@code hash}; with no hash (no such account) it takes the same time. */
   Future<Boolean> matches(String password, String hash) {
-    return run(() -> Password.check(password, hash == null ? Dummy.HASH : hash).with(ARGON2) && hash != null);
+    return run(() -> Argon2id.matches(password, hash == null ? Dummy.HASH : hash) && hash != null);
   }
 
   /** Hashes computed so far (each check computes one), and the most that ever ran at once. */

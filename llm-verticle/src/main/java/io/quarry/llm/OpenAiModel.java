@@ -18,9 +18,13 @@ final class OpenAiModel implements Model {
   static final String OPENAI = "https://api.openai.com/v1";
   /**
    * Made once: the SDK's {@code ObjectMappers.jsonMapper()} builds a new mapper on every call, which made each chunk
-   * cost 250 µs to read instead of 10.
+   * cost 250 µs to read instead of 10. Made when first read, not with the model: it loads Jackson's Kotlin module and
+   * Kotlin's reflection, seconds on a loaded machine, which the model's constructor on the event loop must not wait
+   * for (the llm verticle's warm-up makes it on a worker thread).
    */
-  private static final ObjectReader CHUNKS = ObjectMappers.jsonMapper().readerFor(ChatCompletionChunk.class);
+  private static final class Chunks {
+    static final ObjectReader READER = ObjectMappers.jsonMapper().readerFor(ChatCompletionChunk.class);
+  }
 
   private final StreamingClient client;
   private final String model;
@@ -70,7 +74,7 @@ final class OpenAiModel implements Model {
 
   /** Blocks a while the first time (the SDK's classes load): {@link LlmVerticle} calls it at start. */
   static ChatCompletionChunk read(String data) throws JsonProcessingException {
-    return CHUNKS.readValue(data);
+    return Chunks.READER.readValue(data);
   }
 
   /** Jackson's words name the SDK's classes: {@link SseStream} tells the user what failed, the log why. */
