@@ -101,7 +101,8 @@ EXPOSE 8080 9464
 # which size their own heaps and caps), and a node that runs out of it ends rather than limping on.
 # ZGC: with 200 answers streaming on two cores, G1's young pauses put the relay's p99 at 8-12 ms in most runs, ZGC's
 # concurrent collection at 2-6 ms (bench/run.sh chat, README). ZGC lets the heap grow toward its maximum before it
-# collects, so that quarter is what bounds it. No -XX:SoftMaxHeapSize of a fixed size: a JVM whose maximum heap is
-# smaller (a container limit under 3 GB for 768 MB) refuses to start.
+# collects, so a node whose quarter is larger than 768 MB keeps near 768 MB by itself once running (README, "The
+# collector"). Not with -XX:SoftMaxHeapSize here: a JVM whose maximum heap is smaller (a container limit under 3 GB)
+# refuses to start with it.
 ENTRYPOINT ["java", "-XX:MaxRAMPercentage=25", "-XX:+UseZGC", "-XX:+ExitOnOutOfMemoryError",
   "-XX:SharedArchiveFile=/opt/quarry/quarry.jsa", "-jar", "/opt/quarry/quarry.jar"]

@@ -12,7 +12,7 @@ case "${1:-dataset}" in
   chart) main=io.quarry.bench.ChartBench ;;
   chat) main=io.quarry.bench.ChatBench
     # The node under the JVM's default collector (G1), then under the image's (ZGC), its heap kept near 768 MB as a
-    # container's quarter would bound it (ZGC otherwise grows it toward the 6 GB given here before collecting)
+    # node started by java -jar keeps it by itself (this one starts inside the benchmark's JVM, so it is told)
     collectors=("" "-XX:+UseZGC -XX:SoftMaxHeapSize=768m") ;;
   bridge) main=io.quarry.bench.BridgeBench ;;
   fresh) main=io.quarry.bench.FreshBench ;;

@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -39,8 +41,11 @@ class ClassArchiveIT {
 
   /** {@code jvm}: options of the JVM that runs the command. */
   private static Run quarry(List<String> jvm, String... args) throws Exception {
-    Process process = new ProcessBuilder(JarCommand.of(Path.of(System.getProperty("quarry.jar")), jvm, args))
-        .redirectErrorStream(true).start();
+    return run(JarCommand.of(Path.of(System.getProperty("quarry.jar")), jvm, args));
+  }
+
+  private static Run run(List<String> command) throws Exception {
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     try {
       String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
       assertThat(process.waitFor(3, TimeUnit.MINUTES)).as("ended").isTrue();
@@ -72,7 +77,8 @@ class ClassArchiveIT {
 
   @Test
   @DisplayName("run under ZGC (the container image's collector, which lays objects out without compressed pointers),"
-      + " it writes an archive that a node under ZGC started with -Xshare:on maps, and says to start it so")
+      + " it writes an archive that a node under ZGC started with -Xshare:on maps, and says to start it so; the node"
+      + " keeps its heap near 768 MB")
   void sameCollector() throws Exception {
     Path archive = dir.resolve("zgc.jsa");
     Run run = quarry(List.of("-XX:+UseZGC"), "class-archive", archive.toString());
@@ -85,6 +91,18 @@ class ClassArchiveIT {
         Map.of("QUARRY_HTTP_PORT", "0", "QUARRY_DATA_DIR", dir.resolve("data").toString()), "--config",
         dir.resolve("absent.json").toString());
     node.awaitStarted(120);
+    // Its maximum heap, a quarter of this machine's memory, is far above the soft size the node gives itself.
+    node.awaitLine("Under ZGC the heap is kept near 768 MB", 30);
+    assertThat(vmFlag(node, "SoftMaxHeapSize")).isEqualTo(768L << 20);
+  }
+
+  /** A flag's value in the running JVM, as {@code jcmd PID VM.flags} tells it. */
+  private static long vmFlag(JarNode node, String name) throws Exception {
+    Run flags = run(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+        String.valueOf(node.process.pid()), "VM.flags"));
+    Matcher flag = Pattern.compile("-XX:" + name + "=(\\d+)").matcher(flags.output());
+    assertThat(flag.find()).as(flags.output()).isTrue();
+    return Long.parseLong(flag.group(1));
   }
 
   @Test

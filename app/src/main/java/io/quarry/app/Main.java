@@ -45,6 +45,18 @@ public final class Main {
       return;
     }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(node), "quarry-shutdown"));
+    if (supervisor == null) {
+      boundHeap();
+    }
+  }
+
+  /** See {@link SoftHeap}; worker processes run the serial collector. */
+  private static void boundHeap() {
+    long soft = SoftHeap.bound();
+    if (soft > 0) {
+      org.slf4j.LoggerFactory.getLogger(Main.class).info("Under ZGC the heap is kept near {} MB (-XX:SoftMaxHeapSize="
+          + "SIZE chooses another)", soft >> 20);
+    }
   }
 
   /**
