@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a benchmark on this machine: bench/run.sh dataset|chart|chat|cluster|startup|load|fetch|metrics|export|bridge|fresh|far|cold|text|rest|rest-layers
+# Runs a benchmark on this machine: bench/run.sh dataset|chart|chat|cluster|startup|load|fetch|metrics|export|bridge|fresh|far|cold|text|rest|rest-layers|passwords
 # Traffic stays on loopback. Figures are ratios against a baseline measured in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +21,9 @@ case "${1:-dataset}" in
     # bench/run.sh rest [before.jar ...]: each jar's node against this build's, in the same run
     ;;
   rest-layers) main=io.quarry.bench.RestLayers ;;
+  passwords) main=io.quarry.chat.PasswordBench
+    # As a node's JVM compiles, then with C1 alone as the suite's test JVMs do
+    collectors=("" "-XX:TieredStopAtLevel=1") ;;
   cold) main=io.quarry.bench.ColdBench
     args=("${2:-app/target/quarry.jar}") ;;
   cluster) main=io.quarry.bench.ClusterBench
@@ -53,11 +56,11 @@ case "${1:-dataset}" in
     fi
     main=io.quarry.bench.LoadBench
     if [ $# -lt 2 ]; then args=("$before" "app/target/quarry.jar"); fi ;;
-  *) echo "unknown benchmark: $1 (dataset, chart, chat, bridge, fresh, far, cold, rest, rest-layers, cluster, fetch, export, metrics, startup, load)" >&2; exit 2 ;;
+  *) echo "unknown benchmark: $1 (dataset, chart, chat, bridge, fresh, far, cold, rest, rest-layers, cluster, fetch, export, metrics, startup, load, passwords)" >&2; exit 2 ;;
 esac
 if [ -n "${collectors+set}" ]; then
   for gc in "${collectors[@]}"; do
-    echo "=== the node's collector: ${gc:-default (G1)}"
+    echo "=== the JVM's options: ${gc:-the defaults (G1, C2)}"
     java ${BENCH_JAVA_OPTS:-} $gc -Xmx6g -Djdk.net.hosts.file=bench/hosts -Dvertx.disableDnsResolver=true \
       -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$main" "${args[@]}"
   done

@@ -12,8 +12,8 @@ import org.bouncycastle.crypto.params.Argon2Parameters;
 /**
  * Argon2id hashes in the PHC string format ({@code $argon2id$v=19$m=…,t=…,p=…$salt$hash}, unpadded Base64), which is
  * what accounts have stored since the first release: a stored hash is checked with the parameters it names. The
- * arithmetic is Bouncy Castle's: on a node it took 55 ms a hash where password4j's took 85 ms (JIT-compiled, the
- * same parameters), and under C1 alone 190 ms against 340.
+ * arithmetic is Bouncy Castle's, which took 64 ms a hash where password4j's took 89 ms (a node's JVM, the same
+ * parameters), and 101 ms against 186 under C1 alone ({@code bench/run.sh passwords}).
  */
 final class Argon2id {
 
