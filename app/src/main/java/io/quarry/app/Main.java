@@ -1,6 +1,7 @@
 package io.quarry.app;
 
 import io.quarry.worker.pool.NodeWatch;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code java -jar quarry.jar [--roles ...] [--cluster] [--config FILE]}: starts a node or exits 1 with one
@@ -54,7 +55,7 @@ public final class Main {
   private static void boundHeap() {
     long soft = SoftHeap.bound();
     if (soft > 0) {
-      org.slf4j.LoggerFactory.getLogger(Main.class).info("Under ZGC the heap is kept near {} MB (-XX:SoftMaxHeapSize="
+      LoggerFactory.getLogger(Main.class).info("Under ZGC the heap is kept near {} MB (-XX:SoftMaxHeapSize="
           + "SIZE chooses another)", soft >> 20);
     }
   }
