@@ -13,7 +13,7 @@ case "${1:-dataset}" in
   chat) main=io.quarry.bench.ChatBench
     # The node under the JVM's default collector (G1), then under the image's (ZGC), its heap kept near 768 MB as a
     # node started by java -jar keeps it by itself (this one starts inside the benchmark's JVM, so it is told)
-    collectors=("" "-XX:+UseZGC -XX:SoftMaxHeapSize=768m") ;;
+    jvm_runs=("" "-XX:+UseZGC -XX:SoftMaxHeapSize=768m") ;;
   bridge) main=io.quarry.bench.BridgeBench ;;
   fresh) main=io.quarry.bench.FreshBench ;;
   far) main=io.quarry.bench.FarBench ;;
@@ -23,7 +23,7 @@ case "${1:-dataset}" in
   rest-layers) main=io.quarry.bench.RestLayers ;;
   passwords) main=io.quarry.chat.PasswordBench
     # As a node's JVM compiles, then with C1 alone as the suite's test JVMs do
-    collectors=("" "-XX:TieredStopAtLevel=1") ;;
+    jvm_runs=("" "-XX:TieredStopAtLevel=1") ;;
   cold) main=io.quarry.bench.ColdBench
     args=("${2:-app/target/quarry.jar}") ;;
   cluster) main=io.quarry.bench.ClusterBench
@@ -58,10 +58,11 @@ case "${1:-dataset}" in
     if [ $# -lt 2 ]; then args=("$before" "app/target/quarry.jar"); fi ;;
   *) echo "unknown benchmark: $1 (dataset, chart, chat, bridge, fresh, far, cold, rest, rest-layers, cluster, fetch, export, metrics, startup, load, passwords)" >&2; exit 2 ;;
 esac
-if [ -n "${collectors+set}" ]; then
-  for gc in "${collectors[@]}"; do
-    echo "=== the JVM's options: ${gc:-the defaults (G1, C2)}"
-    java ${BENCH_JAVA_OPTS:-} $gc -Xmx6g -Djdk.net.hosts.file=bench/hosts -Dvertx.disableDnsResolver=true \
+# A benchmark that sets jvm_runs runs once with each of its JVM options, one after the other.
+if [ -n "${jvm_runs+set}" ]; then
+  for options in "${jvm_runs[@]}"; do
+    echo "=== the JVM's options: ${options:-the defaults (G1, C2)}"
+    java ${BENCH_JAVA_OPTS:-} $options -Xmx6g -Djdk.net.hosts.file=bench/hosts -Dvertx.disableDnsResolver=true \
       -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$main" "${args[@]}"
   done
   exit

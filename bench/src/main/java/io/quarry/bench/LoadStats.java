@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Latencies and failures of one load run, recorded as answers arrive (from any thread). */
-final class LoadStats {
+public final class LoadStats {
 
   private final int expected;
   private final Runnable halfway;
@@ -69,7 +69,7 @@ final class LoadStats {
     return String.join(", ", parts);
   }
 
-  static double median(List<Double> values) {
+  public static double median(List<Double> values) {
     return percentile(values, 0.50);
   }
 

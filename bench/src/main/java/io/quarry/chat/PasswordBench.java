@@ -3,8 +3,8 @@ package io.quarry.chat;
 import com.password4j.Argon2Function;
 import com.password4j.Password;
 import com.password4j.types.Argon2;
+import io.quarry.bench.LoadStats;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 
@@ -32,8 +32,8 @@ public final class PasswordBench {
       theirs.add(msPerHash(() -> Password.hash("correct horse battery staple").addRandomSalt(16).with(before)));
     }
     // The first two rounds compile what the others run.
-    double q = median(ours.subList(2, ROUNDS));
-    double p = median(theirs.subList(2, ROUNDS));
+    double q = LoadStats.median(ours.subList(2, ROUNDS));
+    double p = LoadStats.median(theirs.subList(2, ROUNDS));
     System.out.printf(Locale.ROOT, "Argon2id, ms a hash (median of %d rounds of %d after 2 to warm up): Quarry %.1f,"
         + " password4j 1.8.4 %.1f: %.2fx%n", ROUNDS - 2, PER_ROUND, q, p, q / p);
   }
@@ -44,11 +44,5 @@ public final class PasswordBench {
       hash.run();
     }
     return (System.nanoTime() - started) / 1e6 / PER_ROUND;
-  }
-
-  private static double median(List<Double> values) {
-    List<Double> sorted = new ArrayList<>(values);
-    Collections.sort(sorted);
-    return sorted.get(sorted.size() / 2);
   }
 }
