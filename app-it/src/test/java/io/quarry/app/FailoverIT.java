@@ -12,8 +12,10 @@ import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.quarry.testing.PostgresServer;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -108,6 +111,11 @@ class FailoverIT {
     assertThat(browsers.errors).extracting(e -> e.getString("error")).as("answers ended by the llm node's death")
         .contains(NODE_STOPPED);
     assertThat(browsers.reconnects).as("browsers that moved to the other web node").isNotEmpty();
+    JsonObject health = browsers.send("GET", "/api/health", null).bodyAsJsonObject();
+    assertThat(health.getJsonArray("cluster_members")).as("the members still alive").hasSize(5);
+    // The outsider's request waits out the storage timeouts (three tries of 10 s) while what was stored is read back
+    // and the next questions are asked.
+    CompletableFuture<HttpResponse<Buffer>> outsiderAnswer = outsiderAsks();
     nothingLost(browsers);
     for (String conversation : conversations) {
       LoadClient.Asked next = browsers.ask(conversation, "And now?");
@@ -116,16 +124,18 @@ class FailoverIT {
       // reaches the test through a reader thread, which may not have read that line yet.)
       nodes.get("llm-2").awaitLine("Answer " + next.messageId() + " of conversation " + conversation + " started", 30);
     }
-    JsonObject health = browsers.send("GET", "/api/health", null).bodyAsJsonObject();
-    assertThat(health.getJsonArray("cluster_members")).as("the members still alive").hasSize(5);
-    outsiderIsRefused(conversations);
+    HttpResponse<Buffer> refused = outsiderAnswer.get(2, TimeUnit.MINUTES);
+    System.out.printf("the outsider answered %d %s%n", refused.statusCode(), refused.bodyAsString());
+    assertThat(refused.statusCode()).as("the outsider's answer").isEqualTo(503);
+    assertThat(refused.bodyAsString()).doesNotContain(conversations.get(0));
   }
 
   /**
    * A node of the cluster's Hazelcast without the bus certificate (its bus in the clear: cluster.insecure=true) serves
-   * nothing of the cluster's: its requests to the members are refused.
+   * nothing of the cluster's: its requests to the members are refused. It starts, and its conversations are asked
+   * for, on a thread of their own.
    */
-  private void outsiderIsRefused(List<String> conversations) throws Exception {
+  private CompletableFuture<HttpResponse<Buffer>> outsiderAsks() throws Exception {
     int port = JarCommand.freePort();
     Map<String, String> env = new HashMap<>(common);
     env.put("QUARRY_DATA_DIR", Files.createDirectories(dir.resolve("outsider")).toString());
@@ -133,11 +143,14 @@ class FailoverIT {
     JarNode outsider = JarNode.launch(dir.resolve("outsider.log"), env, "--cluster", "--roles", "web", "--config",
         dir.resolve("absent.json").toString());
     nodes.put("outsider", outsider);
-    outsider.awaitStarted(240);
-    var asked = WebClient.create(vertx).get(port, "127.0.0.1", "/api/conversations").timeout(60_000).send().await();
-    System.out.printf("the outsider answered %d %s%n", asked.statusCode(), asked.bodyAsString());
-    assertThat(asked.statusCode()).as("the outsider's answer").isEqualTo(503);
-    assertThat(asked.bodyAsString()).doesNotContain(conversations.get(0));
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        outsider.awaitStarted(240);
+      } catch (Exception e) {
+        throw new IllegalStateException("the outsider did not start", e);
+      }
+      return WebClient.create(vertx).get(port, "127.0.0.1", "/api/conversations").timeout(60_000).send().await();
+    });
   }
 
   /** One model response: a call of execute_sql, or, once its result is in, the answer. */
