@@ -23,6 +23,13 @@ final class Argon2id {
   private static final Base64.Decoder DECODER = Base64.getDecoder();
   private static final int SALT_BYTES = 16;
   private static final int HASH_BYTES = 32;
+  /**
+   * The most a stored hash may ask of a check: 64 MiB and 10 passes (RFC 9106's second recommended choice is 64 MiB, 3
+   * passes). Quarry writes 19 MiB and 2; the password pool is sized for that, and a row naming gigabytes (the format
+   * allows 7 digits of KiB) would end a node run with ExitOnOutOfMemoryError at its next sign-in.
+   */
+  static final int MAX_MEMORY_KIB = 64 << 10;
+  static final int MAX_PASSES = 10;
 
   private final int memoryKib;
   private final int passes;
@@ -46,17 +53,22 @@ final class Argon2id {
 
   /**
    * Whether {@code password} hashes to {@code stored}, with the parameters and salt it names; false for a string that is
-   * not an Argon2id hash of this format.
+   * not an Argon2id hash of this format, or names more memory or passes than a check may take.
    */
   static boolean matches(String password, String stored) {
     Matcher phc = PHC.matcher(stored);
     if (!phc.matches()) {
       return false;
     }
+    int memoryKib = Integer.parseInt(phc.group(1));
+    int passes = Integer.parseInt(phc.group(2));
+    if (memoryKib > MAX_MEMORY_KIB || passes > MAX_PASSES) {
+      return false;
+    }
     try {
       byte[] expected = DECODER.decode(phc.group(5));
-      byte[] actual = compute(password, DECODER.decode(phc.group(4)), Integer.parseInt(phc.group(1)),
-          Integer.parseInt(phc.group(2)), Integer.parseInt(phc.group(3)), expected.length);
+      byte[] actual = compute(password, DECODER.decode(phc.group(4)), memoryKib, passes,
+          Integer.parseInt(phc.group(3)), expected.length);
       return MessageDigest.isEqual(actual, expected);
     } catch (IllegalArgumentException e) {
       // Base64 that does not decode, or parameters out of Argon2's range (no memory, no pass, no lane).

@@ -44,6 +44,23 @@ class Argon2idTest {
   }
 
   @Test
+  @DisplayName("a stored hash may ask for up to 64 MiB and 10 passes; one that asks for more never matches, and costs"
+      + " nothing")
+  void boundedCost() {
+    String mostMemory = new Argon2id(Argon2id.MAX_MEMORY_KIB, 1, 1).hash("correct horse");
+    String mostPasses = new Argon2id(8, Argon2id.MAX_PASSES, 1).hash("correct horse");
+    assertThat(Argon2id.matches("correct horse", mostMemory)).isTrue();
+    assertThat(Argon2id.matches("correct horse", mostPasses)).isTrue();
+    // Real hashes of the password, refused for what they ask alone.
+    assertThat(Argon2id.matches("correct horse", new Argon2id(Argon2id.MAX_MEMORY_KIB + 1, 1, 1).hash("correct horse")))
+        .isFalse();
+    assertThat(Argon2id.matches("correct horse", new Argon2id(8, Argon2id.MAX_PASSES + 1, 1).hash("correct horse")))
+        .isFalse();
+    // Checked, this one would take 9.5 GB.
+    assertThat(Argon2id.matches("correct horse", STORED.replace("m=19456", "m=9999999"))).isFalse();
+  }
+
+  @Test
   @DisplayName("a string that is not an Argon2id hash of this format never matches")
   void notAHash() {
     String argon2i = STORED.replace("$argon2id$", "$argon2i$");
