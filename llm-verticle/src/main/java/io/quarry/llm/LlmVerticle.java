@@ -49,8 +49,11 @@ public class LlmVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     LlmSettings settings = given != null ? given : LlmSettings.from(config());
-    model = settings.reach().map(reach -> ModelSettings.GEMINI.equals(reach.provider())
-        ? (Model) new GeminiModel(vertx, reach) : new OpenAiModel(vertx, reach)).orElse(null);
+    // Not waited for by the start: the node gets ready meanwhile, and a model request made before it ends waits.
+    Future<Void> warmUp = vertx.executeBlocking(() -> warmUp(settings.provider()), false);
+    warmUp.onFailure(e -> log.warn("Could not warm the model's SDK up: {}", e.toString()));
+    model = settings.reach().map(reach -> new WarmedModel(ModelSettings.GEMINI.equals(reach.provider())
+        ? new GeminiModel(vertx, reach) : new OpenAiModel(vertx, reach), warmUp)).orElse(null);
     StorageClient storage = new StorageClient(vertx);
     TokenBudget budget = new TokenBudget(storage, settings.tokenLimit(), settings.turnReserveTokens(),
         settings.maxTurnsPerUser(), Clock.systemUTC());
@@ -64,9 +67,6 @@ public class LlmVerticle extends VerticleBase {
       log.warn("{} is not set (QUARRY_LLM_PROVIDER={}): chat is unavailable; datasets and SQL still work", missing,
           settings.provider());
     }
-    // Not waited for: the node gets ready meanwhile, and only a turn in its first half second could meet it unfinished.
-    vertx.executeBlocking(() -> warmUp(settings.provider()), false)
-        .onFailure(e -> log.warn("Could not warm the model's SDK up: {}", e.toString()));
     return TurnRegistry.open(vertx, settings.node().id(), turnsMap)
         .compose(registry -> {
           Orphans orphans = new Orphans(vertx, registry, storage, datasets);
