@@ -93,7 +93,8 @@ class HttpsFetchTest {
 
   @Test
   @DisplayName("over HTTP/2, a transfer has up to 32 ranges under way at once once the origin's first answer shows the"
-      + " protocol, not worker.fetchConnections (8): a far origin's round trips leave its link idle less")
+      + " protocol, not worker.fetchConnections (8), 16 on each of two connections though the origin allows 100 on"
+      + " one: a far origin's round trips leave its link idle less, and both connections' windows carry it")
   void http2Streams() throws Exception {
     ParquetServer.Route route = server.route("/wide.parquet").file(wide);
     // Every range answers its head and first bytes, then waits: only requests sent at once get that far together.
@@ -103,6 +104,7 @@ class HttpsFetchTest {
     held.arrived(RangeFetch.MAX_STREAMS).toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
     assertThat(route.rangeRequests()).as("no more than the cap").isEqualTo(RangeFetch.MAX_STREAMS);
     assertThat(route.http2Requests()).isEqualTo(route.requests());
+    assertThat(server.connections()).as("the second opened once the first carried 16").isEqualTo(2);
     held.release();
     assertThat(rows(answer.await())).isEqualTo(whole);
   }
@@ -125,8 +127,8 @@ class HttpsFetchTest {
   }
 
   @Test
-  @DisplayName("an HTTP/2 origin that resets a range's stream halfway fails the query clearly; the next query works, on"
-      + " the same connections")
+  @DisplayName("an HTTP/2 origin that resets a range's stream halfway fails the query clearly; the next query works, and"
+      + " no connection is lost to the reset")
   void streamReset() {
     ParquetServer.Route route = server.route("/wide.parquet").file(wide)
         .dropRangesAfter(10_000);
@@ -136,10 +138,10 @@ class HttpsFetchTest {
     assertThat(Failure.classify(e)).isEqualTo(Failure.NETWORK);
     assertThat(Failure.messageOf(e)).isEqualTo("The dataset at " + url + " is no longer accessible");
     assertThat(Failure.detailsOf(e)).isEqualTo("The server cut the transfer short (HTTP/2 stream reset: NO_ERROR)");
-    long connections = server.connections();
     route.dropRangesAfter(-1);
     assertThat(answer(url)).isEqualTo(whole);
-    assertThat(server.connections()).isEqualTo(connections);
+    // A reset that cost its connection would leave three: the one lost, and the two the next transfer widens to.
+    assertThat(server.connections()).as("no connection lost to the reset").isLessThanOrEqualTo(2);
   }
 
   @Test

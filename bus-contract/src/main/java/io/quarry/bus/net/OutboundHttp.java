@@ -38,9 +38,11 @@ import javax.net.ssl.SSLException;
  *
  * <p>Connections to an origin are kept and reused, as a browser's are; one client per scheme, so the TLS session cache
  * (keyed by origin) serves every new connection to an origin. An https origin that offers HTTP/2 (ALPN) gets a
- * query's requests at once over {@value #HTTP2_CONNECTIONS} connections, each with flow-control windows that
- * keep a far link full ({@value #HTTP2_STREAM_WINDOW} bytes a stream, {@value #HTTP2_CONNECTION_WINDOW} a
- * connection: 100 MB/s at 160 ms round trips); any other origin, HTTP/1.1 over as many connections per origin as the
+ * query's requests at once over {@value #HTTP2_CONNECTIONS} connections, at most {@value #HTTP2_STREAMS_PER_CONNECTION}
+ * on each, so that a transfer's requests fill both connections' flow-control windows rather than one's
+ * ({@value #HTTP2_STREAM_WINDOW} bytes a stream, {@value #HTTP2_CONNECTION_WINDOW} a connection: on both, 100 MB/s at
+ * 320 ms round trips; all on one, as the origin's own limit of streams allowed, 80 MB/s at 200 ms); any other origin,
+ * HTTP/1.1 over as many connections per origin as the
  * caller says (a far origin's requests are bound by its round trip, so a download uses several at once). {@code https}
  * runs on BoringSSL (netty-tcnative) where this platform has it: the JDK's TLS engine decrypts about 36 MB/s on the
  * benchmark machine, a third of a 100 MB/s link; BoringSSL keeps up.
@@ -49,6 +51,7 @@ public final class OutboundHttp {
 
   public static final int MAX_REDIRECTS = 5;
   static final int HTTP2_CONNECTIONS = 2;
+  static final int HTTP2_STREAMS_PER_CONNECTION = 16;
   /** The most times a request is sent when its connection closes before any answer (see {@link #exchange}). */
   static final int CLOSED_TRIES = 8;
   static final int HTTP2_STREAM_WINDOW = 4 << 20;
@@ -78,7 +81,7 @@ public final class OutboundHttp {
     PoolOptions pool = new PoolOptions().setHttp1MaxSize(connectionsPerOrigin).setHttp2MaxSize(HTTP2_CONNECTIONS);
     this.plain = vertx.createHttpClient(options(connectTimeoutMs), pool);
     HttpClientOptions secured = options(connectTimeoutMs).setProtocolVersion(HttpVersion.HTTP_2).setUseAlpn(true)
-        .setHttp2ConnectionWindowSize(HTTP2_CONNECTION_WINDOW)
+        .setHttp2ConnectionWindowSize(HTTP2_CONNECTION_WINDOW).setHttp2MultiplexingLimit(HTTP2_STREAMS_PER_CONNECTION)
         .setInitialSettings(new Http2Settings().setInitialWindowSize(HTTP2_STREAM_WINDOW));
     if (OpenSSLEngineOptions.isAvailable()) {
       secured.setSslEngineOptions(new OpenSSLEngineOptions());
@@ -102,14 +105,15 @@ public final class OutboundHttp {
   public record Exchange(HttpClientRequest request, HttpClientResponse response, URI url) {
 
     /**
-     * How many requests its origin lets this client have under way at once, as this answer shows: over HTTP/2, the
-     * streams it allows a connection (its SETTINGS_MAX_CONCURRENT_STREAMS) on each of the
-     * {@value OutboundHttp#HTTP2_CONNECTIONS} kept to it; 0 over HTTP/1.1, where each request needs a connection of
-     * its own.
+     * How many requests this client has under way at once with its origin at most, as this answer shows: over HTTP/2,
+     * the streams it allows a connection (its SETTINGS_MAX_CONCURRENT_STREAMS, up to
+     * {@value OutboundHttp#HTTP2_STREAMS_PER_CONNECTION}) on each of the {@value OutboundHttp#HTTP2_CONNECTIONS} kept
+     * to it; 0 over HTTP/1.1, where each request needs a connection of its own.
      */
     public long streams() {
       Http2Settings settings = response.version() == HttpVersion.HTTP_2 ? request.connection().remoteSettings() : null;
-      return settings == null ? 0 : settings.getMaxConcurrentStreams() * HTTP2_CONNECTIONS;
+      return settings == null ? 0
+          : Math.min(settings.getMaxConcurrentStreams(), HTTP2_STREAMS_PER_CONNECTION) * HTTP2_CONNECTIONS;
     }
 
     /**
