@@ -4,6 +4,7 @@ import static io.quarry.bench.LocalNode.send;
 
 import io.quarry.app.Node;
 import io.quarry.testing.BusCertificates;
+import io.quarry.testing.LatencyProxy;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
@@ -18,6 +19,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * Issue 38's benchmark, on loopback only: the 1.2 GB, 6-column file served over https (a certificate
@@ -30,6 +32,9 @@ import java.util.Map;
  * of its own: median and range), the first query over 2 of its 6
  * columns, the same query again (5 times, median), and a trivial query repeated 15 times (median) — each beside what
  * physics allows (its fewest round trips × the delay + the bytes it must move ÷ the bandwidth) and the 0 ms figure.
+ * With {@code link} as the third argument the delay is a link's round trip instead, half each way through a
+ * {@link LatencyProxy} in front of the origin: handshakes and HTTP/2's flow-control credits take it too, so a
+ * connection carries at most its window per round trip, as over a real far link.
  */
 public final class FarBench {
 
@@ -49,6 +54,7 @@ public final class FarBench {
   public static void main(String[] args) throws Exception {
     long megabytesPerSecond = args.length > 0 ? Long.parseLong(args[0]) : 100;
     String protocol = args.length < 2 ? "h2" : args[1];
+    boolean link = args.length > 2 && args[2].equals("link");
     boolean https = !protocol.equals("http");
     double bytesPerMs = megabytesPerSecond * 1_000.0;
     Path work = Path.of(System.getProperty("java.io.tmpdir"), "quarry-bench");
@@ -66,17 +72,27 @@ public final class FarBench {
     Node node = start(run.resolve("node"), origin.ca());
     try {
       WebClient client = LocalNode.client(node);
-      measure(client, files, "/warm-up", big, megabytesPerSecond, 0);
-      System.out.printf(Locale.ROOT, "%nFile: %,d bytes over %s, %d MB/s; the 2 columns' chunks %,d bytes; %d cores%n",
-          Files.size(big), https ? "https (" + protocol + " offered)" : "http", megabytesPerSecond, twoColumns,
-          Runtime.getRuntime().availableProcessors());
+      measure(client, files, "/warm-up", big, megabytesPerSecond, 0, files::url);
+      System.out.printf(Locale.ROOT, "%nFile: %,d bytes over %s, %d MB/s; the 2 columns' chunks %,d bytes; %d cores;"
+              + " the delay %s%n", Files.size(big), https ? "https (" + protocol + " offered)" : "http",
+          megabytesPerSecond, twoColumns, Runtime.getRuntime().availableProcessors(),
+          link ? "a round trip of the link (half each way)" : "an answer's lateness");
       System.out.printf(Locale.ROOT, "%-7s | %-34s | %-40s | %-22s | %-22s | %s%n", "delay",
           "add, median (range) of " + ADDS, "first query, 2 of 6 columns (÷ limit)",
           "the same again, median of " + AGAIN,
           "trivial, median of " + REPEATS, "over HTTP/2");
       Figures near = null;
       for (long delay : DELAYS_MS) {
-        Figures measured = measure(client, files, "/d" + delay, big, megabytesPerSecond, delay);
+        Figures measured;
+        if (link) {
+          LatencyProxy far = LatencyProxy.start(outside, files.port(), delay / 2);
+          String at = ":" + files.port() + "/";
+          measured = measure(client, files, "/d" + delay, big, megabytesPerSecond, 0,
+              path -> files.url(path).replace(at, ":" + far.port() + "/"));
+          far.close().await();
+        } else {
+          measured = measure(client, files, "/d" + delay, big, megabytesPerSecond, delay, files::url);
+        }
         near = near == null ? measured : near;
         report(delay, measured, near, bytesPerMs, twoColumns);
       }
@@ -97,19 +113,22 @@ public final class FarBench {
         f.againMs(), near.againMs(), f.trivialMs(), near.trivialMs(), f.http2Requests(), f.requests());
   }
 
-  /** {@code prefix}: the routes' own, one per add; the queries read the last one added. */
+  /**
+   * {@code prefix}: the routes' own, one per add; the queries read the last one added. {@code lateMs}: how late the
+   * origin answers; {@code url}: where a path of it is reached.
+   */
   private static Figures measure(WebClient client, ParquetServer files, String prefix, Path big,
-      long megabytesPerSecond, long delay) {
+      long megabytesPerSecond, long lateMs, UnaryOperator<String> url) {
     List<Double> adds = new ArrayList<>();
     ParquetServer.Route route = null;
     String base = null;
     for (int i = 0; i < ADDS; i++) {
       String path = prefix + "/" + i + "/big.parquet";
-      route = files.route(path).file(big).throttle(megabytesPerSecond * 1_000_000).roundTrip(delay);
+      route = files.route(path).file(big).throttle(megabytesPerSecond * 1_000_000).roundTrip(lateMs);
       base = "/api/conversations/" + send(client, HttpMethod.POST, "/api/conversations", new JsonObject())
           .getString("id");
       long started = System.nanoTime();
-      send(client, HttpMethod.POST, base + "/datasets", new JsonObject().put("url", files.url(path)));
+      send(client, HttpMethod.POST, base + "/datasets", new JsonObject().put("url", url.apply(path)));
       adds.add((System.nanoTime() - started) / 1e6);
     }
     Collections.sort(adds);

@@ -39,8 +39,9 @@ final class RangeFetch {
   static final long PIECE_BYTES = 16L << 20;
   /**
    * The most requests one transfer has under way at once over HTTP/2 (most origins allow 100 or more streams a
-   * connection). Each response buffers up to two blocks in memory while the block before is written (see
-   * {@link BlockWriter}), so this bounds what a disk slower than the link can pile up: 64 MB in a 256 MB heap.
+   * connection; OutboundHttp puts 16 on each of two). Each response buffers up to two blocks in memory while the block
+   * before is written (see {@link BlockWriter}), so this bounds what a disk slower than the link can pile up: 64 MB,
+   * and what the two connections' flow-control windows let in meanwhile 64 MB more, in a 256 MB heap.
    */
   static final int MAX_STREAMS = 32;
 

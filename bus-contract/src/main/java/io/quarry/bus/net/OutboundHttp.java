@@ -40,9 +40,12 @@ import javax.net.ssl.SSLException;
  * (keyed by origin) serves every new connection to an origin. An https origin that offers HTTP/2 (ALPN) gets a
  * query's requests at once over {@value #HTTP2_CONNECTIONS} connections, at most {@value #HTTP2_STREAMS_PER_CONNECTION}
  * on each, so that a transfer's requests fill both connections' flow-control windows rather than one's
- * ({@value #HTTP2_STREAM_WINDOW} bytes a stream, {@value #HTTP2_CONNECTION_WINDOW} a connection: on both, 100 MB/s at
- * 320 ms round trips; all on one, as the origin's own limit of streams allowed, 80 MB/s at 200 ms); any other origin,
- * HTTP/1.1 over as many connections per origin as the
+ * ({@value #HTTP2_STREAM_WINDOW} bytes a stream, {@value #HTTP2_CONNECTION_WINDOW} a connection). A connection carries
+ * at most its window a round trip, less as credits go back in batches: through a link of 200 ms round trips at
+ * 100 MB/s ({@code bench/run.sh far 100 h2 link}) a far query's first read took 1.69× its physical limit with every
+ * stream on one connection of 16 MB, 1.28× over two, 1.09× over two of 32 MB. What the windows let in waits in memory
+ * only while a response is paused (a disk slower than the link). Any other origin gets HTTP/1.1 over as many
+ * connections per origin as the
  * caller says (a far origin's requests are bound by its round trip, so a download uses several at once). {@code https}
  * runs on BoringSSL (netty-tcnative) where this platform has it: the JDK's TLS engine decrypts about 36 MB/s on the
  * benchmark machine, a third of a 100 MB/s link; BoringSSL keeps up.
@@ -55,7 +58,7 @@ public final class OutboundHttp {
   /** The most times a request is sent when its connection closes before any answer (see {@link #exchange}). */
   static final int CLOSED_TRIES = 8;
   static final int HTTP2_STREAM_WINDOW = 4 << 20;
-  static final int HTTP2_CONNECTION_WINDOW = 16 << 20;
+  static final int HTTP2_CONNECTION_WINDOW = 32 << 20;
   private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
 
   private final Vertx vertx;
