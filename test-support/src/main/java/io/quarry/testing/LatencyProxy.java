@@ -52,9 +52,10 @@ public final class LatencyProxy {
     });
   }
 
-  /** What {@code from} sends reaches {@code to} {@link #oneWayMs} later, its close too. */
+  /** What {@code from} sends reaches {@code to} {@link #oneWayMs} later, its close (or reset) too. */
   private void relay(NetSocket from, NetSocket to) {
     from.handler(bytes -> later(() -> to.write(bytes)));
+    from.exceptionHandler(e -> later(to::close));
     from.closeHandler(v -> later(to::close));
   }
 
