@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
 
 /**
  * Fetches byte ranges of one version of a remote file into its local copy, at their own offsets, with at most
- * {@code parallel} requests under way at once (a connection each over HTTP/1.1), or up to {@link #MAX_STREAMS} once
+ * {@code parallel} requests under way at once (a connection each over HTTP/1.1), or up to {@link #maxStreams} once
  * the origin answers over HTTP/2. Every response must be exactly the range asked for, of the same
  * version: {@code If-Range} makes a server that has changed the file answer with all of it instead, which
  * (like a different ETag or size) fails the transfer with {@link Changed}. A short body or a dropped
@@ -39,9 +39,7 @@ final class RangeFetch {
   static final long PIECE_BYTES = 16L << 20;
   /**
    * The most requests one transfer has under way at once over HTTP/2 (most origins allow 100 or more streams a
-   * connection; OutboundHttp puts 16 on each of two). Each response buffers up to two blocks in memory while the block
-   * before is written (see {@link BlockWriter}), so this bounds what a disk slower than the link can pile up: 64 MB,
-   * and what the two connections' flow-control windows let in meanwhile 64 MB more, in a 256 MB heap.
+   * connection; OutboundHttp puts 16 on each of two), in a heap of 256 MB or more: see {@link #maxStreams}.
    */
   static final int MAX_STREAMS = 32;
 
@@ -90,12 +88,24 @@ final class RangeFetch {
   private final OutboundHttp http;
   private final int parallel;
   private final long timeoutMs;
+  private final int maxStreams;
 
   RangeFetch(Vertx vertx, OutboundHttp http, int parallel, long timeoutMs) {
     this.vertx = vertx;
     this.http = http;
     this.parallel = parallel;
     this.timeoutMs = timeoutMs;
+    this.maxStreams = maxStreams(Runtime.getRuntime().maxMemory());
+  }
+
+  /**
+   * Each response buffers up to two blocks in memory while the block before is written (see {@link BlockWriter}), so
+   * what a disk slower than the link piles up is two blocks a request under way: at most a quarter of the heap
+   * ({@value #MAX_STREAMS} requests, 64 MB, in the 256 MB a worker has by default; 8 in the 64 MB least), beside what
+   * the connections' flow-control windows let in meanwhile (an eighth each, see OutboundHttp).
+   */
+  static int maxStreams(long maxHeapBytes) {
+    return (int) Math.max(8, Math.min(MAX_STREAMS, maxHeapBytes / 4 / (2L * BlockWriter.BLOCK_BYTES)));
   }
 
   /** Fetches {@code requests} into {@code file}; {@code received} is told of every chunk's length. */
@@ -176,12 +186,12 @@ final class RangeFetch {
 
     /**
      * An origin that answered over HTTP/2 carries many requests on one connection: the rest of the transfer goes out
-     * at once, up to the streams it allows and {@link #MAX_STREAMS}. Each request waits a round trip for its first
+     * at once, up to the streams it allows and {@link #maxStreams}. Each request waits a round trip for its first
      * byte, so a far origin's link stays full only with many under way; widening once the first answer shows the
      * protocol costs nothing, as the first {@code parallel} keep the link busy meanwhile.
      */
     private void widen(long streams) {
-      int wider = (int) Math.min(MAX_STREAMS, streams);
+      int wider = (int) Math.min(maxStreams, streams);
       if (wider > limit) {
         limit = wider;
         next();

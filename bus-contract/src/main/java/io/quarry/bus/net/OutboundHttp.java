@@ -44,9 +44,9 @@ import javax.net.ssl.SSLException;
  * at most its window a round trip, less as credits go back in batches: through a link of 200 ms round trips at
  * 100 MB/s ({@code bench/run.sh far 100 h2 link}) a far query's first read took 1.69× its physical limit with every
  * stream on one connection of 16 MB, 1.28× over two, 1.09× over two of 32 MB. What the windows let in waits in memory
- * only while a response is paused (a disk slower than the link). Any other origin gets HTTP/1.1 over as many
- * connections per origin as the
- * caller says (a far origin's requests are bound by its round trip, so a download uses several at once). {@code https}
+ * only while a response is paused (a disk slower than the link): see {@link #connectionWindow}. Any other origin gets
+ * HTTP/1.1 over as many connections per origin as the caller says (a far origin's requests are bound by its round
+ * trip, so a download uses several at once). {@code https}
  * runs on BoringSSL (netty-tcnative) where this platform has it: the JDK's TLS engine decrypts about 36 MB/s on the
  * benchmark machine, a third of a 100 MB/s link; BoringSSL keeps up.
  */
@@ -84,7 +84,8 @@ public final class OutboundHttp {
     PoolOptions pool = new PoolOptions().setHttp1MaxSize(connectionsPerOrigin).setHttp2MaxSize(HTTP2_CONNECTIONS);
     this.plain = vertx.createHttpClient(options(connectTimeoutMs), pool);
     HttpClientOptions secured = options(connectTimeoutMs).setProtocolVersion(HttpVersion.HTTP_2).setUseAlpn(true)
-        .setHttp2ConnectionWindowSize(HTTP2_CONNECTION_WINDOW).setHttp2MultiplexingLimit(HTTP2_STREAMS_PER_CONNECTION)
+        .setHttp2ConnectionWindowSize(connectionWindow(Runtime.getRuntime().maxMemory()))
+        .setHttp2MultiplexingLimit(HTTP2_STREAMS_PER_CONNECTION)
         .setInitialSettings(new Http2Settings().setInitialWindowSize(HTTP2_STREAM_WINDOW));
     if (OpenSSLEngineOptions.isAvailable()) {
       secured.setSslEngineOptions(new OpenSSLEngineOptions());
@@ -97,6 +98,15 @@ public final class OutboundHttp {
       secured.setTrustOptions(new PemTrustOptions().addCertPath(caFile));
     }
     this.secure = vertx.createHttpClient(secured, pool);
+  }
+
+  /**
+   * {@value #HTTP2_CONNECTION_WINDOW} bytes, or an eighth of the heap where that is less (a worker given the least,
+   * 64 MB): what the two connections to an origin let in while their responses are paused stays within a quarter of
+   * it. Never below a stream's window.
+   */
+  static int connectionWindow(long maxHeapBytes) {
+    return (int) Math.max(HTTP2_STREAM_WINDOW, Math.min(HTTP2_CONNECTION_WINDOW, maxHeapBytes / 8));
   }
 
   private static HttpClientOptions options(int connectTimeoutMs) {

@@ -40,4 +40,15 @@ class OutboundHttpTest {
     assertThat(OutboundHttp.reason(new StreamResetException(0x1f)))
         .isEqualTo("The server cut the transfer short (HTTP/2 stream reset: code 31)");
   }
+
+  @Test
+  @DisplayName("an HTTP/2 connection's window is 32 MB in a heap of 256 MB or more, an eighth of a smaller one, never"
+      + " below a stream's 4 MB")
+  void connectionWindowFitsTheHeap() {
+    assertThat(OutboundHttp.connectionWindow(8L << 30)).isEqualTo(32 << 20);
+    assertThat(OutboundHttp.connectionWindow(256L << 20)).isEqualTo(32 << 20);
+    assertThat(OutboundHttp.connectionWindow(255L << 20)).isLessThan(32 << 20);
+    assertThat(OutboundHttp.connectionWindow(64L << 20)).isEqualTo(8 << 20);
+    assertThat(OutboundHttp.connectionWindow(16L << 20)).isEqualTo(4 << 20);
+  }
 }
