@@ -1,5 +1,6 @@
 package io.quarry.worker;
 
+import io.quarry.bus.net.ConfiguredHeap;
 import io.quarry.bus.net.Deadline;
 import io.quarry.bus.net.OutboundHttp;
 import io.quarry.bus.net.OutboundHttp.Exchange;
@@ -95,7 +96,7 @@ final class RangeFetch {
     this.http = http;
     this.parallel = parallel;
     this.timeoutMs = timeoutMs;
-    this.maxStreams = maxStreams(Runtime.getRuntime().maxMemory());
+    this.maxStreams = maxStreams(ConfiguredHeap.maxBytes());
   }
 
   /**

@@ -84,7 +84,7 @@ public final class OutboundHttp {
     PoolOptions pool = new PoolOptions().setHttp1MaxSize(connectionsPerOrigin).setHttp2MaxSize(HTTP2_CONNECTIONS);
     this.plain = vertx.createHttpClient(options(connectTimeoutMs), pool);
     HttpClientOptions secured = options(connectTimeoutMs).setProtocolVersion(HttpVersion.HTTP_2).setUseAlpn(true)
-        .setHttp2ConnectionWindowSize(connectionWindow(Runtime.getRuntime().maxMemory()))
+        .setHttp2ConnectionWindowSize(connectionWindow(ConfiguredHeap.maxBytes()))
         .setHttp2MultiplexingLimit(HTTP2_STREAMS_PER_CONNECTION)
         .setInitialSettings(new Http2Settings().setInitialWindowSize(HTTP2_STREAM_WINDOW));
     if (OpenSSLEngineOptions.isAvailable()) {
