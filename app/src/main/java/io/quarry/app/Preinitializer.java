@@ -6,9 +6,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Work a process does once at its start, begun on a thread of its own while the main thread joins the cluster (a
- * second of Hazelcast, on one core): probing the TLS engine that fetches use (which the roles' deployment would
- * otherwise do on an event loop) and, in a process that keeps SQLite, loading its library. What has not finished when a
- * role needs it is waited for there, as before; a failure is met and reported there too. Both are done once per JVM.
+ * second of Hazelcast, on one core): probing the TLS engine that fetches use and reading the heap's size that bounds
+ * them (which the roles' deployment would otherwise do on an event loop) and, in a process that keeps SQLite, loading
+ * its library. What has not finished when a role needs it is waited for there, as before; a failure is met and
+ * reported there too. All are done once per JVM.
  */
 final class Preinitializer {
 

@@ -87,9 +87,12 @@ public final class FarBench {
         if (link) {
           LatencyProxy far = LatencyProxy.start(outside, files.port(), delay / 2);
           String at = ":" + files.port() + "/";
-          measured = measure(client, files, "/d" + delay, big, megabytesPerSecond, 0,
-              path -> files.url(path).replace(at, ":" + far.port() + "/"));
-          far.close().await();
+          try {
+            measured = measure(client, files, "/d" + delay, big, megabytesPerSecond, 0,
+                path -> files.url(path).replace(at, ":" + far.port() + "/"));
+          } finally {
+            far.close().await();
+          }
         } else {
           measured = measure(client, files, "/d" + delay, big, megabytesPerSecond, delay, files::url);
         }

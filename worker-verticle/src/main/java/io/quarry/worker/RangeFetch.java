@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
 
 /**
  * Fetches byte ranges of one version of a remote file into its local copy, at their own offsets, with at most
- * {@code parallel} requests under way at once (a connection each over HTTP/1.1), or up to {@link #maxStreams} once
+ * {@code parallel} requests under way at once (a connection each over HTTP/1.1), or up to {@link #streamCap} once
  * the origin answers over HTTP/2. Every response must be exactly the range asked for, of the same
  * version: {@code If-Range} makes a server that has changed the file answer with all of it instead, which
  * (like a different ETag or size) fails the transfer with {@link Changed}. A short body or a dropped
@@ -39,10 +39,10 @@ final class RangeFetch {
   /** The most one request asks for: pieces are fetched in parallel, and a failed one costs little. */
   static final long PIECE_BYTES = 16L << 20;
   /**
-   * The most requests one transfer has under way at once over HTTP/2 (most origins allow 100 or more streams a
-   * connection; OutboundHttp puts 16 on each of two), in a heap of 256 MB or more: see {@link #maxStreams}.
+   * The most requests one transfer has under way at once over HTTP/2, in a heap of 256 MB or more (see
+   * {@link #maxStreams}): as many as OutboundHttp puts on an origin's connections.
    */
-  static final int MAX_STREAMS = 32;
+  static final int MAX_STREAMS = OutboundHttp.HTTP2_STREAMS;
 
   /** The version of a file that ranges are fetched from. */
   record Version(URI url, String etag, String lastModified, long size) {
@@ -89,14 +89,15 @@ final class RangeFetch {
   private final OutboundHttp http;
   private final int parallel;
   private final long timeoutMs;
-  private final int maxStreams;
+  /** {@link #maxStreams} for this JVM's heap. */
+  private final int streamCap;
 
   RangeFetch(Vertx vertx, OutboundHttp http, int parallel, long timeoutMs) {
     this.vertx = vertx;
     this.http = http;
     this.parallel = parallel;
     this.timeoutMs = timeoutMs;
-    this.maxStreams = maxStreams(ConfiguredHeap.maxBytes());
+    this.streamCap = maxStreams(ConfiguredHeap.maxBytes());
   }
 
   /**
@@ -187,12 +188,12 @@ final class RangeFetch {
 
     /**
      * An origin that answered over HTTP/2 carries many requests on one connection: the rest of the transfer goes out
-     * at once, up to the streams it allows and {@link #maxStreams}. Each request waits a round trip for its first
+     * at once, up to the streams it allows and {@link #streamCap}. Each request waits a round trip for its first
      * byte, so a far origin's link stays full only with many under way; widening once the first answer shows the
      * protocol costs nothing, as the first {@code parallel} keep the link busy meanwhile.
      */
     private void widen(long streams) {
-      int wider = (int) Math.min(maxStreams, streams);
+      int wider = (int) Math.min(streamCap, streams);
       if (wider > limit) {
         limit = wider;
         next();

@@ -55,6 +55,8 @@ public final class OutboundHttp {
   public static final int MAX_REDIRECTS = 5;
   static final int HTTP2_CONNECTIONS = 2;
   static final int HTTP2_STREAMS_PER_CONNECTION = 16;
+  /** The most requests under way at once with one HTTP/2 origin, over all its connections. */
+  public static final int HTTP2_STREAMS = HTTP2_STREAMS_PER_CONNECTION * HTTP2_CONNECTIONS;
   /** The most times a request is sent when its connection closes before any answer (see {@link #exchange}). */
   static final int CLOSED_TRIES = 8;
   static final int HTTP2_STREAM_WINDOW = 4 << 20;
@@ -67,11 +69,13 @@ public final class OutboundHttp {
   private final AddressPolicy policy;
 
   /**
-   * Blocking: probes for BoringSSL's TLS engine (0.3 s the first time in a JVM), which every client here does, so that a
-   * process can do it off its event loops and before its roles deploy.
+   * Blocking: probes for BoringSSL's TLS engine (0.3 s the first time in a JVM), which every client here does, and reads
+   * the heap's size its windows are bounded by, so that a process can do both off its event loops and before its roles
+   * deploy.
    */
   public static void preload() {
     OpenSSLEngineOptions.isAvailable();
+    ConfiguredHeap.maxBytes();
   }
 
   /**

@@ -19,7 +19,7 @@ class ConfiguredHeapTest {
   @DisplayName("the heap is what -Xmx says, where the serial collector's Runtime.maxMemory() says 247.5 MB of 256")
   void asConfigured() throws Exception {
     Process java = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:+UseSerialGC", "-Xshare:auto", "-cp", System.getProperty("java.class.path"),
+        "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
         ConfiguredHeapTest.class.getName()).redirectErrorStream(true).start();
     assertThat(java.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String[] said = new String(java.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim().split(" ");
