@@ -126,6 +126,8 @@ class ChatEdgeCasesTest {
   void openAiWithoutKey(@TempDir Path other) {
     Map<String, String> env = TestNodes.env(other);
     env.put("QUARRY_LLM_PROVIDER", "openai");
+    // Nothing here runs SQL: no worker process is started for it.
+    env.put("QUARRY_LOCAL_WORKERS_KEEP_WARM", "0");
     Node keyless = TestNodes.start(env, other);
     try {
       WebClient client = WebClient.create(keyless.vertx());

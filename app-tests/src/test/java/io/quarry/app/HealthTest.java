@@ -24,6 +24,8 @@ class HealthTest {
   void ready() {
     Map<String, String> env = TestNodes.env(dir);
     env.put("QUARRY_AUTH_MODE", "password");
+    // As shipped: no worker process starts before a query needs one, and the node is ready without.
+    env.put("QUARRY_LOCAL_WORKERS_KEEP_WARM", "0");
     Node node = TestNodes.start(env, dir);
     try {
       assertThat(get(node, "/api/health/live").statusCode()).isEqualTo(200);

@@ -99,7 +99,10 @@ class LauncherTest {
   @Test
   @DisplayName("the default node deploys every role and creates its database under QUARRY_DATA_DIR")
   void allRoles() {
-    Node node = TestNodes.start(dir);
+    // Nothing here runs SQL: no worker process is started for it.
+    Map<String, String> env = TestNodes.env(dir);
+    env.put("QUARRY_LOCAL_WORKERS_KEEP_WARM", "0");
+    Node node = TestNodes.start(env, dir);
     try {
       JsonObject health = WebClient.create(node.vertx()).get(node.httpPort(), "127.0.0.1", "/api/health").send().await()
           .bodyAsJsonObject();
