@@ -28,6 +28,9 @@ import java.util.Map;
  */
 public final class RestLayers {
 
+  /** The statement entered at each layer: {@code -Drest.sql}, or the trivial one of {@link RestBench}. */
+  private static final String SQL = System.getProperty("rest.sql", RestBench.TRIVIAL);
+
   private interface Step {
     void once() throws Exception;
   }
@@ -56,14 +59,14 @@ public final class RestLayers {
       WorkerClient worker = new WorkerClient(node.vertx());
       DatasetClient datasets = new DatasetClient(node.vertx(), new QueryTimeouts(60_000));
       StorageClient storage = new StorageClient(node.vertx());
-      QueryResult sample = worker.run(new QueryRequest(RestBench.TRIVIAL, tables, 60_000)).await()
-          .withIdentity(null, conversation, RestBench.TRIVIAL);
+      QueryResult sample = worker.run(new QueryRequest(SQL, tables, 60_000)).await()
+          .withIdentity(null, conversation, SQL);
       Map<String, Step> steps = new LinkedHashMap<>();
       steps.put("GET /api/health/live", () -> client.get("/api/health/live").send().await());
       steps.put("POST .../query (REST)", () -> send(client, HttpMethod.POST, base + "/query",
-          new JsonObject().put("sql", RestBench.TRIVIAL)));
-      steps.put("dataset.query.run (bus)", () -> datasets.query(userId, conversation, RestBench.TRIVIAL).await());
-      steps.put("worker.query.run (pool)", () -> worker.run(new QueryRequest(RestBench.TRIVIAL, tables, 60_000,
+          new JsonObject().put("sql", SQL)));
+      steps.put("dataset.query.run (bus)", () -> datasets.query(userId, conversation, SQL).await());
+      steps.put("worker.query.run (pool)", () -> worker.run(new QueryRequest(SQL, tables, 60_000,
           userId, conversation)).await());
       steps.put("storage datasetsForQuery", () -> storage.datasetsForQuery(userId, conversation).await());
       steps.put("storage conversation", () -> storage.conversation(userId, conversation).await());
@@ -82,7 +85,7 @@ public final class RestLayers {
           }
         }
       }
-      System.out.printf(Locale.ROOT, "%n'%s' entered at each layer, %d rounds, %d cores (ms)%n", RestBench.TRIVIAL, rounds,
+      System.out.printf(Locale.ROOT, "%n'%s' entered at each layer, %d rounds, %d cores (ms)%n", SQL, rounds,
           Runtime.getRuntime().availableProcessors());
       times.forEach((name, t) -> System.out.printf(Locale.ROOT, "   %-28s p50 %6.2f  p90 %6.2f  p99 %6.2f  min %5.2f%n",
           name, RestBench.pct(t, 0.5), RestBench.pct(t, 0.9), RestBench.pct(t, 0.99), RestBench.pct(t, 0)));
