@@ -10,7 +10,9 @@ import io.vertx.core.net.NetSocket;
  * A far link on loopback: a TCP proxy that holds every byte for the same time each way before passing it on, so that
  * a connection through it has the round trip of a distant origin in everything it carries — TLS handshakes, requests,
  * and the flow-control credits (HTTP/2's WINDOW_UPDATE) that pace a download, which an origin that only answers late
- * does not delay. Bytes are passed on in the order they came; it forwards to a port on 127.0.0.1 only.
+ * does not delay. Bytes are passed on in the order they came; it forwards to a port on 127.0.0.1 only. A side that
+ * reads slowly slows the other: while what the proxy writes to it waits in a full queue, the proxy reads nothing more
+ * from the other side, whose own writes then wait, as over a real link.
  */
 public final class LatencyProxy {
 
@@ -52,9 +54,18 @@ public final class LatencyProxy {
     });
   }
 
-  /** What {@code from} sends reaches {@code to} {@link #oneWayMs} later, its close (or reset) too. */
+  /**
+   * What {@code from} sends reaches {@code to} {@link #oneWayMs} later, its close (or reset) too; {@code from} is paused
+   * while {@code to}'s write queue is full.
+   */
   private void relay(NetSocket from, NetSocket to) {
-    from.handler(bytes -> later(() -> to.write(bytes)));
+    to.drainHandler(v -> from.resume());
+    from.handler(bytes -> later(() -> {
+      to.write(bytes);
+      if (to.writeQueueFull()) {
+        from.pause();
+      }
+    }));
     from.exceptionHandler(e -> later(to::close));
     from.closeHandler(v -> later(to::close));
   }

@@ -2,12 +2,15 @@ package io.quarry.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vertx.core.Context;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetSocket;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -15,6 +18,8 @@ import org.junit.jupiter.api.Test;
 class LatencyProxyTest {
 
   private static final int WRITES = 2_000;
+  /** Far more than the sockets' kernel buffers and the proxy's queues hold together. */
+  private static final long UNHELD = 256L << 20;
 
   private final Vertx vertx = Vertx.vertx();
 
@@ -56,5 +61,84 @@ class LatencyProxyTest {
     client.close().await();
     targetClosed.future().toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
     proxy.close().await();
+  }
+
+  @Test
+  @DisplayName("a side that reads nothing holds the other side's writes: the proxy stops reading while what it wrote"
+      + " waits, and once the reader reads again everything arrives whole")
+  void slowReaderHoldsTheWriter() throws Exception {
+    AtomicLong arrived = new AtomicLong();
+    Promise<NetSocket> reader = Promise.promise();
+    NetServer slow = vertx.createNetServer().connectHandler(socket -> {
+      socket.pause();
+      socket.handler(bytes -> arrived.addAndGet(bytes.length()));
+      reader.complete(socket);
+    }).listen(0, "127.0.0.1").await();
+    LatencyProxy proxy = LatencyProxy.start(vertx, slow.actualPort(), 2);
+
+    Writer writer = new Writer(vertx.getOrCreateContext(), proxy.port());
+    long held = writer.held.get(60, TimeUnit.SECONDS);
+    assertThat(held).as("bytes written before the writer was held").isPositive().isLessThan(UNHELD);
+
+    reader.future().await().resume();
+    writer.stop();
+    // Each chunk the writer wrote is counted at the target: all of them arrive once it reads.
+    CompletableFuture<Void> whole = new CompletableFuture<>();
+    long periodic = vertx.setPeriodic(20, id -> {
+      if (arrived.get() >= writer.written.get()) {
+        whole.complete(null);
+      }
+    });
+    whole.get(60, TimeUnit.SECONDS);
+    vertx.cancelTimer(periodic);
+    assertThat(arrived.get()).isEqualTo(writer.written.get());
+    proxy.close().await();
+  }
+
+  /**
+   * Writes as fast as its socket takes, on its own context, until the socket's queue stays full for a second (then
+   * {@link #held} completes with what it wrote) or it wrote {@link #UNHELD} (then it fails).
+   */
+  private final class Writer {
+    final CompletableFuture<Long> held = new CompletableFuture<>();
+    final AtomicLong written = new AtomicLong();
+    private final Buffer chunk = Buffer.buffer(new byte[64 * 1024]);
+    private NetSocket socket;
+    private long lastSeen = -1;
+    private int still;
+    private long watch;
+
+    Writer(Context context, int port) {
+      context.runOnContext(v -> vertx.createNetClient().connect(port, "127.0.0.1").onSuccess(s -> {
+        socket = s;
+        socket.drainHandler(d -> pump());
+        watch = vertx.setPeriodic(200, id -> watch());
+        pump();
+      }).onFailure(held::completeExceptionally));
+    }
+
+    private void pump() {
+      while (!held.isDone() && !socket.writeQueueFull()) {
+        if (written.get() >= UNHELD) {
+          held.completeExceptionally(new AssertionError("wrote " + written.get() + " bytes and was never held"));
+          return;
+        }
+        socket.write(chunk);
+        written.addAndGet(chunk.length());
+      }
+    }
+
+    private void watch() {
+      long now = written.get();
+      still = now == lastSeen ? still + 1 : 0;
+      lastSeen = now;
+      if (still >= 5) {
+        held.complete(now);
+      }
+    }
+
+    void stop() {
+      vertx.cancelTimer(watch);
+    }
   }
 }
