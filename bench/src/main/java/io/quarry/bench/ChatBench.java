@@ -3,6 +3,8 @@ package io.quarry.bench;
 import io.quarry.app.Launcher;
 import io.quarry.app.Node;
 import io.quarry.testing.FakeGemini;
+import io.quarry.testing.JarCommand;
+import io.quarry.testing.JarNode;
 import io.quarry.testing.FakeModel;
 import io.quarry.testing.FakeOpenAI;
 import io.vertx.core.Future;
@@ -29,9 +31,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Issue 4's benchmark, on loopback only: token relay latency from the fake model server writing a chunk to the
- * browser's WebSocket receiving it (same JVM, same clock), p50 and p99, with 1 and with 200 concurrent
- * streams, for both providers side by side (Gemini's API, and OpenAI's Chat Completions: issue 39); the stop latency
- * and the heap an open WebSocket costs.
+ * browser's WebSocket receiving it (both in this JVM, one clock), through the jar's node in a JVM of its own, p50 and
+ * p99, with 1 and with 200 concurrent streams, for both providers side by side (Gemini's API, and OpenAI's Chat
+ * Completions: issue 39) under each collector; the stop latency and the heap an open WebSocket costs.
  */
 public final class ChatBench {
 
@@ -44,7 +46,16 @@ public final class ChatBench {
   /** Rounds of 200 streams whose latencies, together, make the warm figures. */
   private static final int MEASURED_ROUNDS = 3;
 
+  /**
+   * The node's JVM in each run, as Operations in the README gives it: the JVM's default collector (G1), then ZGC. The
+   * node runs from the jar in a JVM of its own, as it does in production: in this JVM, its collector would also
+   * collect what the fake model servers and the 200 browsers' sockets allocate, which a node never holds.
+   */
+  private static final List<List<String>> NODE_JVMS = List.of(List.of("-Xmx1g"), List.of("-XX:+UseZGC", "-Xmx1g"));
+
+  /** Arguments: the jar whose node relays (app/target/quarry.jar by default). */
   public static void main(String[] args) throws Exception {
+    Path jar = Path.of(args.length > 0 ? args[0] : "app/target/quarry.jar");
     Vertx outside = Vertx.vertx();
     sockets = outside.createWebSocketClient(new WebSocketClientOptions().setMaxConnections(2000));
     FakeGemini gemini = FakeGemini.start(outside);
@@ -53,47 +64,98 @@ public final class ChatBench {
         Runtime.getRuntime().availableProcessors());
     List<String> table = new ArrayList<>();
     try {
-      for (FakeModel<?> fake : List.<FakeModel<?>>of(gemini, openai)) {
-        Node node = node(fake);
-        try {
-          WebClient client = WebClient.create(node.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
-              .setDefaultPort(node.httpPort()));
-          print(fake, 1, "cold JIT", relay(outside, fake, client, node, 1));
-          print(fake, 200, "cold JIT", relay(outside, fake, client, node, 200));
-          // The JIT is still compiling after one round of 200 streams (its threads took most of the next round's CPU).
-          for (int round = 0; round < WARMING_ROUNDS; round++) {
-            print(fake, 200, "warming", relay(outside, fake, client, node, 200));
+      for (List<String> jvm : NODE_JVMS) {
+        String collector = jvm.contains("-XX:+UseZGC") ? "ZGC" : "G1";
+        for (FakeModel<?> fake : List.<FakeModel<?>>of(gemini, openai)) {
+          System.out.printf(Locale.ROOT, "%nThe node: java %s -jar %s (%s)%n", String.join(" ", jvm), jar,
+              fake.provider());
+          try (JarRelay node = JarRelay.start(jar, jvm, fake, outside)) {
+            table.addAll(rounds(outside, fake, node.client, node.port, collector));
           }
-          table.add(String.format(Locale.ROOT, "   %-7s 1 stream    %s", fake.provider(),
-              print(fake, 1, "warm", relay(outside, fake, client, node, 1))));
-          List<Double> warm = new ArrayList<>();
-          for (int round = 0; round < MEASURED_ROUNDS; round++) {
-            List<Double> latencies = relay(outside, fake, client, node, 200);
-            print(fake, 200, "round " + (round + 1), latencies);
-            warm.addAll(latencies);
-          }
-          table.add(String.format(Locale.ROOT, "   %-7s 200 streams %s", fake.provider(),
-              print(fake, 200, "warm", warm)));
-          if (fake == gemini) {
-            stopLatency(outside, gemini, client, node, 30);
-            heapPerSocket(outside, node, 1000);
-          }
-        } finally {
-          node.stop().await();
         }
       }
       System.out.printf(Locale.ROOT, "%nSide by side (warm):%n%s%n", String.join("\n", table));
+      // The heap an open socket costs is read in this JVM: a node of its own, here.
+      Node node = node(gemini);
+      try {
+        WebClient client = WebClient.create(node.vertx(), new WebClientOptions().setDefaultHost("127.0.0.1")
+            .setDefaultPort(node.httpPort()));
+        stopLatency(outside, gemini, client, node.httpPort(), 30);
+        heapPerSocket(outside, node.httpPort(), 1000);
+      } finally {
+        node.stop().await();
+      }
     } finally {
       outside.close().await();
     }
   }
 
-  /** A node whose chat goes to {@code fake}. */
+  /** A cold stream and round, warming rounds, then the warm figures: the table's two lines. */
+  private static List<String> rounds(Vertx outside, FakeModel<?> fake, WebClient client, int port, String collector)
+      throws Exception {
+    print(fake, 1, "cold JIT", relay(outside, fake, client, port, 1));
+    print(fake, 200, "cold JIT", relay(outside, fake, client, port, 200));
+    // The JIT is still compiling after one round of 200 streams (its threads took most of the next round's CPU).
+    for (int round = 0; round < WARMING_ROUNDS; round++) {
+      print(fake, 200, "warming", relay(outside, fake, client, port, 200));
+    }
+    String single = String.format(Locale.ROOT, "   %-3s %-7s 1 stream    %s", collector, fake.provider(),
+        print(fake, 1, "warm", relay(outside, fake, client, port, 1)));
+    List<Double> warm = new ArrayList<>();
+    for (int round = 0; round < MEASURED_ROUNDS; round++) {
+      List<Double> latencies = relay(outside, fake, client, port, 200);
+      print(fake, 200, "round " + (round + 1), latencies);
+      warm.addAll(latencies);
+    }
+    return List.of(single, String.format(Locale.ROOT, "   %-3s %-7s 200 streams %s", collector, fake.provider(),
+        print(fake, 200, "warm", warm)));
+  }
+
+  /** The jar's node in a JVM of its own, its chat going to {@code fake}; stopped on close. */
+  private static final class JarRelay implements AutoCloseable {
+    final JarNode node;
+    final int port;
+    final WebClient client;
+
+    private JarRelay(JarNode node, int port, WebClient client) {
+      this.node = node;
+      this.port = port;
+      this.client = client;
+    }
+
+    static JarRelay start(Path jar, List<String> jvm, FakeModel<?> fake, Vertx outside) throws Exception {
+      Path work = Scratch.dir("quarry-chat-bench");
+      int port = JarCommand.freePort();
+      Map<String, String> env = settings(work, fake);
+      env.put("QUARRY_HTTP_PORT", String.valueOf(port));
+      JarNode node = JarNode.launchAsGiven(jar, jvm, work.resolve("node.log"), env, "--config",
+          work.resolve("none.json").toString());
+      node.awaitStarted(120);
+      return new JarRelay(node, port, WebClient.create(outside, new WebClientOptions().setDefaultHost("127.0.0.1")
+          .setDefaultPort(port)));
+    }
+
+    @Override
+    public void close() throws Exception {
+      client.close();
+      node.terminate();
+      node.awaitEnded(60);
+    }
+  }
+
+  /** A node in this JVM whose chat goes to {@code fake}. */
   private static Node node(FakeModel<?> fake) throws Exception {
     Path work = Scratch.dir("quarry-chat-bench");
-    Map<String, String> env = new HashMap<>();
+    Map<String, String> env = settings(work, fake);
     env.put("QUARRY_HTTP_PORT", "0");
+    return Launcher.start(env, "--config", work.resolve("none.json").toString()).await();
+  }
+
+  /** A bench node's settings: its data in {@code work}, its chat going to {@code fake}. */
+  private static Map<String, String> settings(Path work, FakeModel<?> fake) {
+    Map<String, String> env = new HashMap<>();
     env.put("QUARRY_DATA_DIR", work.toString());
+    env.put("QUARRY_METRICS_PORT", "0");
     env.put("QUARRY_LLM_PROVIDER", fake.provider());
     env.put("GEMINI_API_KEY", "bench");
     env.put("OPENAI_API_KEY", "bench");
@@ -103,7 +165,7 @@ public final class ChatBench {
     env.put("QUARRY_LLM_MAX_TURNS_PER_USER", "1000");
     env.put("QUARRY_CHAT_WRITE_BURST", "100000");
     env.put("QUARRY_CHAT_WRITES_PER_MINUTE", "100000");
-    return Launcher.start(env, "--config", work.resolve("none.json").toString()).await();
+    return env;
   }
 
   /**
@@ -113,7 +175,7 @@ public final class ChatBench {
    * (started in step, every chunk of all streams would arrive in one burst). Only the chunks sent while all stream
    * are timed: the turns' start is not the relay.
    */
-  private static List<Double> relay(Vertx outside, FakeModel<?> fake, WebClient client, Node node, int streams)
+  private static List<Double> relay(Vertx outside, FakeModel<?> fake, WebClient client, int port, int streams)
       throws Exception {
     String gate = "together-" + UUID.randomUUID();
     List<FakeModel.Script> scripts = new ArrayList<>();
@@ -127,7 +189,7 @@ public final class ChatBench {
     List<Double> latencies = new ArrayList<>();
     CountDownLatch started = new CountDownLatch(streams);
     CountDownLatch complete = new CountDownLatch(streams);
-    WebSocket ws = socket(outside, node);
+    WebSocket ws = socket(outside, port);
     ws.textMessageHandler(text -> {
       long now = System.nanoTime();
       JsonObject event = new JsonObject(text);
@@ -188,8 +250,9 @@ public final class ChatBench {
   }
 
   /** From POST /stop to the fake Gemini seeing its stalled stream closed. */
-  private static void stopLatency(Vertx outside, FakeGemini gemini, WebClient client, Node node, int runs) throws Exception {
-    WebSocket ws = socket(outside, node);
+  private static void stopLatency(Vertx outside, FakeGemini gemini, WebClient client, int port, int runs)
+      throws Exception {
+    WebSocket ws = socket(outside, port);
     java.util.concurrent.BlockingQueue<String> tokens = new java.util.concurrent.LinkedBlockingQueue<>();
     ws.textMessageHandler(text -> {
       if ("chat_token".equals(new JsonObject(text).getString("type"))) {
@@ -215,11 +278,11 @@ public final class ChatBench {
         runs, percentile(ms, 50), percentile(ms, 99), ms[runs - 1]);
   }
 
-  private static void heapPerSocket(Vertx outside, Node node, int count) throws Exception {
+  private static void heapPerSocket(Vertx outside, int port, int count) throws Exception {
     long before = usedHeapAfterGc();
     List<WebSocket> sockets = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      sockets.add(socket(outside, node));
+      sockets.add(socket(outside, port));
     }
     long after = usedHeapAfterGc();
     System.out.printf(Locale.ROOT, "%nHeap per open WebSocket: %.1f KB (%d sockets; server and client ends in one JVM)%n",
@@ -229,9 +292,9 @@ public final class ChatBench {
     }
   }
 
-  private static WebSocket socket(Vertx outside, Node node) {
+  private static WebSocket socket(Vertx outside, int port) {
     return sockets.connect(new WebSocketConnectOptions().setHost("127.0.0.1")
-        .setPort(node.httpPort()).setURI("/ws").addHeader("Origin", "http://127.0.0.1:" + node.httpPort())).await();
+        .setPort(port).setURI("/ws").addHeader("Origin", "http://127.0.0.1:" + port)).await();
   }
 
   private static long usedHeapAfterGc() throws InterruptedException {
