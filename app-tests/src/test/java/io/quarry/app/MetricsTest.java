@@ -7,8 +7,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +21,7 @@ import org.junit.jupiter.api.Test;
  */
 class MetricsTest extends ChatTestBase {
 
-  private final int port = freePort();
+  private final int port = JarCommand.freePort();
 
   @Override
   Map<String, String> env() {
@@ -36,14 +34,6 @@ class MetricsTest extends ChatTestBase {
     };
     return Map.of("QUARRY_METRICS_PORT", String.valueOf(port), "QUARRY_LOCAL_WORKERS", "2",
         "QUARRY_LOCAL_WORKERS_KEEP_WARM", running);
-  }
-
-  private static int freePort() {
-    try {
-      return JarCommand.freePort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   private String scrape() {

@@ -62,10 +62,14 @@ public final class JarCommand {
     return lines.get(lines.size() - 1).strip();
   }
 
-  public static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
+  /**
+   * A free port for a server a test starts on a port it names, below the range the system hands out to sockets bound
+   * to port 0 and to outgoing connections: a port asked of the system was free when asked, but the system could hand it
+   * to another socket of the run (a fork's connection, another node's port 0) before the server bound it (SamplesTest's
+   * node once met "Address already in use").
+   */
+  public static int freePort() {
+    return freeBlock(1);
   }
 
   /**
