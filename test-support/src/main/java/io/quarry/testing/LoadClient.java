@@ -43,6 +43,8 @@ public final class LoadClient {
 
   public static final Set<String> FINAL = Set.of("complete", "error", "interrupted", "cancelled", "declined");
   static final long EVENT_WAIT_S = 15;
+  /** More than the connections a web client keeps to a node (5), each of which may fail as its node dies. */
+  private static final int TRIES_PER_NODE = 8;
 
   private final Vertx vertx;
   private final List<Integer> ports;
@@ -117,28 +119,28 @@ public final class LoadClient {
     }
   }
 
-  private int up() {
-    return ports.stream().filter(p -> !down.contains(p)).findFirst().orElseThrow();
-  }
-
   /**
    * A request to a web node that is up, as a load balancer sends it: a node that refuses connections is marked down
-   * and the next one asked; a connection that closes under the request is tried again.
+   * and the next one asked; a connection that closes under the request is tried again on the same node, up to
+   * {@link #TRIES_PER_NODE} times. Counted per node, not per request: a node killed under load first fails the requests
+   * on the connections the client kept to it, one after another, and only then refuses; a request that had spent its
+   * tries on those was lost with another node up.
    */
   public HttpResponse<Buffer> send(String method, String path, JsonObject body) {
-    RuntimeException last = null;
-    for (int attempt = 0; attempt < 2 * ports.size(); attempt++) {
-      int port = up();
-      try {
-        var request = client(port).request(HttpMethod.valueOf(method), path).timeout(30_000);
-        return (body == null ? request.send() : request.sendJsonObject(body)).await();
-      } catch (Exception e) {
-        // await() rethrows the connection's own failure (a SocketException on a reset) as it is.
-        last = e instanceof RuntimeException re ? re : new IllegalStateException(e);
-        if (e instanceof ConnectException) {
-          down.add(port);
-        } else if (!(e instanceof SocketException || e instanceof HttpClosedException)) {
-          throw last;
+    RuntimeException last = new IllegalStateException("every web node refused connections: " + ports);
+    for (int port : ports) {
+      for (int attempt = 0; attempt < TRIES_PER_NODE && !down.contains(port); attempt++) {
+        try {
+          var request = client(port).request(HttpMethod.valueOf(method), path).timeout(30_000);
+          return (body == null ? request.send() : request.sendJsonObject(body)).await();
+        } catch (Exception e) {
+          // await() rethrows the connection's own failure (a SocketException on a reset) as it is.
+          last = e instanceof RuntimeException re ? re : new IllegalStateException(e);
+          if (e instanceof ConnectException) {
+            down.add(port);
+          } else if (!(e instanceof SocketException || e instanceof HttpClosedException)) {
+            throw last;
+          }
         }
       }
     }
