@@ -3,8 +3,6 @@ package io.quarry.bench;
 import io.quarry.app.Launcher;
 import io.quarry.app.Node;
 import io.quarry.testing.FakeGemini;
-import io.quarry.testing.JarCommand;
-import io.quarry.testing.JarNode;
 import io.quarry.testing.FakeModel;
 import io.quarry.testing.FakeOpenAI;
 import io.vertx.core.Future;
@@ -69,7 +67,8 @@ public final class ChatBench {
         for (FakeModel<?> fake : List.<FakeModel<?>>of(gemini, openai)) {
           System.out.printf(Locale.ROOT, "%nThe node: java %s -jar %s (%s)%n", String.join(" ", jvm), jar,
               fake.provider());
-          try (JarRelay node = JarRelay.start(jar, jvm, fake, outside)) {
+          Path work = Scratch.dir("quarry-chat-bench");
+          try (BenchJarNode node = BenchJarNode.start(jar, jvm, settings(fake), work, outside, 5)) {
             table.addAll(rounds(outside, fake, node.client, node.port, collector));
           }
         }
@@ -111,50 +110,18 @@ public final class ChatBench {
         print(fake, 200, "warm", warm)));
   }
 
-  /** The jar's node in a JVM of its own, its chat going to {@code fake}; stopped on close. */
-  private static final class JarRelay implements AutoCloseable {
-    final JarNode node;
-    final int port;
-    final WebClient client;
-
-    private JarRelay(JarNode node, int port, WebClient client) {
-      this.node = node;
-      this.port = port;
-      this.client = client;
-    }
-
-    static JarRelay start(Path jar, List<String> jvm, FakeModel<?> fake, Vertx outside) throws Exception {
-      Path work = Scratch.dir("quarry-chat-bench");
-      int port = JarCommand.freePort();
-      Map<String, String> env = settings(work, fake);
-      env.put("QUARRY_HTTP_PORT", String.valueOf(port));
-      JarNode node = JarNode.launchAsGiven(jar, jvm, work.resolve("node.log"), env, "--config",
-          work.resolve("none.json").toString());
-      node.awaitStarted(120);
-      return new JarRelay(node, port, WebClient.create(outside, new WebClientOptions().setDefaultHost("127.0.0.1")
-          .setDefaultPort(port)));
-    }
-
-    @Override
-    public void close() throws Exception {
-      client.close();
-      node.terminate();
-      node.awaitEnded(60);
-    }
-  }
-
   /** A node in this JVM whose chat goes to {@code fake}. */
   private static Node node(FakeModel<?> fake) throws Exception {
     Path work = Scratch.dir("quarry-chat-bench");
-    Map<String, String> env = settings(work, fake);
+    Map<String, String> env = settings(fake);
+    env.put("QUARRY_DATA_DIR", work.toString());
     env.put("QUARRY_HTTP_PORT", "0");
     return Launcher.start(env, "--config", work.resolve("none.json").toString()).await();
   }
 
-  /** A bench node's settings: its data in {@code work}, its chat going to {@code fake}. */
-  private static Map<String, String> settings(Path work, FakeModel<?> fake) {
+  /** A bench node's settings: its chat going to {@code fake}. */
+  private static Map<String, String> settings(FakeModel<?> fake) {
     Map<String, String> env = new HashMap<>();
-    env.put("QUARRY_DATA_DIR", work.toString());
     env.put("QUARRY_METRICS_PORT", "0");
     env.put("QUARRY_LLM_PROVIDER", fake.provider());
     env.put("GEMINI_API_KEY", "bench");

@@ -2,26 +2,25 @@ package io.quarry.bench;
 
 import io.quarry.bus.ChatEvents;
 import io.quarry.testing.FakeGemini;
-import io.quarry.testing.JarCommand;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -75,14 +74,14 @@ public final class LoadBench {
     System.out.printf(Locale.ROOT, "%n%s%n", jar);
     System.out.printf(Locale.ROOT, "   %-13s %-9s %8s %8s %8s %8s  %s%n", "conversations", "query", "p50 ms", "p99 ms",
         "q/s", "queries", "failed");
-    try (LoadNode node = LoadNode.start(jar, data, gemini.baseUrl(), outside)) {
+    try (BenchJarNode node = BenchJarNode.start(jar, List.of(), settings(gemini.baseUrl()), data, outside, 200)) {
       for (int level : LEVELS) {
         List<String> conversations = conversations(node.client, level);
         report(level + "", "trivial", load(node.client, conversations, TRIVIAL, TRIVIAL_TOTAL, null));
         report(level + "", "group-by", load(node.client, conversations, GROUP_BY, GROUP_BY_TOTAL, null));
       }
       List<String> thirty = conversations(node.client, 30);
-      report("30, killed", "trivial", load(node.client, thirty, TRIVIAL, TRIVIAL_TOTAL, node::killWorker));
+      report("30, killed", "trivial", load(node.client, thirty, TRIVIAL, TRIVIAL_TOTAL, () -> killWorker(node)));
       timeToFirstToken(node, thirty);
     }
   }
@@ -148,7 +147,7 @@ public final class LoadBench {
   }
 
   /** Time from asking to the first chat_token on the WebSocket, alone and while 30 conversations query. */
-  private void timeToFirstToken(LoadNode node, List<String> thirty) throws Exception {
+  private void timeToFirstToken(BenchJarNode node, List<String> thirty) throws Exception {
     WebSocket ws = outside.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1")
         .setPort(node.port).setURI("/ws").addHeader("Origin", "http://127.0.0.1:" + node.port)).await();
     List<Double> idle = turns(node.client, ws, TURNS);
@@ -195,69 +194,26 @@ public final class LoadBench {
     return times;
   }
 
-  /** A node of one jar, in a process of its own, its output in its data directory. */
-  private static final class LoadNode implements AutoCloseable {
-    final Process process;
-    final int port;
-    final WebClient client;
+  /** The settings of the node under load, whose chat goes to the fake Gemini at {@code geminiUrl}. */
+  private static Map<String, String> settings(String geminiUrl) {
+    Map<String, String> env = new HashMap<>();
+    env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
+    env.put("GEMINI_API_KEY", "bench");
+    env.put("GEMINI_BASE_URL", geminiUrl);
+    // The one local user stands for a team of as many people as conversations: its own limits (queries at once and
+    // waiting, changes per minute) are raised so that what is measured is the node, not one user's allowance.
+    env.put("QUARRY_DATASET_MAX_QUERIES_PER_USER", "1000");
+    env.put("QUARRY_DATASET_MAX_WAITING_QUERIES_PER_USER", "1000");
+    env.put("QUARRY_CHAT_WRITE_BURST", "100000");
+    env.put("QUARRY_CHAT_WRITES_PER_MINUTE", "100000");
+    return env;
+  }
 
-    private LoadNode(Process process, int port, WebClient client) {
-      this.process = process;
-      this.port = port;
-      this.client = client;
-    }
-
-    static LoadNode start(Path jar, Path data, String geminiUrl, Vertx outside) throws Exception {
-      Files.createDirectories(data);
-      int port = JarCommand.freePort();
-      ProcessBuilder builder = new ProcessBuilder(JarCommand.of(jar, List.of(), "--config",
-          data.resolve("absent.json").toString())).redirectErrorStream(true)
-          .redirectOutput(data.resolve("node.log").toFile());
-      builder.environment().put("QUARRY_HTTP_PORT", String.valueOf(port));
-      builder.environment().put("QUARRY_DATA_DIR", data.toString());
-      builder.environment().put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
-      builder.environment().put("GEMINI_API_KEY", "bench");
-      builder.environment().put("GEMINI_BASE_URL", geminiUrl);
-      // The one local user stands for a team of as many people as conversations: its own limits (queries at once
-      // and waiting, changes per minute) are raised so that what is measured is the node, not one user's allowance.
-      builder.environment().put("QUARRY_DATASET_MAX_QUERIES_PER_USER", "1000");
-      builder.environment().put("QUARRY_DATASET_MAX_WAITING_QUERIES_PER_USER", "1000");
-      builder.environment().put("QUARRY_CHAT_WRITE_BURST", "100000");
-      builder.environment().put("QUARRY_CHAT_WRITES_PER_MINUTE", "100000");
-      Process process = builder.start();
-      WebClient client = WebClient.create(outside, new WebClientOptions().setDefaultHost("127.0.0.1")
-          .setDefaultPort(port), new PoolOptions().setHttp1MaxSize(200));
-      LoadNode node = new LoadNode(process, port, client);
-      node.awaitHealthy();
-      return node;
-    }
-
-    private void awaitHealthy() throws InterruptedException {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIMIT_S);
-      while (System.nanoTime() < deadline && process.isAlive()) {
-        try {
-          if (client.get("/api/health").send().await().statusCode() == 200) {
-            return;
-          }
-        } catch (Exception notYet) {
-          // Not listening yet.
-        }
-        Thread.sleep(50);
-      }
-      throw new IllegalStateException("the node was not healthy within " + LIMIT_S + " s; see its node.log");
-    }
-
-    /** SIGKILLs the first worker process. */
-    void killWorker() {
-      client.get("/api/health/nodes").send().onSuccess(r -> {
-        JsonArray workers = r.bodyAsJsonObject().getJsonObject("local_workers").getJsonArray("workers");
-        ProcessHandle.of(workers.getJsonObject(0).getLong("pid")).ifPresent(ProcessHandle::destroyForcibly);
-      });
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-      JarCommand.stop(process);
-    }
+  /** SIGKILLs the node's first worker process. */
+  private static void killWorker(BenchJarNode node) {
+    node.client.get("/api/health/nodes").send().onSuccess(r -> {
+      JsonArray workers = r.bodyAsJsonObject().getJsonObject("local_workers").getJsonArray("workers");
+      ProcessHandle.of(workers.getJsonObject(0).getLong("pid")).ifPresent(ProcessHandle::destroyForcibly);
+    });
   }
 }
