@@ -5,8 +5,10 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -16,6 +18,9 @@ import java.util.stream.IntStream;
  * hermetic name resolution (the test hosts file, no Vert.x DNS resolver), on a free loopback port.
  */
 public final class JarCommand {
+
+  /** The ports this JVM's tests were handed, never handed again. */
+  private static final Set<Integer> HANDED_OUT = new HashSet<>();
 
   private JarCommand() {
   }
@@ -80,11 +85,23 @@ public final class JarCommand {
   public static int freeBlock(int size) {
     for (int attempt = 0; attempt < 1_000; attempt++) {
       int first = 20_000 + ThreadLocalRandom.current().nextInt(10_000 - size);
-      if (IntStream.range(first, first + size).allMatch(JarCommand::free)) {
+      if (IntStream.range(first, first + size).allMatch(JarCommand::free) && handOut(first, size)) {
         return first;
       }
     }
     throw new IllegalStateException("No " + size + " free ports in a row between 20000 and 30000");
+  }
+
+  /**
+   * Marks the ports handed out, unless one already was: a test takes its ports before it starts what binds them (a web
+   * node's port, then its cluster's block), and a port free twice over would go to both.
+   */
+  private static synchronized boolean handOut(int first, int size) {
+    if (IntStream.range(first, first + size).anyMatch(HANDED_OUT::contains)) {
+      return false;
+    }
+    IntStream.range(first, first + size).forEach(HANDED_OUT::add);
+    return true;
   }
 
   private static boolean free(int port) {
