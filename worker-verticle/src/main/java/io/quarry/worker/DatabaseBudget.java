@@ -6,14 +6,14 @@ import java.util.regex.Pattern;
 
 /**
  * How many idle databases a worker keeps (see {@link DuckInstances}). Each is one set of table bindings, so a
- * node keeps one per conversation it serves, and a conversation without one pays ~13 ms to make it, and more
- * when many conversations take turns evicting each other's. What bounds them is address space: an idle locked
- * database maps the stacks of its background threads (one fewer than {@code worker.duckdbThreads}, each as large
- * as the process's stack limit) and about 4 MB more, 3.5 MB of it resident. {@code bench/run.sh load} measured
- * 11.7 MB with 8 MB stacks and 6.0 MB with 2 MB ones. It is worked out, not measured at start: two workers that
- * measured it side by side found 6.0 and 2.8 MB, as other threads mapped and unmapped meanwhile. Under an
- * address-space cap they get what is left once the process as it is now and every running query's memory limit
- * are counted; without one, as much as one query's memory limit.
+ * node keeps one per conversation it serves, and a conversation without one pays ~30 ms of CPU to make it
+ * (bench/run.sh databases), and more when many conversations take turns evicting each other's. What bounds them is
+ * address space: an idle locked database maps the stacks of its background threads (one fewer than
+ * {@code worker.duckdbThreads}, each as large as the process's stack limit) and about 4 MB more, 3.5 MB of it
+ * resident. {@code bench/run.sh load} measured 11.7 MB with 8 MB stacks and 6.0 MB with 2 MB ones. It is worked
+ * out, not measured at start: two workers that measured it side by side found 6.0 and 2.8 MB, as other threads mapped
+ * and unmapped meanwhile. Under an address-space cap they get what is left once the process as it is now and every
+ * running query's memory limit are counted; without one, as much as one query's memory limit.
  */
 final class DatabaseBudget {
 

@@ -27,7 +27,7 @@ import org.duckdb.DuckDBConnection;
 /**
  * In-memory DuckDB databases, one per set of table bindings (name → cached file), each locked down at
  * creation: external access off except the exact bound files, configuration locked, memory and thread
- * limits, its own spill directory. Kept in an LRU because creating one costs ~15 ms while a warm
+ * limits, its own spill directory. Kept in an LRU because creating one costs ~30 ms of CPU while a warm
  * trivial query costs a fraction of a millisecond; the LRU holds as many as the memory set aside for them
  * allows (see {@link WorkerSettings}), so the conversations a node serves at once keep theirs. Besides them,
  * one table-less database parses statements for {@link SqlGuard}, with a prepared statement per worker

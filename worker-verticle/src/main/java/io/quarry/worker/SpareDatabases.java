@@ -16,9 +16,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Empty databases opened ahead of need, and used ones closed after, on a thread of their own. Opening a database
- * costs 11–25 ms and closing one 2 ms: a file's add, over a far origin, paid 30–50 ms beyond its round trips for the
- * two its first query then needed (its layout's has since gone to a database the worker keeps). Thread-safe: taken from
- * worker threads.
+ * costs about 30 ms of CPU and closing one 3 ms (bench/run.sh databases, DuckDB 2.0): a file's add, over a far
+ * origin, paid 30–50 ms beyond its round trips for the two its first query then needed (its layout's has since gone
+ * to a database the worker keeps). Thread-safe: taken from worker threads.
  */
 final class SpareDatabases implements AutoCloseable {
 
