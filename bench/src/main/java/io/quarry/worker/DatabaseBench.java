@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 
 /**
  * What a new database costs a worker: opening one as {@link DuckInstances} does (one per set of tables a conversation
@@ -91,7 +92,7 @@ public final class DatabaseBench {
         close, median(closes, Cost::wallMs), query, median(queries, Cost::wallMs), (open + close) / query);
   }
 
-  private static double median(List<Cost> costs, java.util.function.ToDoubleFunction<Cost> field) {
-    return LoadStats.median(costs.stream().map(c -> field.applyAsDouble(c)).toList());
+  private static double median(List<Cost> costs, ToDoubleFunction<Cost> field) {
+    return LoadStats.median(costs.stream().map(field::applyAsDouble).toList());
   }
 }
