@@ -2,6 +2,7 @@ package io.quarry.bench;
 
 import static io.quarry.bench.LocalNode.send;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.quarry.app.Node;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.QueryRequest;
@@ -14,25 +15,63 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Where {@link RestBench}'s trivial query spends its time: the same query entered at each layer of a node in this JVM
  * (as {@link LocalNode} starts it, one worker process), the layers measured in turn, round after round, so that all see
- * the same machine. The difference between two layers is what the outer one adds. {@code bench/run.sh rest-layers}.
+ * the same machine. The difference between two layers is what the outer one adds, in time and then in CPU (this JVM's
+ * and the worker process's). {@code bench/run.sh rest-layers}; {@code BENCH_JAVA_OPTS='-Drest.sql=...'} for another
+ * statement.
  */
 public final class RestLayers {
 
-  /** The statement entered at each layer: {@code -Drest.sql}, or the trivial one of {@link RestBench}. */
+  /**
+   * The statement entered at each layer: {@code -Drest.sql}, or the trivial one of {@link RestBench}. A {@code %d} in
+   * it takes a number new at each call, so that every statement is one Quarry has not seen before, as a model's are.
+   */
   private static final String SQL = System.getProperty("rest.sql", RestBench.TRIVIAL);
+  private static final AtomicLong CALLS = new AtomicLong();
+  /** Blocks of calls per layer whose CPU is measured, the layers taking turns; the median block is reported. */
+  private static final int CPU_BLOCKS = 5;
+  private static final OperatingSystemMXBean OS =
+      (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   private interface Step {
     void once() throws Exception;
+  }
+
+  /** CPU per call, in ms: this JVM's and the worker processes'. */
+  private record Cpu(double node, double worker) {
+  }
+
+  /** What one call costs this JVM and the worker processes in CPU, over {@code calls} calls one after the other. */
+  private static Cpu cpuPerCall(Step step, int calls) throws Exception {
+    long node0 = OS.getProcessCpuTime();
+    long workers0 = workersCpuNanos();
+    for (int i = 0; i < calls; i++) {
+      step.once();
+    }
+    return new Cpu((OS.getProcessCpuTime() - node0) / 1e6 / calls, (workersCpuNanos() - workers0) / 1e6 / calls);
+  }
+
+  /** The CPU the node's worker processes (its only child processes) have used so far. */
+  private static long workersCpuNanos() {
+    return ProcessHandle.current().children().mapToLong(p -> p.info().totalCpuDuration()
+        .map(Duration::toNanos).orElse(0L)).sum();
+  }
+
+  private static String sql() {
+    return SQL.contains("%d") ? SQL.replace("%d", Long.toString(CALLS.incrementAndGet())) : SQL;
   }
 
   public static void main(String[] args) throws Exception {
@@ -59,14 +98,15 @@ public final class RestLayers {
       WorkerClient worker = new WorkerClient(node.vertx());
       DatasetClient datasets = new DatasetClient(node.vertx(), new QueryTimeouts(60_000));
       StorageClient storage = new StorageClient(node.vertx());
-      QueryResult sample = worker.run(new QueryRequest(SQL, tables, 60_000)).await()
-          .withIdentity(null, conversation, SQL);
+      String first = sql();
+      QueryResult sample = worker.run(new QueryRequest(first, tables, 60_000)).await()
+          .withIdentity(null, conversation, first);
       Map<String, Step> steps = new LinkedHashMap<>();
       steps.put("GET /api/health/live", () -> client.get("/api/health/live").send().await());
       steps.put("POST .../query (REST)", () -> send(client, HttpMethod.POST, base + "/query",
-          new JsonObject().put("sql", SQL)));
-      steps.put("dataset.query.run (bus)", () -> datasets.query(userId, conversation, SQL).await());
-      steps.put("worker.query.run (pool)", () -> worker.run(new QueryRequest(SQL, tables, 60_000,
+          new JsonObject().put("sql", sql())));
+      steps.put("dataset.query.run (bus)", () -> datasets.query(userId, conversation, sql()).await());
+      steps.put("worker.query.run (pool)", () -> worker.run(new QueryRequest(sql(), tables, 60_000,
           userId, conversation)).await());
       steps.put("storage datasetsForQuery", () -> storage.datasetsForQuery(userId, conversation).await());
       steps.put("storage conversation", () -> storage.conversation(userId, conversation).await());
@@ -89,6 +129,18 @@ public final class RestLayers {
           Runtime.getRuntime().availableProcessors());
       times.forEach((name, t) -> System.out.printf(Locale.ROOT, "   %-28s p50 %6.2f  p90 %6.2f  p99 %6.2f  min %5.2f%n",
           name, RestBench.pct(t, 0.5), RestBench.pct(t, 0.9), RestBench.pct(t, 0.99), RestBench.pct(t, 0)));
+      Map<String, List<Cpu>> cpu = new LinkedHashMap<>();
+      for (int block = 0; block < CPU_BLOCKS; block++) {
+        for (Map.Entry<String, Step> step : steps.entrySet()) {
+          cpu.computeIfAbsent(step.getKey(), name -> new ArrayList<>()).add(cpuPerCall(step.getValue(), rounds / CPU_BLOCKS));
+        }
+      }
+      System.out.printf(Locale.ROOT, "%nCPU per call (ms), median of %d blocks of %d calls, the layers taking turns:"
+          + " this JVM (the node, the bench's client, the files' server) and the worker process%n", CPU_BLOCKS,
+          rounds / CPU_BLOCKS);
+      cpu.forEach((name, blocks) -> System.out.printf(Locale.ROOT, "   %-28s node %6.2f  worker %6.2f%n", name,
+          LoadStats.median(blocks.stream().map(Cpu::node).toList()),
+          LoadStats.median(blocks.stream().map(Cpu::worker).toList())));
     } finally {
       node.stop().await();
       outside.close().await();
