@@ -163,11 +163,11 @@ public final class DatasetBench {
     double[] inProcess = new double[n];
     long quarryCpu = 0;
     for (int i = 0; i < n; i++) {
-      long cpu0 = processCpuNanos();
+      long cpu0 = ProcessCpu.self();
       long t0 = System.nanoTime();
       quarry.once();
       long t1 = System.nanoTime();
-      quarryCpu += processCpuNanos() - cpu0;
+      quarryCpu += ProcessCpu.self() - cpu0;
       bare.once();
       long t2 = System.nanoTime();
       viaQuarry[i] = (t1 - t0) / 1e6;
@@ -182,11 +182,6 @@ public final class DatasetBench {
         "   %-24s quarry %9.3f   bare duckdb %9.3f   added %8.3f ms   ratio %.3f   paired %7.3f [%.3f, %.3f]"
             + "   (quarry cpu %.3f ms/op)%n",
         name, q, b, q - b, q / b, added[n / 2], added[n / 4], added[3 * n / 4], quarryCpu / 1e6 / n);
-  }
-
-  private static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
   }
 
   private static double median(double[] values) {

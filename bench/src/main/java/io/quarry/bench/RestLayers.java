@@ -2,7 +2,6 @@ package io.quarry.bench;
 
 import static io.quarry.bench.LocalNode.send;
 
-import com.sun.management.OperatingSystemMXBean;
 import io.quarry.app.Node;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.QueryRequest;
@@ -15,10 +14,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,8 +40,6 @@ public final class RestLayers {
   private static final AtomicLong CALLS = new AtomicLong();
   /** Blocks of calls per layer whose CPU is measured, the layers taking turns; the median block is reported. */
   private static final int CPU_BLOCKS = 5;
-  private static final OperatingSystemMXBean OS =
-      (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   private interface Step {
     void once() throws Exception;
@@ -56,18 +51,12 @@ public final class RestLayers {
 
   /** What one call costs this JVM and the worker processes in CPU, over {@code calls} calls one after the other. */
   private static Cpu cpuPerCall(Step step, int calls) throws Exception {
-    long node0 = OS.getProcessCpuTime();
-    long workers0 = workersCpuNanos();
+    long node0 = ProcessCpu.self();
+    long workers0 = ProcessCpu.children();
     for (int i = 0; i < calls; i++) {
       step.once();
     }
-    return new Cpu((OS.getProcessCpuTime() - node0) / 1e6 / calls, (workersCpuNanos() - workers0) / 1e6 / calls);
-  }
-
-  /** The CPU the node's worker processes (its only child processes) have used so far. */
-  private static long workersCpuNanos() {
-    return ProcessHandle.current().children().mapToLong(p -> p.info().totalCpuDuration()
-        .map(Duration::toNanos).orElse(0L)).sum();
+    return new Cpu((ProcessCpu.self() - node0) / 1e6 / calls, (ProcessCpu.children() - workers0) / 1e6 / calls);
   }
 
   private static String sql() {
