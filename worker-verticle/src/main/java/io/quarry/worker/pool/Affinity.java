@@ -15,7 +15,9 @@ import java.util.TreeSet;
  * goes by the URLs it reads, so the same files meet the same copies. Work goes where the same key's work last ran
  * while that process has room, so a process that becomes ready later does not draw conversations away from their
  * copies; a key seen for the first time, or whose process has no room, goes by rendezvous hashing among those with
- * room, so a second copy is made on one other process, not on all of them. Lives on its pool's context only.
+ * room, so a second copy is made on one other process, not on all of them. Under load a waiting query waits for its
+ * process while the others have waiting queries of their own that came soon after it ({@link Placement#drain}). Lives on its pool's context
+ * only.
  */
 final class Affinity {
 
@@ -38,6 +40,11 @@ final class Affinity {
         .or(() -> open.stream().max(Comparator.comparingInt((Member p) -> score(key, p.slot()))));
     chosen.ifPresent(member -> homes.put(key, member.slot()));
     return chosen;
+  }
+
+  /** The slot where this query's key last ran, or null when none is remembered. */
+  Integer home(QueryRequest query) {
+    return homes.get(hash(key(query)));
   }
 
   private static String key(QueryRequest query) {

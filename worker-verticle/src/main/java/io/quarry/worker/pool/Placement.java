@@ -18,8 +18,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Places each query on a member of its pool: the member its files live on while that one has room (see
  * {@link Affinity}), else the next one by the same order that has room; so a conversation's files and database
- * stay on one member, not copied to every member that happened to be less busy. When every member is full or restarting, the query waits, its
- * user's turn kept ({@link WaitingQueries}), until a member frees or its own time limit passes; "Server busy"
+ * stay on one member, not copied to every member that happened to be less busy. When every member is full or
+ * restarting, the query waits, its user's turn kept ({@link WaitingQueries}), until its member has room (or
+ * another that has no waiting query of its own come soon after this one: see {@link #drain}) or its own time limit
+ * passes; "Server busy"
  * only once the node holds {@code localWorkers.queueSize} waiting queries. A query whose member died under it
  * runs once more on another member within what is left of its limit. Members start when queries need them
  * ({@code demand}, told of every query placed); the time a query waits for the first of them to start (up to
@@ -29,6 +31,12 @@ final class Placement {
 
   private static final Logger log = LoggerFactory.getLogger(Placement.class);
   static final String WAITED = " while waiting for a free worker";
+  /**
+   * How much longer than a query that keeps to its member the first in line may have waited before it leaves its own:
+   * moving costs the other member a database (about 30 ms of CPU) and maybe a copy of the files, while under an even
+   * load the two have waited within a few milliseconds of each other.
+   */
+  static final long KEEP_HOME_MS = 100;
 
   private final Vertx vertx;
   private final List<Member> members;
@@ -36,6 +44,7 @@ final class Placement {
   private final WaitingQueries<Queued> waiting;
   private final long startWaitMs;
   private final Runnable demand;
+  private final long keepHomeMs;
   private final Affinity affinity = new Affinity();
 
   /**
@@ -43,14 +52,17 @@ final class Placement {
    * @param queueMax    queries the node holds while no member has room
    * @param startWaitMs how long a query may wait, beyond its limit, while no member is ready yet
    * @param demand      told after each query is placed, or queued: it may start another member
+   * @param keepHomeMs  see {@link #KEEP_HOME_MS}
    */
-  Placement(Vertx vertx, List<Member> members, int room, int queueMax, long startWaitMs, Runnable demand) {
+  Placement(Vertx vertx, List<Member> members, int room, int queueMax, long startWaitMs, Runnable demand,
+      long keepHomeMs) {
     this.vertx = vertx;
     this.members = members;
     this.room = room;
     this.waiting = new WaitingQueries<>(queueMax);
     this.startWaitMs = startWaitMs;
     this.demand = demand;
+    this.keepHomeMs = keepHomeMs;
   }
 
   /** One query on its way: its deadline holds through waiting and through a second try. */
@@ -65,6 +77,7 @@ final class Placement {
     boolean retried;
     /** It waits while no member is ready yet: its limit counts from when it can start. */
     boolean cold;
+    long waitingSince;
 
     Queued(QueryRequest query, long limitMs) {
       this.query = query;
@@ -96,6 +109,7 @@ final class Placement {
       return;
     }
     q.delayed = true;
+    q.waitingSince = System.nanoTime();
     q.cold = !q.retried && members.stream().noneMatch(Member::isReady);
     q.timer = vertx.setTimer(Math.max(1, q.remainingMs() + (q.cold ? startWaitMs : 0)), t -> expired(q));
   }
@@ -155,11 +169,34 @@ final class Placement {
     }
   }
 
-  /** Starts waiting queries, users in turn, while members have room: after a query ends or a member changed. */
+  /**
+   * Starts waiting queries, users in turn, while members have room: after a query ends or a member changed. A member
+   * with room takes the first query whose work is at home there (see {@link #atHome}) and that came no more than
+   * {@code keepHomeMs} after the first in line; else the first in line, wherever its home. So under an even load each
+   * conversation keeps to its own process instead of every process opening a database for every conversation; a query
+   * whose process is held up by long ones moves once the others have overtaken it by that much; and no member idles
+   * while queries wait.
+   */
   void drain() {
-    while (!waiting.isEmpty() && members.stream().anyMatch(this::hasRoom)) {
-      start(waiting.poll());
+    while (!waiting.isEmpty()) {
+      List<Member> open = members.stream().filter(this::hasRoom).toList();
+      if (open.isEmpty()) {
+        return;
+      }
+      long overtakeBefore = waiting.peek().waitingSince + TimeUnit.MILLISECONDS.toNanos(keepHomeMs);
+      Queued next = waiting.pollFirst(q -> q.waitingSince - overtakeBefore <= 0 && atHome(q, open));
+      start(next != null ? next : waiting.poll());
     }
+  }
+
+  /**
+   * Whether a waiting query may start on one of {@code open} without leaving its home: the process where its
+   * conversation's work last ran is among them, or it has none to keep to (never placed, or that process not ready).
+   */
+  private boolean atHome(Queued q, List<Member> open) {
+    Integer home = affinity.home(q.query);
+    return home == null || open.stream().anyMatch(m -> m.slot() == home)
+        || members.stream().noneMatch(m -> m.slot() == home && m.isReady());
   }
 
   /** Queries the node holds now. */

@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The queries a node holds until one of its workers can take them: a line per user, served in turn, so that
@@ -39,20 +40,37 @@ final class WaitingQueries<T> {
     size++;
   }
 
+  /** The query {@link #poll} would take, left in its place; null when none waits. */
+  T peek() {
+    return byUser.isEmpty() ? null : byUser.values().iterator().next().peek();
+  }
+
   /** The next user's oldest query, or null; that user goes to the back of the line. */
   T poll() {
-    Iterator<Map.Entry<String, Deque<T>>> first = byUser.entrySet().iterator();
-    if (!first.hasNext()) {
-      return null;
+    return pollFirst(query -> true);
+  }
+
+  /**
+   * The first query {@code eligible} takes, users in turn (each user's oldest first), or null; its user goes to the
+   * back of the line, and the users passed over keep their places.
+   */
+  T pollFirst(Predicate<T> eligible) {
+    for (Iterator<Map.Entry<String, Deque<T>>> users = byUser.entrySet().iterator(); users.hasNext(); ) {
+      Map.Entry<String, Deque<T>> user = users.next();
+      for (Iterator<T> line = user.getValue().iterator(); line.hasNext(); ) {
+        T query = line.next();
+        if (eligible.test(query)) {
+          line.remove();
+          users.remove();
+          if (!user.getValue().isEmpty()) {
+            byUser.put(user.getKey(), user.getValue());
+          }
+          size--;
+          return query;
+        }
+      }
     }
-    Map.Entry<String, Deque<T>> next = first.next();
-    first.remove();
-    T query = next.getValue().poll();
-    if (!next.getValue().isEmpty()) {
-      byUser.put(next.getKey(), next.getValue());
-    }
-    size--;
-    return query;
+    return null;
   }
 
   /** Takes out a query that stopped waiting (its deadline passed); false if it had already left. */

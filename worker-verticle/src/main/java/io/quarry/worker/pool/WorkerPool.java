@@ -67,7 +67,7 @@ public class WorkerPool extends VerticleBase {
   public Future<?> start() {
     // Twice its threads: while one query's result travels back, the next is already on the member.
     placement = new Placement(vertx, members, 2 * pool.worker().threads(), settings.queueSize(),
-        settings.startTimeoutMs(), this::grow);
+        settings.startTimeoutMs(), this::grow, Placement.KEEP_HOME_MS);
     metrics = new PoolMetrics(placement::waiting, () -> members.stream().mapToInt(Member::load).sum());
     String supervisor = pool.node().id();
     deadline = new StartDeadline(vertx, settings.startTimeoutMs(), System::currentTimeMillis);

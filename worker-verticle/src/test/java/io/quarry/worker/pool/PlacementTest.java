@@ -131,8 +131,12 @@ class PlacementTest {
   }
 
   private Placement placement(int room, int queueMax, long startWaitMs, FakeMember... given) {
+    return placement(room, queueMax, startWaitMs, Placement.KEEP_HOME_MS, given);
+  }
+
+  private Placement placement(int room, int queueMax, long startWaitMs, long keepHomeMs, FakeMember... given) {
     members = new ArrayList<>(List.of(given));
-    return new Placement(context.owner(), members, room, queueMax, startWaitMs, demands::incrementAndGet);
+    return new Placement(context.owner(), members, room, queueMax, startWaitMs, demands::incrementAndGet, keepHomeMs);
   }
 
   private static QueryRequest query(String user, String sql) {
@@ -281,6 +285,88 @@ class PlacementTest {
     Throwable none = Failures.failure(ask(placement, "alice", "waits", 100));
     assertThat(Failure.classify(none)).isEqualTo(Failure.UNAVAILABLE);
     assertThat(Failure.messageOf(none)).isEqualTo(WorkerClient.NO_WORKER);
+  }
+
+  private static QueryRequest inConversation(String conversation, String sql) {
+    return new QueryRequest(sql, Map.of("t", "https://data.example.com/" + conversation + ".parquet"), LIMIT_MS,
+        "alice", conversation);
+  }
+
+  /** A conversation whose work, remembered nowhere yet, goes to {@code home} when both members have room. */
+  private String conversationAt(FakeMember home) {
+    return java.util.stream.IntStream.iterate(0, c -> c + 1).mapToObj(c -> "conversation-" + c)
+        .filter(c -> new Affinity().choose(List.of(first, second), inConversation(c, "")).orElseThrow() == home)
+        .findFirst().orElseThrow();
+  }
+
+  private Future<Buffer> ask(Placement placement, String conversation, String sql) {
+    return on(() -> placement.run(inConversation(conversation, sql), LIMIT_MS));
+  }
+
+  private static List<String> sqlOf(FakeMember member) {
+    return member.runs.stream().map(r -> r.query().sql()).toList();
+  }
+
+  @Test
+  @DisplayName("under load a waiting query keeps to its conversation's process: a member with room takes the first "
+      + "waiting query whose conversation is at home there, not the first in line, which waits for its own")
+  void waitingQueriesKeepToTheirProcess() {
+    // However slowly this machine asks, the second conversation's query came soon enough after the first's.
+    Placement placement = placement(1, 10, 0, LIMIT_MS, first, second);
+    String atFirst = conversationAt(first);
+    String atSecond = conversationAt(second);
+    ask(placement, atFirst, "a1");
+    ask(placement, atSecond, "b1");
+    Future<Buffer> a2 = ask(placement, atFirst, "a2");
+    Future<Buffer> b2 = ask(placement, atSecond, "b2");
+
+    inContext(second::answerOldest); // b2 starts there; a2 waits for the first member
+    inContext(first::answerOldest);
+    inContext(second::answerOldest);
+    inContext(first::answerOldest);
+
+    assertThat(on(() -> sqlOf(first))).containsExactly("a1", "a2");
+    assertThat(on(() -> sqlOf(second))).containsExactly("b1", "b2");
+    assertThat(Future.all(a2, b2).await().<Buffer>list()).extracting(Buffer::toString).containsExactly("a2", "b2");
+  }
+
+  @Test
+  @DisplayName("the first in line, its process held up, moves to a member with room once a query at home there came "
+      + "more than keepHomeMs after it")
+  void overtakenQueryMoves() {
+    Placement placement = placement(1, 10, 0, 0, first, second);
+    String atFirst = conversationAt(first);
+    String atSecond = conversationAt(second);
+    ask(placement, atFirst, "a1");
+    ask(placement, atSecond, "b1");
+    Future<Buffer> a2 = ask(placement, atFirst, "a2");
+    ask(placement, atSecond, "b2");
+
+    inContext(second::answerOldest);
+
+    assertThat(on(() -> sqlOf(second))).containsExactly("b1", "a2");
+    inContext(second::answerOldest);
+    assertThat(a2.await().toString()).isEqualTo("a2");
+  }
+
+  @Test
+  @DisplayName("a member with room whose conversations have nothing waiting takes the first in line: no member idles "
+      + "while queries wait")
+  void noMemberIdlesWhileQueriesWait() {
+    Placement placement = placement(1, 10, first, second);
+    String atFirst = conversationAt(first);
+    String atSecond = conversationAt(second);
+    ask(placement, atFirst, "a1");
+    ask(placement, atSecond, "b1");
+    Future<Buffer> a2 = ask(placement, atFirst, "a2");
+    ask(placement, atFirst, "a3");
+
+    inContext(second::answerOldest);
+
+    assertThat(on(() -> sqlOf(second))).containsExactly("b1", "a2");
+    assertThat(on(() -> placement.waiting())).isEqualTo(1);
+    inContext(second::answerOldest);
+    assertThat(a2.await().toString()).isEqualTo("a2");
   }
 
   /** As a worker process does when it dies: not ready any more, then its queries hear why. */

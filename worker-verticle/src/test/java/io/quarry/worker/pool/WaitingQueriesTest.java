@@ -33,6 +33,24 @@ class WaitingQueriesTest {
   }
 
   @Test
+  @DisplayName("a query taken out of turn (the first a member can take): its user goes to the back of the line, the "
+      + "users passed over keep their places and their own order")
+  void firstEligible() {
+    WaitingQueries<String> waiting = new WaitingQueries<>(10);
+    waiting.offer("alice", "a1");
+    waiting.offer("bob", "b1");
+    waiting.offer("alice", "a2");
+    waiting.offer("carol", "c1");
+
+    assertThat(waiting.peek()).isEqualTo("a1");
+    assertThat(waiting.pollFirst(q -> q.equals("a2") || q.equals("c1"))).isEqualTo("a2");
+    assertThat(waiting.peek()).as("alice's turn passed").isEqualTo("b1");
+    assertThat(waiting.pollFirst(q -> q.equals("nothing"))).isNull();
+    assertThat(waiting.size()).isEqualTo(3);
+    assertThat(pollAll(waiting)).containsExactly("b1", "c1", "a1");
+  }
+
+  @Test
   @DisplayName("the node holds exactly its capacity: the query at the limit waits, the one past it is refused")
   void capacity() {
     WaitingQueries<String> waiting = new WaitingQueries<>(3);
