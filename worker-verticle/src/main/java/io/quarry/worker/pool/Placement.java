@@ -33,10 +33,12 @@ final class Placement {
   static final String WAITED = " while waiting for a free worker";
   /**
    * How much longer than a query that keeps to its member the first in line may have waited before it leaves its own:
-   * moving costs the other member a database (about 30 ms of CPU) and maybe a copy of the files, while under an even
-   * load the two have waited within a few milliseconds of each other.
+   * moving costs the other member a database (about 30 ms of CPU) and maybe a copy of the files. Under an even load of
+   * 100 conversations on two members, queries wait about a second and those of one member trail the other's by up to
+   * hundreds of milliseconds: at 100 ms they moved so often that the trivial query's p50 was 1,109 ms against 487 at
+   * 1 s and 448 never moving, in one run of {@code bench/run.sh load}.
    */
-  static final long KEEP_HOME_MS = 100;
+  static final long KEEP_HOME_MS = 1_000;
 
   private final Vertx vertx;
   private final List<Member> members;
