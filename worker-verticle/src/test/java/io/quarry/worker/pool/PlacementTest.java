@@ -303,6 +303,19 @@ class PlacementTest {
     return on(() -> placement.run(inConversation(conversation, sql), LIMIT_MS));
   }
 
+  /** Conversations at home on the first member and on the second ({@link #bothBusyThenA2}). */
+  String atFirst;
+  String atSecond;
+
+  /** With room for one query each: a1 runs on the first member and b1 on the second, their homes; a2 then waits. */
+  private Future<Buffer> bothBusyThenA2(Placement placement) {
+    atFirst = conversationAt(first);
+    atSecond = conversationAt(second);
+    ask(placement, atFirst, "a1");
+    ask(placement, atSecond, "b1");
+    return ask(placement, atFirst, "a2");
+  }
+
   private static List<String> sqlOf(FakeMember member) {
     return member.runs.stream().map(r -> r.query().sql()).toList();
   }
@@ -313,11 +326,7 @@ class PlacementTest {
   void waitingQueriesKeepToTheirProcess() {
     // However slowly this machine asks, the second conversation's query came soon enough after the first's.
     Placement placement = placement(1, 10, 0, LIMIT_MS, first, second);
-    String atFirst = conversationAt(first);
-    String atSecond = conversationAt(second);
-    ask(placement, atFirst, "a1");
-    ask(placement, atSecond, "b1");
-    Future<Buffer> a2 = ask(placement, atFirst, "a2");
+    Future<Buffer> a2 = bothBusyThenA2(placement);
     Future<Buffer> b2 = ask(placement, atSecond, "b2");
 
     inContext(second::answerOldest); // b2 starts there; a2 waits for the first member
@@ -335,11 +344,7 @@ class PlacementTest {
       + "more than keepHomeMs after it")
   void overtakenQueryMoves() {
     Placement placement = placement(1, 10, 0, 0, first, second);
-    String atFirst = conversationAt(first);
-    String atSecond = conversationAt(second);
-    ask(placement, atFirst, "a1");
-    ask(placement, atSecond, "b1");
-    Future<Buffer> a2 = ask(placement, atFirst, "a2");
+    Future<Buffer> a2 = bothBusyThenA2(placement);
     ask(placement, atSecond, "b2");
 
     inContext(second::answerOldest);
@@ -354,11 +359,7 @@ class PlacementTest {
       + "while queries wait")
   void noMemberIdlesWhileQueriesWait() {
     Placement placement = placement(1, 10, first, second);
-    String atFirst = conversationAt(first);
-    String atSecond = conversationAt(second);
-    ask(placement, atFirst, "a1");
-    ask(placement, atSecond, "b1");
-    Future<Buffer> a2 = ask(placement, atFirst, "a2");
+    Future<Buffer> a2 = bothBusyThenA2(placement);
     ask(placement, atFirst, "a3");
 
     inContext(second::answerOldest);
