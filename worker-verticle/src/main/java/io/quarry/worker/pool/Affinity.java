@@ -42,7 +42,10 @@ final class Affinity {
     return chosen;
   }
 
-  /** The slot where this query's key last ran, or null when none is remembered. */
+  /**
+   * The slot where this query's key last ran, or null when none is remembered. Asked of a waiting query, which is about
+   * to be placed, it counts as a use of the key: the key is forgotten after those less recently placed or asked of.
+   */
   Integer home(QueryRequest query) {
     return homes.get(hash(key(query)));
   }

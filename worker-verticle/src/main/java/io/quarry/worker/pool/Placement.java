@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * {@link Affinity}), else the next one by the same order that has room; so a conversation's files and database
  * stay on one member, not copied to every member that happened to be less busy. When every member is full or
  * restarting, the query waits, its user's turn kept ({@link WaitingQueries}), until its member has room (or
- * another that has no waiting query of its own come soon after this one: see {@link #drain}) or its own time limit
+ * another with no waiting query of its own that came soon after this one: see {@link #drain}) or its own time limit
  * passes; "Server busy"
  * only once the node holds {@code localWorkers.queueSize} waiting queries. A query whose member died under it
  * runs once more on another member within what is left of its limit. Members start when queries need them
@@ -79,6 +79,7 @@ final class Placement {
     boolean retried;
     /** It waits while no member is ready yet: its limit counts from when it can start. */
     boolean cold;
+    /** When it last began waiting: a query at home on a free member may go before it if it came soon after. */
     long waitingSince;
 
     Queued(QueryRequest query, long limitMs) {
