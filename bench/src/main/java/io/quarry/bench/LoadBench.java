@@ -53,6 +53,10 @@ public final class LoadBench {
    * run much of its code interpreted or compiled by C1 while C2 compiles it, on the same two cores.
    */
   private static final int SETTLE = Integer.getInteger("load.settle", 6000);
+  /** Times the killed row runs, each with 30 new conversations once both worker processes are ready again. */
+  private static final int KILLED_ROUNDS = Integer.getInteger("load.killedRounds", 1);
+  /** Set to false to go straight to the settled rows (for the killed row's rounds alone). */
+  private static final boolean LEVELS_RUN = !"false".equals(System.getProperty("load.levels"));
 
   private final Vertx outside = Vertx.vertx();
   private final ParquetServer files = ParquetServer.start(outside);
@@ -84,7 +88,7 @@ public final class LoadBench {
     System.out.printf(Locale.ROOT, "   %-13s %-9s %8s %8s %8s %8s  %s%n", "conversations", "query", "p50 ms", "p99 ms",
         "q/s", "queries", "failed");
     try (BenchJarNode node = BenchJarNode.start(jar, List.of(), settings(gemini.baseUrl()), data, outside, 200)) {
-      for (int level : LEVELS) {
+      for (int level : LEVELS_RUN ? LEVELS : new int[0]) {
         List<String> conversations = conversations(node.client, level);
         report(level + "", "trivial", load(node.client, conversations, TRIVIAL, TRIVIAL_TOTAL, null));
         report(level + "", "group-by", load(node.client, conversations, GROUP_BY, GROUP_BY_TOTAL, null));
@@ -94,8 +98,15 @@ public final class LoadBench {
       List<String> settled = conversations(node.client, 30);
       report("30, settled", "trivial", load(node.client, settled, TRIVIAL, TRIVIAL_TOTAL, null));
       report("30, settled", "group-by", load(node.client, settled, GROUP_BY, GROUP_BY_TOTAL, null));
-      List<String> thirty = conversations(node.client, 30);
-      report("30, killed", "trivial", load(node.client, thirty, TRIVIAL, TRIVIAL_TOTAL, () -> killWorker(node)));
+      List<String> thirty = List.of();
+      for (int round = 1; round <= KILLED_ROUNDS; round++) {
+        awaitWorkers(node, 2);
+        thirty = conversations(node.client, 30);
+        LoadStats killed = load(node.client, thirty, TRIVIAL, TRIVIAL_TOTAL, () -> killWorker(node));
+        report("30, killed", "trivial", killed);
+        System.out.printf(Locale.ROOT, "      under way at the kill, answered in (ms): %s%n",
+            killed.underWayAtHalfway().stream().map(ms -> String.format(Locale.ROOT, "%.0f", ms)).toList());
+      }
       timeToFirstToken(node, thirty);
     }
   }
@@ -147,10 +158,11 @@ public final class LoadBench {
     if (left == 0) {
       return Future.succeededFuture();
     }
+    long ticket = stats.asked();
     long started = System.nanoTime();
     return query(client, conversation, String.format(sql, left))
         .transform(r -> {
-          stats.answered(started, r.succeeded() ? r.result().statusCode() : -1);
+          stats.answered(ticket, started, r.succeeded() ? r.result().statusCode() : -1);
           return loop(client, conversation, sql, left - 1, stats);
         });
   }
@@ -234,6 +246,20 @@ public final class LoadBench {
     env.put("QUARRY_CHAT_WRITE_BURST", "100000");
     env.put("QUARRY_CHAT_WRITES_PER_MINUTE", "100000");
     return env;
+  }
+
+  /** Waits, at most a minute, until {@code count} of the node's worker processes are ready (one killed comes back). */
+  private static void awaitWorkers(BenchJarNode node, int count) throws InterruptedException {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < until) {
+      JsonArray workers = node.client.get("/api/health/nodes").send().await().bodyAsJsonObject()
+          .getJsonObject("local_workers").getJsonArray("workers");
+      if (workers.stream().filter(w -> "ready".equals(((JsonObject) w).getString("state"))).count() >= count) {
+        return;
+      }
+      Thread.sleep(100);
+    }
+    throw new IllegalStateException("the worker processes were not ready again within a minute");
   }
 
   /** SIGKILLs the node's first worker process. */

@@ -1,8 +1,10 @@
 package io.quarry.bench;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /** Latencies and failures of one load run, recorded as answers arrive (from any thread). */
@@ -14,6 +16,11 @@ public final class LoadStats {
   private final Map<Integer, Integer> failures = new TreeMap<>();
   private final long startedNanos = System.nanoTime();
   private long elapsedNanos;
+  private long asked;
+  private final Set<Long> inFlight = new HashSet<>();
+  /** The queries under way when {@code halfway} ran, and then the latencies of those answered. */
+  private Set<Long> underWayAtHalfway = Set.of();
+  private final List<Double> underWayLatenciesMs = new ArrayList<>();
 
   /** {@code halfway}: run once, when half of the {@code expected} answers have arrived; may be null. */
   LoadStats(int expected, Runnable halfway) {
@@ -21,19 +28,43 @@ public final class LoadStats {
     this.halfway = halfway;
   }
 
-  /** One answer: its HTTP status, or -1 when the request itself failed. */
+  /** One answer, its query not followed while under way: its HTTP status, or -1 when the request itself failed. */
   void answered(long startedNanos, int status) {
+    answered(0, startedNanos, status);
+  }
+
+  /** A query asked: the ticket its {@link #answered} gives back. */
+  synchronized long asked() {
+    inFlight.add(++asked);
+    return asked;
+  }
+
+  /** One answer to the query of {@code ticket}, asked at {@code startedNanos}: its HTTP status, or -1 when the request itself failed. */
+  void answered(long ticket, long startedNanos, int status) {
     int answered;
+    double ms = (System.nanoTime() - startedNanos) / 1e6;
     synchronized (this) {
-      latenciesMs.add((System.nanoTime() - startedNanos) / 1e6);
+      latenciesMs.add(ms);
+      inFlight.remove(ticket);
+      if (underWayAtHalfway.contains(ticket)) {
+        underWayLatenciesMs.add(ms);
+      }
       if (status != 200) {
         failures.merge(status, 1, Integer::sum);
       }
       answered = latenciesMs.size();
+      if (halfway != null && answered == expected / 2) {
+        underWayAtHalfway = Set.copyOf(inFlight);
+      }
     }
     if (halfway != null && answered == expected / 2) {
       halfway.run();
     }
+  }
+
+  /** The latencies of the queries that were under way when {@code halfway} ran (a worker killed under them), sorted. */
+  synchronized List<Double> underWayAtHalfway() {
+    return underWayLatenciesMs.stream().sorted().toList();
   }
 
   synchronized LoadStats done() {

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * another with no waiting query of its own that came soon after this one: see {@link #drain}) or its own time limit
  * passes; "Server busy"
  * only once the node holds {@code localWorkers.queueSize} waiting queries. A query whose member died under it
- * runs once more on another member within what is left of its limit. Members start when queries need them
+ * runs once more on another member within what is left of its limit, ahead of the queries waiting. Members start when queries need them
  * ({@code demand}, told of every query placed); the time a query waits for the first of them to start (up to
  * {@code startWaitMs}) does not count against its limit. Lives on its pool's context only.
  */
@@ -106,7 +106,8 @@ final class Placement {
       return;
     }
     if (q.retried) {
-      waiting.add(q.query.userId(), q); // admitted once already: a full queue does not turn it away now
+      // It had its turn and its worker died under it: it goes first, and a full queue does not turn it away now.
+      waiting.addFirst(q.query.userId(), q);
     } else if (!waiting.offer(q.query.userId(), q)) {
       q.answer.tryFail(new QuarryException(Failure.UNAVAILABLE, WorkerClient.BUSY));
       return;

@@ -34,8 +34,24 @@ final class WaitingQueries<T> {
     return true;
   }
 
-  /** Whatever the node holds: for a query it admitted before, such as one whose worker died under it. */
-  void add(String user, T query) {
+  /**
+   * Ahead of every other query, whatever the node holds: for one that had its turn already and lost it, such as one
+   * whose worker died under it. Its user is served next, and then goes to the back of the line as after any turn.
+   */
+  void addFirst(String user, T query) {
+    Deque<T> line = byUser.remove(user);
+    if (line == null) {
+      line = new ArrayDeque<>();
+    }
+    line.addFirst(query);
+    Map<String, Deque<T>> others = new LinkedHashMap<>(byUser);
+    byUser.clear();
+    byUser.put(user, line);
+    byUser.putAll(others);
+    size++;
+  }
+
+  private void add(String user, T query) {
     byUser.computeIfAbsent(user, u -> new ArrayDeque<>()).add(query);
     size++;
   }

@@ -414,10 +414,31 @@ class PlacementTest {
     ask(placement, "carol", "fills the queue", LIMIT_MS);
 
     dies(died, false);
-    for (int i = 0; i < 3; i++) {
-      inContext(other::answerOldest); // bob's, then carol's (she waited first), then the retried one
+    inContext(other::answerOldest); // bob's: the retried one starts
+
+    assertThat(on(() -> sqlOf(other))).containsExactly("keeps the other member busy", "SELECT 1");
+    inContext(other::answerOldest);
+    assertThat(answer.await().toString()).isEqualTo("SELECT 1");
+  }
+
+  @Test
+  @DisplayName("a query whose member died under it had its turn: it runs again before the queries that were waiting, "
+      + "which keep their order after it")
+  void retriedQueryGoesFirst() {
+    Placement placement = placement(1, 10, first, second);
+    Future<Buffer> answer = ask(placement, "alice", "SELECT 1", LIMIT_MS);
+    FakeMember died = runningOn();
+    FakeMember other = died == first ? second : first;
+    ask(placement, "bob", "bob 1", LIMIT_MS);
+    ask(placement, "carol", "carol 1", LIMIT_MS);
+    ask(placement, "bob", "bob 2", LIMIT_MS);
+
+    dies(died, false);
+    for (int i = 0; i < 4; i++) {
+      inContext(other::answerOldest);
     }
 
+    assertThat(on(() -> sqlOf(other))).containsExactly("bob 1", "SELECT 1", "carol 1", "bob 2");
     assertThat(answer.await().toString()).isEqualTo("SELECT 1");
   }
 

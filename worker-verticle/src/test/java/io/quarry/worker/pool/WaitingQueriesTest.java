@@ -51,6 +51,21 @@ class WaitingQueriesTest {
   }
 
   @Test
+  @DisplayName("a query that lost its turn (its worker died under it) goes ahead of every other, even past the "
+      + "capacity; its user then goes to the back of the line")
+  void lostTurnGoesFirst() {
+    WaitingQueries<String> waiting = new WaitingQueries<>(3);
+    waiting.offer("alice", "a1");
+    waiting.offer("bob", "b1");
+    waiting.offer("carol", "c1");
+
+    waiting.addFirst("carol", "c0");
+
+    assertThat(waiting.size()).isEqualTo(4);
+    assertThat(pollAll(waiting)).containsExactly("c0", "a1", "b1", "c1");
+  }
+
+  @Test
   @DisplayName("the node holds exactly its capacity: the query at the limit waits, the one past it is refused")
   void capacity() {
     WaitingQueries<String> waiting = new WaitingQueries<>(3);
