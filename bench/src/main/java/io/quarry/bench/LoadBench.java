@@ -248,13 +248,17 @@ public final class LoadBench {
     return env;
   }
 
-  /** Waits, at most a minute, until {@code count} of the node's worker processes are ready (one killed comes back). */
+  /**
+   * Waits, at most a minute, until {@code count} of the node's worker processes are ready (one killed comes back); at
+   * once for a jar from before worker processes, whose queries run in the node.
+   */
   private static void awaitWorkers(BenchJarNode node, int count) throws InterruptedException {
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < until) {
-      JsonArray workers = node.client.get("/api/health/nodes").send().await().bodyAsJsonObject()
-          .getJsonObject("local_workers").getJsonArray("workers");
-      if (workers.stream().filter(w -> "ready".equals(((JsonObject) w).getString("state"))).count() >= count) {
+      JsonObject pool = node.client.get("/api/health/nodes").send().await().bodyAsJsonObject()
+          .getJsonObject("local_workers");
+      if (pool == null || pool.getJsonArray("workers").stream()
+          .filter(w -> "ready".equals(((JsonObject) w).getString("state"))).count() >= count) {
         return;
       }
       Thread.sleep(100);

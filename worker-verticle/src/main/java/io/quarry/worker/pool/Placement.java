@@ -21,11 +21,11 @@ import org.slf4j.LoggerFactory;
  * stay on one member, not copied to every member that happened to be less busy. When every member is full or
  * restarting, the query waits, its user's turn kept ({@link WaitingQueries}), until its member has room (or
  * another with no waiting query of its own that came soon after this one: see {@link #drain}) or its own time limit
- * passes; "Server busy"
- * only once the node holds {@code localWorkers.queueSize} waiting queries. A query whose member died under it
- * runs once more on another member within what is left of its limit, ahead of the queries waiting. Members start when queries need them
- * ({@code demand}, told of every query placed); the time a query waits for the first of them to start (up to
- * {@code startWaitMs}) does not count against its limit. Lives on its pool's context only.
+ * passes; "Server busy" only once the node holds {@code localWorkers.queueSize} waiting queries. A query whose member
+ * died under it runs once more on another member within what is left of its limit, ahead of the queries waiting.
+ * Members start when queries need them ({@code demand}, told of every query placed); the time a query waits for the
+ * first of them to start (up to {@code startWaitMs}) does not count against its limit. Lives on its pool's context
+ * only.
  */
 final class Placement {
 

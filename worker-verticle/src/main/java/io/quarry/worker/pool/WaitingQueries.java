@@ -30,7 +30,8 @@ final class WaitingQueries<T> {
     if (size >= capacity) {
       return false;
     }
-    add(user, query);
+    byUser.computeIfAbsent(user, u -> new ArrayDeque<>()).add(query);
+    size++;
     return true;
   }
 
@@ -48,11 +49,6 @@ final class WaitingQueries<T> {
     byUser.clear();
     byUser.put(user, line);
     byUser.putAll(others);
-    size++;
-  }
-
-  private void add(String user, T query) {
-    byUser.computeIfAbsent(user, u -> new ArrayDeque<>()).add(query);
     size++;
   }
 
