@@ -385,6 +385,10 @@ class PlacementTest {
     return on(() -> first.load() == 1 ? first : second);
   }
 
+  private FakeMember otherThan(FakeMember member) {
+    return member == first ? second : first;
+  }
+
   @Test
   @DisplayName("a query whose member died under it runs once more on another member, within what is left of its "
       + "limit, and its caller gets that answer")
@@ -392,7 +396,7 @@ class PlacementTest {
     Placement placement = placement(2, 10, first, second);
     Future<Buffer> answer = ask(placement, "alice", "SELECT 1", LIMIT_MS);
     FakeMember died = runningOn();
-    FakeMember other = died == first ? second : first;
+    FakeMember other = otherThan(died);
 
     dies(died, false);
 
@@ -409,7 +413,7 @@ class PlacementTest {
     Placement placement = placement(1, 1, first, second);
     Future<Buffer> answer = ask(placement, "alice", "SELECT 1", LIMIT_MS);
     FakeMember died = runningOn();
-    FakeMember other = died == first ? second : first;
+    FakeMember other = otherThan(died);
     ask(placement, "bob", "keeps the other member busy", LIMIT_MS);
     ask(placement, "carol", "fills the queue", LIMIT_MS);
 
@@ -428,7 +432,7 @@ class PlacementTest {
     Placement placement = placement(1, 10, first, second);
     Future<Buffer> answer = ask(placement, "alice", "SELECT 1", LIMIT_MS);
     FakeMember died = runningOn();
-    FakeMember other = died == first ? second : first;
+    FakeMember other = otherThan(died);
     ask(placement, "bob", "bob 1", LIMIT_MS);
     ask(placement, "carol", "carol 1", LIMIT_MS);
     ask(placement, "bob", "bob 2", LIMIT_MS);
@@ -449,7 +453,7 @@ class PlacementTest {
     Future<Buffer> answer = ask(placement, "alice", "SELECT 1", LIMIT_MS);
     FakeMember died = runningOn();
     dies(died, false);
-    dies(died == first ? second : first, false);
+    dies(otherThan(died), false);
 
     Throwable failure = Failures.failure(answer);
 
