@@ -39,9 +39,12 @@ public final class LoadStats {
     return asked;
   }
 
-  /** One answer to the query of {@code ticket}, asked at {@code startedNanos}: its HTTP status, or -1 when the request itself failed. */
+  /**
+   * One answer to the query of {@code ticket}, asked at {@code startedNanos}: its HTTP status, or -1 when the request
+   * itself failed.
+   */
   void answered(long ticket, long startedNanos, int status) {
-    int answered;
+    boolean atHalfway;
     double ms = (System.nanoTime() - startedNanos) / 1e6;
     synchronized (this) {
       latenciesMs.add(ms);
@@ -52,12 +55,12 @@ public final class LoadStats {
       if (status != 200) {
         failures.merge(status, 1, Integer::sum);
       }
-      answered = latenciesMs.size();
-      if (halfway != null && answered == expected / 2) {
+      atHalfway = halfway != null && latenciesMs.size() == expected / 2;
+      if (atHalfway) {
         underWayAtHalfway = Set.copyOf(inFlight);
       }
     }
-    if (halfway != null && answered == expected / 2) {
+    if (atHalfway) {
       halfway.run();
     }
   }

@@ -16,8 +16,8 @@ import java.util.TreeSet;
  * while that process has room, so a process that becomes ready later does not draw conversations away from their
  * copies; a key seen for the first time, or whose process has no room, goes by rendezvous hashing among those with
  * room, so a second copy is made on one other process, not on all of them. Under load a waiting query waits for its
- * process while the others have waiting queries of their own that came soon after it ({@link Placement#drain}). Lives on its pool's context
- * only.
+ * process while the others have waiting queries of their own that came soon after it ({@link Placement#drain}).
+ * Lives on its pool's context only.
  */
 final class Affinity {
 
