@@ -65,7 +65,7 @@ class GracefulStopIT {
   @DisplayName("SIGTERM: readiness answers 503 and new questions 503 'Quarry is restarting', the answer being written"
       + " finishes, then workers, cluster, HTTP and storage stop in that order")
   void drains() throws Exception {
-    start(Map.of());
+    startWarm(Map.of());
     String conversation = conversation();
     gemini.next().text("There are ").gate("finish").text("100 people.").usage(50, 6);
     String messageId = ask(conversation, "How many people?").bodyAsJsonObject().getString("message_id");
@@ -98,7 +98,7 @@ class GracefulStopIT {
   @DisplayName("an answer still being written when shutdown.graceMs runs out stops there, kept as interrupted, and its"
       + " browser is told why")
   void graceRunsOut() throws Exception {
-    start(Map.of("QUARRY_SHUTDOWN_GRACE_MS", "1500"));
+    startWarm(Map.of("QUARRY_SHUTDOWN_GRACE_MS", "1500"));
     String conversation = conversation();
     gemini.next().text("There are ").stall();
     String messageId = ask(conversation, "How many people?").bodyAsJsonObject().getString("message_id");
@@ -117,6 +117,17 @@ class GracefulStopIT {
     assertThat(answer.getString("status")).isEqualTo("interrupted");
     assertThat(answer.getString("content")).isEqualTo("There are ");
     assertThat(answer.getString("notice")).isEqualTo("This answer was interrupted when the server restarted.");
+  }
+
+  /**
+   * A node whose worker process is ready: what these tests stop is an answer, and their first add then waits for no
+   * worker to start (beside the other suites' nodes, one has taken longer than an add waits for a worker).
+   */
+  private void startWarm(Map<String, String> extra) throws Exception {
+    Map<String, String> env = new HashMap<>(extra);
+    env.put("QUARRY_LOCAL_WORKERS_KEEP_WARM", "1");
+    start(env);
+    node.awaitLine("worker-1 ready: pid", 120);
   }
 
   private void start(Map<String, String> extra) throws Exception {

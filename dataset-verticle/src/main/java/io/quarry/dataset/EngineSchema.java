@@ -6,6 +6,8 @@ import io.quarry.bus.FileEnd;
 import io.quarry.bus.QuarryException;
 import io.quarry.bus.QueryRequest;
 import io.quarry.bus.QueryResult;
+import io.quarry.bus.QueryTimeouts;
+import io.quarry.bus.Sizes;
 import io.quarry.bus.Source;
 import io.quarry.bus.WorkerClient;
 import io.vertx.core.Future;
@@ -33,12 +35,13 @@ final class EngineSchema {
   }
 
   /**
-   * Columns as {@code [{name, type, friendly_type}]}, within {@code timeoutMs}. The worker reads them from the footer
-   * alone: it fetches no column for them, and opens no database of the query's ({@link QueryRequest#columnsOf}).
+   * Columns as {@code [{name, type, friendly_type}]}, within {@code limitMs} of the worker's time. The worker reads them
+   * from the footer alone: it fetches no column for them, and opens no database of the query's ({@link
+   * QueryRequest#columnsOf}).
    */
-  Future<JsonArray> describe(URI url, Source version, FileEnd end, String conversationId, long timeoutMs) {
-    return columns(url, version, end, DataFormat.PARQUET, conversationId, deadline(timeoutMs))
-        .recover(e -> Future.failedFuture(refusal(e, Pipeline.NO_SCHEMA)));
+  Future<JsonArray> describe(URI url, Source version, FileEnd end, String conversationId, long limitMs) {
+    return columns(url, version, end, DataFormat.PARQUET, conversationId, limitMs).map(Described::columns)
+        .recover(e -> Future.failedFuture(refusal(e, Pipeline.NO_SCHEMA, limitMs)));
   }
 
   /** A text file's columns and rows. */
@@ -49,43 +52,52 @@ final class EngineSchema {
    * A CSV or JSON file as its reader reads it: the worker fetches it whole (this first look is its first query) and
    * reads every row, so a row the reader refuses refuses the file here, with the line DuckDB names.
    */
-  Future<Read> read(URI url, Source version, DataFormat format, String conversationId, long timeoutMs) {
-    long deadline = deadline(timeoutMs);
-    return columns(url, version, null, format, conversationId, deadline)
-        .compose(columns -> worker.run(request("SELECT count(*) FROM " + TABLE, url, version, null, format,
-                conversationId, leftMs(deadline), ""), leftMs(deadline))
-            .map(counted -> new Read(counted.rowValues().getJsonArray(0).getLong(0), columns)))
-        .recover(e -> Future.failedFuture(refusal(e, Pipeline.unreadable(format))));
+  Future<Read> read(URI url, Source version, DataFormat format, String conversationId, long limitMs) {
+    return columns(url, version, null, format, conversationId, limitMs)
+        .compose(described -> {
+          long leftMs = Math.max(1, limitMs - described.workerMs());
+          return worker.run(request("SELECT count(*) FROM " + TABLE, url, version, null, format, conversationId,
+                  leftMs, ""), QueryTimeouts.workerWaitMs(leftMs))
+              .map(counted -> new Read(counted.rowValues().getJsonArray(0).getLong(0), described.columns()));
+        })
+        .recover(e -> Future.failedFuture(refusal(e, Pipeline.unreadable(format), limitMs)));
+  }
+
+  /** The columns, and how long the worker spent finding them: what the next look at the file may spend is the rest. */
+  private record Described(JsonArray columns, long workerMs) {
   }
 
   /**
    * {@code version}: what the pipeline just read, so that a worker's copy of an older one is not described; {@code
    * end}: the file's last bytes as the pipeline read them, which a worker holding no copy starts from (null: none);
    * {@code conversationId}: whose queries will read the file, so that the worker process that runs them is the one
-   * whose copy begins here (empty: none).
+   * whose copy begins here (empty: none). The limit is the worker's time on the file, which its pool counts from when
+   * a worker can start it (a first worker still starting is no fault of the file's): this side waits a grace longer,
+   * to hear the pool's own answer.
    */
-  private Future<JsonArray> columns(URI url, Source version, FileEnd end, DataFormat format, String conversationId,
-      long deadline) {
-    long leftMs = leftMs(deadline);
+  private Future<Described> columns(URI url, Source version, FileEnd end, DataFormat format, String conversationId,
+      long limitMs) {
     // The statement reads the table and none of its columns: the worker makes its copy current by the footer alone.
-    QueryRequest request = request(COLUMNS, url, version, end, format, conversationId, leftMs, TABLE);
-    return worker.run(request, leftMs).compose(result -> {
-      JsonArray described = add(new JsonArray(), result);
+    QueryRequest request = request(COLUMNS, url, version, end, format, conversationId, limitMs, TABLE);
+    return worker.run(request, QueryTimeouts.workerWaitMs(limitMs)).compose(result -> {
+      Described described = new Described(add(new JsonArray(), result), result.executionTimeMs());
       // A worker of an earlier version (a cluster in a rolling upgrade) runs the statement instead, and cuts its rows.
-      return result.truncated() ? pages(url, version, end, format, conversationId, described, deadline)
+      return result.truncated() ? pages(url, version, end, format, conversationId, described, limitMs)
           : Future.succeededFuture(described);
     });
   }
 
   /** The rest of the columns, a page of {@link QueryResult#MAX_ROWS} at a time. */
-  private Future<JsonArray> pages(URI url, Source version, FileEnd end, DataFormat format, String conversationId,
-      JsonArray described, long deadline) {
-    long leftMs = leftMs(deadline);
-    QueryRequest request = request(COLUMNS + " LIMIT " + QueryResult.MAX_ROWS + " OFFSET " + described.size(), url,
-        version, end, format, conversationId, leftMs, "");
-    return worker.run(request, leftMs).compose(result -> result.totalRows() < QueryResult.MAX_ROWS
-        ? Future.succeededFuture(add(described, result))
-        : pages(url, version, end, format, conversationId, add(described, result), deadline));
+  private Future<Described> pages(URI url, Source version, FileEnd end, DataFormat format, String conversationId,
+      Described described, long limitMs) {
+    long leftMs = Math.max(1, limitMs - described.workerMs());
+    QueryRequest request = request(COLUMNS + " LIMIT " + QueryResult.MAX_ROWS + " OFFSET " + described.columns().size(),
+        url, version, end, format, conversationId, leftMs, "");
+    return worker.run(request, QueryTimeouts.workerWaitMs(leftMs)).compose(result -> {
+      Described more = new Described(add(described.columns(), result), described.workerMs() + result.executionTimeMs());
+      return result.totalRows() < QueryResult.MAX_ROWS ? Future.succeededFuture(more)
+          : pages(url, version, end, format, conversationId, more, limitMs);
+    });
   }
 
   private static JsonArray add(JsonArray described, QueryResult result) {
@@ -104,20 +116,16 @@ final class EngineSchema {
         format == DataFormat.PARQUET ? Map.of() : Map.of(url.toString(), format), "", columnsOf);
   }
 
-  private static long deadline(long timeoutMs) {
-    return System.nanoTime() + timeoutMs * 1_000_000;
-  }
-
-  private static long leftMs(long deadline) {
-    return Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
-  }
-
   /**
-   * DuckDB refusing the file is the pipeline's step 4 failing, in its words; a worker that cannot be had (busy, none,
-   * timed out) is said as it is.
+   * DuckDB refusing the file is the pipeline's step 4 failing, in its words, as is the worker's limit passing while it
+   * read the file (the pipeline's steps say "No answer within"); a worker that cannot be had (busy, none, or no answer
+   * from its pool at all) is said as it is.
    */
-  private static Throwable refusal(Throwable e, String message) {
+  private static Throwable refusal(Throwable e, String message, long limitMs) {
     Failure failure = Failure.classify(e);
+    if (failure == Failure.TIMEOUT && e instanceof QuarryException) {
+      return new QuarryException(Failure.BAD_REQUEST, message, "No answer within " + Sizes.seconds(limitMs));
+    }
     if (failure == Failure.UNAVAILABLE || failure == Failure.TIMEOUT) {
       return e instanceof QuarryException ? e : new QuarryException(Failure.UNAVAILABLE, WorkerClient.NO_WORKER);
     }

@@ -152,8 +152,8 @@ final class Pipeline {
           + Sizes.human(limit)));
     }
     Source version = new Source(null, url.toString(), probe.etag(), null, probe.size());
-    return step(settings.schemaTimeoutMs(), unreadable(format), deadline ->
-        engine.read(url, version, format, conversationId, deadline.remainingMs()))
+    // The worker fetches and reads it under the schema limit, which its pool counts (EngineSchema says how it fails).
+    return engine.read(url, version, format, conversationId, settings.schemaTimeoutMs())
         .map(read -> new Loaded(read.rows(), read.columns(), probe.size(), probe.etag(), format));
   }
 
@@ -255,24 +255,29 @@ final class Pipeline {
     return Future.succeededFuture(probe);
   }
 
-  /** Step 4: the footer (as {@code footer} brings it), its row count, then the engine's columns, within one limit. */
+  /**
+   * Step 4: the footer (as {@code footer} brings it) and its row count, then the engine's columns, within one limit.
+   * The engine's part is the rest of it, counted by the worker's pool, which does not count a wait for its first
+   * worker to start (EngineSchema says how it fails).
+   */
   private Future<Loaded> schema(URI url, String conversationId, Probe probe,
       Function<Deadline, Future<Read>> footer) {
-    return step(settings.schemaTimeoutMs(), NO_SCHEMA, deadline -> {
+    Deadline limit = new Deadline(vertx, settings.schemaTimeoutMs());
+    return step(limit, NO_SCHEMA, deadline -> {
       if (probe.size() >= 0 && probe.size() < 12) {
         return fail(NO_SCHEMA, "The file is only " + probe.size() + " bytes long: too short for a Parquet footer");
       }
-      return footer.apply(deadline).compose(read -> {
-        long rows;
-        try {
-          rows = ParquetFooter.rowCount(read.footer());
-        } catch (IOException | RuntimeException e) {
-          return fail(NO_SCHEMA, "The footer could not be decoded: " + e.getMessage());
-        }
-        return engine.describe(url, new Source(null, url.toString(), probe.etag(), null, probe.size()), read.end(),
-                conversationId, deadline.remainingMs())
-            .map(columns -> new Loaded(rows, columns, probe.size(), probe.etag(), DataFormat.PARQUET));
-      });
+      return footer.apply(deadline);
+    }).compose(read -> {
+      long rows;
+      try {
+        rows = ParquetFooter.rowCount(read.footer());
+      } catch (IOException | RuntimeException e) {
+        return fail(NO_SCHEMA, "The footer could not be decoded: " + e.getMessage());
+      }
+      return engine.describe(url, new Source(null, url.toString(), probe.etag(), null, probe.size()), read.end(),
+              conversationId, limit.remainingMs())
+          .map(columns -> new Loaded(rows, columns, probe.size(), probe.etag(), DataFormat.PARQUET));
     });
   }
 

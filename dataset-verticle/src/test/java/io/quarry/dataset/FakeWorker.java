@@ -35,8 +35,10 @@ final class FakeWorker {
   private final Queue<Consumer<Message<JsonObject>>> script = new ConcurrentLinkedQueue<>();
   private final AtomicInteger sent = new AtomicInteger();
   private final MessageConsumer<JsonObject> consumer;
+  private final Vertx vertx;
 
   private FakeWorker(Vertx vertx) {
+    this.vertx = vertx;
     new Bus(vertx); // registers how a QuarryException travels, as any node of Quarry does
     vertx.eventBus().addOutboundInterceptor(delivery -> {
       if (Addresses.WORKER_QUERY_RUN.equals(delivery.message().address())) {
@@ -94,6 +96,15 @@ final class FakeWorker {
   /** The next request is answered with {@code result}. */
   FakeWorker thenAnswer(QueryResult result) {
     script.add(msg -> msg.reply(WorkerReply.encode(result, "fake-worker")));
+    return this;
+  }
+
+  /**
+   * The next request is answered with {@code result} {@code ms} later: a pool that waited for its first worker to
+   * start, which does not count against the query's limit, answers after it.
+   */
+  FakeWorker thenAnswerAfter(long ms, QueryResult result) {
+    script.add(msg -> vertx.setTimer(ms, t -> msg.reply(WorkerReply.encode(result, "fake-worker"))));
     return this;
   }
 

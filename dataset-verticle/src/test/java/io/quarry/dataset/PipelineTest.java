@@ -162,6 +162,39 @@ class PipelineTest {
     assertThat(e.getMessage()).isEqualTo(WorkerClient.NO_WORKER);
   }
 
+  @Test
+  @DisplayName("a pool that answers the engine check after the schema limit, as one whose first worker was still"
+      + " starting does (its limit counts from that start), is heard: the file is added, not called unreadable")
+  void workerStartingPastTheLimit() {
+    server.route("/people.parquet").content(people);
+    worker.thenAnswerAfter(900, described(Map.of("id", "BIGINT")));
+    Pipeline.Loaded loaded = load(server.url("/people.parquet"));
+    assertThat(loaded.rowCount()).isEqualTo(100);
+    assertThat(loaded.columns().getJsonObject(0).getString("name")).isEqualTo("id");
+    assertThat(worker.requests().get(0).timeoutMs()).as("what was left of the limit").isBetween(1L, 300L);
+  }
+
+  @Test
+  @DisplayName("the same for a CSV file: its rows are counted within what the worker's first look left of the limit")
+  void textWorkerStartingPastTheLimit() {
+    server.route("/export").content("id\n1\n2\n".getBytes());
+    worker.thenAnswerAfter(900, rows(new JsonArray().add("id").add("BIGINT"))).thenAnswer(rows(new JsonArray().add(2)));
+    Pipeline.Loaded loaded = load(server.url("/export"));
+    assertThat(loaded.rowCount()).isEqualTo(2);
+    assertThat(worker.requests().stream().map(QueryRequest::timeoutMs)).containsExactly(300L, 299L);
+  }
+
+  @Test
+  @DisplayName("the worker's limit passing while it reads the file is the file's: 'Could not read parquet schema', no"
+      + " answer within the schema limit")
+  void workerTimedOut() {
+    server.route("/people.parquet").content(people);
+    worker.thenFail(new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(300, "")));
+    QuarryException e = failure(server.url("/people.parquet"));
+    assertThat(e.getMessage()).isEqualTo("Could not read parquet schema");
+    assertThat(e.details()).isEqualTo("No answer within 0.3 s");
+  }
+
   /** What a worker answers to the engine check (DESCRIBE) of a file with these columns: a row for each. */
   private static QueryResult described(Map<String, String> columns) {
     JsonArray rows = new JsonArray();
