@@ -15,6 +15,7 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -70,7 +71,12 @@ class CrashRecoveryIT {
     node.process.descendants().forEach(ProcessHandle::destroyForcibly);
     node.process.destroyForcibly().onExit().get(30, TimeUnit.SECONDS);
     head.release();
-    start(env);
+    // Restarted with its worker warm, and ready before the retry: the retry's check then waits for no worker to start
+    // (beside the other suites' nodes, one has taken longer than an add waits for a worker).
+    Map<String, String> warm = new HashMap<>(env);
+    warm.put("QUARRY_LOCAL_WORKERS_KEEP_WARM", "1");
+    start(warm);
+    node.awaitLine("worker-1 ready: pid", 120);
 
     JsonObject reloaded = conversation();
     JsonArray messages = reloaded.getJsonArray("messages");
