@@ -35,13 +35,13 @@ final class EngineSchema {
   }
 
   /**
-   * Columns as {@code [{name, type, friendly_type}]}, within {@code limitMs} of the worker's time. The worker reads them
-   * from the footer alone: it fetches no column for them, and opens no database of the query's ({@link
-   * QueryRequest#columnsOf}).
+   * Columns as {@code [{name, type, friendly_type}]}, within {@code limitMs} of the worker's time: what is left of the
+   * pipeline's step, whose whole limit, {@code stepMs}, is the one a timeout names. The worker reads them from the
+   * footer alone: it fetches no column for them, and opens no database of the query's ({@link QueryRequest#columnsOf}).
    */
-  Future<JsonArray> describe(URI url, Source version, FileEnd end, String conversationId, long limitMs) {
+  Future<JsonArray> describe(URI url, Source version, FileEnd end, String conversationId, long limitMs, long stepMs) {
     return columns(url, version, end, DataFormat.PARQUET, conversationId, limitMs).map(Described::columns)
-        .recover(e -> Future.failedFuture(refusal(e, Pipeline.NO_SCHEMA, limitMs)));
+        .recover(e -> Future.failedFuture(refusal(e, Pipeline.NO_SCHEMA, stepMs)));
   }
 
   /** A text file's columns and rows. */

@@ -276,7 +276,7 @@ final class Pipeline {
         return fail(NO_SCHEMA, "The footer could not be decoded: " + e.getMessage());
       }
       return engine.describe(url, new Source(null, url.toString(), probe.etag(), null, probe.size()), read.end(),
-              conversationId, limit.remainingMs())
+              conversationId, limit.remainingMs(), limit.millis())
           .map(columns -> new Loaded(rows, columns, probe.size(), probe.etag(), DataFormat.PARQUET));
     });
   }

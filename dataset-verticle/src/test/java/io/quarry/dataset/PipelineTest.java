@@ -186,11 +186,15 @@ class PipelineTest {
 
   @Test
   @DisplayName("the worker's limit passing while it reads the file is the file's: 'Could not read parquet schema', no"
-      + " answer within the schema limit")
+      + " answer within the schema limit (the whole step's, though the footer took some of it)")
   void workerTimedOut() {
-    server.route("/people.parquet").content(people);
-    worker.thenFail(new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(300, "")));
-    QuarryException e = failure(server.url("/people.parquet"));
+    // A tail too short for the footer: the range that brings the rest takes 100 ms of the step's 300.
+    server.route("/people.parquet").content(people).delayOtherRanges(100);
+    Pipeline smallTail = pipeline(new Pipeline.Settings(300, 300, 300, 2L << 30, 4096, 1 << 20, 64),
+        AddressPolicy.of(true, ""));
+    worker.thenFail(new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(200, "")));
+    QuarryException e = failure(smallTail, server.url("/people.parquet"));
+    assertThat(worker.requests().get(0).timeoutMs()).as("what the footer left").isLessThan(250L);
     assertThat(e.getMessage()).isEqualTo("Could not read parquet schema");
     assertThat(e.details()).isEqualTo("No answer within 0.3 s");
   }
