@@ -71,12 +71,11 @@ class CrashRecoveryIT {
     node.process.descendants().forEach(ProcessHandle::destroyForcibly);
     node.process.destroyForcibly().onExit().get(30, TimeUnit.SECONDS);
     head.release();
-    // Restarted with its worker warm, and ready before the retry: the retry's check then waits for no worker to start
-    // (beside the other suites' nodes, one has taken longer than an add waits for a worker).
+    // Restarted with its worker warm, and ready before the retry: the retry's check then waits for no worker to start.
     Map<String, String> warm = new HashMap<>(env);
     warm.put("QUARRY_LOCAL_WORKERS_KEEP_WARM", "1");
     start(warm);
-    node.awaitLine("worker-1 ready: pid", 120);
+    node.awaitWorkerReady(120);
 
     JsonObject reloaded = conversation();
     JsonArray messages = reloaded.getJsonArray("messages");

@@ -119,15 +119,12 @@ class GracefulStopIT {
     assertThat(answer.getString("notice")).isEqualTo("This answer was interrupted when the server restarted.");
   }
 
-  /**
-   * A node whose worker process is ready: what these tests stop is an answer, and their first add then waits for no
-   * worker to start (beside the other suites' nodes, one has taken longer than an add waits for a worker).
-   */
+  /** A node whose worker process is ready: what these tests stop is an answer, not a worker's start. */
   private void startWarm(Map<String, String> extra) throws Exception {
     Map<String, String> env = new HashMap<>(extra);
     env.put("QUARRY_LOCAL_WORKERS_KEEP_WARM", "1");
     start(env);
-    node.awaitLine("worker-1 ready: pid", 120);
+    node.awaitWorkerReady(120);
   }
 
   private void start(Map<String, String> extra) throws Exception {

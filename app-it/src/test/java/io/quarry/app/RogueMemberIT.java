@@ -87,15 +87,14 @@ class RogueMemberIT {
     env.put("QUARRY_ALLOW_PRIVATE_NETWORKS", "true");
     env.put("QUARRY_CLUSTER_PORT", String.valueOf(first));
     env.put("QUARRY_LOCAL_WORKERS", "1");
-    // The worker warm, and ready before the first add, which then waits for no worker to start (beside the other
-    // suites' nodes, one has taken longer than an add waits for a worker).
+    // The worker warm, and ready before the first add, which then waits for no worker to start.
     env.put("QUARRY_LOCAL_WORKERS_KEEP_WARM", "1");
     String invite = JarCommand.invite(env, dir.resolve("absent.json"));
     int port = JarCommand.freePort();
     env.put("QUARRY_HTTP_PORT", String.valueOf(port));
     node = JarNode.launch(dir.resolve("node.log"), env, "--config", dir.resolve("absent.json").toString());
     node.awaitStarted(120);
-    node.awaitLine("worker-1 ready: pid", 120);
+    node.awaitWorkerReady(120);
     User user = User.signUp(vertx, port, invite);
     String conversation = user.conversationWithPeople(files.url("/people.parquet"));
     int members = user.clusterMembers();

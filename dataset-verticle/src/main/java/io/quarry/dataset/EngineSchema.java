@@ -55,7 +55,7 @@ final class EngineSchema {
   Future<Read> read(URI url, Source version, DataFormat format, String conversationId, long limitMs) {
     return columns(url, version, null, format, conversationId, limitMs)
         .compose(described -> {
-          long leftMs = Math.max(1, limitMs - described.workerMs());
+          long leftMs = described.leftOf(limitMs);
           return worker.run(request("SELECT count(*) FROM " + TABLE, url, version, null, format, conversationId,
                   leftMs, ""), QueryTimeouts.workerWaitMs(leftMs))
               .map(counted -> new Read(counted.rowValues().getJsonArray(0).getLong(0), described.columns()));
@@ -65,6 +65,10 @@ final class EngineSchema {
 
   /** The columns, and how long the worker spent finding them: what the next look at the file may spend is the rest. */
   private record Described(JsonArray columns, long workerMs) {
+
+    long leftOf(long limitMs) {
+      return Math.max(1, limitMs - workerMs);
+    }
   }
 
   /**
@@ -90,7 +94,7 @@ final class EngineSchema {
   /** The rest of the columns, a page of {@link QueryResult#MAX_ROWS} at a time. */
   private Future<Described> pages(URI url, Source version, FileEnd end, DataFormat format, String conversationId,
       Described described, long limitMs) {
-    long leftMs = Math.max(1, limitMs - described.workerMs());
+    long leftMs = described.leftOf(limitMs);
     QueryRequest request = request(COLUMNS + " LIMIT " + QueryResult.MAX_ROWS + " OFFSET " + described.columns().size(),
         url, version, end, format, conversationId, leftMs, "");
     return worker.run(request, QueryTimeouts.workerWaitMs(leftMs)).compose(result -> {

@@ -90,6 +90,15 @@ public final class JarNode {
     return heard.get(seconds, TimeUnit.SECONDS);
   }
 
+  /**
+   * Waits for the node's first worker process to be ready: for a test whose node keeps one warm
+   * ({@code QUARRY_LOCAL_WORKERS_KEEP_WARM}) and whose first query or add is not about a worker's start, which beside
+   * the other suites' nodes has taken longer than an add waits for a worker (the schema limit and 10 s).
+   */
+  public void awaitWorkerReady(long seconds) throws Exception {
+    awaitLine("worker-1 ready: pid", seconds);
+  }
+
   /** Waits for the node to end and for every line it printed to be read. */
   public void awaitEnded(long seconds) throws Exception {
     ended.get(seconds, TimeUnit.SECONDS);
