@@ -151,6 +151,9 @@ class WorkerProcessTest {
     assertThat(first.getLong("pid")).isNotEqualTo(ProcessHandle.current().pid());
     assertThat(ProcessHandle.of(first.getLong("pid"))).hasValueSatisfying(p -> assertThat(p.isAlive()).isTrue());
     assertThat(first.getLong("memory_cap_bytes")).isEqualTo(3072L << 20);
+    // HotSpot writes a JVM's performance data under /tmp whatever java.io.tmpdir says; a worker keeps none.
+    assertThat(Path.of("/tmp", "hsperfdata_" + System.getProperty("user.name"), String.valueOf(first.getLong("pid"))))
+        .as("worker-1's performance-data file").doesNotExist();
     assertThat(first.getInteger("restarts")).isZero();
     assertThat(worker("worker-2").getString("state")).isEqualTo("idle");
     assertThat(warmsUp(1)).as("started for a waiting query, which is its warm-up").isFalse();
