@@ -144,7 +144,7 @@ final class WorkerCommand {
         // the dataset benchmark showed no slower queries than with C2.
         "-XX:TieredStopAtLevel=1",
         // No performance-data file, nor the JVM's sampling of it every 50 ms: an idle worker used about a quarter less
-        // CPU without them (0.7 CPU-seconds a minute instead of 1.0). jcmd still reaches a worker by its pid.
+        // CPU without them (0.8 CPU-seconds a minute instead of 1.0). jcmd still reaches a worker by its pid.
         "-XX:-UsePerfData",
         "-XX:CompressedClassSpaceSize=64m",
         "-XX:ReservedCodeCacheSize=64m",
