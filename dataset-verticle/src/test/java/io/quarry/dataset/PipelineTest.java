@@ -38,7 +38,18 @@ import org.junit.jupiter.api.io.TempDir;
 class PipelineTest {
 
   static final int TAIL = 64 * 1024;
-  static final Pipeline.Settings FAST = new Pipeline.Settings(300, 300, 300, 2L << 30, 4096, 1 << 20, TAIL);
+  /** The limit a test about time puts on the one step it is about: far under its origin's delay of 0.9 or 2 s. */
+  static final long SHORT_MS = 300;
+  /**
+   * Every other limit: far over what a step takes on a loaded machine, where a JVM's first test can spend seconds
+   * warming up (300 ms on every step failed a CI run).
+   */
+  static final long ROOMY_MS = 30_000;
+  static final Pipeline.Settings ROOMY = limits(ROOMY_MS, ROOMY_MS, ROOMY_MS, TAIL);
+  /** Steps 2 (the tail, or HEAD), 3 (the magic number) and 4 (the schema) with only one of them short. */
+  static final Pipeline.Settings SHORT_TAIL = limits(SHORT_MS, ROOMY_MS, ROOMY_MS, TAIL);
+  static final Pipeline.Settings SHORT_MAGIC = limits(ROOMY_MS, SHORT_MS, ROOMY_MS, TAIL);
+  static final Pipeline.Settings SHORT_SCHEMA = limits(ROOMY_MS, ROOMY_MS, SHORT_MS, TAIL);
 
   @TempDir
   Path dir;
@@ -61,8 +72,12 @@ class PipelineTest {
         new EngineSchema(new WorkerClient(vertx)));
   }
 
+  private static Pipeline.Settings limits(long headMs, long magicMs, long schemaMs, int tailBytes) {
+    return new Pipeline.Settings(headMs, magicMs, schemaMs, 2L << 30, 4096, 1 << 20, tailBytes);
+  }
+
   private Pipeline.Loaded load(String url) {
-    return load(pipeline(FAST, AddressPolicy.of(true, "")), url);
+    return load(pipeline(ROOMY, AddressPolicy.of(true, "")), url);
   }
 
   private Pipeline.Loaded load(Pipeline pipeline, String url) {
@@ -80,7 +95,7 @@ class PipelineTest {
   }
 
   private QuarryException failure(String url) {
-    return failure(pipeline(FAST, AddressPolicy.of(true, "")), url);
+    return failure(pipeline(ROOMY, AddressPolicy.of(true, "")), url);
   }
 
   /** The pipeline's state belongs to one event loop, as it does inside the verticle. */
@@ -155,7 +170,7 @@ class PipelineTest {
   void noWorker() {
     server.route("/people.parquet").content(people);
     worker.unregister().await();
-    QuarryException e = onContext(() -> pipeline(FAST, AddressPolicy.of(true, "")).run(
+    QuarryException e = onContext(() -> pipeline(ROOMY, AddressPolicy.of(true, "")).run(
         URI.create(server.url("/people.parquet")), "")).<QuarryException>transform(r ->
         Future.succeededFuture((QuarryException) r.cause())).await();
     assertThat(e.failure()).isEqualTo(Failure.UNAVAILABLE);
@@ -168,7 +183,7 @@ class PipelineTest {
   void workerStartingPastTheLimit() {
     server.route("/people.parquet").content(people);
     worker.thenAnswerAfter(900, described(Map.of("id", "BIGINT")));
-    Pipeline.Loaded loaded = load(server.url("/people.parquet"));
+    Pipeline.Loaded loaded = load(pipeline(SHORT_SCHEMA, AddressPolicy.of(true, "")), server.url("/people.parquet"));
     assertThat(loaded.rowCount()).isEqualTo(100);
     assertThat(loaded.columns().getJsonObject(0).getString("name")).isEqualTo("id");
     assertThat(worker.requests().get(0).timeoutMs()).as("what was left of the limit").isBetween(1L, 300L);
@@ -179,7 +194,7 @@ class PipelineTest {
   void textWorkerStartingPastTheLimit() {
     server.route("/export").content("id\n1\n2\n".getBytes());
     worker.thenAnswerAfter(900, rows(new JsonArray().add("id").add("BIGINT"))).thenAnswer(rows(new JsonArray().add(2)));
-    Pipeline.Loaded loaded = load(server.url("/export"));
+    Pipeline.Loaded loaded = load(pipeline(SHORT_SCHEMA, AddressPolicy.of(true, "")), server.url("/export"));
     assertThat(loaded.rowCount()).isEqualTo(2);
     assertThat(worker.requests().stream().map(QueryRequest::timeoutMs)).containsExactly(300L, 299L);
   }
@@ -190,7 +205,7 @@ class PipelineTest {
   void workerTimedOut() {
     // A tail too short for the footer: the range that brings the rest takes 100 ms of the step's 300.
     server.route("/people.parquet").content(people).delayOtherRanges(100);
-    Pipeline smallTail = pipeline(new Pipeline.Settings(300, 300, 300, 2L << 30, 4096, 1 << 20, 64),
+    Pipeline smallTail = pipeline(limits(ROOMY_MS, ROOMY_MS, SHORT_MS, 64),
         AddressPolicy.of(true, ""));
     worker.thenFail(new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(200, "")));
     QuarryException e = failure(smallTail, server.url("/people.parquet"));
@@ -258,8 +273,7 @@ class PipelineTest {
     ParquetServer.Route route = server.route("/big.parquet").content(big);
     ParquetServer.Held tails = route.holdTails();
     ParquetServer.Held magic = route.holdRangeRequests();
-    Pipeline pipeline = pipeline(new Pipeline.Settings(30_000, 30_000, 30_000, 2L << 30, 4096, 1 << 20, TAIL),
-        AddressPolicy.of(true, ""));
+    Pipeline pipeline = pipeline(ROOMY, AddressPolicy.of(true, ""));
     Future<Pipeline.Loaded> loading = onContext(() -> pipeline.run(URI.create(server.url("/big.parquet")), ""));
     tails.arrived().await();
     magic.arrived().await();
@@ -284,7 +298,7 @@ class PipelineTest {
   void footerLongerThanTail() {
     int footer = footerLength(people);
     ParquetServer.Route route = server.route("/people.parquet").content(people);
-    Pipeline smallTail = pipeline(new Pipeline.Settings(300, 300, 300, 2L << 30, 4096, 1 << 20, 64),
+    Pipeline smallTail = pipeline(limits(ROOMY_MS, ROOMY_MS, ROOMY_MS, 64),
         AddressPolicy.of(true, ""));
     assertThat(footer + 8).isGreaterThan(64);
     assertThat(load(smallTail, server.url("/people.parquet")).rowCount()).isEqualTo(100);
@@ -341,7 +355,7 @@ class PipelineTest {
   @DisplayName("a first answer (the tail) slower than its limit fails with 'Could not access URL'")
   void slowTail() {
     server.route("/slow.parquet").content(people).delayTail(2_000);
-    QuarryException e = failure(server.url("/slow.parquet"));
+    QuarryException e = failure(pipeline(SHORT_TAIL, AddressPolicy.of(true, "")), server.url("/slow.parquet"));
     assertThat(e.getMessage()).isEqualTo("Could not access URL");
     assertThat(e.details()).isEqualTo("No answer within 0.3 s");
   }
@@ -350,7 +364,7 @@ class PipelineTest {
   @DisplayName("a magic-number read slower than its limit fails with 'Not a valid parquet file'")
   void slowMagic() {
     server.route("/slow.parquet").content(people).delayFirstBytes(2_000);
-    QuarryException e = failure(server.url("/slow.parquet"));
+    QuarryException e = failure(pipeline(SHORT_MAGIC, AddressPolicy.of(true, "")), server.url("/slow.parquet"));
     assertThat(e.getMessage()).isEqualTo("Not a valid parquet file");
     assertThat(e.details()).isEqualTo("No answer within 0.3 s");
   }
@@ -359,7 +373,7 @@ class PipelineTest {
   @DisplayName("a footer read slower than its limit fails with 'Could not read parquet schema'")
   void slowFooter() {
     server.route("/slow.parquet").content(people).delayOtherRanges(2_000);
-    Pipeline smallTail = pipeline(new Pipeline.Settings(300, 300, 300, 2L << 30, 4096, 1 << 20, 64),
+    Pipeline smallTail = pipeline(limits(ROOMY_MS, ROOMY_MS, SHORT_MS, 64),
         AddressPolicy.of(true, ""));
     QuarryException e = failure(smallTail, server.url("/slow.parquet"));
     assertThat(e.getMessage()).isEqualTo("Could not read parquet schema");
@@ -412,7 +426,7 @@ class PipelineTest {
   }
 
   private static Pipeline.Settings textLimit(long bytes) {
-    return new Pipeline.Settings(300, 300, 300, 2L << 30, 4096, 1 << 20, TAIL, bytes);
+    return new Pipeline.Settings(ROOMY_MS, ROOMY_MS, ROOMY_MS, 2L << 30, 4096, 1 << 20, TAIL, bytes);
   }
 
   private static QueryResult rows(JsonArray... rows) {
@@ -470,11 +484,12 @@ class PipelineTest {
   @Test
   @DisplayName("a file of exactly the maximum size loads; one byte more is refused as too large")
   void maxFileSize() {
-    Pipeline.Settings limit = new Pipeline.Settings(300, 300, 300, people.length, 4096, 1 << 20, TAIL);
+    Pipeline.Settings limit = new Pipeline.Settings(ROOMY_MS, ROOMY_MS, ROOMY_MS, people.length, 4096, 1 << 20, TAIL);
     server.route("/people.parquet").content(people);
     assertThat(load(pipeline(limit, AddressPolicy.of(true, "")), server.url("/people.parquet")).size())
         .isEqualTo(people.length);
-    Pipeline.Settings smaller = new Pipeline.Settings(300, 300, 300, people.length - 1, 4096, 1 << 20, TAIL);
+    Pipeline.Settings smaller = new Pipeline.Settings(ROOMY_MS, ROOMY_MS, ROOMY_MS, people.length - 1, 4096, 1 << 20,
+        TAIL);
     assertThat(failure(pipeline(smaller, AddressPolicy.of(true, "")), server.url("/people.parquet")).getMessage())
         .startsWith("File is too large (");
   }
@@ -498,7 +513,7 @@ class PipelineTest {
   @DisplayName("with private networks disallowed, every loopback alias is refused before any request is sent")
   void loopbackAliasesRefused() {
     server.route("/people.parquet").content(people);
-    Pipeline strict = pipeline(FAST, AddressPolicy.of(false, ""));
+    Pipeline strict = pipeline(ROOMY, AddressPolicy.of(false, ""));
     int port = server.port();
     for (String host : new String[] {"127.0.0.1", "127.1", "2130706433", "0x7f.1", "0177.0.0.1", "[::ffff:127.0.0.1]",
         "localhost", "[::1]", "0.0.0.0", "127.000.000.001", "[::ffff:7f00:1]"}) {
@@ -513,7 +528,7 @@ class PipelineTest {
   @DisplayName("with private networks disallowed, every IPv6 form that embeds 127.0.0.1 (translated, NAT64, 6to4,"
       + " compatible, Teredo) is refused by the address policy, before any connection")
   void embeddedLoopbackRefused() {
-    Pipeline strict = pipeline(FAST, AddressPolicy.of(false, ""));
+    Pipeline strict = pipeline(ROOMY, AddressPolicy.of(false, ""));
     for (String host : new String[] {"[::ffff:0:7f00:1]", "[::ffff:0:127.0.0.1]", "[64:ff9b::7f00:1]",
         "[64:ff9b::127.0.0.1]", "[64:ff9b:1::7f00:1]", "[2002:7f00:1::]", "[::127.0.0.1]", "[::7f00:1]",
         "[2001:0:7f00:1::80ff:fffe]"}) {
@@ -529,7 +544,7 @@ class PipelineTest {
     ParquetServer forbidden = ParquetServer.start(vertx, "127.0.0.2");
     forbidden.route("/secret.parquet").content(people);
     server.route("/redirect.parquet").redirectTo(forbidden.url("/secret.parquet"));
-    Pipeline onlyFirst = pipeline(FAST, new AddressPolicy(false, Set.of("127.0.0.1")));
+    Pipeline onlyFirst = pipeline(ROOMY, new AddressPolicy(false, Set.of("127.0.0.1")));
     QuarryException e = failure(onlyFirst, server.url("/redirect.parquet"));
     assertThat(e.getMessage()).startsWith("URL redirects to a private or local network address, which is not allowed");
     assertThat(forbidden.route("/secret.parquet").requests()).isZero();
