@@ -40,6 +40,8 @@ class DatasetErrorReasonsTest {
   @TempDir
   Path dir;
 
+  private Vertx vertx;
+  private FakeStorage storage;
   private ParquetServer files;
   private DatasetClient datasets;
   private Conversation conversation;
@@ -47,11 +49,18 @@ class DatasetErrorReasonsTest {
 
   @BeforeEach
   void start(Vertx vertx) {
-    FakeStorage storage = FakeStorage.start(vertx).await();
+    this.vertx = vertx;
+    storage = FakeStorage.start(vertx).await();
     FakeWorker.start(vertx).await();
     files = ParquetServer.start(vertx);
-    JsonObject config = new JsonObject().put("allowPrivateNetworks", true).put("headTimeoutMs", 400)
-        .put("magicTimeoutMs", 400);
+  }
+
+  /**
+   * The dataset verticle with its default limits but {@code limits}: a short limit is only for the test about it, as
+   * a cold JVM on a loaded machine can take longer than one to ask anything.
+   */
+  private void deploy(JsonObject limits) {
+    JsonObject config = new JsonObject().put("allowPrivateNetworks", true).mergeIn(limits);
     vertx.deployVerticle(new DatasetVerticle(), new DeploymentOptions().setConfig(config)).await();
     vertx.eventBus().<JsonObject>consumer(Addresses.chatEvents(USER), m -> events.add(m.body())).completion().await();
     datasets = new DatasetClient(vertx, new QueryTimeouts(5_000));
@@ -76,6 +85,7 @@ class DatasetErrorReasonsTest {
   @Test
   @DisplayName("a 404 says 'Could not access URL' with the status and its reason phrase; a 403 likewise")
   void statusAndReason() throws Exception {
+    deploy(new JsonObject());
     files.route("/gone.parquet").status(404);
     files.route("/private.parquet").status(403);
     assertRefused("/gone.parquet", "Could not access URL", "The server answered HTTP 404 Not Found");
@@ -85,6 +95,7 @@ class DatasetErrorReasonsTest {
   @Test
   @DisplayName("a server that does not answer says 'Could not access URL' with the configured limit")
   void stalled() throws Exception {
+    deploy(new JsonObject().put("headTimeoutMs", 400));
     files.route("/stalled.parquet").content(ParquetFixtures.people(dir)).delayTail(10_000);
     assertRefused("/stalled.parquet", "Could not access URL", "No answer within 0.4 s");
   }
@@ -93,6 +104,7 @@ class DatasetErrorReasonsTest {
   @DisplayName("a file that is neither Parquet, CSV nor JSON says 'Not a valid parquet file', what it looks like and"
       + " what Quarry reads: an HTML page, XML, a ZIP archive, other binary")
   void looksLike() throws Exception {
+    deploy(new JsonObject());
     serve("/index.html", "<!DOCTYPE html><html><body>Sign in</body></html>");
     serve("/feed.xml", "<?xml version=\"1.0\"?><feed/>");
     files.route("/data.zip").content(new byte[] {'P', 'K', 3, 4, 20, 0, 0, 0});
