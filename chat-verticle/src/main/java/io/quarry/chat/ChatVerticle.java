@@ -214,6 +214,9 @@ public class ChatVerticle extends VerticleBase {
     SharedView.mountPage(router);
     BoardPages.mount(router);
     router.route(WebJars.PREFIX + "*").handler(webJars::handle);
+    AppAssets appAssets = new AppAssets(vertx);
+    router.route("/js/*").handler(appAssets::handle);
+    router.route("/css/*").handler(appAssets::handle);
     router.route().handler(StaticHandler.create("webroot").setCachingEnabled(false));
     for (int status : new int[] {400, 404, 405, 413, 500}) {
       router.errorHandler(status, HttpErrors::routerError);

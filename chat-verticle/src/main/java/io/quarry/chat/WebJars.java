@@ -88,7 +88,8 @@ final class WebJars {
     ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, file.type()).end(file.body());
   }
 
-  private static byte[] read(String resource) {
+  /** A class-path resource's bytes, or null when there is none (blocks). */
+  static byte[] read(String resource) {
     try (InputStream in = WebJars.class.getClassLoader().getResourceAsStream(resource)) {
       return in == null ? null : in.readAllBytes();
     } catch (IOException e) {
@@ -101,7 +102,7 @@ final class WebJars {
    * bytes from another's. SHA-256 of the libraries cost every start ~50 ms of CPU in a JVM whose digest code is still
    * cold; CRC-32 is intrinsic from the first call (1 ms).
    */
-  private static String etag(byte[] bytes) {
+  static String etag(byte[] bytes) {
     CRC32 crc = new CRC32();
     crc.update(bytes);
     return "\"" + Long.toHexString(crc.getValue()) + "-" + Integer.toHexString(bytes.length) + "\"";
