@@ -2,9 +2,6 @@ package io.quarry.chat;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.RoutingContext;
 import java.util.HashMap;
 import java.util.Map;
@@ -15,7 +12,7 @@ import java.util.regex.Pattern;
  * a page asks for it, then served from memory with an ETag under {@code Cache-Control: no-cache}. Their paths name no
  * version, so a browser asks each time whether its copy is current and, when it is, gets 304 without the body: served
  * by Vert.x's static handler without caching headers, every load of a page moved all of them again (the main page's 55
- * modules and two style sheets, 233 KB). The tag is {@link WebJars#etag}'s, of the bytes, so it names the same
+ * modules and two style sheets, 233 KB). The tag is {@link HeldFile}'s, of the bytes, so it names the same
  * file on every node of a cluster and a new build's file on a node that runs it. One instance per chat verticle, used
  * on its event loop only; it holds at most the files under {@code webroot/js} and {@code webroot/css} (256 KB).
  */
@@ -25,12 +22,9 @@ final class AppAssets {
   private static final Pattern NAME = Pattern.compile("/(js/[a-z0-9-]+\\.js|css/[a-z0-9-]+\\.css)");
   private static final String CACHING = "no-cache";
 
-  private record File(Buffer body, String etag, String type) {
-  }
-
   private final Vertx vertx;
   /** A file being read, or read; a name the class path lacks is not kept, so that names cannot grow the map. */
-  private final Map<String, Future<File>> files = new HashMap<>();
+  private final Map<String, Future<HeldFile>> files = new HashMap<>();
 
   AppAssets(Vertx vertx) {
     this.vertx = vertx;
@@ -38,9 +32,8 @@ final class AppAssets {
 
   /** {@code GET|HEAD /js/*, /css/*}: a file of the UI's, or on to the next route (which answers 404, or 405). */
   void handle(RoutingContext ctx) {
-    HttpMethod method = ctx.request().method();
     String path = ctx.normalizedPath();
-    if (!(method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD)) || !NAME.matcher(path).matches()) {
+    if (!HeldFile.readable(ctx) || !NAME.matcher(path).matches()) {
       ctx.next();
       return;
     }
@@ -48,37 +41,22 @@ final class AppAssets {
       if (read.failed() || read.result() == null) {
         ctx.next();
       } else {
-        send(ctx, read.result());
+        read.result().send(ctx, CACHING);
       }
     });
   }
 
-  private Future<File> file(String name) {
-    Future<File> known = files.get(name);
+  private Future<HeldFile> file(String name) {
+    Future<HeldFile> known = files.get(name);
     if (known != null) {
       return known;
     }
-    Future<File> reading = vertx.executeBlocking(() -> read(name), false);
+    Future<HeldFile> reading = vertx.executeBlocking(() -> HeldFile.read("webroot/" + name), false);
     files.put(name, reading);
     return reading.andThen(read -> {
       if (read.failed() || read.result() == null) {
         files.remove(name, reading);
       }
     });
-  }
-
-  private static File read(String name) {
-    byte[] bytes = WebJars.read("webroot/" + name);
-    return bytes == null ? null : new File(Buffer.buffer(bytes), WebJars.etag(bytes),
-        name.endsWith(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8");
-  }
-
-  private static void send(RoutingContext ctx, File file) {
-    ctx.response().putHeader(HttpHeaders.CACHE_CONTROL, CACHING).putHeader(HttpHeaders.ETAG, file.etag());
-    if (file.etag().equals(ctx.request().getHeader(HttpHeaders.IF_NONE_MATCH))) {
-      ctx.response().setStatusCode(304).end();
-      return;
-    }
-    ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, file.type()).end(file.body());
   }
 }

@@ -1,12 +1,6 @@
 package io.quarry.chat;
 
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.RoutingContext;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.zip.CRC32;
 
 /**
  * The front-end libraries the pages load: the files of webjars that {@link #NAMERS} name, read from the class path into
@@ -32,24 +25,21 @@ final class WebJars {
   /** The files' paths are versioned, so a browser may keep one for a day without asking. */
   private static final String CACHING = "public, max-age=86400";
 
-  private record File(Buffer body, String etag, String type) {
-  }
+  private final Map<String, HeldFile> files;
 
-  private final Map<String, File> files;
-
-  private WebJars(Map<String, File> files) {
+  private WebJars(Map<String, HeldFile> files) {
     this.files = files;
   }
 
   /** Blocking: reads every library file the pages (and chart.js) name. */
   static WebJars load() {
-    Map<String, File> files = new LinkedHashMap<>();
+    Map<String, HeldFile> files = new LinkedHashMap<>();
     for (String name : named()) {
-      byte[] bytes = read(CLASS_PATH + name);
-      if (bytes == null) {
+      HeldFile file = HeldFile.read(CLASS_PATH + name);
+      if (file == null) {
         throw new IllegalStateException("A page loads " + PREFIX + name + ", which is not on the class path");
       }
-      files.put(name, new File(Buffer.buffer(bytes), etag(bytes), type(name)));
+      files.put(name, file);
     }
     return new WebJars(files);
   }
@@ -58,7 +48,7 @@ final class WebJars {
   static List<String> named() {
     List<String> named = new ArrayList<>();
     for (String namer : NAMERS) {
-      byte[] text = read("webroot/" + namer);
+      byte[] text = HeldFile.bytes("webroot/" + namer);
       if (text == null) {
         throw new IllegalStateException("webroot/" + namer + " is not on the class path");
       }
@@ -74,41 +64,11 @@ final class WebJars {
 
   /** {@code GET|HEAD /webjars/*}: a named file, or on to the next route (which answers 404, or 405 to other methods). */
   void handle(RoutingContext ctx) {
-    HttpMethod method = ctx.request().method();
-    File file = files.get(ctx.normalizedPath().substring(PREFIX.length()));
-    if (file == null || !(method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD))) {
+    HeldFile file = files.get(ctx.normalizedPath().substring(PREFIX.length()));
+    if (file == null || !HeldFile.readable(ctx)) {
       ctx.next();
       return;
     }
-    ctx.response().putHeader(HttpHeaders.CACHE_CONTROL, CACHING).putHeader(HttpHeaders.ETAG, file.etag());
-    if (file.etag().equals(ctx.request().getHeader(HttpHeaders.IF_NONE_MATCH))) {
-      ctx.response().setStatusCode(304).end();
-      return;
-    }
-    ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, file.type()).end(file.body());
-  }
-
-  /** A class-path resource's bytes, or null when there is none (blocks). */
-  static byte[] read(String resource) {
-    try (InputStream in = WebJars.class.getClassLoader().getResourceAsStream(resource)) {
-      return in == null ? null : in.readAllBytes();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /**
-   * A file's CRC-32 and length: its path already names its library's version, so the tag only has to tell one build's
-   * bytes from another's. SHA-256 of the libraries cost every start ~50 ms of CPU in a JVM whose digest code is still
-   * cold; CRC-32 is intrinsic from the first call (1 ms).
-   */
-  static String etag(byte[] bytes) {
-    CRC32 crc = new CRC32();
-    crc.update(bytes);
-    return "\"" + Long.toHexString(crc.getValue()) + "-" + Integer.toHexString(bytes.length) + "\"";
-  }
-
-  private static String type(String name) {
-    return name.endsWith(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8";
+    file.send(ctx, CACHING);
   }
 }

@@ -99,8 +99,7 @@ class AppAssetsTest {
         "/js/vendor/x.js", "/css/app.js", "/js/app.css")) {
       assertThat(client.get(path).send().await().statusCode()).as(path).isEqualTo(404);
     }
-    // Asked for again: a name the class path lacks was not kept as a file.
-    assertThat(client.get("/js/missing.js").send().await().statusCode()).isEqualTo(404);
+    assertThat(client.get("/js/missing.js").send().await().statusCode()).as("asked for again").isEqualTo(404);
     assertThat(client.get("/js/app.js?v=2").send().await().statusCode()).as("a query string").isEqualTo(200);
   }
 }
