@@ -6,9 +6,9 @@ import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.assertions.PlaywrightAssertions;
+import io.quarry.testing.Chromium;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,14 +18,7 @@ import java.util.Map;
  */
 final class Browsers {
 
-  /**
-   * The headless shell (Debian's chromium-headless-shell, the same engine without the browser's user interface) runs
-   * the same pages for half the CPU: on five browser classes 36 CPU-seconds against 70, a third of the renderer
-   * processes. The suite's browser tests are CPU-bound on two cores.
-   */
-  static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("QUARRY_CHROMIUM",
-      Files.isExecutable(Path.of("/usr/bin/chromium-headless-shell")) ? "/usr/bin/chromium-headless-shell"
-          : "/usr/bin/chromium"));
+  static final Path CHROMIUM = Chromium.EXECUTABLE;
 
   private static final double ASSERTION_WAIT_MS = 20_000;
 
@@ -51,7 +44,6 @@ final class Browsers {
     return playwright.chromium().launch(new BrowserType.LaunchOptions()
         .setExecutablePath(CHROMIUM)
         .setHeadless(true)
-        .setArgs(List.of("--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic")));
+        .setArgs(Chromium.ARGS));
   }
 }

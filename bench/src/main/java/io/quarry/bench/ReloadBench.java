@@ -8,6 +8,7 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.Response;
 import io.quarry.app.Node;
+import io.quarry.testing.Chromium;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,8 +25,8 @@ import java.util.stream.Collectors;
  * What a reload of the main page costs with the browser's cache on, as a returning user has it, against the same
  * reloads with the cache off (its baseline, in the same run): Chromium's CPU (every process of the browser this JVM
  * started), this JVM's (the node and Playwright's client), the time to a page ready and connected, and how one reload's
- * requests were answered (200 with a body, 304 without). Debian's Chromium (chromium-headless-shell, else chromium; QUARRY_CHROMIUM names another), on
- * loopback, a node without worker processes in this JVM.
+ * requests were answered (200 with a body, 304 without). The suite's Chromium ({@link Chromium}), on loopback, a node
+ * without worker processes in this JVM.
  */
 public final class ReloadBench {
 
@@ -44,9 +45,8 @@ public final class ReloadBench {
     Node node = LocalNode.start(dir, Map.of("QUARRY_LOCAL_WORKERS", "0"));
     try (Playwright playwright = Playwright.create(new Playwright.CreateOptions()
         .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-         Browser browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(chromium())
-             .setHeadless(true).setArgs(List.of("--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run")))) {
+         Browser browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
+             .setExecutablePath(Chromium.EXECUTABLE).setHeadless(true).setArgs(Chromium.ARGS))) {
       Page page = browser.newContext().newPage();
       String url = "http://127.0.0.1:" + node.httpPort() + "/";
       page.navigate(url);
@@ -69,15 +69,6 @@ public final class ReloadBench {
     } finally {
       node.stop().await();
     }
-  }
-
-  private static Path chromium() {
-    String named = System.getenv("QUARRY_CHROMIUM");
-    if (named != null) {
-      return Path.of(named);
-    }
-    Path shell = Path.of("/usr/bin/chromium-headless-shell");
-    return Files.isExecutable(shell) ? shell : Path.of("/usr/bin/chromium");
   }
 
   private static void ready(Page page) {
