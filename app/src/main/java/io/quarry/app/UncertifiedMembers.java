@@ -92,27 +92,38 @@ final class UncertifiedMembers {
 
   /**
    * Whether the node's bus completes a TLS handshake with this one's settings in the time the bus itself would give it;
-   * failed when that could not be learned (the node has no bus address: it left, or has not started one). A node found
-   * slow is asked again soon.
+   * failed when that could not be learned (the node has no bus address: it left, or has not started one).
    */
   private Future<Verdict> check(String nodeId) {
+    Promise<Verdict> verdict = Promise.promise();
     Promise<NodeInfo> info = Promise.promise();
     manager.getNodeInfo(nodeId, info);
-    return info.future().timeout(LOOKUP_MS, TimeUnit.MILLISECONDS)
+    info.future().timeout(LOOKUP_MS, TimeUnit.MILLISECONDS)
         .compose(node -> probe.handshake(node)
             .timeout(BusProbe.HANDSHAKE_MS + LOOKUP_MS, TimeUnit.MILLISECONDS)
             .map(Verdict.CERTIFIED)
-            .recover(e -> {
-              Verdict verdict = Verdict.of(e);
-              if (verdict == Verdict.SLOW) {
-                soon(nodeId);
-              }
-              log.warn("The member {} at {}:{} {} a TLS handshake with this cluster's settings ({}): its bus"
-                  + " registrations are removed, so that nothing is sent where it would be lost{}", nodeId, node.host(),
-                  node.port(), verdict == Verdict.SLOW ? "did not finish" : "failed", e.toString(),
-                  verdict == Verdict.SLOW ? " until it does" : "");
-              return Future.succeededFuture(verdict);
-            }));
+            .recover(e -> Future.succeededFuture(refused(nodeId, node, e, verdict.future()))))
+        .onComplete(verdict);
+    return verdict.future();
+  }
+
+  /**
+   * A check that did not pass, said and acted on when it is still the node's latest (a node found slow is asked again
+   * soon); one overtaken by a fresher check says nothing.
+   */
+  private Verdict refused(String nodeId, NodeInfo node, Throwable e, Future<Verdict> check) {
+    Verdict verdict = Verdict.of(e);
+    if (checked.get(nodeId) != check) {
+      return verdict;
+    }
+    if (verdict == Verdict.SLOW) {
+      soon(nodeId);
+    }
+    log.warn("The member {} at {}:{} {} a TLS handshake with this cluster's settings ({}): its bus registrations are"
+        + " removed, so that nothing is sent where it would be lost{}", nodeId, node.host(), node.port(),
+        verdict == Verdict.SLOW ? "did not finish" : "failed", e.toString(),
+        verdict == Verdict.SLOW ? " until it does" : "");
+    return verdict;
   }
 
   private int removeAll(String nodeId) {
@@ -133,7 +144,7 @@ final class UncertifiedMembers {
   private void recheck() {
     checked.forEach((nodeId, result) -> result.onSuccess(verdict -> {
       if (verdict != Verdict.CERTIFIED) {
-        again(nodeId);
+        again(nodeId, false);
       }
     }));
     vertx.executeBlocking(() -> registrations.values().stream().map(r -> r.unwrap().nodeId()).distinct().toList(),
@@ -141,8 +152,12 @@ final class UncertifiedMembers {
         .onSuccess(nodes -> nodes.forEach(this::seen));
   }
 
-  /** Asks a member that did not pass once more, unless it is being asked already. */
-  private void again(String nodeId) {
+  /**
+   * Asks a member that did not pass once more. One being asked already is asked again only when {@code overtake}: a
+   * slow member's quick second look must not wait for a check begun while it was still slow (a recheck that came at
+   * that moment held it out for that check's whole 15 s).
+   */
+  private void again(String nodeId, boolean overtake) {
     if (!manager.getNodes().contains(nodeId)) {
       checked.remove(nodeId);
       removed.remove(nodeId);
@@ -150,12 +165,15 @@ final class UncertifiedMembers {
       return;
     }
     Future<Verdict> asking = checked.get(nodeId);
-    if (asking != null && !asking.isComplete()) {
+    if (asking != null && !asking.isComplete() && !overtake) {
       return;
     }
     Future<Verdict> again = check(nodeId);
     checked.put(nodeId, again);
     again.onComplete(now -> {
+      if (checked.get(nodeId) != again) {
+        return; // overtaken: the fresher check decides
+      }
       if (now.failed()) {
         checked.put(nodeId, Future.succeededFuture(Verdict.REFUSED));
       } else if (now.result() == Verdict.CERTIFIED) {
@@ -170,7 +188,7 @@ final class UncertifiedMembers {
   /** Asks a slow member again soon: a bus in the clear never answers a hello either, so less often each time. */
   private void soon(String nodeId) {
     long delay = slowDelays.merge(nodeId, SLOW_RECHECK_MS, (last, first) -> Math.min(last * 2, RECHECK_MS));
-    vertx.setTimer(delay, t -> again(nodeId));
+    vertx.setTimer(delay, t -> again(nodeId, true));
   }
 
   private int restore(String nodeId) {
