@@ -9,6 +9,7 @@ import io.quarry.bus.Addresses;
 import io.quarry.bus.BusSecret;
 import io.quarry.bus.Keys;
 import io.quarry.bus.StorageClient;
+import io.quarry.testing.JarCommand;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -128,8 +129,9 @@ class PrivateClusterTest {
   /** A cluster section that names the node's member as the one to join. */
   private JsonObject outsiderCluster(boolean lite) {
     var address = nodeManager().getHazelcastInstance().getCluster().getLocalMember().getAddress();
+    // Its own port, not 5701 and up, where the other forks' nodes run their private clusters and take a port it leaves.
     return new JsonObject().put("host", "127.0.0.1").put("members", address.getHost() + ":" + address.getPort())
-        .put("port", 5701).put("liteMember", lite);
+        .put("port", JarCommand.freeBlock(1)).put("liteMember", lite);
   }
 
   private static Future<JsonObject> credentials(Vertx from, DeliveryOptions options) {
