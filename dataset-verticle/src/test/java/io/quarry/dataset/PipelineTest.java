@@ -67,6 +67,11 @@ class PipelineTest {
     worker = FakeWorker.start(vertx).await();
   }
 
+  /** A pipeline that may fetch from this machine's loopback origins, as every test's but the address policy's. */
+  private Pipeline pipeline(Pipeline.Settings settings) {
+    return pipeline(settings, AddressPolicy.of(true, ""));
+  }
+
   private Pipeline pipeline(Pipeline.Settings settings, AddressPolicy policy) {
     return new Pipeline(vertx, new OutboundHttp(vertx, policy, 2_000, "", 5), settings,
         new EngineSchema(new WorkerClient(vertx)));
@@ -77,7 +82,7 @@ class PipelineTest {
   }
 
   private Pipeline.Loaded load(String url) {
-    return load(pipeline(ROOMY, AddressPolicy.of(true, "")), url);
+    return load(pipeline(ROOMY), url);
   }
 
   private Pipeline.Loaded load(Pipeline pipeline, String url) {
@@ -95,7 +100,7 @@ class PipelineTest {
   }
 
   private QuarryException failure(String url) {
-    return failure(pipeline(ROOMY, AddressPolicy.of(true, "")), url);
+    return failure(pipeline(ROOMY), url);
   }
 
   /** The pipeline's state belongs to one event loop, as it does inside the verticle. */
@@ -170,7 +175,7 @@ class PipelineTest {
   void noWorker() {
     server.route("/people.parquet").content(people);
     worker.unregister().await();
-    QuarryException e = onContext(() -> pipeline(ROOMY, AddressPolicy.of(true, "")).run(
+    QuarryException e = onContext(() -> pipeline(ROOMY).run(
         URI.create(server.url("/people.parquet")), "")).<QuarryException>transform(r ->
         Future.succeededFuture((QuarryException) r.cause())).await();
     assertThat(e.failure()).isEqualTo(Failure.UNAVAILABLE);
@@ -183,7 +188,7 @@ class PipelineTest {
   void workerStartingPastTheLimit() {
     server.route("/people.parquet").content(people);
     worker.thenAnswerAfter(900, described(Map.of("id", "BIGINT")));
-    Pipeline.Loaded loaded = load(pipeline(SHORT_SCHEMA, AddressPolicy.of(true, "")), server.url("/people.parquet"));
+    Pipeline.Loaded loaded = load(pipeline(SHORT_SCHEMA), server.url("/people.parquet"));
     assertThat(loaded.rowCount()).isEqualTo(100);
     assertThat(loaded.columns().getJsonObject(0).getString("name")).isEqualTo("id");
     assertThat(worker.requests().get(0).timeoutMs()).as("what was left of the limit").isBetween(1L, 300L);
@@ -194,7 +199,7 @@ class PipelineTest {
   void textWorkerStartingPastTheLimit() {
     server.route("/export").content("id\n1\n2\n".getBytes());
     worker.thenAnswerAfter(900, rows(new JsonArray().add("id").add("BIGINT"))).thenAnswer(rows(new JsonArray().add(2)));
-    Pipeline.Loaded loaded = load(pipeline(SHORT_SCHEMA, AddressPolicy.of(true, "")), server.url("/export"));
+    Pipeline.Loaded loaded = load(pipeline(SHORT_SCHEMA), server.url("/export"));
     assertThat(loaded.rowCount()).isEqualTo(2);
     assertThat(worker.requests().stream().map(QueryRequest::timeoutMs)).containsExactly(300L, 299L);
   }
@@ -205,8 +210,7 @@ class PipelineTest {
   void workerTimedOut() {
     // A tail too short for the footer: the range that brings the rest takes 100 ms of the step's 300.
     server.route("/people.parquet").content(people).delayOtherRanges(100);
-    Pipeline smallTail = pipeline(limits(ROOMY_MS, ROOMY_MS, SHORT_MS, 64),
-        AddressPolicy.of(true, ""));
+    Pipeline smallTail = pipeline(limits(ROOMY_MS, ROOMY_MS, SHORT_MS, 64));
     worker.thenFail(new QuarryException(Failure.TIMEOUT, WorkerClient.timedOut(200, "")));
     QuarryException e = failure(smallTail, server.url("/people.parquet"));
     assertThat(worker.requests().get(0).timeoutMs()).as("what the footer left").isLessThan(250L);
@@ -273,7 +277,7 @@ class PipelineTest {
     ParquetServer.Route route = server.route("/big.parquet").content(big);
     ParquetServer.Held tails = route.holdTails();
     ParquetServer.Held magic = route.holdRangeRequests();
-    Pipeline pipeline = pipeline(ROOMY, AddressPolicy.of(true, ""));
+    Pipeline pipeline = pipeline(ROOMY);
     Future<Pipeline.Loaded> loading = onContext(() -> pipeline.run(URI.create(server.url("/big.parquet")), ""));
     tails.arrived().await();
     magic.arrived().await();
@@ -283,7 +287,8 @@ class PipelineTest {
     assertThat(route.requests()).isEqualTo(2);
     assertThat(route.rangeBytes()).as("explicit ranges: the magic number only").isEqualTo(4);
     FileEnd end = worker.requests().get(0).endOf(server.url("/big.parquet"));
-    assertThat(end.from()).as("the engine's check brings the tail, for its worker to start from").isEqualTo(big.length - TAIL);
+    assertThat(end.from()).as("the engine's check brings the tail, for its worker to start from")
+        .isEqualTo(big.length - TAIL);
     assertThat(end.size()).isEqualTo(big.length);
     assertThat(end.bytes()).isEqualTo(Arrays.copyOfRange(big, big.length - TAIL, big.length));
     assertThat(end.etag()).isNotNull();
@@ -298,8 +303,7 @@ class PipelineTest {
   void footerLongerThanTail() {
     int footer = footerLength(people);
     ParquetServer.Route route = server.route("/people.parquet").content(people);
-    Pipeline smallTail = pipeline(limits(ROOMY_MS, ROOMY_MS, ROOMY_MS, 64),
-        AddressPolicy.of(true, ""));
+    Pipeline smallTail = pipeline(limits(ROOMY_MS, ROOMY_MS, ROOMY_MS, 64));
     assertThat(footer + 8).isGreaterThan(64);
     assertThat(load(smallTail, server.url("/people.parquet")).rowCount()).isEqualTo(100);
     assertThat(route.requests()).isEqualTo(3);
@@ -355,7 +359,7 @@ class PipelineTest {
   @DisplayName("a first answer (the tail) slower than its limit fails with 'Could not access URL'")
   void slowTail() {
     server.route("/slow.parquet").content(people).delayTail(2_000);
-    QuarryException e = failure(pipeline(SHORT_TAIL, AddressPolicy.of(true, "")), server.url("/slow.parquet"));
+    QuarryException e = failure(pipeline(SHORT_TAIL), server.url("/slow.parquet"));
     assertThat(e.getMessage()).isEqualTo("Could not access URL");
     assertThat(e.details()).isEqualTo("No answer within 0.3 s");
   }
@@ -364,7 +368,7 @@ class PipelineTest {
   @DisplayName("a magic-number read slower than its limit fails with 'Not a valid parquet file'")
   void slowMagic() {
     server.route("/slow.parquet").content(people).delayFirstBytes(2_000);
-    QuarryException e = failure(pipeline(SHORT_MAGIC, AddressPolicy.of(true, "")), server.url("/slow.parquet"));
+    QuarryException e = failure(pipeline(SHORT_MAGIC), server.url("/slow.parquet"));
     assertThat(e.getMessage()).isEqualTo("Not a valid parquet file");
     assertThat(e.details()).isEqualTo("No answer within 0.3 s");
   }
@@ -373,8 +377,7 @@ class PipelineTest {
   @DisplayName("a footer read slower than its limit fails with 'Could not read parquet schema'")
   void slowFooter() {
     server.route("/slow.parquet").content(people).delayOtherRanges(2_000);
-    Pipeline smallTail = pipeline(limits(ROOMY_MS, ROOMY_MS, SHORT_MS, 64),
-        AddressPolicy.of(true, ""));
+    Pipeline smallTail = pipeline(limits(ROOMY_MS, ROOMY_MS, SHORT_MS, 64));
     QuarryException e = failure(smallTail, server.url("/slow.parquet"));
     assertThat(e.getMessage()).isEqualTo("Could not read parquet schema");
     assertThat(e.details()).isEqualTo("No answer within 0.3 s");
@@ -414,11 +417,11 @@ class PipelineTest {
     byte[] csv = "id\n1\n2\n".getBytes();
     server.route("/at.csv").content(csv);
     worker.thenAnswer(rows(new JsonArray().add("id").add("BIGINT"))).thenAnswer(rows(new JsonArray().add(2)));
-    assertThat(load(pipeline(textLimit(csv.length), AddressPolicy.of(true, "")), server.url("/at.csv")).rowCount())
+    assertThat(load(pipeline(textLimit(csv.length)), server.url("/at.csv")).rowCount())
         .isEqualTo(2);
 
     int asked = worker.requests().size();
-    QuarryException e = failure(pipeline(textLimit(csv.length - 1), AddressPolicy.of(true, "")),
+    QuarryException e = failure(pipeline(textLimit(csv.length - 1)),
         server.url("/at.csv"));
     assertThat(e.getMessage()).isEqualTo("File is too large (" + csv.length + " bytes); the maximum for a CSV file,"
         + " which is read whole, is " + (csv.length - 1) + " bytes");
@@ -438,7 +441,8 @@ class PipelineTest {
   }
 
   @Test
-  @DisplayName("a file that passes the PAR1 check but is too short for a footer fails with 'Could not read parquet schema'")
+  @DisplayName("a file that passes the PAR1 check but is too short for a footer fails with"
+      + " 'Could not read parquet schema'")
   void onlyTheMagic() {
     server.route("/magic.parquet").content("PAR1".getBytes());
     server.route("/short.parquet").content("PAR1PAR1PAR".getBytes());
@@ -486,11 +490,11 @@ class PipelineTest {
   void maxFileSize() {
     Pipeline.Settings limit = new Pipeline.Settings(ROOMY_MS, ROOMY_MS, ROOMY_MS, people.length, 4096, 1 << 20, TAIL);
     server.route("/people.parquet").content(people);
-    assertThat(load(pipeline(limit, AddressPolicy.of(true, "")), server.url("/people.parquet")).size())
+    assertThat(load(pipeline(limit), server.url("/people.parquet")).size())
         .isEqualTo(people.length);
     Pipeline.Settings smaller = new Pipeline.Settings(ROOMY_MS, ROOMY_MS, ROOMY_MS, people.length - 1, 4096, 1 << 20,
         TAIL);
-    assertThat(failure(pipeline(smaller, AddressPolicy.of(true, "")), server.url("/people.parquet")).getMessage())
+    assertThat(failure(pipeline(smaller), server.url("/people.parquet")).getMessage())
         .startsWith("File is too large (");
   }
 
