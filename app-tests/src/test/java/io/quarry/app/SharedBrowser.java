@@ -2,6 +2,7 @@ package io.quarry.app;
 
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.Playwright;
+import io.quarry.testing.Chromium;
 
 /**
  * One Chromium per test JVM, for every browser test class (launching Playwright's driver and the browser costs more
@@ -19,7 +20,7 @@ final class SharedBrowser {
   static synchronized Browser get() {
     if (browser == null) {
       playwright = Browsers.playwright();
-      browser = Browsers.launch(playwright);
+      browser = Chromium.launch(playwright);
     }
     return browser;
   }

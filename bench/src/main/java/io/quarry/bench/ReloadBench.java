@@ -2,7 +2,6 @@ package io.quarry.bench;
 
 import com.google.gson.JsonObject;
 import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.CDPSession;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
@@ -19,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -43,10 +43,7 @@ public final class ReloadBench {
   public static void main(String[] args) throws Exception {
     Path dir = Files.createTempDirectory("quarry-reload-bench");
     Node node = LocalNode.start(dir, Map.of("QUARRY_LOCAL_WORKERS", "0"));
-    try (Playwright playwright = Playwright.create(new Playwright.CreateOptions()
-        .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-         Browser browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
-             .setExecutablePath(Chromium.EXECUTABLE).setHeadless(true).setArgs(Chromium.ARGS))) {
+    try (Playwright playwright = Chromium.playwright(); Browser browser = Chromium.launch(playwright)) {
       Page page = browser.newContext().newPage();
       String url = "http://127.0.0.1:" + node.httpPort() + "/";
       page.navigate(url);
@@ -129,7 +126,7 @@ public final class ReloadBench {
         PER_ROUND, median(costs, Cost::chromiumMs), median(costs, Cost::jvmMs), median(costs, Cost::wallMs), statuses);
   }
 
-  private static double median(List<Cost> costs, java.util.function.ToDoubleFunction<Cost> field) {
+  private static double median(List<Cost> costs, ToDoubleFunction<Cost> field) {
     return LoadStats.median(costs.stream().map(field::applyAsDouble).toList());
   }
 }

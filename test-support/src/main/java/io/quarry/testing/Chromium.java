@@ -1,8 +1,12 @@
 package io.quarry.testing;
 
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Playwright;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Debian's Chromium as the browser tests and the reload benchmark drive it (through Playwright, without any browser
@@ -24,5 +28,16 @@ public final class Chromium {
       "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic");
 
   private Chromium() {
+  }
+
+  /** Playwright's driver, told to download no browser. */
+  public static Playwright playwright() {
+    return Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+  }
+
+  /** This Chromium, headless, with {@link #ARGS}. */
+  public static Browser launch(Playwright playwright) {
+    return playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(EXECUTABLE).setHeadless(true)
+        .setArgs(ARGS));
   }
 }
