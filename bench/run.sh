@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a benchmark on this machine: bench/run.sh dataset|chart|chat|cluster|startup|load|fetch|metrics|export|bridge|fresh|far|cold|text|rest|rest-layers|passwords|databases|reload
+# Runs a benchmark on this machine: bench/run.sh dataset|chart|chat|cluster|startup|load|fetch|metrics|export|bridge|fresh|far|cold|text|rest|rest-layers|passwords|databases|reload|first-load
 # Traffic stays on loopback. Figures are ratios against a baseline measured in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +24,7 @@ case "${1:-dataset}" in
     ;;
   rest-layers) main=io.quarry.bench.RestLayers ;;
   reload) main=io.quarry.bench.ReloadBench ;;
+  first-load) main=io.quarry.bench.FirstLoadBench ;;
   databases) main=io.quarry.worker.DatabaseBench
     # As a worker process's JVM runs (C1 alone, two malloc arenas)
     export MALLOC_ARENA_MAX=2
@@ -63,7 +64,7 @@ case "${1:-dataset}" in
     fi
     main=io.quarry.bench.LoadBench
     if [ $# -lt 2 ]; then args=("$before" "app/target/quarry.jar"); fi ;;
-  *) echo "unknown benchmark: $1 (dataset, chart, chat, bridge, fresh, far, cold, rest, rest-layers, cluster, fetch, export, metrics, startup, load, passwords, databases, reload)" >&2; exit 2 ;;
+  *) echo "unknown benchmark: $1 (dataset, chart, chat, bridge, fresh, far, cold, rest, rest-layers, cluster, fetch, export, metrics, startup, load, passwords, databases, reload, first-load)" >&2; exit 2 ;;
 esac
 # A benchmark that sets jvm_runs runs once with each of its JVM options, one after the other.
 if [ -n "${jvm_runs+set}" ]; then

@@ -11,7 +11,6 @@ import io.quarry.testing.Chromium;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -87,13 +86,13 @@ public final class ReloadBench {
   /** {@link #PER_ROUND} reloads, per reload. */
   private static Cost reloads(Page page, CDPSession cdp, boolean cacheOff) {
     cache(cdp, cacheOff);
-    long chromium0 = chromiumNanos();
+    long chromium0 = ChromiumCpu.nanos();
     long jvm0 = jvmNanos();
     long wall0 = System.nanoTime();
     for (int i = 0; i < PER_ROUND; i++) {
       reload(page);
     }
-    return new Cost((chromiumNanos() - chromium0) / 1e6 / PER_ROUND, (jvmNanos() - jvm0) / 1e6 / PER_ROUND,
+    return new Cost((ChromiumCpu.nanos() - chromium0) / 1e6 / PER_ROUND, (jvmNanos() - jvm0) / 1e6 / PER_ROUND,
         (System.nanoTime() - wall0) / 1e6 / PER_ROUND);
   }
 
@@ -106,13 +105,6 @@ public final class ReloadBench {
     reload(page);
     page.offResponse(listener);
     return answered.stream().collect(Collectors.groupingBy(Response::status, TreeMap::new, Collectors.counting()));
-  }
-
-  /** The CPU of every Chromium process this JVM started (through Playwright's driver), alive now. */
-  private static long chromiumNanos() {
-    return ProcessHandle.current().descendants()
-        .filter(p -> p.info().command().map(c -> c.contains("chrom")).orElse(false))
-        .mapToLong(p -> p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L)).sum();
   }
 
   private static long jvmNanos() {
