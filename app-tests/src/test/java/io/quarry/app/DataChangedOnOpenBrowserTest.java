@@ -79,6 +79,8 @@ class DataChangedOnOpenBrowserTest extends BrowserTestBase {
 
     chat.gemini.next().answer("There are 120 people.");
     ui.ask("How many people?");
+    // The answer on the page, not only no answer being written (true too before the question has left the page).
+    assertThat(page.locator(".message.assistant").last()).containsText("There are 120 people.");
     ui.answered();
     assertThat(chat.gemini.requests().get(chat.gemini.requests().size() - 1).systemText())
         .contains("table1 (120 rows");

@@ -56,7 +56,10 @@ final class PageActions {
     page.locator("#input").press("Enter");
   }
 
-  /** Waits until no answer is being written. */
+  /**
+   * Waits until no answer is being written: true also in the moment after {@link #ask} before the question has left
+   * the page, so a test that reads what the answer did waits for its text first.
+   */
   void answered() {
     assertThat(page.locator(".message.assistant .content.cursor")).hasCount(0);
     assertThat(page.locator("#stop")).isHidden();
