@@ -76,10 +76,12 @@ class DataChangedOnOpenBrowserTest extends BrowserTestBase {
     String size = (String) page.evaluate("n => import('/js/schema-columns.js').then(m => m.humanSize(n))", grown.length);
     assertThat(page.locator("#schema-stats")).hasText("Parquet · 120 rows · 6 columns · " + size);
     page.locator("#schema-close").click();
+    // The dialog gives the focus back to the card it was opened from as it closes: typed into before that, the chat
+    // box lost the focus to the card, and the Enter that should have sent the question opened the dialog again.
+    assertThat(card.locator(".open")).isFocused();
 
     chat.gemini.next().answer("There are 120 people.");
     ui.ask("How many people?");
-    // The answer on the page, not only no answer being written (true too before the question has left the page).
     assertThat(page.locator(".message.assistant").last()).containsText("There are 120 people.");
     ui.answered();
     assertThat(chat.gemini.requests().get(chat.gemini.requests().size() - 1).systemText())
