@@ -6,33 +6,45 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.CDPSession;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.Response;
 import com.microsoft.playwright.Route;
 import io.quarry.app.Node;
 import io.quarry.testing.Chromium;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * A first visit to the main page, as a new user (a browser context of its own, nothing cached) has it: the page the jar
- * serves, its modules bundled into one script, against the same page loading the modules themselves (its baseline, in
- * the same run: the entry module's source, {@code webroot/js/app.js}, answered in place of the bundle, whose imports
- * the node serves as they are in the jar). Chromium's CPU a load (every process of the browser this JVM started, with
- * the renderers it has reaped) and the time to a page ready and connected, on loopback and with 100 ms added to each
- * round trip (Chromium's own network emulation). The suite's Chromium ({@link Chromium}), a node without worker
- * processes in this JVM.
+ * A first visit to the main page, as a new user (a browser context of its own, nothing cached) has it, in two
+ * comparisons, each against its baseline in the same run. The bundle: the page the jar serves, its modules bundled into
+ * one script, against the same page loading the modules themselves (the entry module's source, {@code
+ * webroot/js/app.js}, answered in place of the bundle, whose imports the node serves as they are in the jar), on
+ * loopback and with 100 ms added to each round trip. Compression: the page as served to a browser that accepts gzip,
+ * against one that asks for no compression, over 100 ms round trips and 10 Mbit/s down. Chromium's CPU a load (every
+ * process of the browser this JVM started, with the renderers it has reaped) and the time to a page ready and
+ * connected. Chromium's own network emulation makes the far links; the suite's Chromium ({@link Chromium}), a node
+ * without worker processes in this JVM.
  */
 public final class FirstLoadBench {
 
   private static final int WARM_UP = 3;
   private static final int ROUNDS = 4;
   private static final int LOADS = 5;
-  private static final int[] LATENCIES_MS = {0, 100};
 
   private record Cost(double chromiumMs, double wallMs) {
+  }
+
+  /** How the page is loaded: its entry script answered with {@code entry} (null: as the node serves it). */
+  private record Way(String label, byte[] entry, boolean gzip) {
+  }
+
+  /** {@code latencyMs} added to each round trip; {@code bytesPerSecond} down, -1 for no limit. */
+  private record Link(String label, int latencyMs, long bytesPerSecond) {
   }
 
   private FirstLoadBench() {
@@ -44,61 +56,79 @@ public final class FirstLoadBench {
     String url = "http://127.0.0.1:" + node.httpPort() + "/";
     try (Playwright playwright = Chromium.playwright(); Browser browser = Chromium.launch(playwright)) {
       byte[] bundle = playwright.request().newContext().get(url + "js/app.js").body();
-      if (new String(bundle, java.nio.charset.StandardCharsets.UTF_8).lines().anyMatch(l -> l.startsWith("import "))) {
+      if (new String(bundle, StandardCharsets.UTF_8).lines().anyMatch(l -> l.startsWith("import "))) {
         throw new IllegalStateException("this build serves the modules unbundled (no esbuild for its platform)");
       }
-      for (int latency : LATENCIES_MS) {
-        for (int i = 0; i < WARM_UP; i++) {
-          load(browser, url, bundle, latency);
-          load(browser, url, modules, latency);
-        }
-        List<Cost> bundled = new ArrayList<>();
-        List<Cost> unbundled = new ArrayList<>();
-        for (int round = 0; round < ROUNDS; round++) {
-          bundled.add(loads(browser, url, bundle, latency));
-          unbundled.add(loads(browser, url, modules, latency));
-        }
-        report(latency, "the bundle (the jar's page)", bundled);
-        report(latency, "the modules (the baseline)", unbundled);
-        System.out.printf(Locale.ROOT, "%d ms added: bundle / modules: Chromium %.2fx, to ready %.2fx%n", latency,
-            median(bundled, true) / median(unbundled, true), median(bundled, false) / median(unbundled, false));
-      }
+      Way bundled = new Way("the bundle (the jar's page)", bundle, true);
+      Way unbundled = new Way("the modules (the baseline)", modules, true);
+      compare(browser, url, new Link("on loopback", 0, -1), bundled, unbundled);
+      compare(browser, url, new Link("100 ms added", 100, -1), bundled, unbundled);
+      compare(browser, url, new Link("100 ms and 10 Mbit/s", 100, 1_250_000),
+          new Way("gzip accepted (as browsers do)", null, true), new Way("no compression (the baseline)", null, false));
     } finally {
       node.stop().await();
     }
   }
 
+  private static void compare(Browser browser, String url, Link link, Way way, Way baseline) {
+    for (int i = 0; i < WARM_UP; i++) {
+      load(browser, url, way, link);
+      load(browser, url, baseline, link);
+    }
+    List<Cost> ways = new ArrayList<>();
+    List<Cost> baselines = new ArrayList<>();
+    for (int round = 0; round < ROUNDS; round++) {
+      ways.add(loads(browser, url, way, link));
+      baselines.add(loads(browser, url, baseline, link));
+    }
+    report(link, way, ways);
+    report(link, baseline, baselines);
+    System.out.printf(Locale.ROOT, "%s: %s against %s: Chromium %.2fx, to ready %.2fx%n", link.label(), way.label(),
+        baseline.label(), median(ways, true) / median(baselines, true),
+        median(ways, false) / median(baselines, false));
+  }
+
   /** {@link #LOADS} first loads, per load. */
-  private static Cost loads(Browser browser, String url, byte[] entry, int latency) {
+  private static Cost loads(Browser browser, String url, Way way, Link link) {
     long chromium0 = ChromiumCpu.nanos();
     double wall = 0;
     for (int i = 0; i < LOADS; i++) {
-      wall += load(browser, url, entry, latency);
+      wall += load(browser, url, way, link);
     }
     return new Cost((ChromiumCpu.nanos() - chromium0) / 1e6 / LOADS, wall / LOADS);
   }
 
-  /** One first load in a new context, the entry script answered with {@code entry}; ms to ready and connected. */
-  private static double load(Browser browser, String url, byte[] entry, int latency) {
+  /** One first load in a new context; ms to ready and connected. */
+  private static double load(Browser browser, String url, Way way, Link link) {
     BrowserContext context = browser.newContext(new Browser.NewContextOptions().setViewportSize(1400, 900));
     try {
+      if (!way.gzip()) {
+        context.setExtraHTTPHeaders(Map.of("Accept-Encoding", "identity"));
+      }
       Page page = context.newPage();
-      page.route("**/js/app.js", route -> fulfil(route, entry));
-      if (latency > 0) {
+      if (way.entry() != null) {
+        page.route("**/js/app.js", route -> fulfil(route, way.entry()));
+      }
+      if (link.latencyMs() > 0) {
         CDPSession cdp = context.newCDPSession(page);
         cdp.send("Network.enable");
         JsonObject conditions = new JsonObject();
         conditions.addProperty("offline", false);
-        conditions.addProperty("latency", latency);
-        conditions.addProperty("downloadThroughput", -1);
+        conditions.addProperty("latency", link.latencyMs());
+        conditions.addProperty("downloadThroughput", link.bytesPerSecond());
         conditions.addProperty("uploadThroughput", -1);
         cdp.send("Network.emulateNetworkConditions", conditions);
       }
       long start = System.nanoTime();
-      page.navigate(url);
+      Response script = page.waitForResponse(r -> r.url().endsWith("/js/app.js"), () -> page.navigate(url));
       page.waitForSelector("body[data-ready='true']");
       page.waitForFunction("() => document.querySelector('#connection-text')?.textContent === 'Connected'");
-      return (System.nanoTime() - start) / 1e6;
+      double ms = (System.nanoTime() - start) / 1e6;
+      String encoding = script.headerValue("content-encoding");
+      if (way.entry() == null && !Objects.equals(encoding, way.gzip() ? "gzip" : null)) {
+        throw new IllegalStateException(way.label() + ": the script came with Content-Encoding " + encoding);
+      }
+      return ms;
     } finally {
       context.close();
     }
@@ -109,9 +139,9 @@ public final class FirstLoadBench {
         .setBodyBytes(entry));
   }
 
-  private static void report(int latency, String label, List<Cost> costs) {
-    System.out.printf(Locale.ROOT, "%d ms added, %s, medians of %d rounds of %d first loads: Chromium %.0f ms of CPU a"
-        + " load, %.0f ms to ready and connected%n", latency, label, costs.size(), LOADS, median(costs, true),
+  private static void report(Link link, Way way, List<Cost> costs) {
+    System.out.printf(Locale.ROOT, "%s, %s, medians of %d rounds of %d first loads: Chromium %.0f ms of CPU a load,"
+        + " %.0f ms to ready and connected%n", link.label(), way.label(), costs.size(), LOADS, median(costs, true),
         median(costs, false));
   }
 

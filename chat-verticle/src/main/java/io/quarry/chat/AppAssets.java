@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * modules and two style sheets, 233 KB). The tag is {@link HeldFile}'s, of the bytes, so it names the same
  * file on every node of a cluster and a new build's file on a node that runs it. One instance per chat verticle, used
  * on its event loop only; it holds at most the files under {@code webroot/js} and {@code webroot/css} (the modules,
- * the three pages' bundles over their entries, the style sheets: 500 KB).
+ * the three pages' bundles over their entries, the style sheets: 500 KB) and those asked for gzipped, gzipped.
  */
 final class AppAssets {
 

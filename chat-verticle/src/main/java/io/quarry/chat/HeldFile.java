@@ -1,24 +1,49 @@
 package io.quarry.chat;
 
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.zip.CRC32;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * A script or style sheet read from the class path into memory and served whole, with an ETag of its bytes: a request
- * that names the tag gets 304 without the body. What the pages load ({@link WebJars}, {@link AppAssets}).
+ * that names the tag gets 304 without the body. What the pages load ({@link WebJars}, {@link AppAssets}). A browser
+ * that accepts gzip gets it gzipped (the main page's bundle 168 KB as 45, Vega's scripts 828 KB as 278: fewer of
+ * a far user's round trips spent in TCP's slow start), under a tag of its own; the file is compressed once, off the
+ * event loop, when first asked for so. Only these files, which hold no secret, are compressed: a response that mixed a
+ * secret with text an attacker chose could leak the secret through its compressed length (BREACH). Each instance is
+ * used on one event loop.
  */
-record HeldFile(Buffer body, String etag, String type) {
+final class HeldFile {
+
+  private static final String GZIP = "gzip";
+
+  private final Buffer body;
+  private final String etag;
+  private final String gzipTag;
+  private final String type;
+  /** The body gzipped, once a request accepted it; null for a body gzip does not shrink. */
+  private Future<Buffer> gzipped;
+
+  private HeldFile(byte[] bytes, String type) {
+    this.body = Buffer.buffer(bytes);
+    this.etag = etag(bytes);
+    this.gzipTag = etag.substring(0, etag.length() - 1) + "-gzip\"";
+    this.type = type;
+  }
 
   /** {@code resource}'s bytes from the class path, or null when there is none (blocks). */
   static HeldFile read(String resource) {
     byte[] bytes = bytes(resource);
-    return bytes == null ? null : new HeldFile(Buffer.buffer(bytes), etag(bytes), type(resource));
+    return bytes == null ? null : new HeldFile(bytes, type(resource));
   }
 
   /** A class-path resource's bytes, or null when there is none (blocks). */
@@ -38,12 +63,49 @@ record HeldFile(Buffer body, String etag, String type) {
 
   /** The file, or 304 when the request names its tag; {@code caching} is its Cache-Control. */
   void send(RoutingContext ctx, String caching) {
-    ctx.response().putHeader(HttpHeaders.CACHE_CONTROL, caching).putHeader(HttpHeaders.ETAG, etag);
-    if (etag.equals(ctx.request().getHeader(HttpHeaders.IF_NONE_MATCH))) {
-      ctx.response().setStatusCode(304).end();
+    ctx.response().putHeader(HttpHeaders.CACHE_CONTROL, caching).putHeader(HttpHeaders.VARY, "Accept-Encoding");
+    if (!AcceptEncoding.gzip(ctx.request().getHeader(HttpHeaders.ACCEPT_ENCODING))) {
+      answer(ctx, etag, body, null);
+    } else if (gzipTag.equals(ctx.request().getHeader(HttpHeaders.IF_NONE_MATCH))) {
+      answer(ctx, gzipTag, null, GZIP);
+    } else {
+      gzipped(ctx).onComplete(zipped -> {
+        if (zipped.succeeded() && zipped.result() != null) {
+          answer(ctx, gzipTag, zipped.result(), GZIP);
+        } else {
+          answer(ctx, etag, body, null);
+        }
+      });
+    }
+  }
+
+  private Future<Buffer> gzipped(RoutingContext ctx) {
+    if (gzipped == null) {
+      gzipped = ctx.vertx().executeBlocking(() -> gzip(body.getBytes()), false);
+    }
+    return gzipped;
+  }
+
+  /** {@code bytes} null: the request named {@code tag}, 304. */
+  private void answer(RoutingContext ctx, String tag, Buffer bytes, String encoding) {
+    HttpServerResponse response = ctx.response().putHeader(HttpHeaders.ETAG, tag);
+    if (bytes == null || tag.equals(ctx.request().getHeader(HttpHeaders.IF_NONE_MATCH))) {
+      response.setStatusCode(304).end();
       return;
     }
-    ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, type).end(body);
+    if (encoding != null) {
+      response.putHeader(HttpHeaders.CONTENT_ENCODING, encoding);
+    }
+    response.putHeader(HttpHeaders.CONTENT_TYPE, type).end(bytes);
+  }
+
+  /** Blocks; null when gzip would not make it smaller. */
+  private static Buffer gzip(byte[] bytes) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length / 3);
+    try (GZIPOutputStream zip = new GZIPOutputStream(out)) {
+      zip.write(bytes);
+    }
+    return out.size() < bytes.length ? Buffer.buffer(out.toByteArray()) : null;
   }
 
   /**

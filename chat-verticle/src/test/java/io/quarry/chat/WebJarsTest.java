@@ -8,6 +8,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.file.FileSystemOptions;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
+import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -80,6 +82,27 @@ class WebJarsTest {
     try (Stream<Path> all = Files.walk(cache)) {
       assertThat(all.filter(p -> p.toString().contains("webjars")).toList()).as("unpacked to disk").isEmpty();
     }
+  }
+
+  @Test
+  @DisplayName("a browser that accepts gzip gets every library gzipped, the same bytes once unzipped, and Vega's four"
+      + " scripts in under 40 % of their size (278 KB of 828)")
+  void gzipped() throws Exception {
+    long plain = 0;
+    long zipped = 0;
+    for (String library : WebJars.named()) {
+      HttpResponse<Buffer> served = client.get(WebJars.PREFIX + library).putHeader("Accept-Encoding", "gzip").send()
+          .await();
+      assertThat(served.getHeader("content-encoding")).as(library).isEqualTo("gzip");
+      try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(served.body().getBytes()))) {
+        assertThat(in.readAllBytes()).as(library).isEqualTo(resource(library));
+      }
+      if (library.contains("vega")) {
+        plain += resource(library).length;
+        zipped += served.body().length();
+      }
+    }
+    assertThat(zipped).as("Vega's scripts gzipped, against %d bytes", plain).isLessThan(plain * 4 / 10);
   }
 
   @Test
