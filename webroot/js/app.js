@@ -441,9 +441,8 @@ async function start() {
     e.preventDefault();
     input.focus();
   });
-  await loadSamples();
-  await showUsage();
-  await conversations.load();
+  // Three requests at once, not one after another: a far user's first page waits one round trip for them, not three.
+  await Promise.all([loadSamples(), showUsage(), conversations.load()]);
   address.onMove((id, resultId) => moved(id, resultId).catch((e) => banner(e.message)));
   // The address the page was opened at (a reload, a bookmark, a link), else the newest conversation, named.
   await moved(address.conversationId(), address.resultId());

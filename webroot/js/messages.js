@@ -104,6 +104,7 @@ export class MessageView {
   async showConversation(messages, runs = []) {
     this.clear();
     const { items, editsOf } = timeline(messages, runs);
+    this.fetchResults(messages, runs);
     let question = '';
     let last = null;
     let lastId = null;
@@ -123,6 +124,15 @@ export class MessageView {
     }
     if (last?.lastResult) this.offerFollowUps(last.el, last.lastResult, lastId);
     this.scrollToEnd();
+  }
+
+  /**
+   * Asks for every result the conversation shows at once, so that drawing them in order waits one round trip, not one
+   * each. A failure is said where its result stands (the drawing awaits the same request); not here.
+   */
+  fetchResults(messages, runs) {
+    const ids = [...messages.flatMap((m) => m.result_ids || []), ...runs.map((r) => r.result_id)];
+    ids.forEach((id) => this.result(id).catch(() => {}));
   }
 
   /** A stored run of the user's own, drawn from its stored result. */
