@@ -58,8 +58,7 @@ async function showBoard(id) {
   const all = $('run-all');
   all.hidden = tiles.length === 0;
   all.addEventListener('click', () => rerunAll(id, actions, all));
-  await sharing(id);
-  await staleness(id);
+  await Promise.all([sharing(id), staleness(id)]);
 }
 
 /** The Share button, within what this Quarry allows (share.audience, which /api/me tells; none when off). */
