@@ -3,9 +3,9 @@ package io.quarry.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.microsoft.playwright.Response;
+import io.quarry.testing.UiBundle;
 import java.io.InputStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -39,13 +39,10 @@ class AssetCachingBrowserTest extends BrowserTestBase {
     assertThat(again.values()).as("what the reload was answered").containsOnly(304);
   }
 
-  /**
-   * Whether the node serves the main page's modules bundled into its entry (chat-verticle's bundle-ui profile, where
-   * the build's platform has esbuild): an entry module that imports nothing.
-   */
+  /** Whether the node serves the main page's modules bundled into its entry ({@link UiBundle}). */
   private static boolean bundled() throws Exception {
     try (InputStream in = AssetCachingBrowserTest.class.getClassLoader().getResourceAsStream("webroot/js/app.js")) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().noneMatch(l -> l.startsWith("import "));
+      return UiBundle.bundled(in.readAllBytes());
     }
   }
 

@@ -1,6 +1,5 @@
 package io.quarry.bench;
 
-import com.google.gson.JsonObject;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.CDPSession;
@@ -11,9 +10,10 @@ import com.microsoft.playwright.Response;
 import com.microsoft.playwright.Route;
 import io.quarry.app.Node;
 import io.quarry.testing.Chromium;
+import io.quarry.testing.UiBundle;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -72,7 +72,7 @@ public final class FirstLoadBench {
     String url = "http://127.0.0.1:" + node.httpPort() + "/";
     try (Playwright playwright = Chromium.playwright(); Browser browser = Chromium.launch(playwright)) {
       byte[] bundle = playwright.request().newContext().get(url + "js/app.js").body();
-      if (new String(bundle, StandardCharsets.UTF_8).lines().anyMatch(l -> l.startsWith("import "))) {
+      if (!UiBundle.bundled(bundle)) {
         throw new IllegalStateException("this build serves the modules unbundled (no esbuild for its platform)");
       }
       Way bundled = new Way("the bundle (the jar's page)", bundle, true);
@@ -92,13 +92,13 @@ public final class FirstLoadBench {
   /** A conversation of {@link #RESULTS} results of the SQL runner's, over the node's own sample of cars; its id. */
   private static String conversationOfResults(Node node, String url) {
     WebClient client = LocalNode.client(node);
-    String id = LocalNode.send(client, HttpMethod.POST, "/api/conversations", new io.vertx.core.json.JsonObject())
+    String id = LocalNode.send(client, HttpMethod.POST, "/api/conversations", new JsonObject())
         .getString("id");
     String conversation = "/api/conversations/" + id;
-    LocalNode.send(client, HttpMethod.POST, conversation + "/datasets", new io.vertx.core.json.JsonObject()
+    LocalNode.send(client, HttpMethod.POST, conversation + "/datasets", new JsonObject()
         .put("url", url + "samples/cars.parquet"));
     for (int i = 0; i < RESULTS; i++) {
-      LocalNode.send(client, HttpMethod.POST, conversation + "/query", new io.vertx.core.json.JsonObject()
+      LocalNode.send(client, HttpMethod.POST, conversation + "/query", new JsonObject()
           .put("sql", "SELECT origin, count(*) + " + i + " AS n FROM table1 GROUP BY origin").put("origin", "runner"));
     }
     return id;
@@ -124,12 +124,12 @@ public final class FirstLoadBench {
 
   /** {@link #LOADS} first loads, per load. */
   private static Cost loads(Browser browser, String url, Way way, Link link) {
-    long chromium0 = ChromiumCpu.nanos();
+    long chromium0 = ProcessCpu.chromium();
     double wall = 0;
     for (int i = 0; i < LOADS; i++) {
       wall += load(browser, url, way, link);
     }
-    return new Cost((ChromiumCpu.nanos() - chromium0) / 1e6 / LOADS, wall / LOADS);
+    return new Cost((ProcessCpu.chromium() - chromium0) / 1e6 / LOADS, wall / LOADS);
   }
 
   /** One first load in a new context; ms to ready and connected. */
@@ -149,7 +149,7 @@ public final class FirstLoadBench {
       if (link.latencyMs() > 0) {
         CDPSession cdp = context.newCDPSession(page);
         cdp.send("Network.enable");
-        JsonObject conditions = new JsonObject();
+        com.google.gson.JsonObject conditions = new com.google.gson.JsonObject();
         conditions.addProperty("offline", false);
         conditions.addProperty("latency", link.latencyMs());
         conditions.addProperty("downloadThroughput", link.bytesPerSecond());

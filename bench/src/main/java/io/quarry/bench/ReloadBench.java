@@ -8,7 +8,6 @@ import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.Response;
 import io.quarry.app.Node;
 import io.quarry.testing.Chromium;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -86,14 +85,14 @@ public final class ReloadBench {
   /** {@link #PER_ROUND} reloads, per reload. */
   private static Cost reloads(Page page, CDPSession cdp, boolean cacheOff) {
     cache(cdp, cacheOff);
-    long chromium0 = ChromiumCpu.nanos();
-    long jvm0 = jvmNanos();
+    long chromium0 = ProcessCpu.chromium();
+    long jvm0 = ProcessCpu.self();
     long wall0 = System.nanoTime();
     for (int i = 0; i < PER_ROUND; i++) {
       reload(page);
     }
-    return new Cost((ChromiumCpu.nanos() - chromium0) / 1e6 / PER_ROUND, (jvmNanos() - jvm0) / 1e6 / PER_ROUND,
-        (System.nanoTime() - wall0) / 1e6 / PER_ROUND);
+    return new Cost((ProcessCpu.chromium() - chromium0) / 1e6 / PER_ROUND,
+        (ProcessCpu.self() - jvm0) / 1e6 / PER_ROUND, (System.nanoTime() - wall0) / 1e6 / PER_ROUND);
   }
 
   /** How one reload's responses were answered: their count by status, such as {200=4, 304=57}. */
@@ -105,11 +104,6 @@ public final class ReloadBench {
     reload(page);
     page.offResponse(listener);
     return answered.stream().collect(Collectors.groupingBy(Response::status, TreeMap::new, Collectors.counting()));
-  }
-
-  private static long jvmNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
   }
 
   private static void report(String label, List<Cost> costs, Map<Integer, Long> statuses) {
