@@ -66,8 +66,6 @@ final class HeldFile {
     ctx.response().putHeader(HttpHeaders.CACHE_CONTROL, caching).putHeader(HttpHeaders.VARY, "Accept-Encoding");
     if (!AcceptEncoding.gzip(ctx.request().getHeader(HttpHeaders.ACCEPT_ENCODING))) {
       answer(ctx, etag, body, null);
-    } else if (gzipTag.equals(ctx.request().getHeader(HttpHeaders.IF_NONE_MATCH))) {
-      answer(ctx, gzipTag, null, GZIP);
     } else {
       gzipped(ctx).onComplete(zipped -> {
         if (zipped.succeeded() && zipped.result() != null) {
@@ -86,10 +84,10 @@ final class HeldFile {
     return gzipped;
   }
 
-  /** {@code bytes} null: the request named {@code tag}, 304. */
+  /** {@code bytes} under {@code tag}, or 304 when the request names the tag. */
   private void answer(RoutingContext ctx, String tag, Buffer bytes, String encoding) {
     HttpServerResponse response = ctx.response().putHeader(HttpHeaders.ETAG, tag);
-    if (bytes == null || tag.equals(ctx.request().getHeader(HttpHeaders.IF_NONE_MATCH))) {
+    if (tag.equals(ctx.request().getHeader(HttpHeaders.IF_NONE_MATCH))) {
       response.setStatusCode(304).end();
       return;
     }
