@@ -5,6 +5,7 @@
 import { api, ApiError, Unreachable } from './api.js';
 import { askDialog } from './ask-dialog.js';
 import { elements } from './elements.js';
+import { replaceKeepingFocus } from './keep-focus.js';
 import { describeNewVersion, showChange } from './schema-change.js';
 import { SchemaModal } from './schema-modal.js';
 import { DatasetUploads } from './uploads.js';
@@ -155,7 +156,7 @@ export class DatasetPanel {
     // The same version heard twice (the check's answer and its event) keeps saying what changed.
     const said = existing?.querySelector('.dataset-change');
     if (change) showChange(card, change); else if (said && dataset.status === 'ready') card.append(said);
-    if (existing) existing.replaceWith(card); else this.list.append(card);
+    if (existing) replaceKeepingFocus(existing, card); else this.list.append(card);
     this.onChange();
     this.schema.update(dataset);
   }
@@ -193,7 +194,7 @@ export class DatasetPanel {
   notAdded(failure) {
     const li = this.notAddedCardOf(failure);
     const existing = this.notAddedCard(failure.url);
-    if (existing) existing.replaceWith(li); else this.list.append(li);
+    if (existing) replaceKeepingFocus(existing, li); else this.list.append(li);
     return li;
   }
 

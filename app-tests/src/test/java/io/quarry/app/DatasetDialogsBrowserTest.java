@@ -124,4 +124,23 @@ class DatasetDialogsBrowserTest extends BrowserTestBase {
     assertThat(name).hasText("table1 [406 × 9]");
     assertThat(confirmCalls()).isEmpty();
   }
+
+  @Test
+  @DisplayName("a card drawn anew while one of its buttons has the focus (its dataset refreshed in another tab: loading,"
+      + " then ready) keeps the focus on that button")
+  void redrawnCardKeepsTheFocus() {
+    Locator remove = button(page.locator("#dataset-list"), "Remove table1");
+    remove.focus();
+    remove.evaluate("b => { b.dataset.drawnBefore = 'true'; }");
+    page.locator("#announcer").evaluate("a => { a.textContent = ''; }");
+    String conversation = chat.send(HttpMethod.GET, "/api/conversations", null).bodyAsJsonObject()
+        .getJsonArray("conversations").getJsonObject(0).getString("id");
+    String dataset = chat.conversationJson(conversation).getJsonArray("datasets").getJsonObject(0).getString("id");
+    chat.send(HttpMethod.POST, "/api/conversations/" + conversation + "/datasets/" + dataset + "/refresh", null);
+
+    // The page announces a dataset ready as it draws its card anew: both are done once this is said.
+    assertThat(page.locator("#announcer")).hasText("table1 is ready.");
+    assertThat(page.locator(".dataset-card [data-drawn-before]")).hasCount(0);
+    assertThat(remove).isFocused();
+  }
 }

@@ -1,0 +1,13 @@
+// A card drawn anew replaces the old one. When the focus was inside it, it moves to the same control of the new card
+// (or its first control left enabled): an update that arrives while someone is on a card, by keyboard or after a
+// dialog gave the focus back to it, must not drop them at the top of the page.
+export function replaceKeepingFocus(old, fresh) {
+  const focused = old.contains(document.activeElement) ? document.activeElement : null;
+  old.replaceWith(fresh);
+  if (!focused) return;
+  const controls = [...fresh.querySelectorAll('button, a[href], input, select, textarea, [tabindex]')]
+    .filter((el) => !el.disabled);
+  const same = controls.find((el) => el.tagName === focused.tagName && el.className === focused.className
+    && el.getAttribute('aria-label') === focused.getAttribute('aria-label'));
+  (same || controls[0])?.focus();
+}
