@@ -96,21 +96,37 @@ function replace(tile, actions) {
 }
 
 async function rerun(boardId, tile, button, actions) {
+  const refocus = focusKeeper(button);
   button.disabled = true;
   const li = $('tiles').querySelector(`[data-tile-id="${tile.id}"]`);
   li?.say('Running…');
   try {
     const ran = await api.runTile(boardId, tile.id);
-    replace(ran, actions).say(`Re-ran ${when()}`);
+    const fresh = replace(ran, actions);
+    fresh.say(`Re-ran ${when()}`);
+    refocus(fresh.querySelector('.tile-actions button'));
     live(`${ran.title} re-ran: ${Number(ran.total_rows).toLocaleString()} rows`);
   } catch (e) {
     li?.say(e.message);
     live(`${tile.title} did not run: ${e.message}`);
     button.disabled = false;
+    refocus(button);
   }
 }
 
+/**
+ * A button disabled while its work runs loses the focus. It is given back (to the button, or to the one that stands for
+ * it once drawn anew) unless the person moved on meanwhile, so that a keyboard user stays where they were.
+ */
+function focusKeeper(button) {
+  const focused = document.activeElement === button;
+  return (target) => {
+    if (focused && (document.activeElement === document.body || document.activeElement === button)) target?.focus();
+  };
+}
+
 async function rerunAll(boardId, actions, button) {
+  const refocus = focusKeeper(button);
   button.disabled = true;
   live('Re-running every tile…');
   try {
@@ -125,6 +141,7 @@ async function rerunAll(boardId, actions, button) {
     live(e.message);
   } finally {
     button.disabled = false;
+    refocus(button);
   }
 }
 

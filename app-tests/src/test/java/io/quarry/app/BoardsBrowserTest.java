@@ -114,6 +114,28 @@ class BoardsBrowserTest extends BrowserTestBase {
     assertThat(page.locator(".stale-badge")).hasCount(0);
   }
 
+  @Test
+  @DisplayName("a tile re-run from the keyboard is drawn anew with the focus on its Re-run, where the key was pressed;"
+      + " Re-run all keeps the focus once it is done")
+  void rerunKeepsTheFocus() {
+    page.navigate(url() + "b/" + abc());
+    assertThat(headings()).hasText(new String[] {"A", "B", "C"});
+    Locator rerun = page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Re-run B").setExact(true));
+    rerun.focus();
+    rerun.evaluate("b => { b.dataset.drawnBefore = 'true'; }");
+    rerun.press("Enter");
+    // Said once the tile is drawn anew and the focus given back.
+    assertThat(page.locator("#board-live")).hasText("B re-ran: 1 rows");
+    assertThat(page.locator("#tiles [data-drawn-before]")).hasCount(0);
+    assertThat(rerun).isFocused();
+
+    Locator all = page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Re-run all"));
+    all.focus();
+    all.press("Enter");
+    assertThat(page.locator("#board-live")).hasText("Re-ran 3 of 3 tiles");
+    assertThat(all).isFocused();
+  }
+
   /** A board "ABC" with tiles A, B and C pinned over REST. */
   private String abc() {
     String conversation = chat.conversation();
