@@ -3,6 +3,7 @@
 // newer versions. Re-run one tile or all of them; remove a tile; move tiles by drag or keyboard; share the board with
 // the conversation page's share dialog (a read-only link to its tiles as they are when opened).
 import { api } from './api.js';
+import { focusKeeper } from './keep-focus.js';
 import { initTheme } from './theme.js';
 import { tileElement } from './board-tiles.js';
 import { reorderable } from './board-order.js';
@@ -43,6 +44,7 @@ async function showBoard(id) {
     moveKey,
     run: (tile, button) => rerun(id, tile, button, actions),
     remove: async (tile, button) => {
+      const refocus = focusKeeper(button);
       button.disabled = true;
       try {
         await api.unpinTile(id, tile.id);
@@ -50,6 +52,7 @@ async function showBoard(id) {
         live(`Removed ${tile.title}`);
       } catch (e) {
         button.disabled = false;
+        refocus(button);
         live(e.message);
       }
     },
@@ -112,17 +115,6 @@ async function rerun(boardId, tile, button, actions) {
     button.disabled = false;
     refocus(button);
   }
-}
-
-/**
- * A button disabled while its work runs loses the focus. It is given back (to the button, or to the one that stands for
- * it once drawn anew) unless the person moved on meanwhile, so that a keyboard user stays where they were.
- */
-function focusKeeper(button) {
-  const focused = document.activeElement === button;
-  return (target) => {
-    if (focused && (document.activeElement === document.body || document.activeElement === button)) target?.focus();
-  };
 }
 
 async function rerunAll(boardId, actions, button) {

@@ -11,3 +11,15 @@ export function replaceKeepingFocus(old, fresh) {
     && el.getAttribute('aria-label') === focused.getAttribute('aria-label'));
   (same || controls[0])?.focus();
 }
+
+/**
+ * A button disabled while its work runs loses the focus. The function returned gives it back (to the button, or to the
+ * one that stands for it once drawn anew) unless the person moved on meanwhile, so that a keyboard user stays where
+ * they were. Call it before disabling the button.
+ */
+export function focusKeeper(button) {
+  const focused = document.activeElement === button;
+  return (target) => {
+    if (focused && (document.activeElement === document.body || document.activeElement === button)) target?.focus();
+  };
+}

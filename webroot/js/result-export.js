@@ -4,6 +4,7 @@
 // large: 413; gone: 404) is said in plain words beside the result instead of becoming a broken download.
 import { api } from './api.js';
 import { count } from './format.js';
+import { focusKeeper } from './keep-focus.js';
 import { copyButton, saveFile } from './save-file.js';
 import { sortedBy } from './table-sort.js';
 import { scheduleButton } from './schedules.js';
@@ -35,6 +36,7 @@ async function refusal(response) {
 }
 
 async function download(resultId, format, label, button, status, sort) {
+  const refocus = focusKeeper(button);
   button.disabled = true;
   status.classList.remove('error');
   status.textContent = `Preparing the ${label} of every row…`;
@@ -58,6 +60,7 @@ async function download(resultId, format, label, button, status, sort) {
     status.textContent = `The ${label} could not be downloaded: ${e.message}`;
   } finally {
     button.disabled = false;
+    refocus(button);
   }
 }
 

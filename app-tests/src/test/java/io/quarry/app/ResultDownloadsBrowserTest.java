@@ -89,6 +89,8 @@ class ResultDownloadsBrowserTest extends BrowserTestBase {
     assertThat(lines.get(5000)).isEqualTo("100,49,person 100");
     assertThat(csv.suggestedFilename()).endsWith(".csv");
     assertThat(block.locator(".result-actions-status")).hasText("Downloaded 5,000 rows as CSV.");
+    // Disabled while it downloaded, the button has the focus back once it is done.
+    assertThat(button(block, "Download CSV")).isFocused();
 
     Download parquet = download(button(block, "Download Parquet"));
     assertThat(parquet.suggestedFilename()).endsWith(".parquet");
@@ -114,7 +116,8 @@ class ResultDownloadsBrowserTest extends BrowserTestBase {
   }
 
   @Test
-  @DisplayName("a SQL run and an edited re-run download whole too, and copy their own SQL")
+  @DisplayName("a SQL run and an edited re-run download whole too, and copy their own SQL; the re-run's button keeps"
+      + " the focus")
   void runsDownloadWhole() throws Exception {
     ui.runSql(FIVE_THOUSAND);
     Locator run = ui.runnerRuns().first();
@@ -136,6 +139,7 @@ class ResultDownloadsBrowserTest extends BrowserTestBase {
     original.locator(".sql-panel button").click();
     Locator rerun = page.locator(".message.assistant .artifact.run.edited");
     assertThat(rerun.locator(".result-table tbody tr")).hasCount(7);
+    assertThat(original.locator(".sql-panel button")).isFocused();
     assertThat(Files.readAllLines(download(button(rerun, "Download CSV")).path())).hasSize(8);
     button(rerun, "Copy SQL").click();
     assertThat(button(rerun, "Copied")).hasCount(1);
