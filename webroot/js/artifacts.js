@@ -12,7 +12,7 @@ import { registerResultTable } from './numbers.js';
 import { watchVersion } from './data-changed.js';
 import { resultElementId } from './address.js';
 import { count } from './format.js';
-import { focusKeeper } from './keep-focus.js';
+import { busy } from './keep-focus.js';
 import { api } from './api.js';
 import { pinButton, questionOf, firstLine } from './pin-dialog.js';
 
@@ -140,8 +140,7 @@ export class Artifacts {
     // An edit of an answer's SQL stands under the answer; without one (not stored yet) it is a run of its own.
     const origin = wanted === 'edited' && !messageId ? 'runner' : wanted;
     const conversation = this.conversation();
-    const refocus = focusKeeper(button);
-    button.disabled = true;
+    const done = busy(button);
     try {
       const result = await this.run(sql, origin, messageId);
       if (conversation === this.conversation()) {
@@ -151,8 +150,7 @@ export class Artifacts {
     } catch (e) {
       if (conversation === this.conversation()) this.showRunError(sql, e.message, origin, messageId);
     } finally {
-      button.disabled = false;
-      refocus(button);
+      done();
     }
   }
 

@@ -3,7 +3,7 @@
 // newer versions. Re-run one tile or all of them; remove a tile; move tiles by drag or keyboard; share the board with
 // the conversation page's share dialog (a read-only link to its tiles as they are when opened).
 import { api } from './api.js';
-import { focusKeeper } from './keep-focus.js';
+import { busy } from './keep-focus.js';
 import { initTheme } from './theme.js';
 import { tileElement } from './board-tiles.js';
 import { reorderable } from './board-order.js';
@@ -44,15 +44,13 @@ async function showBoard(id) {
     moveKey,
     run: (tile, button) => rerun(id, tile, button, actions),
     remove: async (tile, button) => {
-      const refocus = focusKeeper(button);
-      button.disabled = true;
+      const done = busy(button);
       try {
         await api.unpinTile(id, tile.id);
         list.querySelector(`[data-tile-id="${tile.id}"]`)?.remove();
         live(`Removed ${tile.title}`);
       } catch (e) {
-        button.disabled = false;
-        refocus(button);
+        done();
         live(e.message);
       }
     },
@@ -99,27 +97,24 @@ function replace(tile, actions) {
 }
 
 async function rerun(boardId, tile, button, actions) {
-  const refocus = focusKeeper(button);
-  button.disabled = true;
+  const done = busy(button);
   const li = $('tiles').querySelector(`[data-tile-id="${tile.id}"]`);
   li?.say('Running…');
   try {
     const ran = await api.runTile(boardId, tile.id);
     const fresh = replace(ran, actions);
     fresh.say(`Re-ran ${when()}`);
-    refocus(fresh.querySelector('.tile-actions button'));
+    done(fresh.querySelector('.tile-actions button'));
     live(`${ran.title} re-ran: ${Number(ran.total_rows).toLocaleString()} rows`);
   } catch (e) {
     li?.say(e.message);
     live(`${tile.title} did not run: ${e.message}`);
-    button.disabled = false;
-    refocus(button);
+    done();
   }
 }
 
 async function rerunAll(boardId, actions, button) {
-  const refocus = focusKeeper(button);
-  button.disabled = true;
+  const done = busy(button);
   live('Re-running every tile…');
   try {
     const { runs } = await api.runBoard(boardId);
@@ -132,8 +127,7 @@ async function rerunAll(boardId, actions, button) {
   } catch (e) {
     live(e.message);
   } finally {
-    button.disabled = false;
-    refocus(button);
+    done();
   }
 }
 

@@ -13,13 +13,15 @@ export function replaceKeepingFocus(old, fresh) {
 }
 
 /**
- * A button disabled while its work runs loses the focus. The function returned gives it back (to the button, or to the
- * one that stands for it once drawn anew) unless the person moved on meanwhile, so that a keyboard user stays where
- * they were. Call it before disabling the button.
+ * Disables a button while its work runs, which takes the focus from it. The function returned enables it again and
+ * gives the focus back (to the button, or to the one that stands for it once drawn anew) unless the person moved on
+ * meanwhile, so that a keyboard user stays where they were.
  */
-export function focusKeeper(button) {
+export function busy(button) {
   const focused = document.activeElement === button;
-  return (target) => {
+  button.disabled = true;
+  return (target = button) => {
+    button.disabled = false;
     if (focused && (document.activeElement === document.body || document.activeElement === button)) target?.focus();
   };
 }

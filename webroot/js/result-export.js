@@ -4,7 +4,7 @@
 // large: 413; gone: 404) is said in plain words beside the result instead of becoming a broken download.
 import { api } from './api.js';
 import { count } from './format.js';
-import { focusKeeper } from './keep-focus.js';
+import { busy } from './keep-focus.js';
 import { copyButton, saveFile } from './save-file.js';
 import { sortedBy } from './table-sort.js';
 import { scheduleButton } from './schedules.js';
@@ -36,8 +36,7 @@ async function refusal(response) {
 }
 
 async function download(resultId, format, label, button, status, sort) {
-  const refocus = focusKeeper(button);
-  button.disabled = true;
+  const done = busy(button);
   status.classList.remove('error');
   status.textContent = `Preparing the ${label} of every row…`;
   try {
@@ -59,8 +58,7 @@ async function download(resultId, format, label, button, status, sort) {
     status.classList.add('error');
     status.textContent = `The ${label} could not be downloaded: ${e.message}`;
   } finally {
-    button.disabled = false;
-    refocus(button);
+    done();
   }
 }
 

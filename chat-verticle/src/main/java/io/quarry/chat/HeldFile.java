@@ -18,9 +18,9 @@ import java.util.zip.GZIPOutputStream;
  * that names the tag gets 304 without the body. What the pages load ({@link WebJars}, {@link AppAssets}). A browser
  * that accepts gzip gets it gzipped (the main page's bundle 168 KB as 45, Vega's scripts 828 KB as 278: on a link of
  * 10 Mbit/s and 100 ms round trips a first page is ready in 0.91 of the time), under a tag of its own; the file is
- * compressed once, off the event loop, when first asked for so. Only these files, which hold no secret, are compressed: a response that mixed a
- * secret with text an attacker chose could leak the secret through its compressed length (BREACH). Each instance is
- * used on one event loop.
+ * compressed once, off the event loop, when first asked for so. Only these files, which hold no secret, are
+ * compressed: a response that mixed a secret with text an attacker chose could leak the secret through its compressed
+ * length (BREACH). Each instance is used on one event loop.
  */
 final class HeldFile {
 
