@@ -9,6 +9,7 @@ import io.quarry.bus.Sha256;
 import io.quarry.bus.StorageOps;
 import io.quarry.bus.TokenScope;
 import io.quarry.bus.User;
+import io.quarry.testing.JarCommand;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -19,7 +20,6 @@ import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetSocket;
 import io.vertx.junit5.VertxExtension;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -66,9 +66,7 @@ class BridgeDefenceTest {
         .map(name -> Future.succeededFuture(new StorageOps.TokenUser(new User(name, name + "@example.com",
             "2026-01-01T00:00:00.000Z"), name.equals("reader") ? TokenScope.READ : TokenScope.CHAT, "token-id-" + name)))
         .orElse(Future.failedFuture(new QuarryException(Failure.NOT_FOUND, "No such token")))).completion().await();
-    try (ServerSocket free = new ServerSocket(0)) {
-      port = free.getLocalPort();
-    }
+    port = JarCommand.freeBlock(1);
     JsonObject config = new JsonObject().put("port", 0).put("bridgePort", port);
     bridge.forEach(setting -> config.put(setting.getKey(), setting.getValue()));
     vertx.deployVerticle(new ChatVerticle(), new DeploymentOptions().setConfig(config)).await();

@@ -7,6 +7,7 @@ import io.quarry.bus.Bus;
 import io.quarry.bus.Conversation;
 import io.quarry.bus.Failure;
 import io.quarry.bus.StorageOps;
+import io.quarry.testing.JarCommand;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -22,9 +23,6 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.junit5.VertxExtension;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -68,7 +66,7 @@ class TextFieldsTest {
   int bridgePort;
 
   @BeforeEach
-  void deploy(Vertx vertx) throws IOException {
+  void deploy(Vertx vertx) {
     this.vertx = vertx;
     Bus bus = new Bus(vertx);
     bus.serve(StorageOps.USER_LOCAL, none -> Future.succeededFuture(ChatEdgeTest.LOCAL)).completion().await();
@@ -77,9 +75,7 @@ class TextFieldsTest {
         io.quarry.bus.TokenScope.CHAT, "token-id"))).completion().await();
     bus.serve(StorageOps.CONVERSATION_CREATE, made -> Future.succeededFuture(new Conversation(made.id(), made.userId(),
         made.title(), "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z"))).completion().await();
-    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      bridgePort = free.getLocalPort();
-    }
+    bridgePort = JarCommand.freeBlock(1);
     ChatVerticle chat = new ChatVerticle();
     vertx.deployVerticle(chat, new DeploymentOptions().setConfig(new JsonObject().put("port", 0)
         .put("bridgePort", bridgePort))).await();
