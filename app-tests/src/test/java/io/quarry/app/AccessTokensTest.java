@@ -60,7 +60,7 @@ class AccessTokensTest {
     env.put("QUARRY_CHAT_PING_INTERVAL_MS", "200");
     // One connection: a token's use is noted (without the request waiting) before anything the test asks next.
     env.put("QUARRY_STORAGE_POOL_SIZE", "1");
-    bridgePort = JarCommand.freeBlock(1);
+    bridgePort = JarCommand.freePort();
     env.put("QUARRY_BRIDGE_PORT", String.valueOf(bridgePort));
     node = TestNodes.start(env, dir);
     storage = new StorageClient(node.vertx());

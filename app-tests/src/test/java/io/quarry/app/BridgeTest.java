@@ -55,7 +55,7 @@ class BridgeTest {
     gemini = FakeGemini.start(outside);
     files = ParquetServer.start(outside);
     env = TestNodes.programsEnv(dir, gemini);
-    bridgePort = JarCommand.freeBlock(1);
+    bridgePort = JarCommand.freePort();
     env.put("QUARRY_BRIDGE_PORT", String.valueOf(bridgePort));
     node = TestNodes.start(env, dir);
     bus = new Bus(node.vertx());

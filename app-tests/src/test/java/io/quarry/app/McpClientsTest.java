@@ -81,7 +81,7 @@ class McpClientsTest {
     // Each test's token makes fewer than 40 requests; pace() makes exactly that many and one more.
     env.put("QUARRY_CHAT_TOKEN_BURST", String.valueOf(PACE_BURST));
     env.put("QUARRY_CHAT_TOKEN_REQUESTS_PER_MINUTE", "1");
-    bridgePort = JarCommand.freeBlock(1);
+    bridgePort = JarCommand.freePort();
     env.put("QUARRY_BRIDGE_PORT", String.valueOf(bridgePort));
     node = TestNodes.start(env, dir);
     bus = new Bus(node.vertx());

@@ -131,7 +131,7 @@ class PrivateClusterTest {
     var address = nodeManager().getHazelcastInstance().getCluster().getLocalMember().getAddress();
     // Its own port, not 5701 and up, where the other forks' nodes run their private clusters and take a port it leaves.
     return new JsonObject().put("host", "127.0.0.1").put("members", address.getHost() + ":" + address.getPort())
-        .put("port", JarCommand.freeBlock(1)).put("liteMember", lite);
+        .put("port", JarCommand.freePort()).put("liteMember", lite);
   }
 
   private static Future<JsonObject> credentials(Vertx from, DeliveryOptions options) {

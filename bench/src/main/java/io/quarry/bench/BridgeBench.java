@@ -35,7 +35,7 @@ public final class BridgeBench {
 
   public static void main(String[] args) throws Exception {
     Path work = Scratch.dir("quarry-bridge-bench");
-    int port = io.quarry.testing.JarCommand.freeBlock(1);
+    int port = io.quarry.testing.JarCommand.freePort();
     Map<String, String> env = new HashMap<>();
     env.put("QUARRY_HTTP_PORT", "0");
     env.put("QUARRY_DATA_DIR", work.toString());

@@ -66,7 +66,7 @@ class BridgeDefenceTest {
         .map(name -> Future.succeededFuture(new StorageOps.TokenUser(new User(name, name + "@example.com",
             "2026-01-01T00:00:00.000Z"), name.equals("reader") ? TokenScope.READ : TokenScope.CHAT, "token-id-" + name)))
         .orElse(Future.failedFuture(new QuarryException(Failure.NOT_FOUND, "No such token")))).completion().await();
-    port = JarCommand.freeBlock(1);
+    port = JarCommand.freePort();
     JsonObject config = new JsonObject().put("port", 0).put("bridgePort", port);
     bridge.forEach(setting -> config.put(setting.getKey(), setting.getValue()));
     vertx.deployVerticle(new ChatVerticle(), new DeploymentOptions().setConfig(config)).await();

@@ -75,7 +75,7 @@ class TextFieldsTest {
         io.quarry.bus.TokenScope.CHAT, "token-id"))).completion().await();
     bus.serve(StorageOps.CONVERSATION_CREATE, made -> Future.succeededFuture(new Conversation(made.id(), made.userId(),
         made.title(), "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z"))).completion().await();
-    bridgePort = JarCommand.freeBlock(1);
+    bridgePort = JarCommand.freePort();
     ChatVerticle chat = new ChatVerticle();
     vertx.deployVerticle(chat, new DeploymentOptions().setConfig(new JsonObject().put("port", 0)
         .put("bridgePort", bridgePort))).await();

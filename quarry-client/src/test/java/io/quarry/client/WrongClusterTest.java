@@ -3,10 +3,9 @@ package io.quarry.client;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.config.Config;
+import io.quarry.testing.JarCommand;
 import io.vertx.core.Vertx;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -23,10 +22,13 @@ class WrongClusterTest {
   static Vertx member;
   static String address;
 
-  /** A data member, as a Quarry node is, of a cluster of its own name, on a free loopback port. */
+  /**
+   * A data member, as a Quarry node is, of a cluster of its own name, on a free loopback port outside the range the
+   * kernel hands to connections.
+   */
   @BeforeAll
-  static void otherCluster() throws IOException {
-    int port = freePort();
+  static void otherCluster() {
+    int port = JarCommand.freePort();
     address = "127.0.0.1:" + port;
     Config config = QuarryBus.hazelcast(new ClusterSettings("quarry-" + UUID.randomUUID(), List.of(address),
         "127.0.0.1", port, null)).setLiteMember(false);
@@ -41,17 +43,11 @@ class WrongClusterTest {
   @Test
   @DisplayName("a client whose cluster name is wrong is told that no Quarry node answered, and to check the cluster's"
       + " name and its members (not Hazelcast's NoDataMemberInClusterException)")
-  void wrongName() throws IOException {
+  void wrongName() {
     String wrong = "not-the-cluster-" + UUID.randomUUID();
-    ClusterSettings settings = new ClusterSettings(wrong, List.of(address), "127.0.0.1", freePort(), null);
+    ClusterSettings settings = new ClusterSettings(wrong, List.of(address), "127.0.0.1", JarCommand.freePort(), null);
     assertThatThrownBy(() -> QuarryBus.join(settings).await())
         .hasMessage("No Quarry node in the cluster '" + wrong + "': none answered at " + address
             + " (check the cluster's name and its members' addresses)");
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -96,7 +96,7 @@ class BusClientIT {
   }
 
   private static ClusterSettings settings(String cluster, ClusterSettings.Tls tls) {
-    return new ClusterSettings(cluster, members, "127.0.0.1", JarCommand.freeBlock(1), tls);
+    return new ClusterSettings(cluster, members, "127.0.0.1", JarCommand.freePort(), tls);
   }
 
   private static ClusterSettings.Tls tls(BusCertificates.Identity identity) {
@@ -144,7 +144,7 @@ class BusClientIT {
     String javaHome = System.getProperty("java.home");
     env.put("PATH", Path.of(javaHome, "bin") + ":" + env.getOrDefault("PATH", "/usr/bin:/bin"));
     env.putAll(Map.of("QUARRY_CLUSTER_NAME", name, "QUARRY_CLUSTER_MEMBERS", String.join(",", members),
-        "APP_HOST", "127.0.0.1", "APP_CLUSTER_PORT", String.valueOf(JarCommand.freeBlock(1)),
+        "APP_HOST", "127.0.0.1", "APP_CLUSTER_PORT", String.valueOf(JarCommand.freePort()),
         "APP_KEY_FILE", app.key().toString(), "APP_CERT_FILE", app.cert().toString(),
         "QUARRY_CLUSTER_CA_FILE", app.ca().toString(), "PARQUET_URL", files.url("/people.parquet"),
         "QUESTION", "How old is the oldest person?"));
