@@ -44,6 +44,8 @@ final class ClassArchiveCommand {
   private static final long STOP_LIMIT_S = 120;
   /** The node's last lines, to say why it did not start. */
   private static final int KEPT_LINES = 20;
+  /** Starts of the training node whose metrics port another program took first, at most. */
+  private static final int STARTS = 3;
   /**
    * The settings that decide how objects are laid out, which an archive holds: a JVM whose differ (ZGC has no
    * compressed pointers, G1 has them below 32 GB of heap) cannot map it and starts without it.
@@ -119,7 +121,30 @@ final class ClassArchiveCommand {
   }
 
   /** Starts a node that writes the archive as it ends, waits for its start line, and stops it as SIGTERM does. */
+  /**
+   * Trains until a node starts, again on another port when the one it was given for metrics was taken by another
+   * program's connection before the node bound it (a port found free is only free when asked).
+   */
   private static void train(Path jar, Path pending, Path home) throws IOException, InterruptedException {
+    for (int start = 1; ; start++) {
+      List<String> notStarted = trainOnce(jar, pending, home);
+      if (notStarted == null) {
+        return;
+      }
+      if (start == STARTS || !metricsPortTaken(notStarted)) {
+        throw new IllegalStateException("the node did not start: " + String.join(" / ", notStarted));
+      }
+    }
+  }
+
+  /** Whether a node's last lines say it stopped only because the port it was given for metrics was in use. */
+  static boolean metricsPortTaken(List<String> lastLines) {
+    return lastLines.stream().anyMatch(line -> line.contains(MetricsEndpoint.CANNOT_SERVE)
+        && line.contains("Address already in use"));
+  }
+
+  /** Null once the node has started and stopped, writing the archive; else the last lines of a node that did not. */
+  private static List<String> trainOnce(Path jar, Path pending, Path home) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-XX:ArchiveClassesAtExit=" + pending, "-Xlog:cds=off,cds+dynamic=off"));
     // This command's -D settings (how names resolve, say) apply to the node it starts, as to worker processes; its
@@ -144,9 +169,7 @@ final class ClassArchiveCommand {
       if (!node.waitFor(STOP_LIMIT_S, TimeUnit.SECONDS)) {
         throw new IllegalStateException("the node did not stop within " + STOP_LIMIT_S + " s");
       }
-      if (notStarted != null) {
-        throw new IllegalStateException("the node did not start: " + String.join(" / ", notStarted));
-      }
+      return notStarted;
     } finally {
       stop(node);
     }

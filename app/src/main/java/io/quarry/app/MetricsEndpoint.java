@@ -24,6 +24,8 @@ final class MetricsEndpoint extends VerticleBase {
   static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
   /** How long a scrape waits for the worker processes: a scrape must answer within Prometheus's own timeout. */
   static final long WORKERS_WAIT_MS = 3_000;
+  /** How a node that cannot listen for scrapes says so, followed by the address and why. */
+  static final String CANNOT_SERVE = "Cannot serve metrics on ";
 
   private final NodeMetrics metrics;
   private final NodeSettings settings;
@@ -42,7 +44,7 @@ final class MetricsEndpoint extends VerticleBase {
     int port = settings.metricsPort();
     server = vertx.createHttpServer().requestHandler(this::handle);
     return server.listen(port, host)
-        .recover(e -> Future.failedFuture(new IllegalStateException("Cannot serve metrics on " + host + ":" + port
+        .recover(e -> Future.failedFuture(new IllegalStateException(CANNOT_SERVE + host + ":" + port
             + " (metrics.port; 0 for none): " + e.getMessage(), e)))
         .onSuccess(s -> log.info("Metrics at http://{}:{}/metrics", host, s.actualPort()));
   }
