@@ -5,10 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.ConfigXmlGenerator;
 import com.hazelcast.config.XmlConfigBuilder;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.quarry.testing.JarCommand;
 import io.vertx.core.json.JsonObject;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +52,23 @@ class BuiltInClusterTest {
     Config builtIn = Clustering.hazelcastConfig(section, dir.resolve("elsewhere").resolve("config.json"));
     assertThat(builtIn.getMultiMapConfig("__vertx.subs").getBackupCount()).isEqualTo(1);
     assertThat(builtIn.getClusterName()).isEqualTo("ours");
+  }
+
+  @Test
+  @DisplayName("a member of the built-in configuration runs no health monitor (its threads are there, that one is not)")
+  void noHealthMonitor() {
+    Config config = BuiltInCluster.config().setClusterName("quarry-" + UUID.randomUUID())
+        .setInstanceName("health-" + UUID.randomUUID());
+    config.getNetworkConfig().setPort(JarCommand.freePort()).setPortAutoIncrement(false).getJoin().getTcpIpConfig()
+        .setMembers(List.of());
+    HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
+    try {
+      List<String> threads = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+          .filter(name -> name.startsWith("hz." + member.getName() + ".")).toList();
+      assertThat(threads).isNotEmpty().noneMatch(name -> name.contains("HealthMonitor"));
+    } finally {
+      member.shutdown();
+    }
   }
 
   private static String xml(Config config) {
