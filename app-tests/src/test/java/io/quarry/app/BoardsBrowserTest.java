@@ -118,9 +118,8 @@ class BoardsBrowserTest extends BrowserTestBase {
   @DisplayName("a tile re-run from the keyboard is drawn anew with the focus on its Re-run, where the key was pressed;"
       + " Re-run all keeps the focus once it is done")
   void rerunKeepsTheFocus() {
-    page.navigate(url() + "b/" + abc());
-    assertThat(headings()).hasText(new String[] {"A", "B", "C"});
-    Locator rerun = page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Re-run B").setExact(true));
+    openAbc();
+    Locator rerun = button("Re-run B");
     rerun.focus();
     rerun.evaluate("b => { b.dataset.drawnBefore = 'true'; }");
     rerun.press("Enter");
@@ -134,6 +133,17 @@ class BoardsBrowserTest extends BrowserTestBase {
     all.press("Enter");
     assertThat(page.locator("#board-live")).hasText("Re-ran 3 of 3 tiles");
     assertThat(all).isFocused();
+  }
+
+  /** The board of {@link #abc()}, its tiles drawn in their order. */
+  private void openAbc() {
+    page.navigate(url() + "b/" + abc());
+    assertThat(headings()).hasText(new String[] {"A", "B", "C"});
+  }
+
+  /** The page's button named exactly {@code name}. */
+  private Locator button(String name) {
+    return page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName(name).setExact(true));
   }
 
   /** A board "ABC" with tiles A, B and C pinned over REST. */
@@ -159,9 +169,8 @@ class BoardsBrowserTest extends BrowserTestBase {
   @DisplayName("a tile's move handle moves it with the arrow keys and End, keeping the focus, telling screen readers"
       + " where it went; the order is kept across a reload")
   void keyboardReorder() {
-    page.navigate(url() + "b/" + abc());
-    assertThat(headings()).hasText(new String[] {"A", "B", "C"});
-    Locator handle = page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Move A").setExact(true));
+    openAbc();
+    Locator handle = button("Move A");
     handle.focus();
     handle.press("ArrowRight");
     assertThat(page.locator("#board-live")).hasText("Moved A to position 2 of 3");
@@ -169,7 +178,7 @@ class BoardsBrowserTest extends BrowserTestBase {
     assertThat(handle).isFocused();
     handle.press("End");
     assertThat(page.locator("#board-live")).hasText("Moved A to position 3 of 3");
-    page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Move C").setExact(true)).press("Home");
+    button("Move C").press("Home");
     assertThat(page.locator("#board-live")).hasText("Moved C to position 1 of 3");
     assertThat(headings()).hasText(new String[] {"C", "B", "A"});
     page.reload();
@@ -214,8 +223,7 @@ class BoardsBrowserTest extends BrowserTestBase {
   @Test
   @DisplayName("a tile dragged onto another takes its place; the order is kept across a reload")
   void dragReorder() {
-    page.navigate(url() + "b/" + abc());
-    assertThat(headings()).hasText(new String[] {"A", "B", "C"});
+    openAbc();
     tiles().nth(2).dragTo(tiles().nth(0));
     assertThat(page.locator("#board-live")).hasText("Moved C to position 1 of 3");
     assertThat(headings()).hasText(new String[] {"C", "A", "B"});
