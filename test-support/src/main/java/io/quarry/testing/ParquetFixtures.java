@@ -12,6 +12,8 @@ import java.sql.Statement;
 /** Parquet files made by DuckDB in test setup, from a SELECT. */
 public final class ParquetFixtures {
 
+  private static Connection writer;
+
   private ParquetFixtures() {
   }
 
@@ -31,13 +33,24 @@ public final class ParquetFixtures {
   }
 
   /** Writes the rows of {@code select} as Parquet to {@code file}, in row groups of {@code rowGroupRows} rows. */
-  public static void create(Path file, String select, int rowGroupRows) {
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+  public static synchronized void create(Path file, String select, int rowGroupRows) {
+    try (Statement s = writer().createStatement()) {
       s.execute("COPY (" + select + ") TO '" + file.toString().replace("'", "''") + "' (FORMAT parquet, ROW_GROUP_SIZE "
           + rowGroupRows + ")");
     } catch (SQLException e) {
       throw new IllegalStateException("Could not write fixture " + file + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The one database that writes every fixture of this JVM: opening one costs DuckDB some 35 ms of CPU, nine times the
+   * COPY of a small fixture (4 ms), and the app's tests write people.parquet for most of their tests.
+   */
+  private static Connection writer() throws SQLException {
+    if (writer == null) {
+      writer = DriverManager.getConnection("jdbc:duckdb:");
+    }
+    return writer;
   }
 
   /** A Parquet file's footer with its 4-byte length and closing magic number, as the file's last 8 bytes say. */
