@@ -1,5 +1,6 @@
 package io.quarry.app;
 
+import io.quarry.testing.ParquetFixtures;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
@@ -52,15 +53,13 @@ final class BareDuckDb {
     return shared.createStatement();
   }
 
-  static Path write(Path file, String select) throws SQLException {
+  static Path write(Path file, String select) {
     return write(file, select, "");
   }
 
   /** {@code options}: more of COPY's Parquet options, each after a comma. */
-  static Path write(Path file, String select, String options) throws SQLException {
-    try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
-      s.execute("COPY (" + select + ") TO " + literal(file.toString()) + " (FORMAT PARQUET" + options + ")");
-    }
+  static Path write(Path file, String select, String options) {
+    ParquetFixtures.create(file, select, options);
     return file;
   }
 

@@ -3,7 +3,6 @@ package io.quarry.app;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,7 +21,7 @@ final class CorpusExtras {
   private CorpusExtras() {
   }
 
-  static List<Path> write(Path dir) throws SQLException, IOException {
+  static List<Path> write(Path dir) throws IOException {
     Files.createDirectories(dir);
     List<Path> written = new ArrayList<>();
     written.add(BareDuckDb.write(dir.resolve("variant-shredded.parquet"), "SELECT i, CASE WHEN i % 3 = 0 THEN"

@@ -33,10 +33,14 @@ public final class ParquetFixtures {
   }
 
   /** Writes the rows of {@code select} as Parquet to {@code file}, in row groups of {@code rowGroupRows} rows. */
-  public static synchronized void create(Path file, String select, int rowGroupRows) {
+  public static void create(Path file, String select, int rowGroupRows) {
+    create(file, select, ", ROW_GROUP_SIZE " + rowGroupRows);
+  }
+
+  /** Writes the rows of {@code select} as Parquet to {@code file}; {@code options}: more of COPY's, each after a comma. */
+  public static synchronized void create(Path file, String select, String options) {
     try (Statement s = writer().createStatement()) {
-      s.execute("COPY (" + select + ") TO '" + file.toString().replace("'", "''") + "' (FORMAT parquet, ROW_GROUP_SIZE "
-          + rowGroupRows + ")");
+      s.execute("COPY (" + select + ") TO '" + file.toString().replace("'", "''") + "' (FORMAT parquet" + options + ")");
     } catch (SQLException e) {
       throw new IllegalStateException("Could not write fixture " + file + ": " + e.getMessage(), e);
     }
