@@ -2,6 +2,7 @@ package io.quarry.app;
 
 import io.quarry.bus.LogContext;
 import io.quarry.bus.NodeInfo;
+import io.quarry.bus.NodeStarts;
 import io.quarry.bus.PrivateFiles;
 import io.quarry.bus.UrlSeal;
 import io.quarry.chat.ChatRole;
@@ -56,7 +57,10 @@ public final class Launcher {
           setup.plan().deployments(setup.config(), setup.settings(), node, cluster, web, metrics));
       return settle(cluster.vertx(), deployed.map(ids -> new Node(cluster.vertx(), setup.config(), setup.settings(), web,
               metrics, ids)))
-          .onSuccess(started -> announce(node, setup.plan()));
+          .onSuccess(started -> {
+            NodeStarts.publish(cluster.vertx().eventBus());
+            announce(node, setup.plan());
+          });
     }).onFailure(e -> metrics.close());
   }
 

@@ -95,6 +95,9 @@ public final class StartupBench {
         .redirectOutput(ProcessBuilder.Redirect.DISCARD);
     builder.environment().put("QUARRY_HTTP_PORT", String.valueOf(port));
     builder.environment().put("QUARRY_DATA_DIR", data.toString());
+    // A node with a model to ask, as an operator's is (a key warms the SDK up); no question reaches the address.
+    builder.environment().put("GEMINI_API_KEY", "startup-bench");
+    builder.environment().put("GEMINI_BASE_URL", "http://127.0.0.1:9");
     Node node = new Node(port);
     long started = System.nanoTime();
     Process process = builder.start();

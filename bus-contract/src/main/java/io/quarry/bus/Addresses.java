@@ -145,6 +145,12 @@ public final class Addresses {
   public static final String CLUSTER_MEMBER_LEFT = "quarry.cluster.member-left";
 
   /**
+   * Published inside a node's process (local only) once every role it runs has started, as it says so in its log:
+   * what waits for it ({@link NodeStarts}) is work a node need not finish before it is ready.
+   */
+  public static final String NODE_STARTED = "quarry.node.started";
+
+  /**
    * Asked inside a node's process (local only) when it starts to drain before it stops (SIGTERM): its readiness
    * answers 503 and its edge refuses new questions with {@link LlmClient#RESTARTING} ({@link NodeOps#DRAINING}).
    */

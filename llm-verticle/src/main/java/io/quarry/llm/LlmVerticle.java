@@ -7,6 +7,7 @@ import com.google.genai.types.Part;
 import io.quarry.bus.Bus;
 import io.quarry.bus.DatasetClient;
 import io.quarry.bus.LlmStatus;
+import io.quarry.bus.NodeStarts;
 import io.quarry.bus.StorageClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -31,7 +32,7 @@ public class LlmVerticle extends VerticleBase {
   private final LlmSettings given;
   /** How the cluster's map of running turns is reached: as it is, but in tests that slow it down. */
   private final UnaryOperator<AsyncMap<String, String>> turnsMap;
-  private Model model;
+  private WarmedModel model;
 
   public LlmVerticle() {
     this(null);
@@ -49,11 +50,13 @@ public class LlmVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     LlmSettings settings = given != null ? given : LlmSettings.from(config());
-    // Not waited for by the start: the node gets ready meanwhile, and a model request made before it ends waits.
-    Future<Void> warmUp = vertx.executeBlocking(() -> warmUp(settings.provider()), false);
-    warmUp.onFailure(e -> log.warn("Could not warm the model's SDK up: {}", e.toString()));
     model = settings.reach().map(reach -> new WarmedModel(ModelSettings.GEMINI.equals(reach.provider())
-        ? new GeminiModel(vertx, reach) : new OpenAiModel(vertx, reach), warmUp)).orElse(null);
+        ? new GeminiModel(vertx, reach) : new OpenAiModel(vertx, reach), () -> warmUp(settings.provider())))
+        .orElse(null);
+    if (model != null) {
+      // Not while the node starts: once it has, and a model request made before the warm-up ends waits for it.
+      NodeStarts.listen(vertx.eventBus(), model::warmUp);
+    }
     StorageClient storage = new StorageClient(vertx);
     TokenBudget budget = new TokenBudget(storage, settings.tokenLimit(), settings.turnReserveTokens(),
         settings.maxTurnsPerUser(), Clock.systemUTC());
@@ -94,10 +97,15 @@ public class LlmVerticle extends VerticleBase {
 
   /**
    * The SDK's Jackson (de)serialisers take ~200 ms to build on first use (0.4 s in a JVM just started); built here, on
-   * a worker thread, as the node starts, that cost does not stall the event loop in the middle of somebody's first
-   * answer.
+   * a worker thread, once the node has started ({@link WarmedModel}), that cost does not stall the event loop in the
+   * middle of somebody's first answer. A node without a model to ask builds none.
    */
-  private static Void warmUp(String provider) throws Exception {
+  private Future<?> warmUp(String provider) {
+    return vertx.executeBlocking(() -> warmSdk(provider), false)
+        .onFailure(e -> log.warn("Could not warm the model's SDK up: {}", e.toString()));
+  }
+
+  private static Void warmSdk(String provider) throws Exception {
     GenerateContentResponse.fromJson("{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"\"},"
         + "{\"functionCall\":{\"name\":\"f\",\"args\":{}},\"thoughtSignature\":\"AA==\"}]},\"finishReason\":\"STOP\"}],"
         + "\"usageMetadata\":{\"promptTokenCount\":1,\"candidatesTokenCount\":1}}").candidates().orElseThrow()
@@ -111,6 +119,11 @@ public class LlmVerticle extends VerticleBase {
         + "\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]},\"finish_reason\":\"stop\"}],\"usage\":"
         + "{\"prompt_tokens\":1,\"completion_tokens\":1,\"total_tokens\":2}}").choices();
     return null;
+  }
+
+  /** Whether the model's SDK has begun to warm up; false without a model. */
+  boolean warmUpBegun() {
+    return model != null && model.begun();
   }
 
   @Override

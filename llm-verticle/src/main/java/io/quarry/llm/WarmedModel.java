@@ -2,25 +2,43 @@ package io.quarry.llm;
 
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import java.util.function.Supplier;
 
 /**
- * A model whose SDK may still be warming up ({@link LlmVerticle} builds its Jackson readers on a worker thread as the
- * node starts): a request made meanwhile waits for the warm-up, whatever its outcome, instead of building them on the
- * event loop, where they would stall every answer the node streams for 0.2 s to seconds.
+ * A model whose SDK may still be warming up ({@link LlmVerticle} builds its Jackson readers on a worker thread once the
+ * node has started, not while it starts: on two cores that work held the node's start up by about 0.3 s): a request
+ * made before the warm-up has ended waits for it, whatever its outcome, instead of building them on the event loop,
+ * where they would stall every answer the node streams for 0.2 s to seconds. The first request begins the warm-up
+ * itself if nothing has yet. Confined to the llm verticle's event loop, as its callers are.
  */
 final class WarmedModel implements Model {
 
   private final Model model;
-  private final Future<?> warmUp;
+  private final Supplier<Future<?>> warming;
+  /** Volatile for the tests that ask, from their own thread, whether it has begun. */
+  private volatile Future<?> warmUp;
 
-  WarmedModel(Model model, Future<?> warmUp) {
+  WarmedModel(Model model, Supplier<Future<?>> warming) {
     this.model = model;
-    this.warmUp = warmUp;
+    this.warming = warming;
+  }
+
+  /** Begins the warm-up unless it has begun: when the node has started, or at the first request. */
+  Future<?> warmUp() {
+    if (warmUp == null) {
+      warmUp = warming.get();
+    }
+    return warmUp;
+  }
+
+  boolean begun() {
+    return warmUp != null;
   }
 
   @Override
   public Call stream(ModelRequest request, ModelResponse into) {
-    return warmUp.isComplete() ? model.stream(request, into) : new Waiting(request, into);
+    Future<?> warm = warmUp();
+    return warm.isComplete() ? model.stream(request, into) : new Waiting(warm, request, into);
   }
 
   /** Stopped while it waits, it still starts and is cancelled at once: it ends as any cancelled call does. */
@@ -29,7 +47,7 @@ final class WarmedModel implements Model {
     private Call call;
     private boolean cancelled;
 
-    Waiting(ModelRequest request, ModelResponse into) {
+    Waiting(Future<?> warmUp, ModelRequest request, ModelResponse into) {
       warmUp.onComplete(warmed -> {
         call = model.stream(request, into);
         if (cancelled) {

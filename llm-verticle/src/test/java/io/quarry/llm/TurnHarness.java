@@ -5,6 +5,7 @@ import io.quarry.bus.ChatMessage;
 import io.quarry.bus.Dataset;
 import io.quarry.bus.LlmClient;
 import io.quarry.bus.NodeInfo;
+import io.quarry.bus.NodeStarts;
 import io.quarry.bus.QueryResult;
 import io.quarry.bus.RowsJson;
 import io.quarry.bus.StorageClient;
@@ -93,6 +94,8 @@ final class TurnHarness implements AutoCloseable {
     for (String node : nodes) {
       deploy(vertx, node, turnsMap);
     }
+    // As a node says once its roles have started: the model's SDK warms up then.
+    NodeStarts.publish(vertx.eventBus());
     llm = new LlmClient(vertx);
     storageClient = new StorageClient(vertx);
     conversation = storage.seedConversation(USER, Titles.DEFAULT).await().id();

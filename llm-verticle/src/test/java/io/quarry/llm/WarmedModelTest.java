@@ -61,7 +61,12 @@ class WarmedModelTest {
 
   private final Provider provider = new Provider();
   private final Promise<Void> warmUp = Promise.promise();
-  private final WarmedModel model = new WarmedModel(provider, warmUp.future());
+  /** How many times the warm-up was begun. */
+  private int begun;
+  private final WarmedModel model = new WarmedModel(provider, () -> {
+    begun++;
+    return warmUp.future();
+  });
   private final ModelResponse response = new ModelResponse(text -> { });
 
   @Test
@@ -76,6 +81,20 @@ class WarmedModelTest {
 
     provider.answers.get(0).complete();
     assertThat(call.done().succeeded()).isTrue();
+  }
+
+  @Test
+  @DisplayName("the warm-up is begun once: by the node's start, or by the first request when that comes first, and"
+      + " never by the model's making")
+  void begunOnce() {
+    assertThat(begun).isZero();
+    model.stream(null, response);
+    model.stream(null, response);
+    assertThat(model.warmUp()).isSameAs(warmUp.future());
+    assertThat(begun).isOne();
+
+    warmUp.complete();
+    assertThat(provider.asked).containsExactly(response, response);
   }
 
   @Test
@@ -104,6 +123,7 @@ class WarmedModelTest {
   @Test
   @DisplayName("once warm, a request goes straight to the provider and its call is the provider's own")
   void warmGoesStraight() {
+    model.warmUp();
     warmUp.complete();
     Model.Call call = model.stream(null, response);
 
