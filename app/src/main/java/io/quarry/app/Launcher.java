@@ -39,7 +39,6 @@ public final class Launcher {
 
   /** {@code fromNode}: a worker process's watch on the node that started it (which hands it the key), else null. */
   static Future<Node> start(Map<String, String> env, NodeWatch fromNode, String... argv) {
-    FastJsonNumbers.enable();
     Setup setup;
     try {
       setup = setup(env, fromNode, argv);

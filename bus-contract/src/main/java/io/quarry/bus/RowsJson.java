@@ -1,13 +1,8 @@
 package io.quarry.bus;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonSerializable;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.jackson.DatabindCodec;
-import io.vertx.core.json.jackson.JacksonCodec;
 import io.vertx.core.shareddata.Shareable;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -17,10 +12,10 @@ import java.util.List;
 /**
  * A result's rows as JSON text: an array of row arrays. Rows are written once, by the worker that reads
  * them, and pass the bus, storage and HTTP as that text; only code that needs the values parses them
- * ({@link #toJsonArray}). Immutable, so a local delivery shares it instead of copying it, and Vert.x's
- * JSON encoding (databind) writes it as it is.
+ * ({@link #toJsonArray}). Immutable, so a local delivery shares it instead of copying it, and Quarry's JSON codec
+ * ({@link FastJsonCodec}) writes it as it is.
  */
-public final class RowsJson extends JsonSerializable.Base implements Shareable {
+public final class RowsJson implements Shareable {
 
   public static final RowsJson EMPTY = new RowsJson("[]", 0);
 
@@ -86,17 +81,6 @@ public final class RowsJson extends JsonSerializable.Base implements Shareable {
   }
 
   @Override
-  public void serialize(JsonGenerator gen, SerializerProvider serializers) throws IOException {
-    gen.writeRawValue(text);
-  }
-
-  @Override
-  public void serializeWithType(JsonGenerator gen, SerializerProvider serializers, TypeSerializer typeSer)
-      throws IOException {
-    serialize(gen, serializers);
-  }
-
-  @Override
   public boolean equals(Object other) {
     return other instanceof RowsJson rows && rows.text.equals(text);
   }
@@ -120,7 +104,7 @@ public final class RowsJson extends JsonSerializable.Base implements Shareable {
 
     private Writer() {
       try {
-        generator = DatabindCodec.mapper().getFactory().createGenerator(out);
+        generator = FastJsonCodec.generator(out);
         generator.writeStartArray();
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -129,7 +113,11 @@ public final class RowsJson extends JsonSerializable.Base implements Shareable {
 
     /** One row: values Vert.x JSON can hold (null, strings, numbers, booleans, JsonArray, JsonObject). */
     public Writer add(List<?> row) {
-      JacksonCodec.encodeJson(row, generator);
+      try {
+        FastJsonCodec.write(row, generator);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
       count++;
       return this;
     }
