@@ -24,8 +24,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Vert.x's JSON codec in every Quarry process ({@link Provider}, ahead of Vert.x's own): Jackson's streaming reader and
- * writer, as Vert.x's codec without jackson-databind, with Jackson's Schubfach writer and FastDoubleParser for doubles.
+ * Vert.x's JSON codec in Quarry's own processes ({@link Provider}, registered by the app module ahead of Vert.x's own;
+ * an application that uses the contract keeps its own): Jackson's streaming reader and writer, as Vert.x's codec
+ * without jackson-databind, with Jackson's Schubfach writer and FastDoubleParser for doubles.
  * Java 17's {@code Double.toString} and {@code parseDouble} dominate the cost of a result of doubles (a 1,000-row one
  * encodes ~40 % and decodes ~50 % faster), and every result crosses a process boundary and is encoded again for HTTP;
  * both are exact: the text is the shortest that reads back to the same double. Vert.x's own codec, with databind on
@@ -47,7 +48,7 @@ public final class FastJsonCodec extends JacksonCodec {
 
   static final FastJsonCodec INSTANCE = new FastJsonCodec();
 
-  /** Registered in {@code META-INF/services}: Vert.x takes the factory of the lowest order. */
+  /** Registered in the app module's {@code META-INF/services}: Vert.x takes the factory of the lowest order. */
   public static final class Provider implements io.vertx.core.spi.JsonFactory {
 
     @Override

@@ -1,6 +1,9 @@
 package io.quarry.bus;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonSerializable;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.shareddata.Shareable;
@@ -12,10 +15,11 @@ import java.util.List;
 /**
  * A result's rows as JSON text: an array of row arrays. Rows are written once, by the worker that reads
  * them, and pass the bus, storage and HTTP as that text; only code that needs the values parses them
- * ({@link #toJsonArray}). Immutable, so a local delivery shares it instead of copying it, and Quarry's JSON codec
- * ({@link FastJsonCodec}) writes it as it is.
+ * ({@link #toJsonArray}). Immutable, so a local delivery shares it instead of copying it, and JSON encoding writes it
+ * as it is: Quarry's codec ({@link FastJsonCodec}) in Quarry's processes, and Vert.x's own (databind) in an
+ * application's that uses the contract.
  */
-public final class RowsJson implements Shareable {
+public final class RowsJson extends JsonSerializable.Base implements Shareable {
 
   public static final RowsJson EMPTY = new RowsJson("[]", 0);
 
@@ -78,6 +82,17 @@ public final class RowsJson implements Shareable {
   @Override
   public RowsJson copy() {
     return this;
+  }
+
+  @Override
+  public void serialize(JsonGenerator gen, SerializerProvider serializers) throws IOException {
+    gen.writeRawValue(text);
+  }
+
+  @Override
+  public void serializeWithType(JsonGenerator gen, SerializerProvider serializers, TypeSerializer typeSer)
+      throws IOException {
+    serialize(gen, serializers);
   }
 
   @Override
