@@ -30,7 +30,8 @@ import java.util.Map;
  * JVM, default mode, as an operator starts it), measured in turn in the same run:
  * <ol>
  *   <li>a trivial query over REST ({@code POST /api/conversations/:id/query}) against {@code GET /api/health/live},
- *       interleaved, p50 and p99 of each and their ratio (goal ≤ 2×);</li>
+ *       interleaved, p50 and p99 of each and their ratio (goal ≤ 2×), and the same query in a conversation without
+ *       datasets;</li>
  *   <li>{@link ColdBench}'s six queries over its three files (flights: 3 M rows), warm, end to end through the node
  *       against the same six in a bare DuckDB JDBC connection in this JVM over the same local files (goal ≤ 1.15×).</li>
  * </ol>
@@ -82,18 +83,22 @@ public final class RestBench {
   /** Each round, every node in another order: its query, then its liveness check. */
   private static void trivial(List<Side> sides) {
     Map<Side, double[]> query = new LinkedHashMap<>();
+    Map<Side, double[]> empty = new LinkedHashMap<>();
     Map<Side, double[]> live = new LinkedHashMap<>();
     sides.forEach(s -> {
       query.put(s, new double[ROUNDS]);
+      empty.put(s, new double[ROUNDS]);
       live.put(s, new double[ROUNDS]);
     });
     for (int i = -WARMUP; i < ROUNDS; i++) {
       for (int k = 0; k < sides.size(); k++) {
         Side side = sides.get(Math.floorMod(i + k, sides.size()));
-        double q = side.trivial();
+        double q = side.trivial(side.base);
+        double e = side.trivial(side.empty);
         double l = side.live();
         if (i >= 0) {
           query.get(side)[i] = q;
+          empty.get(side)[i] = e;
           live.get(side)[i] = l;
         }
       }
@@ -106,6 +111,9 @@ public final class RestBench {
       System.out.printf(Locale.ROOT, "   %-40s query p50 %6.2f p99 %6.2f min %5.2f ms   live p50 %5.2f p99 %5.2f ms"
           + "   query/live p50 %5.2f×  p99 %5.2f×%n", side.jar, pct(q, 0.5), pct(q, 0.99), pct(q, 0), pct(l, 0.5),
           pct(l, 0.99), pct(q, 0.5) / pct(l, 0.5), pct(q, 0.99) / pct(l, 0.99));
+      double[] e = empty.get(side);
+      System.out.printf(Locale.ROOT, "   %-40s the same in a conversation without datasets: p50 %6.2f p99 %6.2f min %5.2f ms%n",
+          "", pct(e, 0.5), pct(e, 0.99), pct(e, 0));
     }
   }
 
@@ -193,6 +201,8 @@ public final class RestBench {
     final WebClient client;
     final Path log;
     String base;
+    /** A conversation without datasets: what the three tables cost a query that reads none of them. */
+    String empty;
 
     private Side(Path jar, JarNode node, WebClient client, Path log) {
       this.jar = jar;
@@ -212,6 +222,8 @@ public final class RestBench {
       Side side = new Side(jar, node, client, dir.resolve("node.log"));
       side.base = "/api/conversations/" + send(client, HttpMethod.POST, "/api/conversations", new JsonObject())
           .getString("id");
+      side.empty = "/api/conversations/" + send(client, HttpMethod.POST, "/api/conversations", new JsonObject())
+          .getString("id");
       for (String table : ColdBench.TABLES) {
         JsonObject added = send(client, HttpMethod.POST, side.base + "/datasets",
             new JsonObject().put("url", server.url("/" + table + ".parquet")));
@@ -221,9 +233,9 @@ public final class RestBench {
       return side;
     }
 
-    double trivial() {
+    double trivial(String conversation) {
       long t0 = System.nanoTime();
-      query(TRIVIAL);
+      send(client, HttpMethod.POST, conversation + "/query", new JsonObject().put("sql", TRIVIAL));
       return (System.nanoTime() - t0) / 1e6;
     }
 
