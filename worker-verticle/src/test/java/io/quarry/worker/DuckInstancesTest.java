@@ -224,7 +224,7 @@ class DuckInstancesTest {
 
   @Test
   @DisplayName("a database is limited as it is made: its memory, its spill directory, its own files only, no external"
-      + " access, and its configuration locked; Parquet prefetching on")
+      + " access, and its configuration locked; Parquet prefetching on, and files' footers kept between its queries")
   void limited() throws Exception {
     open(0);
     assertThat(text("memory_limit")).isEqualTo("953.6 MiB");
@@ -235,6 +235,7 @@ class DuckInstancesTest {
     // Parquet prefetching stays on: DuckDB 2.0's reader without it makes ~50 times the reads (duckdb #25704), and it
     // coalesces the column chunks a query reads from its file.
     assertThat(text("disable_parquet_prefetching")).isEqualTo("false");
+    assertThat(text("parquet_metadata_cache")).isEqualTo("true");
   }
 
   @Test
