@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a benchmark on this machine: bench/run.sh dataset|chart|chat|cluster|startup|load|fetch|metrics|export|bridge|fresh|far|cold|text|rest|rest-layers|passwords|databases|reload|first-load
+# Runs a benchmark on this machine: bench/run.sh dataset|chart|chat|cluster|startup|load|fetch|metrics|export|bridge|fresh|far|cold|text|rest|rest-layers|lean|passwords|databases|reload|first-load
 # Traffic stays on loopback. Figures are ratios against a baseline measured in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -64,7 +64,24 @@ case "${1:-dataset}" in
     fi
     main=io.quarry.bench.LoadBench
     if [ $# -lt 2 ]; then args=("$before" "app/target/quarry.jar"); fi ;;
-  *) echo "unknown benchmark: $1 (dataset, chart, chat, bridge, fresh, far, cold, rest, rest-layers, cluster, fetch, export, metrics, startup, load, passwords, databases, reload, first-load)" >&2; exit 2 ;;
+  lean)
+    # Issue 53's table in one run: every benchmark that measures a row of it, on the jar given and on this build's,
+    # one after the other, then the table of their figures (BenchSummary): bench/run.sh lean before.jar
+    before="${2:?bench/run.sh lean before.jar}"
+    summary="$(mktemp "${TMPDIR:-/tmp}/quarry-lean.XXXXXX")"
+    bench() {
+      java ${BENCH_JAVA_OPTS:-} -Dbench.summary="$summary" -Xmx6g -Djdk.net.hosts.file=bench/hosts \
+        -Dvertx.disableDnsResolver=true -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$@"
+    }
+    bench io.quarry.bench.RestBench "$before" app/target/quarry.jar
+    bench -Dload.levels=false io.quarry.bench.LoadBench "$before" app/target/quarry.jar
+    bench io.quarry.bench.StartupBench "$before" app/target/quarry.jar
+    for jar in "$before" app/target/quarry.jar; do bench -XX:+UseZGC io.quarry.bench.ChatBench "$jar"; done
+    bench io.quarry.bench.FarBench
+    bench io.quarry.bench.BenchSummary "$summary"
+    echo "The suite's time is .ci/run's on a clean clone (README, Tests); the figures are in $summary"
+    exit ;;
+  *) echo "unknown benchmark: $1 (dataset, chart, chat, bridge, fresh, far, cold, rest, rest-layers, lean, cluster, fetch, export, metrics, startup, load, passwords, databases, reload, first-load)" >&2; exit 2 ;;
 esac
 # A benchmark that sets jvm_runs runs once with each of its JVM options, one after the other.
 if [ -n "${jvm_runs+set}" ]; then

@@ -69,7 +69,7 @@ public final class ChatBench {
               fake.provider());
           Path work = Scratch.dir("quarry-chat-bench");
           try (BenchJarNode node = BenchJarNode.start(jar, jvm, settings(fake), work, outside, 5)) {
-            table.addAll(rounds(outside, fake, node.client, node.port, collector));
+            table.addAll(rounds(outside, fake, node.client, node.port, collector, jar));
           }
         }
       }
@@ -90,8 +90,8 @@ public final class ChatBench {
   }
 
   /** A cold stream and round, warming rounds, then the warm figures: the table's two lines. */
-  private static List<String> rounds(Vertx outside, FakeModel<?> fake, WebClient client, int port, String collector)
-      throws Exception {
+  private static List<String> rounds(Vertx outside, FakeModel<?> fake, WebClient client, int port, String collector,
+      Path jar) throws Exception {
     print(fake, 1, "cold JIT", relay(outside, fake, client, port, 1));
     print(fake, 200, "cold JIT", relay(outside, fake, client, port, 200));
     // The JIT is still compiling after one round of 200 streams (its threads took most of the next round's CPU).
@@ -106,6 +106,9 @@ public final class ChatBench {
       print(fake, 200, "round " + (round + 1), latencies);
       warm.addAll(latencies);
     }
+    double[] sorted = warm.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    BenchSummary.row("token relay p99 at 200 streams, " + fake.provider() + ", " + collector + " (goal ≤ 5 ms)", jar,
+        String.format(Locale.ROOT, "%.2f ms (p50 %.2f)", percentile(sorted, 99), percentile(sorted, 50)));
     return List.of(single, String.format(Locale.ROOT, "   %-3s %-7s 200 streams %s", collector, fake.provider(),
         print(fake, 200, "warm", warm)));
   }

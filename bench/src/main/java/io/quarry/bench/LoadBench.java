@@ -96,18 +96,23 @@ public final class LoadBench {
       List<String> settling = conversations(node.client, 30);
       load(node.client, settling, TRIVIAL, SETTLE, null);
       List<String> settled = conversations(node.client, 30);
-      report("30, settled", "trivial", load(node.client, settled, TRIVIAL, TRIVIAL_TOTAL, null));
-      report("30, settled", "group-by", load(node.client, settled, GROUP_BY, GROUP_BY_TOTAL, null));
+      LoadStats trivial = load(node.client, settled, TRIVIAL, TRIVIAL_TOTAL, null);
+      report("30, settled", "trivial", trivial);
+      summary("30 conversations, trivial query", jar, trivial);
+      LoadStats groupBy = load(node.client, settled, GROUP_BY, GROUP_BY_TOTAL, null);
+      report("30, settled", "group-by", groupBy);
+      summary("30 conversations, group-by over 1 M rows", jar, groupBy);
       List<String> thirty = List.of();
       for (int round = 1; round <= KILLED_ROUNDS; round++) {
         awaitWorkers(node, 2);
         thirty = conversations(node.client, 30);
         LoadStats killed = load(node.client, thirty, TRIVIAL, TRIVIAL_TOTAL, () -> killWorker(node));
         report("30, killed", "trivial", killed);
+        summary("30 conversations, a worker SIGKILLed halfway (goal p50 ≤ 100 ms, p99 ≤ 1 s)", jar, killed);
         System.out.printf(Locale.ROOT, "      under way at the kill, answered in (ms): %s%n",
             killed.underWayAtHalfway().stream().map(ms -> String.format(Locale.ROOT, "%.0f", ms)).toList());
       }
-      timeToFirstToken(node, thirty);
+      timeToFirstToken(node, jar, thirty);
     }
   }
 
@@ -172,12 +177,17 @@ public final class LoadBench {
         stats.p99(), stats.perSecond(), stats.count(), stats.failures());
   }
 
+  private static void summary(String figure, Path jar, LoadStats stats) {
+    BenchSummary.row(figure, jar, String.format(Locale.ROOT, "p50 %.1f ms, p99 %.1f ms%s", stats.p50(), stats.p99(),
+        stats.failures().equals("none") ? "" : ", failed: " + stats.failures()));
+  }
+
   /** One chat turn: from asking to its first token, and to the model's receiving the request the turn made. */
   private record Turn(double firstTokenMs, double toModelMs) {
   }
 
   /** Time from asking to the first chat_token on the WebSocket, alone and while 30 conversations query. */
-  private void timeToFirstToken(BenchJarNode node, List<String> thirty) throws Exception {
+  private void timeToFirstToken(BenchJarNode node, Path jar, List<String> thirty) throws Exception {
     WebSocket ws = outside.createWebSocketClient().connect(new WebSocketConnectOptions().setHost("127.0.0.1")
         .setPort(node.port).setURI("/ws").addHeader("Origin", "http://127.0.0.1:" + node.port)).await();
     List<Turn> idle = turns(node.client, ws, QUIET_TURNS);
@@ -197,6 +207,8 @@ public final class LoadBench {
         + " request; %d turns), while 30 conversations query median %.1f ms (%.1f; max %.1f; %d turns)%n",
         median(idle, Turn::firstTokenMs), median(idle, Turn::toModelMs), QUIET_TURNS, median(busy, Turn::firstTokenMs),
         median(busy, Turn::toModelMs), busy.stream().mapToDouble(Turn::firstTokenMs).max().orElse(0), TURNS);
+    BenchSummary.row("a chat turn's first token, alone / beside 30 conversations", jar, String.format(Locale.ROOT,
+        "%.1f / %.1f ms (medians)", median(idle, Turn::firstTokenMs), median(busy, Turn::firstTokenMs)));
   }
 
   private static double median(List<Turn> turns, ToDoubleFunction<Turn> field) {

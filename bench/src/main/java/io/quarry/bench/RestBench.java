@@ -114,6 +114,8 @@ public final class RestBench {
       double[] e = empty.get(side);
       System.out.printf(Locale.ROOT, "   %-40s the same in a conversation without datasets: p50 %6.2f p99 %6.2f min %5.2f ms%n",
           "", pct(e, 0.5), pct(e, 0.99), pct(e, 0));
+      BenchSummary.row("SELECT n over REST p50 vs live (goal ≤ 2×)", side.jar, String.format(Locale.ROOT,
+          "%.2f vs %.2f ms (%.2f×; min %.2f)", pct(q, 0.5), pct(l, 0.5), pct(q, 0.5) / pct(l, 0.5), pct(q, 0)));
     }
   }
 
@@ -161,6 +163,8 @@ public final class RestBench {
         double q = pct(mine[0], 0.5);
         System.out.printf(Locale.ROOT, "   %-40s %7.1f ms   %.2f× bare   %+.1f ms a query   each %s%n", side.jar, q,
             q / b, (q - b) / n, each(mine));
+        BenchSummary.row("six warm queries vs bare DuckDB (goal ≤ 1.15×)", side.jar, String.format(Locale.ROOT,
+            "%.1f vs %.1f ms (%.2f×, %+.1f ms a query)", q, b, q / b, (q - b) / n));
       }
     }
   }
