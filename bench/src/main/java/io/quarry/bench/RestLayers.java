@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Where {@link RestBench}'s trivial query spends its time: the same query entered at each layer of a node in this JVM
  * (as {@link LocalNode} starts it, one worker process), the layers measured in turn, round after round, so that all see
  * the same machine. The difference between two layers is what the outer one adds, in time and then in CPU (this JVM's
- * and the worker process's). {@code bench/run.sh rest-layers}; {@code BENCH_JAVA_OPTS='-Drest.sql=...'} for another
+ * and the worker process's). A statement that reads no table is entered at the first three layers in a conversation
+ * without datasets too. {@code bench/run.sh rest-layers}; {@code BENCH_JAVA_OPTS='-Drest.sql=...'} for another
  * statement.
  */
 public final class RestLayers {
@@ -78,6 +79,7 @@ public final class RestLayers {
       WebClient client = LocalNode.client(node);
       String conversation = send(client, HttpMethod.POST, "/api/conversations", new JsonObject()).getString("id");
       String base = "/api/conversations/" + conversation;
+      String bare = send(client, HttpMethod.POST, "/api/conversations", new JsonObject()).getString("id");
       for (String table : ColdBench.TABLES) {
         tables.put(table, server.url("/" + table + ".parquet"));
         JsonObject added = send(client, HttpMethod.POST, base + "/datasets", new JsonObject().put("url", tables.get(table)));
@@ -97,6 +99,13 @@ public final class RestLayers {
       steps.put("dataset.query.run (bus)", () -> datasets.query(userId, conversation, sql()).await());
       steps.put("worker.query.run (pool)", () -> worker.run(new QueryRequest(sql(), tables, 60_000,
           userId, conversation)).await());
+      // A statement that reads no table, also in a conversation without datasets: what the conversation's tables cost it.
+      if (!SQL.toUpperCase(Locale.ROOT).contains("FROM")) {
+        steps.put("REST, no datasets", () -> send(client, HttpMethod.POST, "/api/conversations/" + bare + "/query",
+            new JsonObject().put("sql", sql())));
+        steps.put("bus, no datasets", () -> datasets.query(userId, bare, sql()).await());
+        steps.put("pool, no tables", () -> worker.run(new QueryRequest(sql(), Map.of(), 60_000, userId, bare)).await());
+      }
       steps.put("storage datasetsForQuery", () -> storage.datasetsForQuery(userId, conversation).await());
       steps.put("storage conversation", () -> storage.conversation(userId, conversation).await());
       steps.put("storage saveResult", () -> storage.saveResult(userId,
