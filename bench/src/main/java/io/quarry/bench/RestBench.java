@@ -96,7 +96,7 @@ public final class RestBench {
     for (int i = -WARMUP; i < ROUNDS; i++) {
       for (int k = 0; k < sides.size(); k++) {
         Side side = sides.get(Math.floorMod(i + k, sides.size()));
-        // The first call to a node after the other node's pays for waking its threads (about 0.8 ms on 2 cores): the
+        // The first call to a node after the other node's pays for waking its threads (some 0.4 ms on 2 cores): the
         // three calls take turns at going first.
         double q = 0;
         double e = 0;
