@@ -32,7 +32,7 @@ import java.util.function.ToDoubleFunction;
  * 1 M-row file, each at a URL of its own), each running queries one after another: a trivial query and a
  * group-by. Then 30 new conversations once the node has answered {@code load.settle} more queries (6,000), 30 again
  * with a worker process SIGKILLed halfway, and a chat turn's time to its first token (fake Gemini) while 30
- * conversations query.
+ * conversations query (their queries' times reported too).
  *
  * <p>Arguments: the jars to compare, e.g. the one before the change and the current one.
  */
@@ -200,8 +200,10 @@ public final class LoadBench {
             busyTurns.complete(times);
           }
         });
-    load(node.client, thirty, TRIVIAL, TRIVIAL_TOTAL * 3, halfway);
+    LoadStats beside = load(node.client, thirty, TRIVIAL, TRIVIAL_TOTAL * 3, halfway);
     List<Turn> busy = busyTurns.get(LIMIT_S, TimeUnit.SECONDS);
+    report("30, chat", "trivial", beside);
+    summary("30 conversations, chat turns beside", jar, beside);
     ws.close().await();
     System.out.printf(Locale.ROOT, "   chat, time to first token: alone median %.1f ms (%.1f until the model had the"
         + " request; %d turns), while 30 conversations query median %.1f ms (%.1f; max %.1f; %d turns)%n",
