@@ -73,7 +73,9 @@ case "${1:-dataset}" in
       java ${BENCH_JAVA_OPTS:-} -Dbench.summary="$summary" -Xmx6g -Djdk.net.hosts.file=bench/hosts \
         -Dvertx.disableDnsResolver=true -cp "bench/target/classes:$(cat bench/target/bench.classpath)" "$@"
     }
-    bench io.quarry.bench.RestBench "$before" app/target/quarry.jar
+    # Each node alone: a second node's processes beside it slowed each query by 1.5-2 ms on 2 cores, not `live`.
+    bench -Drest.onlyGiven=true io.quarry.bench.RestBench "$before"
+    bench io.quarry.bench.RestBench
     bench -Dload.levels=false io.quarry.bench.LoadBench "$before" app/target/quarry.jar
     bench io.quarry.bench.StartupBench "$before" app/target/quarry.jar
     for jar in "$before" app/target/quarry.jar; do bench -XX:+UseZGC io.quarry.bench.ChatBench "$jar"; done
