@@ -36,6 +36,8 @@ import java.util.Map;
  *       against the same six in a bare DuckDB JDBC connection in this JVM over the same local files (goal ≤ 1.15×).</li>
  * </ol>
  * Arguments: jars to measure beside this build's (app/target/quarry.jar); e.g. {@code bench/run.sh rest before.jar}.
+ * Their nodes are all up at once, which is fair between them but slowed each query by 1.5–2 ms on 2 cores (not
+ * {@code live}): a figure against {@code live} is a node's alone ({@code bench/run.sh lean} runs each so).
  * System properties: {@code rest.rounds} / {@code rest.sixRounds} (1,000 / 30), {@code rest.onlyGiven} (leave this
  * build's node out), {@code rest.keepLogs} (a directory each node's log is copied to as it stops).
  */
