@@ -179,7 +179,7 @@ public final class LoadBench {
 
   private static void summary(String figure, Path jar, LoadStats stats) {
     BenchSummary.row(figure, jar, String.format(Locale.ROOT, "p50 %.1f ms, p99 %.1f ms%s", stats.p50(), stats.p99(),
-        stats.failures().equals("none") ? "" : ", failed: " + stats.failures()));
+        stats.anyFailed() ? ", failed: " + stats.failures() : ""));
   }
 
   /** One chat turn: from asking to its first token, and to the model's receiving the request the turn made. */

@@ -93,6 +93,10 @@ public final class LoadStats {
     return (latenciesMs.size() - failed) / (elapsedNanos / 1e9);
   }
 
+  synchronized boolean anyFailed() {
+    return !failures.isEmpty();
+  }
+
   /** E.g. "none", or "503 × 134, 500 × 14". */
   synchronized String failures() {
     if (failures.isEmpty()) {

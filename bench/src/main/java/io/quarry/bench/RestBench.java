@@ -253,12 +253,16 @@ public final class RestBench {
 
     double trivial(String conversation) {
       long t0 = System.nanoTime();
-      send(client, HttpMethod.POST, conversation + "/query", new JsonObject().put("sql", TRIVIAL));
+      query(conversation, TRIVIAL);
       return (System.nanoTime() - t0) / 1e6;
     }
 
     void query(String sql) {
-      send(client, HttpMethod.POST, base + "/query", new JsonObject().put("sql", sql));
+      query(base, sql);
+    }
+
+    private void query(String conversation, String sql) {
+      send(client, HttpMethod.POST, conversation + "/query", new JsonObject().put("sql", sql));
     }
 
     double live() {

@@ -80,6 +80,7 @@ public final class RestLayers {
       String conversation = send(client, HttpMethod.POST, "/api/conversations", new JsonObject()).getString("id");
       String base = "/api/conversations/" + conversation;
       String bare = send(client, HttpMethod.POST, "/api/conversations", new JsonObject()).getString("id");
+      String bareBase = "/api/conversations/" + bare;
       for (String table : ColdBench.TABLES) {
         tables.put(table, server.url("/" + table + ".parquet"));
         JsonObject added = send(client, HttpMethod.POST, base + "/datasets", new JsonObject().put("url", tables.get(table)));
@@ -101,7 +102,7 @@ public final class RestLayers {
           userId, conversation)).await());
       // A statement that reads no table, also in a conversation without datasets: what the conversation's tables cost it.
       if (!SQL.toUpperCase(Locale.ROOT).contains("FROM")) {
-        steps.put("REST, no datasets", () -> send(client, HttpMethod.POST, "/api/conversations/" + bare + "/query",
+        steps.put("REST, no datasets", () -> send(client, HttpMethod.POST, bareBase + "/query",
             new JsonObject().put("sql", sql())));
         steps.put("bus, no datasets", () -> datasets.query(userId, bare, sql()).await());
         steps.put("pool, no tables", () -> worker.run(new QueryRequest(sql(), Map.of(), 60_000, userId, bare)).await());
