@@ -5,6 +5,7 @@ import io.quarry.app.Node;
 import io.quarry.testing.FakeGemini;
 import io.quarry.testing.FakeModel;
 import io.quarry.testing.FakeOpenAI;
+import io.quarry.testing.JarCommand;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -31,7 +32,8 @@ import java.util.concurrent.TimeUnit;
  * Issue 4's benchmark, on loopback only: token relay latency from the fake model server writing a chunk to the
  * browser's WebSocket receiving it (both in this JVM, one clock), through the jar's node in a JVM of its own, p50 and
  * p99, with 1 and with 200 concurrent streams, for both providers side by side (Gemini's API, and OpenAI's Chat
- * Completions: issue 39) under each collector; the stop latency and the heap an open WebSocket costs.
+ * Completions: issue 39) under each collector, with what the node's collector did meanwhile (the garbage a token costs
+ * it, its pauses); the stop latency and the heap an open WebSocket costs.
  */
 public final class ChatBench {
 
@@ -68,8 +70,15 @@ public final class ChatBench {
           System.out.printf(Locale.ROOT, "%nThe node: java %s -jar %s (%s)%n", String.join(" ", jvm), jar,
               fake.provider());
           Path work = Scratch.dir("quarry-chat-bench");
-          try (BenchJarNode node = BenchJarNode.start(jar, jvm, settings(fake), work, outside, 5)) {
-            table.addAll(rounds(outside, fake, node.client, node.port, collector, jar));
+          Map<String, String> env = settings(fake);
+          int metricsPort = JarCommand.freePort();
+          env.put("QUARRY_METRICS_PORT", String.valueOf(metricsPort));
+          WebClient metrics = WebClient.create(outside, new WebClientOptions().setDefaultHost("127.0.0.1")
+              .setDefaultPort(metricsPort));
+          try (BenchJarNode node = BenchJarNode.start(jar, jvm, env, work, outside, 5)) {
+            table.addAll(rounds(outside, fake, node.client, node.port, metrics, collector, jar));
+          } finally {
+            metrics.close();
           }
         }
       }
@@ -89,9 +98,12 @@ public final class ChatBench {
     }
   }
 
-  /** A cold stream and round, warming rounds, then the warm figures: the table's two lines. */
-  private static List<String> rounds(Vertx outside, FakeModel<?> fake, WebClient client, int port, String collector,
-      Path jar) throws Exception {
+  /**
+   * A cold stream and round, warming rounds, then the warm figures: the table's three lines, the last what the node's
+   * collector did meanwhile (read from its metrics), since its pauses hold up every token in flight.
+   */
+  private static List<String> rounds(Vertx outside, FakeModel<?> fake, WebClient client, int port, WebClient metrics,
+      String collector, Path jar) throws Exception {
     print(fake, 1, "cold JIT", relay(outside, fake, client, port, 1));
     print(fake, 200, "cold JIT", relay(outside, fake, client, port, 200));
     // The JIT is still compiling after one round of 200 streams (its threads took most of the next round's CPU).
@@ -101,16 +113,23 @@ public final class ChatBench {
     String single = String.format(Locale.ROOT, "   %-3s %-7s 1 stream    %s", collector, fake.provider(),
         print(fake, 1, "warm", relay(outside, fake, client, port, 1)));
     List<Double> warm = new ArrayList<>();
+    NodeGc before = NodeGc.read(metrics);
     for (int round = 0; round < MEASURED_ROUNDS; round++) {
       List<Double> latencies = relay(outside, fake, client, port, 200);
       print(fake, 200, "round " + (round + 1), latencies);
       warm.addAll(latencies);
     }
+    // Every stream's tokens, its first (not timed) too; the node's allocation includes the turns' own work.
+    String gc = NodeGc.read(metrics).since(before, (long) MEASURED_ROUNDS * 200 * (CHUNKS + 1), "token");
     double[] sorted = warm.stream().mapToDouble(Double::doubleValue).sorted().toArray();
     BenchSummary.row("token relay p99 at 200 streams, " + fake.provider() + ", " + collector + " (goal ≤ 5 ms)", jar,
         String.format(Locale.ROOT, "%.2f ms (p50 %.2f)", percentile(sorted, 99), percentile(sorted, 50)));
-    return List.of(single, String.format(Locale.ROOT, "   %-3s %-7s 200 streams %s", collector, fake.provider(),
-        print(fake, 200, "warm", warm)));
+    BenchSummary.row("the node meanwhile, " + fake.provider() + ", " + collector, jar, gc);
+    String line = String.format(Locale.ROOT, "   %-3s %-7s 200 streams %s", collector, fake.provider(),
+        print(fake, 200, "warm", warm));
+    System.out.printf(Locale.ROOT, "   the node meanwhile: %s%n", gc);
+    return List.of(single, line, String.format(Locale.ROOT, "   %-3s %-7s the node: %s", collector, fake.provider(),
+        gc));
   }
 
   /** A node in this JVM whose chat goes to {@code fake}. */
