@@ -1,5 +1,7 @@
 package io.quarry.app;
 
+import static io.quarry.testing.PrometheusSamples.samples;
+import static io.quarry.testing.PrometheusSamples.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarry.testing.JarCommand;
@@ -7,11 +9,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -97,20 +96,5 @@ class MetricsTest extends ChatTestBase {
     Throwable failure = org.assertj.core.api.Assertions.catchThrowable(() -> TestNodes.start(env, dir.resolve("second"),
         "--roles", "web"));
     assertThat(failure).hasMessageContaining("Cannot serve metrics on 127.0.0.1:" + port + " (metrics.port; 0 for none)");
-  }
-
-  /** The sample lines of one metric (its name then labels or a space). */
-  static List<String> samples(String text, String name) {
-    return text.lines().filter(l -> l.startsWith(name + "{") || l.startsWith(name + " ")).toList();
-  }
-
-  /** The sum of a metric's samples whose labels include all of {@code labels}. */
-  static double value(String text, String name, String... labels) {
-    Pattern number = Pattern.compile(" ([-+0-9.eE]+|NaN)$");
-    return samples(text, name).stream().filter(s -> Arrays.stream(labels).allMatch(s::contains))
-        .mapToDouble(s -> {
-          Matcher m = number.matcher(s);
-          return m.find() ? Double.parseDouble(m.group(1)) : 0;
-        }).sum();
   }
 }

@@ -1,5 +1,6 @@
 package io.quarry.bench;
 
+import io.quarry.testing.PrometheusSamples;
 import io.vertx.ext.web.client.WebClient;
 import java.util.Locale;
 
@@ -13,37 +14,13 @@ import java.util.Locale;
  */
 record NodeGc(double allocatedBytes, long pauses, double pauseSeconds) {
 
-  private static final String ALLOCATED = "jvm_gc_memory_allocated_bytes_total";
-  private static final String PAUSE_COUNT = "jvm_gc_pause_seconds_count";
-  private static final String PAUSE_SUM = "jvm_gc_pause_seconds_sum";
-  private static final String USED = "jvm_memory_used_bytes{";
-
   /** Reads the node's metrics now (blocks; not on an event loop). */
   static NodeGc read(WebClient metrics) {
-    String text = metrics.get("/metrics").send().await().bodyAsString();
-    double counted = 0;
-    double eden = 0;
-    long pauses = 0;
-    double seconds = 0;
-    for (String line : text.split("\n")) {
-      if (line.contains("worker=\"")) {
-        continue;
-      }
-      if (line.startsWith(ALLOCATED + " ")) {
-        counted = value(line);
-      } else if (line.startsWith(PAUSE_COUNT)) {
-        pauses += (long) value(line);
-      } else if (line.startsWith(PAUSE_SUM)) {
-        seconds += value(line);
-      } else if (line.startsWith(USED) && line.contains("Eden Space")) {
-        eden += value(line);
-      }
-    }
-    return new NodeGc(counted + eden, pauses, seconds);
-  }
-
-  private static double value(String line) {
-    return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+    String own = PrometheusSamples.own(metrics.get("/metrics").send().await().bodyAsString());
+    return new NodeGc(PrometheusSamples.value(own, "jvm_gc_memory_allocated_bytes_total")
+        + PrometheusSamples.value(own, "jvm_memory_used_bytes", "Eden Space"),
+        (long) PrometheusSamples.value(own, "jvm_gc_pause_seconds_count"),
+        PrometheusSamples.value(own, "jvm_gc_pause_seconds_sum"));
   }
 
   /** What happened between {@code earlier} and this reading, per unit of {@code work} (tokens, queries ...). */
