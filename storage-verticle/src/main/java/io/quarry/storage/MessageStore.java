@@ -63,14 +63,13 @@ final class MessageStore {
     ChatMessage stored = new ChatMessage(id, m.conversationId(), m.role(), m.content(), m.toolRounds(),
         m.sql(), m.resultIds(), m.charts(), m.inputTokens(), m.outputTokens(), m.status(), m.notice(), Timestamps.now(),
         m.numbers());
-    return db.tx(conn -> ConversationStore.lockOwned(db, conn, userId, stored.conversationId())
+    return db.tx(conn -> ConversationStore.touchOwned(db, conn, userId, stored.conversationId(), stored.createdAt())
         .compose(v -> ChatMessage.USER.equals(stored.role()) ? roomFor(conn, stored.conversationId())
             : Future.succeededFuture())
         .compose(v -> db.run(conn, UPSERT, stored.id(), stored.conversationId(), stored.role(), stored.content(),
             Db.text(stored.toolRounds()), Db.text(stored.sql()), Db.text(stored.resultIds()), Db.text(stored.charts()),
             stored.inputTokens(), stored.outputTokens(), stored.status(), stored.notice(), stored.createdAt(),
             stored.numbers() == null ? null : stored.numbers().encode(), SearchText.fold(stored.content())))
-        .compose(v -> ConversationStore.touch(db, conn, stored.conversationId(), stored.createdAt()))
         .map(v -> stored));
   }
 
