@@ -39,6 +39,8 @@ final class SseStream {
   private final StringBuilder pending = new StringBuilder();
   private HttpClientRequest request;
   private long idleTimer = -1;
+  /** When the server last sent anything: the idle timer reads it as it fires, rather than being set anew every chunk. */
+  private long heardAt;
   private boolean received;
   private boolean cancelled;
 
@@ -61,7 +63,8 @@ final class SseStream {
   }
 
   SseStream send(HttpClient client, RequestOptions options, JsonObject body) {
-    armIdleTimer();
+    heardAt = System.nanoTime();
+    idleTimer = idleAfter(idleTimeoutMs);
     client.request(options.setMethod(HttpMethod.POST))
         .compose(req -> {
           request = req;
@@ -100,7 +103,7 @@ final class SseStream {
   }
 
   private void onData(Buffer data) {
-    armIdleTimer();
+    heardAt = System.nanoTime();
     pending.append(data.toString());
     drain(false);
   }
@@ -197,11 +200,13 @@ final class SseStream {
     }
   }
 
-  private void armIdleTimer() {
-    if (idleTimer >= 0) {
-      vertx.cancelTimer(idleTimer);
-    }
-    idleTimer = vertx.setTimer(idleTimeoutMs, id -> {
+  private long idleAfter(long delayMs) {
+    return vertx.setTimer(delayMs, id -> {
+      long quietMs = (System.nanoTime() - heardAt) / 1_000_000;
+      if (quietMs < idleTimeoutMs) {
+        idleTimer = idleAfter(idleTimeoutMs - quietMs);
+        return;
+      }
       // The reason is settled first: resetting makes the stream report a reset of its own.
       fail(failure(0, who.speaker() + " did not respond within " + Sizes.seconds(idleTimeoutMs), null, true));
       if (request != null) {

@@ -104,6 +104,23 @@ class TurnStreamTest extends TurnTestBase {
   }
 
   @Test
+  @DisplayName("a model that answers slowly, every piece within the timeout, is never cut off however long it takes in"
+      + " all; one that then goes quiet mid-answer is, keeping what it said")
+  void quietOnlyBetweenPieces() throws Exception {
+    turn.model.next().text("Slow ").pause(600).text("but ").pause(600).text("steady ").pause(600).text("wins.")
+        .usage(20, 4);
+    turn.asked("Take your time");
+    List<JsonObject> events = turn.events.untilTurnEnds();
+    assertThat(EventLog.tokens(events)).isEqualTo("Slow but steady wins.");
+    assertThat(events.get(events.size() - 1).getString("type")).isEqualTo("chat_complete");
+    turn.model.next().text("Half ").pause(600).text("an ").stall();
+    turn.asked("And again");
+    assertThat(turn.events.next("chat_error").getString("error"))
+        .isEqualTo(turn.speaker() + " did not respond within 1.5 s");
+    assertThat(turn.answer().content()).isEqualTo("Half an ");
+  }
+
+  @Test
   @DisplayName("EDGE-3: Gemini silent past the timeout: request cancelled, chat_error sent, tokens so far counted")
   void edge3() throws Exception {
     turn.answers("SELECT 1", List.of("1 INTEGER"), row(1));
