@@ -9,6 +9,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.DisplayName;
@@ -45,9 +46,9 @@ class SqliteValuesTest {
         }
       }
       assertThat(rows).containsExactly(
-          java.util.Arrays.asList("a", 2, 5_000_000_000L, 3.0),
-          java.util.Arrays.asList(null, null, 7, null),
-          java.util.Arrays.asList("3", -1, null, -1.5));
+          Arrays.asList("a", 2, 5_000_000_000L, 3.0),
+          Arrays.asList(null, null, 7, null),
+          Arrays.asList("3", -1, null, -1.5));
     }
   }
 }
