@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarry.testing.ParquetFixtures;
 import io.quarry.testing.ParquetServer;
 import io.quarry.testing.TextFixtures;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -21,6 +22,9 @@ import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -127,6 +131,41 @@ class ProfileTest extends ChatTestBase {
     assertThat(profileResponse(dataset.getString("id"), "?top=digest").statusCode()).isEqualTo(413);
     assertThat(profileResponse(dataset.getString("id"), "?top=nope").statusCode()).isEqualTo(404);
     assertThat(profileResponse("no-such-dataset", "").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  @DisplayName("a profile another conversation was computing for the same file, which failed when that conversation was"
+      + " deleted under it, is computed again for the conversation that asked meanwhile")
+  void anotherConversationsFailureIsNotShared() throws Exception {
+    // 45 columns of some 20 KB: two scans (40 columns each at most), all within the budget, the file past the size
+    // below which a worker fetches it whole, so that the scans fetch their columns from the origin.
+    Path file = dir.resolve("many.parquet");
+    ParquetFixtures.create(file, "SELECT " + IntStream.range(0, 45)
+        .mapToObj(k -> "((i * 7919 + " + k + " * 104729) % 1000003)::INTEGER AS c" + k)
+        .collect(Collectors.joining(", ")) + " FROM range(5000) t(i)");
+    ParquetServer.Route route = chat.files.route("/many.parquet").file(file);
+    String first = conversation;
+    String second = chat.conversation();
+    String firstDataset = chat.addDataset(first, "/many.parquet").getString("id");
+    String secondDataset = chat.addDataset(second, "/many.parquet").getString("id");
+    ParquetServer.Held columns = route.holdRangeRequests();
+    Future<HttpResponse<Buffer>> firstProfile = chat.client.get(profilePath(first, firstDataset)).send();
+    Future<HttpResponse<Buffer>> secondProfile = chat.client.get(profilePath(second, secondDataset)).send();
+    try {
+      columns.arrived().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      assertThat(chat.send(HttpMethod.DELETE, "/api/conversations/" + first, null).statusCode()).isEqualTo(204);
+    } finally {
+      columns.release();
+    }
+    firstProfile.await();
+    HttpResponse<Buffer> answered = secondProfile.await();
+    assertThat(answered.statusCode()).as(answered.bodyAsString()).isEqualTo(200);
+    assertThat(answered.bodyAsJsonObject().getJsonArray("columns")).hasSize(45)
+        .allSatisfy(c -> assertThat(((JsonObject) c).getLong("distinct")).isPositive());
+  }
+
+  private static String profilePath(String conversation, String datasetId) {
+    return "/api/conversations/" + conversation + "/datasets/" + datasetId + "/profile";
   }
 
   /** rows = count; per column min, max, distinct = approx_unique, nulls as null_percentage (2 decimals). */

@@ -13,6 +13,8 @@ import io.vertx.core.json.JsonArray;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Datasets' column profiles ({@link Profile}), computed once per version of a file (its URL, ETag and size) and kept,
@@ -27,8 +29,12 @@ final class Profiles {
   private final QueryRunner queries;
   private final ProfileScan scan;
   private final long maxBytes;
-  private final Map<String, Future<ProfileScan.Computed>> profiles;
-  private final Map<String, Future<Profile.Top>> tops;
+  private final Map<String, Running<ProfileScan.Computed>> profiles;
+  private final Map<String, Running<Profile.Top>> tops;
+
+  /** A computation and the conversation whose queries make it. */
+  private record Running<V>(String conversationId, Future<V> future) {
+  }
 
   Profiles(StorageClient storage, QueryRunner queries, long maxBytes, int cached) {
     this.storage = storage;
@@ -52,16 +58,32 @@ final class Profiles {
 
   /** A profile computing is shared by whoever asks meanwhile; one that failed, or read another version, is not kept. */
   private Future<ProfileScan.Computed> computed(ProfileRequest r, Dataset dataset) {
-    String key = key(dataset);
-    Future<ProfileScan.Computed> known = profiles.get(key);
-    if (known != null) {
-      return known;
+    return shared(profiles, key(dataset), r, () -> scan.compute(r.userId(), r.conversationId(), dataset, r.stopKey()),
+        ProfileScan.Computed::current);
+  }
+
+  /**
+   * What {@code work} makes for {@code key}, shared with whoever asks while it runs and kept while {@code keep} holds.
+   * It runs as one conversation's queries, so it can fail for that conversation's reasons alone (deleted meanwhile, its
+   * dataset removed): a request of another conversation that joined it then runs its own, once.
+   */
+  private static <V> Future<V> shared(Map<String, Running<V>> running, String key, ProfileRequest r,
+      Supplier<Future<V>> work, Predicate<V> keep) {
+    Running<V> known = running.get(key);
+    if (known == null) {
+      return start(running, key, r, work, keep);
     }
-    Future<ProfileScan.Computed> computing = scan.compute(r.userId(), r.conversationId(), dataset, r.stopKey());
-    profiles.put(key, computing);
-    return computing.onComplete(done -> {
-      if (done.failed() || !done.result().current()) {
-        profiles.remove(key, computing);
+    return known.conversationId().equals(r.conversationId()) ? known.future()
+        : known.future().recover(e -> start(running, key, r, work, keep));
+  }
+
+  private static <V> Future<V> start(Map<String, Running<V>> running, String key, ProfileRequest r,
+      Supplier<Future<V>> work, Predicate<V> keep) {
+    Running<V> started = new Running<>(r.conversationId(), work.get());
+    running.put(key, started);
+    return started.future().onComplete(done -> {
+      if (done.failed() || !keep.test(done.result())) {
+        running.remove(key, started);
       }
     });
   }
@@ -79,14 +101,7 @@ final class Profiles {
           + " would read " + Sizes.human(bytes) + ", past the profile's budget of " + Sizes.human(maxBytes)
           + " (dataset.profileMaxBytes): ask for them in SQL instead"));
     }
-    String key = key(dataset) + "\u0000" + column.name();
-    Future<Profile.Top> known = tops.get(key);
-    if (known != null) {
-      return known;
-    }
-    Future<Profile.Top> computing = frequent(r, dataset, column);
-    tops.put(key, computing);
-    return computing.onFailure(e -> tops.remove(key, computing));
+    return shared(tops, key(dataset) + "\u0000" + column.name(), r, () -> frequent(r, dataset, column), top -> true);
   }
 
   private Future<Profile.Top> frequent(ProfileRequest r, Dataset dataset, Profile.Column column) {
