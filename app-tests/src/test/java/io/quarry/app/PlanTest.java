@@ -28,6 +28,7 @@ class PlanTest {
     Plan plan = plan();
     assertThat(plan.inProcess()).containsExactly(Role.STORAGE, Role.DATASET, Role.LLM, Role.WEB);
     assertThat(plan.localWorkers()).isEqualTo(2);
+    assertThat(plan.runsQueries()).as("a node that only supervises never loads DuckDB").isFalse();
     assertThat(plan.clustered()).isTrue();
     assertThat(plan.privateCluster()).isTrue();
     assertThat(plan.labels()).containsExactly("storage", "worker", "dataset", "llm", "web");
@@ -63,10 +64,12 @@ class PlanTest {
   void workerNodes() {
     assertThat(plan("--roles", "worker", "--cluster").inProcess()).containsExactly(Role.WORKER);
     assertThat(plan("--roles", "worker", "--cluster").localWorkers()).isZero();
+    assertThat(plan("--roles", "worker", "--cluster").runsQueries()).isTrue();
     assertThat(plan("--roles", "dataset,worker").inProcess()).containsExactly(Role.WORKER, Role.DATASET);
     Plan child = plan("--roles", "worker", "--cluster", "--supervisor", "node/w1");
     assertThat(child.inProcess()).containsExactly(Role.WORKER);
     assertThat(child.supervisor()).isEqualTo("node/w1");
+    assertThat(child.runsQueries()).as("so it loads DuckDB's library while it joins its node's cluster").isTrue();
   }
 
   @Test
@@ -77,6 +80,7 @@ class PlanTest {
     Plan none = plan("--local-workers", "0");
     assertThat(none.localWorkers()).isZero();
     assertThat(none.clustered()).isFalse();
+    assertThat(none.runsQueries()).isFalse();
     assertThat(none.labels()).containsExactly("storage", "dataset", "llm", "web");
     assertThat(plan("--roles", "web,llm").labels()).containsExactly("llm", "web");
   }

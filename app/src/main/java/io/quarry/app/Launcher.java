@@ -45,7 +45,7 @@ public final class Launcher {
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
-    Preinitializer.start(setup.plan().keepsSqlite(setup.config()));
+    Preinitializer.start(setup.plan().keepsSqlite(setup.config()), setup.plan().runsQueries());
     ChatRole web = setup.plan().inProcess().contains(Role.WEB) ? new ChatRole() : null;
     NodeMetrics metrics = new NodeMetrics(setup.settings());
     return join(setup, metrics).compose(cluster -> {

@@ -70,6 +70,11 @@ record Plan(List<Role> inProcess, int localWorkers, boolean configuredCluster, S
     return inProcess.contains(Role.STORAGE) && "sqlite".equals(config.getJsonObject("storage").getString("backend"));
   }
 
+  /** DuckDB runs in this process: a worker process, or a node whose worker role has no processes of its own. */
+  boolean runsQueries() {
+    return inProcess.contains(Role.WORKER);
+  }
+
   /** Joins a cluster: the configured one, or a private one for its worker processes. */
   boolean clustered() {
     return configuredCluster || localWorkers > 0;
