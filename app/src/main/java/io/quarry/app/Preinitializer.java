@@ -8,9 +8,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Work a process does once at its start, begun on a thread of its own while the main thread joins the cluster (a
  * second of Hazelcast, on one core): probing the TLS engine that fetches use and reading the heap's size that bounds
- * them (which the roles' deployment would otherwise do on an event loop), in a process that keeps SQLite, loading
- * its library, and in one that runs queries, DuckDB's (a worker process is ready that much sooner). What has not finished when a role needs it is waited for there, as before; a failure is met and
- * reported there too. All are done once per JVM.
+ * them (which the roles' deployment would otherwise do on an event loop); in a process that keeps SQLite, loading its
+ * library; in one that runs queries, loading DuckDB's (a worker process is ready that much sooner). What has not
+ * finished when a role needs it is waited for there, as before; a failure is met and reported there too (DuckDB's is
+ * also logged here with its cause, which a second attempt no longer gives). All are done once per JVM.
  */
 final class Preinitializer {
 

@@ -19,7 +19,7 @@ public final class WorkerRole {
   private static final Logger log = LoggerFactory.getLogger(WorkerRole.class);
 
   /** The driver's class whose initialization copies DuckDB's library out of the class path and loads it. */
-  static final String DUCKDB_NATIVE = "org.duckdb.DuckDBNative";
+  private static final String DUCKDB_NATIVE = "org.duckdb.DuckDBNative";
 
   private final String deploymentId;
   private final Supplier<Future<Void>> ready;
@@ -32,17 +32,24 @@ public final class WorkerRole {
   /**
    * Blocking: loads DuckDB's native library, which the first database's open would do (the driver copies the 72 MB
    * file out of the class path, then links it: a quarter of a CPU-second), so that a process that runs queries does it
-   * while it joins its cluster. Whether it loaded: a failure is logged with its cause, which the open's own error
-   * would no longer give ("Could not initialize class"), and the open then fails the start as before.
+   * while it joins its cluster. Whether it loaded; never throws. A failure is logged with its cause, which the open's
+   * own error would no longer give ("Could not initialize class"), and the open then fails the start as before.
    */
   public static boolean preload() {
+    return initialize(DUCKDB_NATIVE);
+  }
+
+  /** Initializes the class named, if the driver still has it. */
+  static boolean initialize(String className) {
     try {
-      Class.forName(DUCKDB_NATIVE, true, WorkerRole.class.getClassLoader());
+      Class.forName(className, true, WorkerRole.class.getClassLoader());
       return true;
-    } catch (ClassNotFoundException | LinkageError e) {
+    } catch (ClassNotFoundException e) {
+      log.warn("DuckDB's driver has no class {}: its library loads at the first database's open instead", className);
+    } catch (LinkageError e) {
       log.warn("DuckDB's native library did not load: {}", e.getCause() != null ? e.getCause() : e);
-      return false;
     }
+    return false;
   }
 
   public static Future<WorkerRole> deploy(Vertx vertx, WorkerRoleSettings settings) {

@@ -24,4 +24,11 @@ class WorkerRoleTest {
       assertThat(answer.getInt(1)).isEqualTo(42);
     }
   }
+
+  @Test
+  @DisplayName("a class the driver no longer has is reported as not loaded, without throwing on the preinitializer's"
+      + " thread")
+  void missingClass() {
+    assertThat(WorkerRole.initialize("org.duckdb.NoSuchNativeLoader")).isFalse();
+  }
 }
