@@ -73,8 +73,8 @@ COPY --from=build /src/app/target/quarry.jar /opt/quarry/quarry.jar
 # The classes a node loads as it starts, archived by this image's Java for this jar (the only pair the archive fits):
 # a node maps them instead of loading and verifying them, and is ready in about half the time. The command starts a
 # node of the built-in defaults on the build's loopback and stops it (README, "A faster start"), under the collector
-# the node runs (ZGC, below): an archive written under G1's compressed pointers does not map in a JVM without them.
-RUN java -XX:+UseZGC -jar /opt/quarry/quarry.jar class-archive /opt/quarry/quarry.jsa
+# and heap setting the node runs with (below): an archive fits one layout of objects.
+RUN java -XX:MaxRAMPercentage=25 -XX:+UseG1GC -jar /opt/quarry/quarry.jar class-archive /opt/quarry/quarry.jsa
 # For compose.yaml: sets QUARRY_CLUSTER_HOST to the container's own address, then runs the jar.
 COPY --chmod=0755 docker/cluster-entrypoint.sh /opt/quarry/cluster-entrypoint.sh
 
@@ -99,10 +99,9 @@ EXPOSE 8080 9464
 # give `docker stop` more than its default 10 s, e.g. --time 40).
 # The node's heap is a deliberate quarter of the container's memory limit (the rest is for its worker processes,
 # which size their own heaps and caps), and a node that runs out of it ends rather than limping on.
-# ZGC: with 200 answers streaming on two cores, G1's young pauses put the relay's p99 at 8-12 ms in most runs, ZGC's
-# concurrent collection at 2-6 ms (bench/run.sh chat, README). ZGC lets the heap grow toward its maximum before it
-# collects, so a node whose quarter is larger than 768 MB keeps near 768 MB by itself once running (README, "The
-# collector"). Not with -XX:SoftMaxHeapSize here: a JVM whose maximum heap is smaller (a container limit under 3 GB)
-# refuses to start with it.
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=25", "-XX:+UseZGC", "-XX:+ExitOnOutOfMemoryError",
+# G1, named so that a container of one CPU or under 1.8 GB does not get the serial collector by the JVM's ergonomics:
+# with 200 answers streaming on two cores the relay's p99 was 4.6-12.9 ms under G1 against 12.6-59.6 ms under ZGC,
+# ZGC the longer in each of five paired runs (bench/run.sh chat; README, "The collector", for the earlier day when
+# ZGC's was the shorter), and G1 holds an idle node in about 260 MB where ZGC's resident size reads some 400.
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=25", "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError",
   "-XX:SharedArchiveFile=/opt/quarry/quarry.jsa", "-jar", "/opt/quarry/quarry.jar"]

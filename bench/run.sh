@@ -11,10 +11,10 @@ case "${1:-dataset}" in
   text) main=io.quarry.bench.TextBench ;;
   chart) main=io.quarry.bench.ChartBench ;;
   chat) main=io.quarry.bench.ChatBench
-    # bench/run.sh chat [jar]: the jar's node runs in a JVM of its own, under G1 and then ZGC (ChatBench); this JVM,
-    # which holds the fake model servers and the 200 browsers' sockets, runs ZGC so that its own pauses stay off the
-    # clock that times the relay
-    args=("${2:-app/target/quarry.jar}")
+    # bench/run.sh chat [jar] [jvms]: the jar's node runs in a JVM of its own, under G1 and then ZGC unless told
+    # other JVMs ('-Xmx1g;-XX:+UseZGC -Xmx1g': ; between JVMs); this JVM, which holds the fake model servers and the
+    # 200 browsers' sockets, runs ZGC so that its own pauses stay off the clock that times the relay
+    args=("${2:-app/target/quarry.jar}" "${@:3}")
     jvm_runs=("-XX:+UseZGC") ;;
   bridge) main=io.quarry.bench.BridgeBench ;;
   fresh) main=io.quarry.bench.FreshBench ;;

@@ -25,6 +25,6 @@ echo "cluster-entrypoint: QUARRY_CLUSTER_HOST=${QUARRY_CLUSTER_HOST}" >&2
 
 # The image's class archive fits the image's jar only: with another (QUARRY_JAR), Java says so in one line and starts
 # without it.
-exec java -XX:MaxRAMPercentage=25 -XX:+UseZGC -XX:+ExitOnOutOfMemoryError \
+exec java -XX:MaxRAMPercentage=25 -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError \
   -XX:SharedArchiveFile=/opt/quarry/quarry.jsa \
   -jar "${QUARRY_JAR:-/opt/quarry/quarry.jar}" "$@"

@@ -56,28 +56,32 @@ class ClassArchiveIT {
   }
 
   @Test
-  @DisplayName("writes an archive in place of a stale one (nothing half-written beside it) that a node started with"
-      + " -Xshare:on, which refuses an archive it cannot map, starts with")
+  @DisplayName("run as the container image runs it (G1, a quarter of the memory), it writes an archive in place of a"
+      + " stale one (nothing half-written beside it), says to start with those settings, and a node started as the"
+      + " image starts it, with -Xshare:on (which refuses an archive it cannot map), starts with it")
   void written() throws Exception {
     Path archive = dir.resolve("quarry.jsa");
     Files.writeString(archive, "an archive of another jar");
-    Run run = quarry("class-archive", archive.toString());
+    Run run = quarry(List.of("-XX:MaxRAMPercentage=25", "-XX:+UseG1GC"), "class-archive", archive.toString());
     assertThat(run.exit()).as(run.output()).isZero();
-    assertThat(run.output()).startsWith("Wrote " + archive + " (").contains("java -XX:SharedArchiveFile=" + archive);
+    assertThat(run.output()).startsWith("Wrote " + archive + " (")
+        .contains("java -XX:MaxRAMPercentage=25 -XX:+UseG1GC -XX:SharedArchiveFile=" + archive);
     assertThat(Files.size(archive)).isGreaterThan(1 << 20);
     try (var files = Files.list(dir)) {
       assertThat(files).containsExactly(archive);
     }
 
-    node = JarNode.launch(dir.resolve("node.log"), List.of("-Xshare:on", "-XX:SharedArchiveFile=" + archive),
-        Map.of("QUARRY_HTTP_PORT", "0", "QUARRY_DATA_DIR", dir.resolve("data").toString()),
+    // The Dockerfile's entrypoint, with no setting of the tests' own.
+    node = JarNode.launchAsGiven(Path.of(System.getProperty("quarry.jar")), List.of("-XX:MaxRAMPercentage=25",
+            "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError", "-Xshare:on", "-XX:SharedArchiveFile=" + archive),
+        dir.resolve("node.log"), Map.of("QUARRY_HTTP_PORT", "0", "QUARRY_DATA_DIR", dir.resolve("data").toString()),
         "--config", dir.resolve("absent.json").toString());
     node.awaitStarted(120);
   }
 
   @Test
-  @DisplayName("run under ZGC (the container image's collector, which lays objects out without compressed pointers),"
-      + " it writes an archive that a node under ZGC started with -Xshare:on maps, and says to start it so; the node"
+  @DisplayName("run under ZGC (for an operator who chooses it: it lays objects out without compressed pointers), it"
+      + " writes an archive that a node under ZGC started with -Xshare:on maps, and says to start it so; the node"
       + " keeps its heap near 768 MB")
   void sameCollector() throws Exception {
     Path archive = dir.resolve("zgc.jsa");
@@ -85,7 +89,7 @@ class ClassArchiveIT {
     assertThat(run.exit()).as(run.output()).isZero();
     assertThat(run.output()).contains("java -XX:+UseZGC -XX:SharedArchiveFile=" + archive);
 
-    // As the image starts it, with no collector of the tests' own beside ZGC.
+    // With no collector of the tests' own beside ZGC.
     node = JarNode.launchAsGiven(Path.of(System.getProperty("quarry.jar")), List.of("-XX:MaxRAMPercentage=25",
             "-XX:+UseZGC", "-Xshare:on", "-XX:SharedArchiveFile=" + archive), dir.resolve("node.log"),
         Map.of("QUARRY_HTTP_PORT", "0", "QUARRY_DATA_DIR", dir.resolve("data").toString()), "--config",

@@ -47,15 +47,33 @@ public final class ChatBench {
   private static final int MEASURED_ROUNDS = 3;
 
   /**
-   * The node's JVM in each run, as Operations in the README gives it: the JVM's default collector (G1), then ZGC. The
-   * node runs from the jar in a JVM of its own, as it does in production: in this JVM, its collector would also
-   * collect what the fake model servers and the 200 browsers' sockets allocate, which a node never holds.
+   * The node's JVMs unless told others: the JVM's default collector (G1), as Operations in the README gives it, then
+   * ZGC. The node runs from the jar in a JVM of its own, as it does in production: in this JVM, its collector would
+   * also collect what the fake model servers and the 200 browsers' sockets allocate, which a node never holds.
    */
-  private static final List<List<String>> NODE_JVMS = List.of(List.of("-Xmx1g"), List.of("-XX:+UseZGC", "-Xmx1g"));
+  private static final String NODE_JVMS = "-Xmx1g;-XX:+UseZGC -Xmx1g";
 
-  /** Arguments: the jar whose node relays (app/target/quarry.jar by default). */
+  /** The node's JVMs to compare, separated by {@code ;}, each its options separated by blanks. */
+  private static List<List<String>> nodeJvms(String given) {
+    return java.util.Arrays.stream(given.split(";")).map(String::strip).filter(jvm -> !jvm.isEmpty())
+        .map(jvm -> List.of(jvm.split("\\s+"))).toList();
+  }
+
+  /** A JVM's name in the table: its collector, and what else it is given beside the heap's maximum. */
+  private static String label(List<String> jvm) {
+    String collector = jvm.contains("-XX:+UseZGC") ? "ZGC" : jvm.contains("-XX:+UseSerialGC") ? "Serial" : "G1";
+    List<String> more = jvm.stream().filter(o -> !o.startsWith("-Xmx") && !o.equals("-XX:+UseZGC")
+        && !o.equals("-XX:+UseSerialGC") && !o.startsWith("-Xlog")).toList();
+    return more.isEmpty() ? collector : collector + " " + String.join(" ", more);
+  }
+
+  /**
+   * Arguments: the jar whose node relays (app/target/quarry.jar by default), then the node's JVMs ({@link #nodeJvms};
+   * G1 and ZGC by default).
+   */
   public static void main(String[] args) throws Exception {
     Path jar = Path.of(args.length > 0 ? args[0] : "app/target/quarry.jar");
+    List<List<String>> nodeJvms = nodeJvms(args.length > 1 ? args[1] : NODE_JVMS);
     Vertx outside = Vertx.vertx();
     sockets = outside.createWebSocketClient(new WebSocketClientOptions().setMaxConnections(2000));
     FakeGemini gemini = FakeGemini.start(outside);
@@ -64,8 +82,8 @@ public final class ChatBench {
         Runtime.getRuntime().availableProcessors());
     List<String> table = new ArrayList<>();
     try {
-      for (List<String> jvm : NODE_JVMS) {
-        String collector = jvm.contains("-XX:+UseZGC") ? "ZGC" : "G1";
+      for (List<String> jvm : nodeJvms) {
+        String collector = label(jvm);
         for (FakeModel<?> fake : List.<FakeModel<?>>of(gemini, openai)) {
           System.out.printf(Locale.ROOT, "%nThe node: java %s -jar %s (%s)%n", String.join(" ", jvm), jar,
               fake.provider());
