@@ -20,6 +20,7 @@ import io.vertx.ext.web.client.WebClientOptions;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,6 +28,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Issue 4's benchmark, on loopback only: token relay latency from the fake model server writing a chunk to the
@@ -52,18 +55,20 @@ public final class ChatBench {
    * also collect what the fake model servers and the 200 browsers' sockets allocate, which a node never holds.
    */
   private static final String NODE_JVMS = "-Xmx1g;-XX:+UseZGC -Xmx1g";
+  private static final Pattern COLLECTOR = Pattern.compile("-XX:\\+Use(\\w+?)GC");
 
   /** The node's JVMs to compare, separated by {@code ;}, each its options separated by blanks. */
   private static List<List<String>> nodeJvms(String given) {
-    return java.util.Arrays.stream(given.split(";")).map(String::strip).filter(jvm -> !jvm.isEmpty())
+    return Arrays.stream(given.split(";")).map(String::strip).filter(jvm -> !jvm.isEmpty())
         .map(jvm -> List.of(jvm.split("\\s+"))).toList();
   }
 
-  /** A JVM's name in the table: its collector, and what else it is given beside the heap's maximum. */
+  /** A JVM's name in the table: its collector (G1 unless named), and what else it is given but heap and logging. */
   private static String label(List<String> jvm) {
-    String collector = jvm.contains("-XX:+UseZGC") ? "ZGC" : jvm.contains("-XX:+UseSerialGC") ? "Serial" : "G1";
-    List<String> more = jvm.stream().filter(o -> !o.startsWith("-Xmx") && !o.equals("-XX:+UseZGC")
-        && !o.equals("-XX:+UseSerialGC") && !o.startsWith("-Xlog")).toList();
+    String collector = jvm.stream().map(COLLECTOR::matcher).filter(Matcher::matches)
+        .map(m -> m.group(1).equals("Z") ? "ZGC" : m.group(1)).findFirst().orElse("G1");
+    List<String> more = jvm.stream().filter(o -> !o.startsWith("-Xmx") && !o.startsWith("-Xlog")
+        && !COLLECTOR.matcher(o).matches()).toList();
     return more.isEmpty() ? collector : collector + " " + String.join(" ", more);
   }
 
