@@ -15,8 +15,6 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
-import java.util.zip.CRC32;
-import java.util.zip.CheckedInputStream;
 import java.util.zip.ZipEntry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,7 +62,7 @@ final class StoredNativeLibrary {
     Path jar = directory.resolve(PREFIX + Sha256.hex(name + ' ' + packed.getSize() + ' ' + packed.getCrc())
         .substring(0, 24) + ".jar");
     if (!Files.isRegularFile(jar)) {
-      write(source, name, directory, jar);
+      write(source, packed, directory, jar);
     }
     return jar;
   }
@@ -80,29 +78,24 @@ final class StoredNativeLibrary {
   }
 
   /**
-   * Unpacks the library once (a stored entry needs its CRC before its bytes), then jars it; put in place by a link
+   * Copies the library into a jar of its own in one pass: a stored entry needs its size and CRC before its bytes, and
+   * the driver's jar says both (the jar checks the bytes against that CRC as it writes them). Put in place by a link
    * (or a move), so that a node starting beside this one (tests share a directory) never replaces a jar workers have
    * open. Jars of other libraries (an older DuckDB) go.
    */
-  private static void write(URL source, String name, Path directory, Path jar) throws IOException {
+  private static void write(URL source, JarEntry packed, Path directory, Path jar) throws IOException {
     PrivateFiles.directory(directory);
-    Path raw = PrivateFiles.newFile(directory.resolve(PREFIX + "pending-" + UUID.randomUUID()));
-    Path pending = raw.resolveSibling(raw.getFileName() + ".jar");
+    Path pending = PrivateFiles.newFile(directory.resolve(PREFIX + "pending-" + UUID.randomUUID() + ".jar"));
     try {
-      CRC32 crc = new CRC32();
-      try (InputStream in = new CheckedInputStream(source.openStream(), crc);
-           OutputStream out = Files.newOutputStream(raw)) {
-        in.transferTo(out);
-      }
-      JarEntry entry = new JarEntry(name);
+      JarEntry entry = new JarEntry(packed.getName());
       entry.setMethod(ZipEntry.STORED);
-      entry.setSize(Files.size(raw));
-      entry.setCompressedSize(Files.size(raw));
-      entry.setCrc(crc.getValue());
-      try (OutputStream out = Files.newOutputStream(PrivateFiles.newFile(pending));
+      entry.setSize(packed.getSize());
+      entry.setCompressedSize(packed.getSize());
+      entry.setCrc(packed.getCrc());
+      try (InputStream in = source.openStream(); OutputStream out = Files.newOutputStream(pending);
            JarOutputStream zip = new JarOutputStream(out)) {
         zip.putNextEntry(entry);
-        Files.copy(raw, zip);
+        in.transferTo(zip);
         zip.closeEntry();
       }
       try {
@@ -112,7 +105,6 @@ final class StoredNativeLibrary {
       }
       removeOthers(directory, jar);
     } finally {
-      Files.deleteIfExists(raw);
       Files.deleteIfExists(pending);
     }
   }

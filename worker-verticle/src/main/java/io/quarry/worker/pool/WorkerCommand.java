@@ -44,9 +44,9 @@ final class WorkerCommand {
 
   private final LocalWorkersConfig settings;
   private final String mainClass;
-  private final String classPath;
+  /** Where the class archive and DuckDB's library jar go. */
+  private final Path archives;
   private final Path home;
-  private final ClassArchive classes;
   private final FileSystem files;
   /**
    * One temporary directory per process, removed when the process ends however it ends. The DuckDB
@@ -54,22 +54,38 @@ final class WorkerCommand {
    * only on a clean exit, so each killed or crashed worker used to leave a copy in /tmp for good.
    */
   private final Path temp;
+  /** Made by {@link #prepare}: null until then. */
+  private volatile Launch launch;
 
-  /** {@code home}: where the workers' configuration files and crash reports go. */
-  WorkerCommand(LocalWorkersConfig settings, String mainClass, String classPath, Path home, ClassArchive classes,
-      FileSystem files) {
+  /** The class path of the processes, and their class archive (keyed by that class path). */
+  private record Launch(String classPath, ClassArchive classes) {
+  }
+
+  /**
+   * {@code home}: where the workers' configuration files and crash reports go; {@code archives}: their class archive
+   * and DuckDB's library jar ({@link StoredNativeLibrary}).
+   */
+  WorkerCommand(LocalWorkersConfig settings, String mainClass, Path archives, Path home, FileSystem files) {
     this.settings = settings;
     this.mainClass = mainClass;
-    this.classPath = classPath;
+    this.archives = archives;
     this.home = home;
-    this.classes = classes;
     this.files = files;
     this.temp = home.resolve("tmp");
   }
 
-  /** What processes of an earlier run left (they end with their node, and a node killed outright cannot clean up). */
-  void clearLeftovers() {
-    delete(temp);
+  /**
+   * Makes what every process's command needs, once: the class path (the first start of a data directory writes
+   * DuckDB's library into a jar, most of a second), the class archive's name, and no files of an earlier run's
+   * processes (they end with their node, and a node killed outright cannot clean up). Blocks; the first process to
+   * start waits for it, so the node need not.
+   */
+  synchronized void prepare() {
+    if (launch == null) {
+      String classPath = StoredNativeLibrary.workerClassPath(archives);
+      delete(temp);
+      launch = new Launch(classPath, ClassArchive.in(archives, classPath));
+    }
   }
 
   /**
@@ -77,7 +93,8 @@ final class WorkerCommand {
    * classes first, which on a loaded machine takes longer than a worker's ordinary exit.
    */
   long stopGraceMs(String workerId) {
-    return classes.writing(workerId) ? ARCHIVE_STOP_GRACE_MS : STOP_GRACE_MS;
+    Launch made = launch;
+    return made != null && made.classes().writing(workerId) ? ARCHIVE_STOP_GRACE_MS : STOP_GRACE_MS;
   }
 
   /**
@@ -85,7 +102,10 @@ final class WorkerCommand {
    * loop, before the supervisor hears of the exit: the files are gone by the time a new process starts.
    */
   void ended(String workerId) {
-    classes.workerEnded(workerId);
+    Launch made = launch;
+    if (made != null) {
+      made.classes().workerEnded(workerId);
+    }
     delete(temp.resolve(workerId));
     // What the JVM wrote as it died (its crash report) is the account's alone, as all else here.
     PrivateFiles.tree(home);
@@ -109,7 +129,9 @@ final class WorkerCommand {
     }
   }
 
+  /** Blocks (see {@link #prepare}). */
   ProcessBuilder build(int slot, String supervisor, String workerId, Path configFile) throws IOException {
+    prepare();
     Path ownTemp = PrivateFiles.directory(temp.resolve(workerId));
     List<String> command = new ArrayList<>();
     if (settings.memoryCapMb() > 0 && Files.isExecutable(Path.of("/bin/sh"))) {
@@ -120,8 +142,8 @@ final class WorkerCommand {
     // After the node's own -D settings, which a worker otherwise inherits: the last one counts.
     command.add("-Djava.io.tmpdir=" + ownTemp);
     command.add("-Dquarry.worker.name=worker-" + slot);
-    command.addAll(classes.options(workerId));
-    command.addAll(List.of("-cp", classPath, mainClass,
+    command.addAll(launch.classes().options(workerId));
+    command.addAll(List.of("-cp", launch.classPath(), mainClass,
         "--roles", "worker", "--cluster", "--config", configFile.toString(), "--supervisor", supervisor + "/" + workerId));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     // Built anew, not inherited: a worker runs users' SQL, and gets none of the node's keys, passwords or tokens.

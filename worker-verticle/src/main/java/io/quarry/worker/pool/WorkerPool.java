@@ -73,7 +73,14 @@ public class WorkerPool extends VerticleBase {
     deadline = new StartDeadline(vertx, settings.startTimeoutMs(), System::currentTimeMillis);
     self = processes == null ? new InProcessWorker(vertx, pool.worker(), this::changed) : null;
     Future<List<Member>> created = processes == null ? Future.succeededFuture(List.of(self))
-        : vertx.executeBlocking(this::prepare, false).map(prepared -> processes(supervisor, prepared));
+        : vertx.executeBlocking(this::prepare, false).map(prepared -> {
+          // Made while the node deploys its other roles and is ready: the first process waits for it, not the node.
+          vertx.executeBlocking(() -> {
+            prepared.command().prepare();
+            return null;
+          }, false);
+          return processes(supervisor, prepared);
+        });
     Future<?> started = created
         .compose(list -> {
           members.addAll(list);
@@ -126,8 +133,8 @@ public class WorkerPool extends VerticleBase {
   }
 
   /**
-   * What the processes need: their configuration files, and their command (class path, class archive, temporary
-   * files).
+   * What the processes need: their configuration files, and their command (whose class path, class archive and
+   * temporary files are made apart: see {@link WorkerCommand#prepare}).
    */
   private record Prepared(List<Path> configFiles, WorkerCommand command) {
   }
@@ -137,10 +144,7 @@ public class WorkerPool extends VerticleBase {
     Path home = pool.worker().home().resolveSibling("workers");
     List<Path> files = writeConfigurations(home, processes.configuration(), settings.count(), settings.keepWarm());
     Path archives = settings.classArchiveDir().isBlank() ? home : Path.of(settings.classArchiveDir()).toAbsolutePath();
-    String classPath = StoredNativeLibrary.workerClassPath(archives);
-    WorkerCommand command = new WorkerCommand(settings, processes.mainClass(), classPath, home,
-        ClassArchive.in(archives, classPath), vertx.fileSystem());
-    command.clearLeftovers();
+    WorkerCommand command = new WorkerCommand(settings, processes.mainClass(), archives, home, vertx.fileSystem());
     return new Prepared(files, command);
   }
 

@@ -49,6 +49,11 @@ class StoredNativeLibraryTest {
       assertThat(library.getSize()).isEqualTo(packed.getSize());
       assertThat(library.getCrc()).isEqualTo(packed.getCrc());
       assertThat(packed.getMethod()).as("what it saves: the driver's copy is deflated").isEqualTo(ZipEntry.DEFLATED);
+      java.util.zip.CRC32 read = new java.util.zip.CRC32();
+      try (var stored = new java.util.zip.CheckedInputStream(file.getInputStream(library), read)) {
+        assertThat(stored.transferTo(java.io.OutputStream.nullOutputStream())).isEqualTo(packed.getSize());
+      }
+      assertThat(read.getValue()).as("the CRC of the bytes the jar holds").isEqualTo(packed.getCrc());
     }
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(jar))).isEqualTo("rw-------");
     assertThat(old).doesNotExist();
