@@ -74,7 +74,8 @@ public class WorkerPool extends VerticleBase {
     self = processes == null ? new InProcessWorker(vertx, pool.worker(), this::changed) : null;
     Future<List<Member>> created = processes == null ? Future.succeededFuture(List.of(self))
         : vertx.executeBlocking(this::prepare, false).map(prepared -> {
-          // Made while the node deploys its other roles and is ready: the first process waits for it, not the node.
+          // Made while the node deploys its other roles and becomes ready: the first process waits for it; the node
+          // does not.
           vertx.executeBlocking(() -> {
             prepared.command().prepare();
             return null;
