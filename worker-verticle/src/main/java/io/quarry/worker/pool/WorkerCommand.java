@@ -76,7 +76,7 @@ final class WorkerCommand {
 
   /**
    * Makes what every process's command needs, once: the class path (the first start of a data directory writes
-   * DuckDB's library into a jar, most of a second), the class archive's name, and no files of an earlier run's
+   * DuckDB's library into a jar, a third of a CPU-second), the class archive's name, and no files of an earlier run's
    * processes (they end with their node, and a node killed outright cannot clean up). Blocks; the first process to
    * start waits for it, so the node need not.
    */

@@ -3,6 +3,7 @@ package io.quarry.worker.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
+import java.io.OutputStream;
 import java.net.JarURLConnection;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +11,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Collections;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.zip.CRC32;
+import java.util.zip.CheckedInputStream;
 import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -49,9 +52,9 @@ class StoredNativeLibraryTest {
       assertThat(library.getSize()).isEqualTo(packed.getSize());
       assertThat(library.getCrc()).isEqualTo(packed.getCrc());
       assertThat(packed.getMethod()).as("what it saves: the driver's copy is deflated").isEqualTo(ZipEntry.DEFLATED);
-      java.util.zip.CRC32 read = new java.util.zip.CRC32();
-      try (var stored = new java.util.zip.CheckedInputStream(file.getInputStream(library), read)) {
-        assertThat(stored.transferTo(java.io.OutputStream.nullOutputStream())).isEqualTo(packed.getSize());
+      CRC32 read = new CRC32();
+      try (var stored = new CheckedInputStream(file.getInputStream(library), read)) {
+        assertThat(stored.transferTo(OutputStream.nullOutputStream())).isEqualTo(packed.getSize());
       }
       assertThat(read.getValue()).as("the CRC of the bytes the jar holds").isEqualTo(packed.getCrc());
     }
