@@ -8,11 +8,18 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.JarURLConnection;
 import java.net.URL;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Locale;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.zip.ZipEntry;
@@ -24,11 +31,20 @@ import org.slf4j.LoggerFactory;
  * class path. DuckDB's driver copies the library out of the class path into a temporary file at every start; out of
  * the driver's own jar it inflates 25 MB into 72 MB first, a third of a CPU-second of every worker start. The jar is
  * made once, beside the class archive, and named by the library it holds, so that later workers (and the archive,
- * keyed by their class path) use it as it is.
+ * keyed by their class path) use it as it is. A jar being written is locked by its writer, so that one a killed node
+ * left half-written (72 MB) is known as such and removed by the next node that looks.
  */
 final class StoredNativeLibrary {
 
   private static final String PREFIX = "duckdb-native-";
+
+  private static final String PENDING = PREFIX + "pending-";
+
+  /**
+   * The jars this JVM is writing: the lock that tells other processes so does not tell this one (the JVM refuses a
+   * second lock on a file it holds one on, and closing any channel on that file could release the first).
+   */
+  private static final Set<String> WRITING = ConcurrentHashMap.newKeySet();
 
   private static final Logger log = LoggerFactory.getLogger(StoredNativeLibrary.class);
 
@@ -64,6 +80,7 @@ final class StoredNativeLibrary {
     if (!Files.isRegularFile(jar)) {
       write(source, packed, directory, jar);
     }
+    removeAbandoned(directory);
     return jar;
   }
 
@@ -79,24 +96,27 @@ final class StoredNativeLibrary {
 
   /**
    * Copies the library into a jar of its own in one pass: a stored entry needs its size and CRC before its bytes, and
-   * the driver's jar says both (the jar checks the bytes against that CRC as it writes them). Put in place by a link
-   * (or a move), so that a node starting beside this one (tests share a directory) never replaces a jar workers have
-   * open. Jars of other libraries (an older DuckDB) go.
+   * the driver's jar says both (the jar checks the bytes against that CRC as it writes them). Written under a lock
+   * held until it is in place, and put there by a link (or a move), so that a node starting beside this one (tests
+   * share a directory) never replaces a jar workers have open. Jars of other libraries (an older DuckDB) go.
    */
   private static void write(URL source, JarEntry packed, Path directory, Path jar) throws IOException {
     PrivateFiles.directory(directory);
-    Path pending = PrivateFiles.newFile(directory.resolve(PREFIX + "pending-" + UUID.randomUUID() + ".jar"));
-    try {
+    Path pending = PrivateFiles.newFile(directory.resolve(PENDING + UUID.randomUUID() + ".jar"));
+    WRITING.add(pending.getFileName().toString());
+    try (FileChannel channel = FileChannel.open(pending, StandardOpenOption.WRITE); FileLock held = channel.lock()) {
       JarEntry entry = new JarEntry(packed.getName());
       entry.setMethod(ZipEntry.STORED);
       entry.setSize(packed.getSize());
       entry.setCompressedSize(packed.getSize());
       entry.setCrc(packed.getCrc());
-      try (InputStream in = source.openStream(); OutputStream out = Files.newOutputStream(pending);
-           JarOutputStream zip = new JarOutputStream(out)) {
+      // Finished, not closed: closing the stream would close the channel and so give up the lock.
+      try (InputStream in = source.openStream()) {
+        JarOutputStream zip = new JarOutputStream(Channels.newOutputStream(channel));
         zip.putNextEntry(entry);
         in.transferTo(zip);
         zip.closeEntry();
+        zip.finish();
       }
       try {
         place(pending, jar);
@@ -106,6 +126,7 @@ final class StoredNativeLibrary {
       removeOthers(directory, jar);
     } finally {
       Files.deleteIfExists(pending);
+      WRITING.remove(pending.getFileName().toString());
     }
   }
 
@@ -123,9 +144,31 @@ final class StoredNativeLibrary {
   private static void removeOthers(Path directory, Path jar) throws IOException {
     try (var siblings = Files.list(directory)) {
       for (Path other : siblings.filter(p -> p.getFileName().toString().startsWith(PREFIX) && !p.equals(jar)
-          && p.getFileName().toString().endsWith(".jar") && !p.getFileName().toString().contains("pending")).toList()) {
+          && p.getFileName().toString().endsWith(".jar") && !p.getFileName().toString().startsWith(PENDING)).toList()) {
         Files.deleteIfExists(other);
       }
+    }
+  }
+
+  /**
+   * Jars whose writer is gone without putting them in place (a node killed on its first start): the system releases a
+   * process's locks when it ends, however it ends, so a pending jar no one holds locked is abandoned.
+   */
+  private static void removeAbandoned(Path directory) {
+    try (var siblings = Files.list(directory)) {
+      for (Path pending : siblings.filter(p -> p.getFileName().toString().startsWith(PENDING)
+          && !WRITING.contains(p.getFileName().toString())).toList()) {
+        try (FileChannel channel = FileChannel.open(pending, StandardOpenOption.WRITE);
+             FileLock free = channel.tryLock()) {
+          if (free != null) {
+            Files.deleteIfExists(pending);
+          }
+        } catch (OverlappingFileLockException | IOException e) {
+          // Being written in this JVM after all, or gone already.
+        }
+      }
+    } catch (IOException e) {
+      // Only tidying: the jar is there all the same.
     }
   }
 }

@@ -2,13 +2,22 @@ package io.quarry.worker.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarry.bus.PrivateFiles;
+import java.io.BufferedReader;
 import java.io.File;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.JarURLConnection;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Collections;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.zip.CRC32;
@@ -75,5 +84,45 @@ class StoredNativeLibraryTest {
     Path notADirectory = Files.writeString(dir.resolve("workers"), "a file where the directory would be");
 
     assertThat(StoredNativeLibrary.workerClassPath(notADirectory)).isEqualTo(System.getProperty("java.class.path"));
+  }
+
+  @Test
+  @DisplayName("a library jar a killed node left half-written goes when the next node looks; one another process is"
+      + " still writing stays until that process is killed")
+  void abandonedJars() throws Exception {
+    Path abandoned = Files.writeString(dir.resolve("duckdb-native-pending-" + UUID.randomUUID() + ".jar"), "half");
+    Path writing = PrivateFiles.newFile(dir.resolve("duckdb-native-pending-" + UUID.randomUUID() + ".jar"));
+    Process writer = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        System.getProperty("java.class.path"), Writer.class.getName(), writing.toString())
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    try {
+      var said = new BufferedReader(new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8));
+      assertThat(said.readLine()).as("the other process holds its lock").isEqualTo("locked");
+
+      String classPath = StoredNativeLibrary.workerClassPath(dir);
+
+      assertThat(classPath).startsWith(dir.toString());
+      assertThat(abandoned).doesNotExist();
+      assertThat(writing).exists();
+
+      writer.destroyForcibly();
+      assertThat(writer.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(StoredNativeLibrary.workerClassPath(dir)).as("the jar kept").isEqualTo(classPath);
+      assertThat(writing).doesNotExist();
+    } finally {
+      writer.destroyForcibly();
+    }
+  }
+
+  /** Another process writing a library jar: holds the lock until it is killed. */
+  static final class Writer {
+    public static void main(String[] args) throws Exception {
+      try (FileChannel channel = FileChannel.open(Path.of(args[0]), StandardOpenOption.WRITE);
+           FileLock held = channel.lock()) {
+        System.out.println("locked");
+        System.out.flush();
+        System.in.read();
+      }
+    }
   }
 }
