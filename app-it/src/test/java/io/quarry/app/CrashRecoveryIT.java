@@ -14,6 +14,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -47,7 +48,8 @@ class CrashRecoveryIT {
 
   @Test
   @DisplayName("SIGKILL mid-answer and mid-add: after a restart the question and partial answer show as interrupted,"
-      + " the add failed with Retry that works, and the conversation takes a new question")
+      + " the add failed with Retry that works, and the conversation takes a new question; the killed node left no copy"
+      + " of SQLite's library behind")
   void nothingLost() throws Exception {
     files.route("/people.parquet").content(ParquetFixtures.people(dir));
     ParquetServer.Held head = files.route("/people.parquet").holdTails();
@@ -68,6 +70,13 @@ class CrashRecoveryIT {
     assertThat(asked.statusCode()).isEqualTo(202);
     awaitConversation(c -> last(c).getString("content").equals("The people table has 100 rows and"));
 
+    Path maps = Path.of("/proc", String.valueOf(node.process.pid()), "maps");
+    if (Files.isReadable(maps)) {
+      // Its copy in the temporary directory, which SQLite's driver deletes only on a clean exit, is gone already.
+      assertThat(Files.readAllLines(maps).stream().filter(line -> line.contains("libsqlitejdbc")))
+          .as("SQLite's library, loaded from a copy deleted since").isNotEmpty()
+          .allMatch(line -> line.endsWith(" (deleted)"));
+    }
     node.process.descendants().forEach(ProcessHandle::destroyForcibly);
     node.process.destroyForcibly().onExit().get(30, TimeUnit.SECONDS);
     head.release();

@@ -69,7 +69,10 @@ public class StorageVerticle extends VerticleBase {
 
   private Future<Db> open() {
     Future<Void> ready = settings.dialect() == Dialect.SQLITE
-        ? vertx.executeBlocking(() -> ownerOnly(settings.database()), false) : Future.succeededFuture();
+        ? vertx.executeBlocking(() -> {
+          SqliteLibrary.loadAndForget();
+          return ownerOnly(settings.database());
+        }, false) : Future.succeededFuture();
     return ready.map(v -> db = connect(vertx, settings));
   }
 
