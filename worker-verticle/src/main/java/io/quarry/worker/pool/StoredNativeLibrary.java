@@ -3,6 +3,7 @@ package io.quarry.worker.pool;
 import io.quarry.bus.PrivateFiles;
 import io.quarry.bus.Sha256;
 import java.io.File;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -104,19 +105,17 @@ final class StoredNativeLibrary {
     PrivateFiles.directory(directory);
     Path pending = PrivateFiles.newFile(directory.resolve(PENDING + UUID.randomUUID() + ".jar"));
     WRITING.add(pending.getFileName().toString());
-    try (FileChannel channel = FileChannel.open(pending, StandardOpenOption.WRITE); FileLock held = channel.lock()) {
+    try (FileChannel channel = FileChannel.open(pending, StandardOpenOption.WRITE)) {
+      channel.lock();
       JarEntry entry = new JarEntry(packed.getName());
       entry.setMethod(ZipEntry.STORED);
       entry.setSize(packed.getSize());
       entry.setCompressedSize(packed.getSize());
       entry.setCrc(packed.getCrc());
-      // Finished, not closed: closing the stream would close the channel and so give up the lock.
-      try (InputStream in = source.openStream()) {
-        JarOutputStream zip = new JarOutputStream(Channels.newOutputStream(channel));
+      try (InputStream in = source.openStream(); JarOutputStream zip = new JarOutputStream(unclosed(channel))) {
         zip.putNextEntry(entry);
         in.transferTo(zip);
         zip.closeEntry();
-        zip.finish();
       }
       try {
         place(pending, jar);
@@ -128,6 +127,22 @@ final class StoredNativeLibrary {
       Files.deleteIfExists(pending);
       WRITING.remove(pending.getFileName().toString());
     }
+  }
+
+  /** The channel as a stream that closing leaves open: the channel holds the lock until the jar is in place. */
+  private static OutputStream unclosed(FileChannel channel) {
+    OutputStream out = Channels.newOutputStream(channel);
+    return new FilterOutputStream(out) {
+      @Override
+      public void write(byte[] bytes, int offset, int length) throws IOException {
+        out.write(bytes, offset, length);
+      }
+
+      @Override
+      public void close() throws IOException {
+        out.flush();
+      }
+    };
   }
 
   /** A link where the file system has them; else a move, which never replaces a jar already there either. */

@@ -9,7 +9,6 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.JarURLConnection;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,8 +116,8 @@ class StoredNativeLibraryTest {
   /** Another process writing a library jar: holds the lock until it is killed. */
   static final class Writer {
     public static void main(String[] args) throws Exception {
-      try (FileChannel channel = FileChannel.open(Path.of(args[0]), StandardOpenOption.WRITE);
-           FileLock held = channel.lock()) {
+      try (FileChannel channel = FileChannel.open(Path.of(args[0]), StandardOpenOption.WRITE)) {
+        channel.lock();
         System.out.println("locked");
         System.out.flush();
         System.in.read();
