@@ -110,11 +110,13 @@ class ClassArchiveIT {
   }
 
   @Test
-  @DisplayName("stopped as Ctrl-C or SIGTERM stops it while its node starts, it takes the node with it and writes nothing")
+  @DisplayName("stopped as Ctrl-C or SIGTERM stops it while its node starts, it takes the node with it, writes nothing"
+      + " and leaves nothing of its own behind (the node's temporary data directory, the archive begun)")
   void stoppedTakesItsNode() throws Exception {
     Path archive = dir.resolve("quarry.jsa");
-    Process command = new ProcessBuilder(JarCommand.of(Path.of(System.getProperty("quarry.jar")), List.of(),
-        "class-archive", archive.toString())).redirectErrorStream(true)
+    Path temp = Files.createDirectories(dir.resolve("tmp"));
+    Process command = new ProcessBuilder(JarCommand.of(Path.of(System.getProperty("quarry.jar")),
+        List.of("-Djava.io.tmpdir=" + temp), "class-archive", archive.toString())).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     ProcessHandle node = null;
     try {
@@ -124,6 +126,11 @@ class ClassArchiveIT {
       node.onExit().get(30, TimeUnit.SECONDS);
       assertThat(node.isAlive()).isFalse();
       assertThat(archive).doesNotExist();
+      assertThat(archive.resolveSibling("quarry.jsa.pending")).doesNotExist();
+      try (var left = Files.list(temp)) {
+        assertThat(left.map(p -> p.getFileName().toString())).as("the command's temporary directory")
+            .noneMatch(name -> name.startsWith("quarry-class-archive"));
+      }
     } finally {
       // Were it left behind, the node is no longer the command's descendant.
       if (node != null) {

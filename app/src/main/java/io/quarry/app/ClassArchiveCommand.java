@@ -162,7 +162,7 @@ final class ClassArchiveCommand {
     env.put("QUARRY_HTTP_PORT", "0");
     env.put("QUARRY_METRICS_PORT", String.valueOf(freePort()));
     env.put("QUARRY_LOCAL_WORKERS_KEEP_WARM", "0");
-    Process node = startStoppable(builder);
+    Process node = startStoppable(builder, pending, home);
     try {
       List<String> notStarted = awaitStart(node);
       node.toHandle().destroy();
@@ -177,16 +177,20 @@ final class ClassArchiveCommand {
 
   /**
    * Starts the node so that this command stopped (Ctrl-C, SIGTERM) takes it along, however early: left running, it would
-   * serve local mode on a port nobody knows of. The hook is in place before the node starts.
+   * serve local mode on a port nobody knows of. The hook is in place before the node starts; it also deletes what the
+   * command was writing (the node's temporary data directory, the archive begun), which the command's own clean-up,
+   * cut short by the stop, would have.
    */
-  private static Process startStoppable(ProcessBuilder builder) throws IOException {
+  private static Process startStoppable(ProcessBuilder builder, Path pending, Path home) throws IOException {
     NodeStart start = new NodeStart();
-    Runtime.getRuntime().addShutdownHook(new Thread(start::stopping, "class-archive-node-stop"));
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> start.stopping(pending, home), "class-archive-node-stop"));
     return start.start(builder);
   }
 
   /** The node's start and this command's shutdown take turns, so that no node starts once the hook has looked. */
   private static final class NodeStart {
+    /** How long a stopped command waits for its killed node to end before it deletes the node's files. */
+    private static final long KILLED_LIMIT_S = 10;
     private Process node;
     private boolean stopping;
 
@@ -198,11 +202,22 @@ final class ClassArchiveCommand {
       return node;
     }
 
-    synchronized void stopping() {
+    synchronized void stopping(Path pending, Path home) {
       stopping = true;
       if (node != null) {
         stop(node);
+        try {
+          node.waitFor(KILLED_LIMIT_S, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
       }
+      try {
+        Files.deleteIfExists(pending);
+      } catch (IOException e) {
+        System.err.println("Could not delete " + pending + ": " + e.getMessage());
+      }
+      delete(home);
     }
   }
 
