@@ -41,6 +41,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Three clustered nodes in one JVM on loopback, under a random cluster name: the web node (storage, llm,
@@ -49,6 +50,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterTest {
 
+  @TempDir
   static Path dir;
   static Map<String, String> base;
   static Vertx outside;
@@ -62,7 +64,6 @@ class ClusterTest {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    dir = Files.createTempDirectory("quarry-cluster");
     outside = Vertx.vertx();
     gemini = FakeGemini.start(outside);
     files = ParquetServer.start(outside);
