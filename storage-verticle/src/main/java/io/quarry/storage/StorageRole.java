@@ -11,14 +11,11 @@ public final class StorageRole {
 
   /**
    * Blocking: unpacks and loads SQLite's native library, which opening the database would do, so that a node can do it
-   * while it joins its cluster. Its failure is left for the open to report.
+   * while it joins its cluster, and deletes the copy it loaded ({@link SqliteLibrary}). Its failure is left for the open
+   * to report.
    */
   public static void preload() {
-    try {
-      org.sqlite.SQLiteJDBCLoader.initialize();
-    } catch (Exception e) {
-      // The database's open meets it again, and says so.
-    }
+    SqliteLibrary.loadAndForget();
   }
 
   /** Completes with the deployment's id once the database is open and every storage address is served. */
