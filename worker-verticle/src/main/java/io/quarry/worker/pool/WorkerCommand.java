@@ -132,6 +132,7 @@ final class WorkerCommand {
   /** Blocks (see {@link #prepare}). */
   ProcessBuilder build(int slot, String supervisor, String workerId, Path configFile) throws IOException {
     prepare();
+    Launch made = launch;
     Path ownTemp = PrivateFiles.directory(temp.resolve(workerId));
     List<String> command = new ArrayList<>();
     if (settings.memoryCapMb() > 0 && Files.isExecutable(Path.of("/bin/sh"))) {
@@ -142,8 +143,8 @@ final class WorkerCommand {
     // After the node's own -D settings, which a worker otherwise inherits: the last one counts.
     command.add("-Djava.io.tmpdir=" + ownTemp);
     command.add("-Dquarry.worker.name=worker-" + slot);
-    command.addAll(launch.classes().options(workerId));
-    command.addAll(List.of("-cp", launch.classPath(), mainClass,
+    command.addAll(made.classes().options(workerId));
+    command.addAll(List.of("-cp", made.classPath(), mainClass,
         "--roles", "worker", "--cluster", "--config", configFile.toString(), "--supervisor", supervisor + "/" + workerId));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     // Built anew, not inherited: a worker runs users' SQL, and gets none of the node's keys, passwords or tokens.
