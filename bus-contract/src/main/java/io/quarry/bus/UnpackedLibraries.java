@@ -23,11 +23,12 @@ public final class UnpackedLibraries {
 
   /** Deletes the files of {@code temp} this process maps whose names {@code copy} accepts; those it deleted. Blocks. */
   public static List<Path> forget(Path temp, Predicate<String> copy) throws IOException {
-    if (!Files.isReadable(MAPS)) {
+    List<String> maps = maps();
+    if (maps.isEmpty()) {
       return List.of();
     }
     // As the kernel names it: the real path, links resolved.
-    List<Path> copies = mapped(Files.readAllLines(MAPS), temp.toRealPath(), copy);
+    List<Path> copies = mapped(maps, temp.toRealPath(), copy);
     for (Path file : copies) {
       Files.deleteIfExists(file);
     }
