@@ -17,9 +17,11 @@ import io.vertx.ext.web.client.WebClientOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -30,6 +32,10 @@ class CrashRecoveryIT {
 
   @TempDir
   Path dir;
+
+  /** The node's temporary directory, its own so that what it leaves there can be told from other processes'. */
+  @TempDir
+  Path temp;
 
   final Vertx vertx = Vertx.vertx();
   final FakeGemini gemini = FakeGemini.start(vertx);
@@ -49,7 +55,7 @@ class CrashRecoveryIT {
   @Test
   @DisplayName("SIGKILL mid-answer and mid-add: after a restart the question and partial answer show as interrupted,"
       + " the add failed with Retry that works, and the conversation takes a new question; the killed node left no copy"
-      + " of SQLite's library behind")
+      + " of SQLite's library and nothing of Vert.x's file cache behind, though it served its pages")
   void nothingLost() throws Exception {
     files.route("/people.parquet").content(ParquetFixtures.people(dir));
     ParquetServer.Held head = files.route("/people.parquet").holdTails();
@@ -70,6 +76,9 @@ class CrashRecoveryIT {
     assertThat(asked.statusCode()).isEqualTo(202);
     awaitConversation(c -> last(c).getString("content").equals("The people table has 100 rows and"));
 
+    for (String page : new String[] {"/", "/c/" + conversation, "/boards", "/favicon.svg", "/samples/cars.parquet"}) {
+      assertThat(client.get(page).send().await().statusCode()).as(page).isEqualTo(200);
+    }
     Path maps = Path.of("/proc", String.valueOf(node.process.pid()), "maps");
     if (Files.isReadable(maps)) {
       // Its copy in the temporary directory, which SQLite's driver deletes only on a clean exit, is gone already.
@@ -79,6 +88,11 @@ class CrashRecoveryIT {
     }
     node.process.descendants().forEach(ProcessHandle::destroyForcibly);
     node.process.destroyForcibly().onExit().get(30, TimeUnit.SECONDS);
+    try (Stream<Path> left = Files.list(temp)) {
+      // Vert.x copied class-path files it served into a vertx-cache-* directory, deleted only at a clean stop.
+      assertThat(left.map(p -> p.getFileName().toString())).as("what the killed node left in its temporary directory")
+          .noneMatch(name -> name.startsWith("vertx-cache")).noneMatch(name -> name.contains("sqlite"));
+    }
     head.release();
     // Restarted with its worker warm, and ready before the retry: the retry's check then waits for no worker to start.
     Map<String, String> warm = new HashMap<>(env);
@@ -113,7 +127,7 @@ class CrashRecoveryIT {
   }
 
   private void start(Map<String, String> env) throws Exception {
-    node = JarNode.launch(dir.resolve("node-" + System.nanoTime() + ".log"), env);
+    node = JarNode.launch(dir.resolve("node-" + System.nanoTime() + ".log"), List.of("-Djava.io.tmpdir=" + temp), env);
     node.awaitStarted(120);
   }
 

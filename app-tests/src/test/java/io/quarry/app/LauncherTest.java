@@ -45,6 +45,23 @@ class LauncherTest {
   }
 
   @Test
+  @DisplayName("a node's Vert.x looks for no path on the class path (so it unpacks nothing into a vertx-cache-*"
+      + " directory): the UI's main page, on it, is no file to it, while the chat role serves it")
+  void noClassPathFiles() {
+    assertThat(LauncherTest.class.getClassLoader().getResource("webroot/index.html")).as("on the class path").isNotNull();
+    assertThat(Path.of("webroot/index.html")).as("in the working directory").doesNotExist();
+    Node web = TestNodes.start(dir, "--roles", "web");
+    try {
+      assertThat(web.vertx().fileSystem().exists("webroot/index.html").await()).isFalse();
+      HttpResponse<Buffer> page = WebClient.create(web.vertx()).get(web.httpPort(), "127.0.0.1", "/").send().await();
+      assertThat(page.statusCode()).isEqualTo(200);
+      assertThat(page.bodyAsString()).contains("<html");
+    } finally {
+      web.stop().await();
+    }
+  }
+
+  @Test
   @DisplayName("a node runs one event loop unless vertx.eventLoops asks for more; fewer than one is refused")
   void eventLoops() {
     Node one = TestNodes.start(dir, "--roles", "web");

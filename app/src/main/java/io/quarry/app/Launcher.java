@@ -12,6 +12,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.file.FileSystemOptions;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -124,6 +125,16 @@ public final class Launcher {
    * Vert.x's two per core). The JSON file named by the {@code quarry.vertx.options} system property
    * (tests use it to hear about any blocked event loop) may set any other option, and the loops too.
    */
+  /**
+   * No path is looked for on the class path, so Vert.x makes no {@code vertx-cache-*} directory in the temporary
+   * directory: it unpacked class-path files there and deleted it at a clean stop only, so every node killed outright left
+   * one for good. The UI's files are served from memory (the chat role's {@code Webroot}), and every path Quarry opens
+   * is a real one; a relative one (a certificate, say) is the working directory's, never a resource's of the same name.
+   */
+  static FileSystemOptions files() {
+    return new FileSystemOptions().setClassPathResolvingEnabled(false).setFileCachingEnabled(false);
+  }
+
   static VertxOptions vertxOptions(NodeSettings settings) {
     int loops = settings.eventLoops();
     if (loops < 1) {
@@ -131,11 +142,12 @@ public final class Launcher {
     }
     String file = System.getProperty("quarry.vertx.options");
     if (file == null || file.isBlank()) {
-      return new VertxOptions().setEventLoopPoolSize(loops);
+      return new VertxOptions().setEventLoopPoolSize(loops).setFileSystemOptions(files());
     }
     try {
       JsonObject options = new JsonObject(java.nio.file.Files.readString(java.nio.file.Path.of(file)));
-      return new VertxOptions(new JsonObject().put("eventLoopPoolSize", loops).mergeIn(options));
+      return new VertxOptions(new JsonObject().put("eventLoopPoolSize", loops)
+          .put("fileSystemOptions", files().toJson()).mergeIn(options));
     } catch (java.io.IOException | RuntimeException e) {
       throw new IllegalArgumentException("Cannot read Vert.x options from " + file + ": " + e.getMessage(), e);
     }

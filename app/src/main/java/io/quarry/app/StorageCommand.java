@@ -4,6 +4,7 @@ import io.quarry.storage.StorageVerticle;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.Map;
@@ -28,7 +29,7 @@ final class StorageCommand {
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
-    Vertx vertx = Vertx.vertx();
+    Vertx vertx = Vertx.vertx(new VertxOptions().setFileSystemOptions(Launcher.files()));
     // The answer is handed over first and Vert.x closed after: completing through close() never returns.
     return vertx.deployVerticle(new StorageVerticle(), new DeploymentOptions().setConfig(storage))
         .compose(id -> work.apply(vertx))

@@ -13,23 +13,21 @@ final class BoardPages {
 
   static final String PATH = "/b/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
   static final String MALFORMED = "/b/[^/]+";
-  static final String PAGE = "webroot/board.html";
+  static final String PAGE = "board.html";
 
   private BoardPages() {
   }
 
-  static void mount(Router router) {
-    router.getWithRegex(PATH).handler(ctx -> page(ctx, 200));
-    router.getWithRegex(MALFORMED).handler(ctx -> page(ctx, 404));
+  static void mount(Router router, Webroot webroot) {
+    router.getWithRegex(PATH).handler(ctx -> page(ctx, 200, webroot));
+    router.getWithRegex(MALFORMED).handler(ctx -> page(ctx, 404, webroot));
     // A regex route, as the pages are: the API document lists the API, not the pages.
-    router.getWithRegex("/boards").handler(ctx -> page(ctx, 200));
+    router.getWithRegex("/boards").handler(ctx -> page(ctx, 200, webroot));
   }
 
-  private static void page(RoutingContext ctx, int status) {
+  private static void page(RoutingContext ctx, int status, Webroot webroot) {
     ctx.response().setStatusCode(status)
-        .putHeader(HttpHeaders.CONTENT_TYPE, "text/html;charset=UTF-8")
-        .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache")
-        .sendFile(PAGE)
-        .onFailure(ctx::fail);
+        .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
+    webroot.page(ctx, PAGE);
   }
 }

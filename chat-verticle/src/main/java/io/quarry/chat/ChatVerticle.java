@@ -16,7 +16,6 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
-import io.vertx.ext.web.handler.StaticHandler;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
@@ -210,14 +209,12 @@ public class ChatVerticle extends VerticleBase {
     router.get("/api/samples").handler(new SampleApi(this::samplesBaseUrl)::list);
     router.get("/api/usage").handler(ctx -> Replies.send(ctx, 200, llm.usage(Auth.user(ctx).id()).map(LlmOps.Budget::toJson)));
     router.route("/api/*").failureHandler(HttpErrors::routerError);
-    ConversationPages.mount(router);
-    SharedView.mountPage(router);
-    BoardPages.mount(router);
+    Webroot webroot = new Webroot(vertx);
+    ConversationPages.mount(router, webroot);
+    SharedView.mountPage(router, webroot);
+    BoardPages.mount(router, webroot);
     router.route(WebJars.PREFIX + "*").handler(webJars::handle);
-    AppAssets appAssets = new AppAssets(vertx);
-    router.route("/js/*").handler(appAssets::handle);
-    router.route("/css/*").handler(appAssets::handle);
-    router.route().handler(StaticHandler.create("webroot").setCachingEnabled(false));
+    router.route().handler(webroot::handle);
     for (int status : new int[] {400, 404, 405, 413, 500}) {
       router.errorHandler(status, HttpErrors::routerError);
     }

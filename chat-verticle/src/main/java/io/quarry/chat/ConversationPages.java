@@ -21,17 +21,15 @@ final class ConversationPages {
   private ConversationPages() {
   }
 
-  static void mount(Router router) {
-    router.getWithRegex(PATH).handler(ctx -> page(ctx, 200));
-    router.getWithRegex(MALFORMED).handler(ctx -> page(ctx, 404));
+  static void mount(Router router, Webroot webroot) {
+    router.getWithRegex(PATH).handler(ctx -> page(ctx, 200, webroot));
+    router.getWithRegex(MALFORMED).handler(ctx -> page(ctx, 404, webroot));
   }
 
-  private static void page(RoutingContext ctx, int status) {
+  private static void page(RoutingContext ctx, int status, Webroot webroot) {
     ctx.response().setStatusCode(status)
-        .putHeader(HttpHeaders.CONTENT_TYPE, "text/html;charset=UTF-8")
-        // The page changes with each release, as / does (its static handler has caching off).
-        .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache")
-        .sendFile("webroot/index.html")
-        .onFailure(ctx::fail);
+        // The page changes with each release: a browser asks for it again each time, as it asks whether / is current.
+        .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
+    webroot.page(ctx, "index.html");
   }
 }

@@ -14,13 +14,13 @@ import java.util.zip.CRC32;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * A script or style sheet read from the class path into memory and served whole, with an ETag of its bytes: a request
- * that names the tag gets 304 without the body. What the pages load ({@link WebJars}, {@link AppAssets}). A browser
- * that accepts gzip gets it gzipped (the main page's bundle 168 KB as 45, Vega's scripts 828 KB as 278: on a link of
- * 10 Mbit/s and 100 ms round trips a first page is ready in 0.91 of the time), under a tag of its own; the file is
- * compressed once, off the event loop, when first asked for so. Only these files, which hold no secret, are
- * compressed: a response that mixed a secret with text an attacker chose could leak the secret through its compressed
- * length (BREACH). Each instance is used on one event loop.
+ * A file of the UI read from the class path into memory and served with an ETag of its bytes: a request that names the
+ * tag gets 304 without the body, one with a single byte range gets those bytes (206). What the pages are and load
+ * ({@link WebJars}, {@link Webroot}). A browser that accepts gzip gets a text file gzipped (the main page's bundle 168
+ * KB as 45, Vega's scripts 828 KB as 278: on a link of 10 Mbit/s and 100 ms round trips a first page is ready in 0.91
+ * of the time), under a tag of its own; the file is compressed once, off the event loop, when first asked for so. Only
+ * these files, which hold no secret, are compressed: a response that mixed a secret with text an attacker chose could
+ * leak the secret through its compressed length (BREACH). Each instance is used on one event loop.
  */
 final class HeldFile {
 
@@ -30,20 +30,35 @@ final class HeldFile {
   private final String etag;
   private final String gzipTag;
   private final String type;
+  private final boolean text;
   /** The body gzipped, once a request accepted it; null for a body gzip does not shrink. */
   private Future<Buffer> gzipped;
 
-  private HeldFile(byte[] bytes, String type) {
+  private HeldFile(byte[] bytes, FileType type) {
     this.body = Buffer.buffer(bytes);
     this.etag = etag(bytes);
     this.gzipTag = etag.substring(0, etag.length() - 1) + "-gzip\"";
-    this.type = type;
+    this.type = type.mediaType();
+    this.text = type.text();
   }
 
-  /** {@code resource}'s bytes from the class path, or null when there is none (blocks). */
+  /**
+   * {@code resource}'s bytes from the class path, or null when there is none or its name has no type of {@link
+   * FileType}'s (a folder's name, for one: on a class path of folders a folder reads as the list of its files). Blocks.
+   */
   static HeldFile read(String resource) {
-    byte[] bytes = bytes(resource);
-    return bytes == null ? null : new HeldFile(bytes, type(resource));
+    FileType type = FileType.of(resource);
+    byte[] bytes = type == null ? null : bytes(resource);
+    return bytes == null ? null : new HeldFile(bytes, type);
+  }
+
+  /** The whole file, as it is on the class path. */
+  Buffer body() {
+    return body;
+  }
+
+  String type() {
+    return type;
   }
 
   /** A class-path resource's bytes, or null when there is none (blocks). */
@@ -61,10 +76,19 @@ final class HeldFile {
     return method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD);
   }
 
-  /** The file, or 304 when the request names its tag; {@code caching} is its Cache-Control. */
+  /**
+   * The file, or 304 when the request names its tag, or the one range of it the request asks for; {@code caching} is
+   * its Cache-Control.
+   */
   void send(RoutingContext ctx, String caching) {
-    ctx.response().putHeader(HttpHeaders.CACHE_CONTROL, caching).putHeader(HttpHeaders.VARY, "Accept-Encoding");
-    if (!AcceptEncoding.gzip(ctx.request().getHeader(HttpHeaders.ACCEPT_ENCODING))) {
+    ctx.response().putHeader(HttpHeaders.CACHE_CONTROL, caching).putHeader(HttpHeaders.ACCEPT_RANGES, "bytes");
+    if (text) {
+      ctx.response().putHeader(HttpHeaders.VARY, "Accept-Encoding");
+    }
+    ByteSpan span = range(ctx);
+    if (span != null && !etag.equals(ctx.request().getHeader(HttpHeaders.IF_NONE_MATCH))) {
+      sendRange(ctx, span);
+    } else if (!text || !AcceptEncoding.gzip(ctx.request().getHeader(HttpHeaders.ACCEPT_ENCODING))) {
       answer(ctx, etag, body, null);
     } else {
       gzipped(ctx).onComplete(zipped -> {
@@ -75,6 +99,30 @@ final class HeldFile {
         }
       });
     }
+  }
+
+  /**
+   * The span a GET's {@code Range} asks for (RFC 9110, 14.2), when it names one range of this version of the file (an
+   * {@code If-Range} naming another version asks for the whole file); null for the whole file.
+   */
+  private ByteSpan range(RoutingContext ctx) {
+    String range = ctx.request().getHeader("Range");
+    String ifRange = ctx.request().getHeader("If-Range");
+    if (range == null || !ctx.request().method().equals(HttpMethod.GET) || ifRange != null && !ifRange.equals(etag)) {
+      return null;
+    }
+    return ByteSpan.parse(range, body.length());
+  }
+
+  private void sendRange(RoutingContext ctx, ByteSpan span) {
+    HttpServerResponse response = ctx.response().putHeader(HttpHeaders.ETAG, etag);
+    if (span.unsatisfiable()) {
+      response.setStatusCode(416).putHeader(HttpHeaders.CONTENT_RANGE, "bytes */" + body.length()).end();
+      return;
+    }
+    response.setStatusCode(206).putHeader(HttpHeaders.CONTENT_TYPE, type)
+        .putHeader(HttpHeaders.CONTENT_RANGE, "bytes " + span.from() + "-" + span.last() + "/" + body.length())
+        .end(body.slice((int) span.from(), (int) span.last() + 1));
   }
 
   private Future<Buffer> gzipped(RoutingContext ctx) {
@@ -94,7 +142,16 @@ final class HeldFile {
     if (encoding != null) {
       response.putHeader(HttpHeaders.CONTENT_ENCODING, encoding);
     }
-    response.putHeader(HttpHeaders.CONTENT_TYPE, type).end(bytes);
+    end(ctx, response.putHeader(HttpHeaders.CONTENT_TYPE, type), bytes);
+  }
+
+  /** A HEAD's answer says how long the body would be (a reader learns a file's size so), and has none. */
+  private static void end(RoutingContext ctx, HttpServerResponse response, Buffer bytes) {
+    if (ctx.request().method().equals(HttpMethod.HEAD)) {
+      response.putHeader(HttpHeaders.CONTENT_LENGTH, String.valueOf(bytes.length())).end();
+    } else {
+      response.end(bytes);
+    }
   }
 
   /** Blocks; null when gzip would not make it smaller. */
@@ -114,9 +171,5 @@ final class HeldFile {
     CRC32 crc = new CRC32();
     crc.update(bytes);
     return "\"" + Long.toHexString(crc.getValue()) + "-" + Integer.toHexString(bytes.length) + "\"";
-  }
-
-  private static String type(String name) {
-    return name.endsWith(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8";
   }
 }

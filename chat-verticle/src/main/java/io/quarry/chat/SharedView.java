@@ -69,11 +69,10 @@ final class SharedView {
   }
 
   /** The page, after the API's routes: the page asks {@code /api/s/<token>} itself and says what it answered. */
-  static void mountPage(Router router) {
+  static void mountPage(Router router, Webroot webroot) {
     router.getWithRegex(PAGE).handler(ctx -> {
       private_(ctx);
-      ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/html;charset=UTF-8")
-          .sendFile("webroot/shared.html").onFailure(ctx::fail);
+      webroot.page(ctx, "shared.html");
     });
   }
 

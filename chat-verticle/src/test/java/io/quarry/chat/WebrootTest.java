@@ -12,8 +12,10 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
@@ -22,8 +24,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** The UI's own scripts and styles: a browser that has a file asks whether it is current, and gets no body if it is. */
-class AppAssetsTest {
+/**
+ * The UI's own files, from memory: a browser that has a file asks whether it is current, and gets no body if it is; a
+ * reader of the sample data gets the ranges it asks for.
+ */
+class WebrootTest {
 
   Vertx vertx;
   WebClient client;
@@ -51,7 +56,7 @@ class AppAssetsTest {
   }
 
   private static Path webroot() throws URISyntaxException {
-    return Path.of(AppAssetsTest.class.getClassLoader().getResource("webroot/index.html").toURI()).getParent();
+    return Path.of(WebrootTest.class.getClassLoader().getResource("webroot/index.html").toURI()).getParent();
   }
 
   private static byte[] bytes(String path) throws Exception {
@@ -137,6 +142,95 @@ class AppAssetsTest {
     HttpResponse<Buffer> me = client.get("/api/me").putHeader("Accept-Encoding", "gzip").send().await();
     assertThat(me.getHeader("content-encoding")).isNull();
     assertThat(me.bodyAsString()).startsWith("{");
+  }
+
+  @Test
+  @DisplayName("every other file of webroot (pages, icons, samples, a vendored script, READMEs) is served byte for byte"
+      + " with its type, an ETag and Cache-Control: no-cache, and / is the main page")
+  void everyFile() throws Exception {
+    Map<String, String> types = Map.of("html", "text/html;charset=UTF-8", "js", "text/javascript; charset=utf-8",
+        "css", "text/css; charset=utf-8", "svg", "image/svg+xml", "ico", "image/x-icon",
+        "parquet", "application/vnd.apache.parquet", "md", "text/markdown; charset=utf-8");
+    Path webroot = webroot();
+    List<String> files;
+    try (Stream<Path> all = Files.walk(webroot)) {
+      files = all.filter(Files::isRegularFile).map(f -> "/" + webroot.relativize(f).toString().replace('\\', '/'))
+          .sorted().toList();
+    }
+    assertThat(files).as("webroot's files").contains("/index.html", "/board.html", "/shared.html", "/favicon.ico",
+        "/samples/cars.parquet", "/vendor/vega-interpreter-1.2.0/vega-interpreter.min.js");
+    for (String path : files) {
+      HttpResponse<Buffer> served = client.get(path).send().await();
+      assertThat(served.statusCode()).as(path).isEqualTo(200);
+      assertThat(served.getHeader("content-type")).as(path).isEqualTo(types.get(path.substring(path.lastIndexOf('.') + 1)));
+      assertThat(served.getHeader("cache-control")).as(path).isEqualTo("no-cache");
+      assertThat(served.getHeader("etag")).as(path).isNotNull();
+      assertThat(served.body().getBytes()).as(path).isEqualTo(bytes(path));
+    }
+    HttpResponse<Buffer> root = client.get("/").send().await();
+    assertThat(root.getHeader("content-type")).isEqualTo("text/html;charset=UTF-8");
+    assertThat(root.body().getBytes()).isEqualTo(bytes("/index.html"));
+    assertThat(client.get("/").putHeader("If-None-Match", root.getHeader("etag")).send().await().statusCode())
+        .as("the main page, current").isEqualTo(304);
+  }
+
+  @Test
+  @DisplayName("a reader of a sample gets the one range it asks for (206, Content-Range), 416 for one past the end, and"
+      + " the whole file for several ranges, an unreadable one, or an If-Range naming another version")
+  void ranges() throws Exception {
+    String path = "/samples/cars.parquet";
+    byte[] whole = bytes(path);
+    int length = whole.length;
+    HttpResponse<Buffer> plain = client.get(path).send().await();
+    assertThat(plain.getHeader("accept-ranges")).isEqualTo("bytes");
+    assertThat(plain.getHeader("vary")).as("binary: never gzipped").isNull();
+    String tag = plain.getHeader("etag");
+    Map<String, int[]> spans = Map.of("bytes=0-3", new int[] {0, 3}, "bytes=-8", new int[] {length - 8, length - 1},
+        "bytes=100-", new int[] {100, length - 1}, "bytes=10-999999999", new int[] {10, length - 1},
+        "bytes=-999999", new int[] {0, length - 1}, "bytes=" + (length - 1) + "-" + (length - 1),
+        new int[] {length - 1, length - 1});
+    for (Map.Entry<String, int[]> span : spans.entrySet()) {
+      int from = span.getValue()[0];
+      int last = span.getValue()[1];
+      for (String ifRange : new String[] {null, tag}) {
+        var request = client.get(path).putHeader("Range", span.getKey()).putHeader("Accept-Encoding", "gzip");
+        HttpResponse<Buffer> part = (ifRange == null ? request : request.putHeader("If-Range", ifRange)).send().await();
+        assertThat(part.statusCode()).as(span.getKey()).isEqualTo(206);
+        assertThat(part.getHeader("content-range")).as(span.getKey())
+            .isEqualTo("bytes " + from + "-" + last + "/" + length);
+        assertThat(part.getHeader("content-encoding")).as(span.getKey()).isNull();
+        assertThat(part.body().getBytes()).as(span.getKey()).isEqualTo(Arrays.copyOfRange(whole, from, last + 1));
+      }
+    }
+    for (String past : List.of("bytes=" + length + "-", "bytes=" + length + "-" + (length + 10), "bytes=-0")) {
+      HttpResponse<Buffer> refused = client.get(path).putHeader("Range", past).send().await();
+      assertThat(refused.statusCode()).as(past).isEqualTo(416);
+      assertThat(refused.getHeader("content-range")).as(past).isEqualTo("bytes */" + length);
+    }
+    for (String unread : List.of("bytes=0-1,4-5", "bytes=5-2", "bytes=-", "lines=0-3", "bytes=x-3")) {
+      HttpResponse<Buffer> all = client.get(path).putHeader("Range", unread).send().await();
+      assertThat(all.statusCode()).as(unread).isEqualTo(200);
+      assertThat(all.body().getBytes()).as(unread).isEqualTo(whole);
+    }
+    HttpResponse<Buffer> otherVersion = client.get(path).putHeader("Range", "bytes=0-3")
+        .putHeader("If-Range", "\"another\"").send().await();
+    assertThat(otherVersion.statusCode()).isEqualTo(200);
+    assertThat(otherVersion.body().getBytes()).isEqualTo(whole);
+    HttpResponse<Buffer> head = client.head(path).putHeader("Range", "bytes=0-3").send().await();
+    assertThat(head.statusCode()).as("HEAD ignores Range").isEqualTo(200);
+    assertThat(head.getHeader("content-length")).isEqualTo(String.valueOf(length));
+  }
+
+  @Test
+  @DisplayName("a missing file, a folder, a hidden or unknown kind of file and a path out of webroot are 404")
+  void nothingElse() {
+    for (String path : List.of("/samples/", "/samples", "/vendor/vega-interpreter-1.2.0", "/vendor/", "/missing.html",
+        "/.hidden.html", "/samples/.cars.parquet", "/%2e%2e/pom.xml", "/../webroot/index.html",
+        "/io/quarry/chat/ChatVerticle.class", "/logback.xml", "/META-INF/MANIFEST.MF", "/webroot/index.html",
+        "/index.html/", "/favicon.ico/x")) {
+      assertThat(client.get(path).send().await().statusCode()).as(path).isEqualTo(404);
+    }
+    assertThat(client.post("/favicon.ico").send().await().statusCode()).as("POST").isEqualTo(404);
   }
 
   @Test
