@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * static handler copied the whole of {@code webroot} into a {@code vertx-cache-*} directory of the temporary directory
  * at the first page, which a node killed outright left there for good, and the node turns Vert.x's class-path
  * resolving off so that it makes no such directory at all. One instance per chat verticle, used on its event loop
- * only; it holds at most the files of {@code webroot} (600 KB) and the text ones asked for gzipped, gzipped.
+ * only; it holds at most the files of {@code webroot} (576 KB) and the text ones asked for gzipped, gzipped.
  */
 final class Webroot {
 
