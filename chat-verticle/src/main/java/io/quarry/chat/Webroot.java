@@ -14,10 +14,11 @@ import java.util.regex.Pattern;
  * no-cache}: their paths name no version, so a browser asks each time whether its copy is current and, when it is,
  * gets 304 without the body (served by Vert.x's static handler without caching headers, every load of a page moved its
  * 55 modules and two style sheets again, 233 KB). The tag is {@link HeldFile}'s, of the bytes, so it names the same
- * file on every node of a cluster and a new build's file on a node that runs it. Nothing is unpacked to disk: Vert.x's
- * static handler copied the whole of {@code webroot} into a {@code vertx-cache-*} directory of the temporary directory
- * at the first page, which a node killed outright left there for good, and the node turns Vert.x's class-path
- * resolving off so that it makes no such directory at all. One instance per chat verticle, used on its event loop
+ * file on every node of a cluster and a new build's file on a node that runs it. Nothing is unpacked to disk: Vert.x
+ * made a {@code vertx-cache-*} directory in the temporary directory at every start, and its static handler unpacked
+ * the whole of {@code webroot} into it (75 files, 760 KB) when anyone asked for one of its folders; a node killed
+ * outright left it there for good. The node turns Vert.x's class-path resolving off, so that it makes no such
+ * directory at all. One instance per chat verticle, used on its event loop
  * only; it holds at most the files of {@code webroot} (576 KB) and the text ones asked for gzipped, gzipped.
  */
 final class Webroot {
