@@ -26,9 +26,11 @@ class ClassArchiveIT {
   JarNode node;
 
   @AfterEach
-  void stop() {
+  void stop() throws Exception {
     if (node != null) {
       node.kill();
+      // The socket jcmd's attach made the node open, which its JVM deletes only at an exit of its own.
+      Files.deleteIfExists(Path.of("/tmp", ".java_pid" + node.process.pid()));
     }
   }
 
