@@ -1,8 +1,6 @@
 package io.quarry.chat;
 
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
 
 /**
  * {@code GET /b/<board id>} and {@code /boards}: a board's page and the list of boards, as {@link ConversationPages}
@@ -19,15 +17,9 @@ final class BoardPages {
   }
 
   static void mount(Router router, Webroot webroot) {
-    router.getWithRegex(PATH).handler(ctx -> page(ctx, 200, webroot));
-    router.getWithRegex(MALFORMED).handler(ctx -> page(ctx, 404, webroot));
+    router.getWithRegex(PATH).handler(ctx -> webroot.page(ctx, PAGE, 200));
+    router.getWithRegex(MALFORMED).handler(ctx -> webroot.page(ctx, PAGE, 404));
     // A regex route, as the pages are: the API document lists the API, not the pages.
-    router.getWithRegex("/boards").handler(ctx -> page(ctx, 200, webroot));
-  }
-
-  private static void page(RoutingContext ctx, int status, Webroot webroot) {
-    ctx.response().setStatusCode(status)
-        .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
-    webroot.page(ctx, PAGE);
+    router.getWithRegex("/boards").handler(ctx -> webroot.page(ctx, PAGE, 200));
   }
 }

@@ -1,8 +1,6 @@
 package io.quarry.chat;
 
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
 
 /**
  * {@code GET /c/<conversation id>}: every conversation has an address, so a reload, a bookmark or a shared link
@@ -22,14 +20,7 @@ final class ConversationPages {
   }
 
   static void mount(Router router, Webroot webroot) {
-    router.getWithRegex(PATH).handler(ctx -> page(ctx, 200, webroot));
-    router.getWithRegex(MALFORMED).handler(ctx -> page(ctx, 404, webroot));
-  }
-
-  private static void page(RoutingContext ctx, int status, Webroot webroot) {
-    ctx.response().setStatusCode(status)
-        // The page changes with each release: a browser asks for it again each time, as it asks whether / is current.
-        .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
-    webroot.page(ctx, "index.html");
+    router.getWithRegex(PATH).handler(ctx -> webroot.page(ctx, "index.html", 200));
+    router.getWithRegex(MALFORMED).handler(ctx -> webroot.page(ctx, "index.html", 404));
   }
 }

@@ -72,7 +72,7 @@ final class SharedView {
   static void mountPage(Router router, Webroot webroot) {
     router.getWithRegex(PAGE).handler(ctx -> {
       private_(ctx);
-      webroot.page(ctx, "shared.html");
+      webroot.pageAsIs(ctx, "shared.html");
     });
   }
 

@@ -6,6 +6,7 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -54,15 +55,30 @@ final class Webroot {
   }
 
   /**
-   * A page for a route of its own ({@code /c/<id>}, a board's, a shared link's), whole, with the status and headers
-   * the route has set: such an address names a page of the UI's, and what it shows comes from the API.
+   * A page for a route of its own ({@code /c/<id>}, a board's): such an address names a page of the UI's, and what it
+   * shows comes from the API. At 200 it is served as {@link #handle} serves the file, so a reload of a conversation is
+   * 304; at another status (an address that can name nothing), whole.
    */
-  void page(RoutingContext ctx, String name) {
+  void page(RoutingContext ctx, String name, int status) {
+    if (status == 200) {
+      withPage(ctx, name, page -> page.send(ctx, CACHING));
+    } else {
+      ctx.response().setStatusCode(status).putHeader(HttpHeaders.CACHE_CONTROL, CACHING);
+      pageAsIs(ctx, name);
+    }
+  }
+
+  /** A page whole, with the status and headers its route has set: a 404's, or one no cache may keep. */
+  void pageAsIs(RoutingContext ctx, String name) {
+    withPage(ctx, name, page -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, page.type()).end(page.body()));
+  }
+
+  private void withPage(RoutingContext ctx, String name, Consumer<HeldFile> send) {
     file(name).onComplete(read -> {
       if (read.failed() || read.result() == null) {
         ctx.fail(500, read.failed() ? read.cause() : new IllegalStateException("webroot/" + name + " is missing"));
       } else {
-        ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, read.result().type()).end(read.result().body());
+        send.accept(read.result());
       }
     });
   }

@@ -175,6 +175,38 @@ class WebrootTest {
   }
 
   @Test
+  @DisplayName("a conversation's and a board's address serve their page as / does (a reload is 304); one that can name"
+      + " nothing serves it as a 404 without a tag; a shared link's page is kept by no cache")
+  void pages() throws Exception {
+    String id = "/0b9c6b3e-7f2a-4c1d-9e8f-123456789abc";
+    Map<String, String> pages = Map.of("/c" + id, "/index.html", "/b" + id, "/board.html", "/boards", "/board.html");
+    for (Map.Entry<String, String> page : pages.entrySet()) {
+      HttpResponse<Buffer> served = client.get(page.getKey()).send().await();
+      assertThat(served.statusCode()).as(page.getKey()).isEqualTo(200);
+      assertThat(served.getHeader("content-type")).as(page.getKey()).isEqualTo("text/html;charset=UTF-8");
+      assertThat(served.getHeader("cache-control")).as(page.getKey()).isEqualTo("no-cache");
+      assertThat(served.body().getBytes()).as(page.getKey()).isEqualTo(bytes(page.getValue()));
+      String tag = client.get(page.getValue()).send().await().getHeader("etag");
+      assertThat(served.getHeader("etag")).as(page.getKey()).isEqualTo(tag).isNotNull();
+      assertThat(client.get(page.getKey()).putHeader("If-None-Match", tag).send().await().statusCode())
+          .as(page.getKey() + ", current").isEqualTo(304);
+    }
+    for (String nothing : List.of("/c/not-an-id", "/b/not-an-id")) {
+      HttpResponse<Buffer> served = client.get(nothing).send().await();
+      assertThat(served.statusCode()).as(nothing).isEqualTo(404);
+      assertThat(served.getHeader("content-type")).as(nothing).isEqualTo("text/html;charset=UTF-8");
+      assertThat(served.getHeader("cache-control")).as(nothing).isEqualTo("no-cache");
+      assertThat(served.getHeader("etag")).as(nothing).isNull();
+      assertThat(served.bodyAsString()).as(nothing).contains("<html");
+    }
+    HttpResponse<Buffer> shared = client.get("/s/some-token").send().await();
+    assertThat(shared.statusCode()).isEqualTo(200);
+    assertThat(shared.getHeader("cache-control")).isEqualTo("no-store");
+    assertThat(shared.getHeader("etag")).isNull();
+    assertThat(shared.body().getBytes()).isEqualTo(bytes("/shared.html"));
+  }
+
+  @Test
   @DisplayName("a reader of a sample gets the one range it asks for (206, Content-Range), 416 for one past the end, and"
       + " the whole file for several ranges, an unreadable one, or an If-Range naming another version")
   void ranges() throws Exception {
