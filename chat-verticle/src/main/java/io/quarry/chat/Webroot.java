@@ -19,12 +19,12 @@ import java.util.regex.Pattern;
  * made a {@code vertx-cache-*} directory in the temporary directory at every start, and its static handler unpacked
  * the whole of {@code webroot} into it (75 files, 760 KB) when anyone asked for one of its folders; a node killed
  * outright left it there for good. The node turns Vert.x's class-path resolving off, so that it makes no such
- * directory at all. One instance per chat verticle, used on its event loop
- * only; it holds at most the files of {@code webroot} (576 KB) and the text ones asked for gzipped, gzipped.
+ * directory at all. One instance per chat verticle, used on its event loop only; it holds at most the files of {@code
+ * webroot} (576 KB) and the text ones asked for gzipped, gzipped.
  */
 final class Webroot {
 
-  /** Folders and a file name with a type of {@link FileType}'s; no segment that starts with a dot. */
+  /** Folders and a file's name, no segment starting with a dot (the name's type is checked apart). */
   private static final Pattern NAME = Pattern.compile("(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*");
   private static final String INDEX = "index.html";
   private static final String CACHING = "no-cache";
