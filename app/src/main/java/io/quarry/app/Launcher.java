@@ -119,13 +119,6 @@ public final class Launcher {
   }
 
   /**
-   * Vert.x's own options: {@code vertx.eventLoops} event loops (one by default: DuckDB and SQLite work on
-   * threads of their own, and a request that crosses several verticles on one loop is not handed from
-   * thread to thread; the dataset benchmark's trivial query took 1.1 ms over DuckDB instead of 1.7 with
-   * Vert.x's two per core). The JSON file named by the {@code quarry.vertx.options} system property
-   * (tests use it to hear about any blocked event loop) may set any other option, and the loops too.
-   */
-  /**
    * No path is looked for on the class path, so Vert.x makes no {@code vertx-cache-*} directory in the temporary
    * directory: it unpacked class-path files there and deleted it at a clean stop only, so every node killed outright left
    * one for good. The UI's files are served from memory (the chat role's {@code Webroot}), and every path Quarry opens
@@ -135,6 +128,13 @@ public final class Launcher {
     return new FileSystemOptions().setClassPathResolvingEnabled(false).setFileCachingEnabled(false);
   }
 
+  /**
+   * Vert.x's own options: {@code vertx.eventLoops} event loops (one by default: DuckDB and SQLite work on
+   * threads of their own, and a request that crosses several verticles on one loop is not handed from
+   * thread to thread; the dataset benchmark's trivial query took 1.1 ms over DuckDB instead of 1.7 with
+   * Vert.x's two per core). The JSON file named by the {@code quarry.vertx.options} system property
+   * (tests use it to hear about any blocked event loop) may set any other option, and the loops too.
+   */
   static VertxOptions vertxOptions(NodeSettings settings) {
     int loops = settings.eventLoops();
     if (loops < 1) {

@@ -29,8 +29,7 @@ final class HeldFile {
   private final Buffer body;
   private final String etag;
   private final String gzipTag;
-  private final String type;
-  private final boolean text;
+  private final FileType type;
   /** The body gzipped, once a request accepted it; null for a body gzip does not shrink. */
   private Future<Buffer> gzipped;
 
@@ -38,8 +37,7 @@ final class HeldFile {
     this.body = Buffer.buffer(bytes);
     this.etag = etag(bytes);
     this.gzipTag = etag.substring(0, etag.length() - 1) + "-gzip\"";
-    this.type = type.mediaType();
-    this.text = type.text();
+    this.type = type;
   }
 
   /**
@@ -57,8 +55,8 @@ final class HeldFile {
     return body;
   }
 
-  String type() {
-    return type;
+  String mediaType() {
+    return type.mediaType();
   }
 
   /** A class-path resource's bytes, or null when there is none (blocks). */
@@ -82,13 +80,13 @@ final class HeldFile {
    */
   void send(RoutingContext ctx, String caching) {
     ctx.response().putHeader(HttpHeaders.CACHE_CONTROL, caching).putHeader(HttpHeaders.ACCEPT_RANGES, "bytes");
-    if (text) {
+    if (type.text()) {
       ctx.response().putHeader(HttpHeaders.VARY, "Accept-Encoding");
     }
     ByteSpan span = range(ctx);
     if (span != null && !etag.equals(ctx.request().getHeader(HttpHeaders.IF_NONE_MATCH))) {
       sendRange(ctx, span);
-    } else if (!text || !AcceptEncoding.gzip(ctx.request().getHeader(HttpHeaders.ACCEPT_ENCODING))) {
+    } else if (!type.text() || !AcceptEncoding.gzip(ctx.request().getHeader(HttpHeaders.ACCEPT_ENCODING))) {
       answer(ctx, etag, body, null);
     } else {
       gzipped(ctx).onComplete(zipped -> {
@@ -120,7 +118,7 @@ final class HeldFile {
       response.setStatusCode(416).putHeader(HttpHeaders.CONTENT_RANGE, "bytes */" + body.length()).end();
       return;
     }
-    response.setStatusCode(206).putHeader(HttpHeaders.CONTENT_TYPE, type)
+    response.setStatusCode(206).putHeader(HttpHeaders.CONTENT_TYPE, type.mediaType())
         .putHeader(HttpHeaders.CONTENT_RANGE, "bytes " + span.from() + "-" + span.last() + "/" + body.length())
         .end(body.slice((int) span.from(), (int) span.last() + 1));
   }
@@ -142,7 +140,7 @@ final class HeldFile {
     if (encoding != null) {
       response.putHeader(HttpHeaders.CONTENT_ENCODING, encoding);
     }
-    end(ctx, response.putHeader(HttpHeaders.CONTENT_TYPE, type), bytes);
+    end(ctx, response.putHeader(HttpHeaders.CONTENT_TYPE, type.mediaType()), bytes);
   }
 
   /** A HEAD's answer says how long the body would be (a reader learns a file's size so), and has none. */

@@ -46,7 +46,10 @@ final class Webroot {
       return;
     }
     file(name).onComplete(read -> {
-      if (read.failed() || read.result() == null) {
+      if (read.failed()) {
+        // The jar could not be read: the node's fault, not a missing file.
+        ctx.fail(read.cause());
+      } else if (read.result() == null) {
         ctx.next();
       } else {
         read.result().send(ctx, CACHING);
@@ -70,7 +73,7 @@ final class Webroot {
 
   /** A page whole, with the status and headers its route has set: a 404's, or one no cache may keep. */
   void pageAsIs(RoutingContext ctx, String name) {
-    withPage(ctx, name, page -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, page.type()).end(page.body()));
+    withPage(ctx, name, page -> ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, page.mediaType()).end(page.body()));
   }
 
   private void withPage(RoutingContext ctx, String name, Consumer<HeldFile> send) {
